@@ -1,0 +1,1 @@
+"""Utilities: group-aware sorting primitives and input validation."""

@@ -1,0 +1,221 @@
+"""Group-aware sorting primitives shared by the metrics and the losses.
+
+Everything here is vectorised over groups: one score sort, then a stable
+sort of small integer segment codes (numpy uses a radix sort for 8 and 16 bit
+integers), gives every (group, label) segment its rows in decreasing score
+order. Counting how many rows of a reference set beat each row of a query set
+inside the same group is one more sort of the few rows involved. There is no
+Python loop over groups and no (positives x negatives) pair matrix.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _smallest_uint(n_values):
+    """Smallest unsigned dtype holding ``0 .. n_values - 1``."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_values <= np.iinfo(dtype).max + 1:
+            return dtype
+    return np.uint64
+
+
+def stable_sort_by_codes(codes, n_codes, order=None):
+    """Stable permutation sorting ``codes`` (optionally pre-permuted by ``order``).
+
+    Parameters
+    ----------
+    codes : ndarray of int of shape (n,)
+        Integer codes in ``[0, n_codes)``.
+    n_codes : int
+        Number of distinct possible codes.
+    order : ndarray of int of shape (n,), default=None
+        A permutation applied first; ties between equal codes keep its order.
+
+    Returns
+    -------
+    order : ndarray of intp of shape (n,)
+        ``order`` refined so that ``codes[order]`` is non-decreasing.
+    """
+    small = codes.astype(_smallest_uint(n_codes), copy=False)
+    if order is None:
+        return np.argsort(small, kind="stable")
+    return order[np.argsort(small[order], kind="stable")]
+
+
+@dataclass
+class SegmentRanking:
+    """Rows sorted by segment, then by decreasing score.
+
+    Attributes
+    ----------
+    order : ndarray of intp of shape (n,)
+        Row indices sorted by segment code, then decreasing score (ties keep
+        row order).
+    counts : ndarray of intp of shape (n_segments,)
+        Number of rows in each segment.
+    starts : ndarray of intp of shape (n_segments,)
+        Offset of each segment's first row in ``order``.
+    rank : ndarray of intp of shape (n,)
+        Rank of every row (original row order) inside its segment, 0 for the
+        highest score.
+    """
+
+    order: np.ndarray
+    counts: np.ndarray
+    starts: np.ndarray
+    rank: np.ndarray
+
+
+def rank_within_segments(scores, segments, n_segments):
+    """Rank every row inside its segment by decreasing score.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n,)
+        Finite scores.
+    segments : ndarray of int of shape (n,)
+        Segment code of every row, in ``[0, n_segments)``.
+    n_segments : int
+        Number of segments.
+
+    Returns
+    -------
+    ranking : SegmentRanking
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import rank_within_segments
+    >>> r = rank_within_segments(np.array([0.1, 0.9, 0.5, 0.7]),
+    ...                          np.array([0, 0, 1, 1]), 2)
+    >>> r.rank
+    array([1, 0, 1, 0])
+    """
+    n = scores.shape[0]
+    order = np.argsort(-scores, kind="stable")
+    order = stable_sort_by_codes(segments, n_segments, order)
+    counts = np.bincount(segments, minlength=n_segments)
+    starts = np.zeros(n_segments, dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n, dtype=np.intp) - np.repeat(starts, counts)
+    return SegmentRanking(order=order, counts=counts, starts=starts, rank=rank)
+
+
+@dataclass
+class GroupRanking:
+    """Positives and negatives of every group, each ranked by decreasing score.
+
+    Attributes
+    ----------
+    rank : ndarray of intp of shape (n,)
+        Rank of each row among the rows of the same group and label (0 for the
+        highest score): a positive's rank among its group's positives, a
+        negative's among its group's negatives.
+    n_pos, n_neg : ndarray of intp of shape (n_groups,)
+        Number of positives and negatives of each group.
+    """
+
+    rank: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+
+
+def rank_by_group_and_label(y_pos, scores, codes, n_groups):
+    """Rank positives and negatives inside each group by decreasing score.
+
+    Parameters
+    ----------
+    y_pos : ndarray of bool of shape (n,)
+        True for relevant rows.
+    scores : ndarray of shape (n,)
+        Finite scores.
+    codes : ndarray of int of shape (n,)
+        Group code of every row, in ``[0, n_groups)``.
+    n_groups : int
+        Number of groups.
+
+    Returns
+    -------
+    ranking : GroupRanking
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import rank_by_group_and_label
+    >>> r = rank_by_group_and_label(np.array([True, False, True, False]),
+    ...                             np.array([0.2, 0.3, 0.8, 0.1]),
+    ...                             np.array([0, 0, 0, 0]), 1)
+    >>> r.rank, r.n_pos, r.n_neg
+    (array([1, 0, 0, 1]), array([2]), array([2]))
+    """
+    segments = 2 * codes.astype(np.intp, copy=False) + (~y_pos)
+    seg = rank_within_segments(scores, segments, 2 * n_groups)
+    counts = seg.counts.reshape(n_groups, 2)
+    return GroupRanking(rank=seg.rank, n_pos=counts[:, 0], n_neg=counts[:, 1])
+
+
+def count_at_least(ref_codes, ref_values, query_codes, query_values, n_groups,
+                   *, strict=False):
+    """For each query, count the references of its group with a value >= it.
+
+    ``strict=True`` counts the references with a value strictly greater.
+    The cost is one sort of ``len(ref) + len(query)`` values.
+
+    Parameters
+    ----------
+    ref_codes, query_codes : ndarray of int
+        Group codes of the references and of the queries.
+    ref_values, query_values : ndarray of float
+        Their values.
+    n_groups : int
+        Number of groups (codes lie in ``[0, n_groups)``).
+    strict : bool, default=False
+        Count ``ref > query`` instead of ``ref >= query``.
+
+    Returns
+    -------
+    counts : ndarray of intp of shape (n_queries,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import count_at_least
+    >>> count_at_least(np.array([0, 0, 0, 1]), np.array([3., 2., 1., 5.]),
+    ...                np.array([0, 0, 1]), np.array([2., 0., 6.]), 2)
+    array([2, 3, 0])
+    >>> count_at_least(np.array([0, 0, 0, 1]), np.array([3., 2., 1., 5.]),
+    ...                np.array([0, 0, 1]), np.array([2., 0., 6.]), 2,
+    ...                strict=True)
+    array([1, 3, 0])
+    """
+    n_ref = ref_values.shape[0]
+    n_query = query_values.shape[0]
+    if n_query == 0:
+        return np.zeros(0, dtype=np.intp)
+    # At equal values the stable sort keeps concatenation order: references
+    # first counts them as ">=", queries first as ">".
+    if strict:
+        values = np.concatenate([query_values, ref_values])
+        codes = np.concatenate([query_codes, ref_codes])
+        is_ref = np.zeros(n_ref + n_query, dtype=bool)
+        is_ref[n_query:] = True
+        query_slice = slice(0, n_query)
+    else:
+        values = np.concatenate([ref_values, query_values])
+        codes = np.concatenate([ref_codes, query_codes])
+        is_ref = np.zeros(n_ref + n_query, dtype=bool)
+        is_ref[:n_ref] = True
+        query_slice = slice(n_ref, n_ref + n_query)
+    order = np.argsort(-values, kind="stable")
+    order = stable_sort_by_codes(codes, n_groups, order)
+    refs_so_far = np.cumsum(is_ref[order])
+    refs_before_group = np.zeros(n_groups, dtype=np.intp)
+    np.cumsum(np.bincount(ref_codes, minlength=n_groups)[:-1],
+              out=refs_before_group[1:])
+    position = np.empty_like(order)
+    position[order] = np.arange(order.shape[0])
+    query_pos = position[query_slice]
+    return refs_so_far[query_pos] - refs_before_group[query_codes]

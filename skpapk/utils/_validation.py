@@ -1,0 +1,186 @@
+"""Input validation shared by the metrics, the losses and the estimators."""
+
+import numbers
+
+import numpy as np
+from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
+from sklearn.utils.multiclass import type_of_target
+
+
+def check_k(k, name="k"):
+    """Check that ``k`` is a positive integer and return it as ``int``.
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_k
+    >>> check_k(3)
+    3
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise TypeError(
+            f"{name} must be a positive integer (the number of items shown to "
+            f"each user), got {k!r} of type {type(k).__name__}; pass e.g. "
+            f"{name}=10."
+        )
+    if k < 1:
+        raise ValueError(
+            f"{name} must be a positive integer (the number of items shown to "
+            f"each user), got {name}={k}; pass {name} >= 1."
+        )
+    return int(k)
+
+
+def check_groups(groups, n_samples, *, input_name="groups"):
+    """Validate group (user / query) labels and encode them as integers.
+
+    Parameters
+    ----------
+    groups : array-like of shape (n_samples,) or None
+        One hashable, sortable label per row. ``None`` puts every row in one
+        group.
+    n_samples : int
+        Expected length.
+    input_name : str, default="groups"
+        Name used in error messages.
+
+    Returns
+    -------
+    codes : ndarray of intp of shape (n_samples,)
+        Code of each row's group, in ``[0, n_groups)``, following the sorted
+        order of the labels (as :func:`numpy.unique`).
+    labels : ndarray of shape (n_groups,)
+        The sorted distinct labels (``array([0])`` when ``groups`` is None).
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_groups
+    >>> check_groups(["b", "a", "b"], 3)
+    (array([1, 0, 1]), array(['a', 'b'], dtype='<U1'))
+    """
+    if groups is None:
+        return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
+    groups = np.asarray(groups)
+    if groups.ndim != 1:
+        groups = column_or_1d(groups, warn=True)
+    if groups.shape[0] != n_samples:
+        raise ValueError(
+            f"{input_name} has {groups.shape[0]} labels but there are {n_samples} "
+            f"rows; pass one group (user / query) id per row."
+        )
+    if groups.dtype.kind == "f" and not np.all(np.isfinite(groups)):
+        raise ValueError(
+            f"{input_name} contains NaN or infinite labels; give every row a "
+            f"finite group id (e.g. drop rows whose user id is missing)."
+        )
+    if groups.dtype.kind == "O":
+        kinds = {type(g) for g in groups.tolist()}
+        if any(g is None for g in groups.tolist()):
+            raise ValueError(
+                f"{input_name} contains None; give every row a group id."
+            )
+        numeric = all(issubclass(t, numbers.Number) for t in kinds)
+        if len(kinds) > 1 and not numeric:
+            names = sorted(t.__name__ for t in kinds)
+            raise TypeError(
+                f"{input_name} mixes labels of types {names}, which cannot be "
+                f"ordered; convert them to one type, e.g. "
+                f"np.asarray({input_name}).astype(str)."
+            )
+    try:
+        labels, codes = np.unique(groups, return_inverse=True)
+    except TypeError as exc:  # unorderable objects
+        raise TypeError(
+            f"{input_name} labels cannot be sorted ({exc}); use labels of one "
+            f"type such as int or str."
+        ) from exc
+    return codes.reshape(-1).astype(np.intp, copy=False), labels
+
+
+def check_binary_target(y, *, pos_label=None, input_name="y_true"):
+    """Validate a binary relevance target and return a boolean mask.
+
+    Any two labels are accepted: the greater one is relevant unless
+    ``pos_label`` says otherwise. A target with a single label is accepted
+    when that label is ``pos_label`` or one of ``-1, 0, 1`` (1 is relevant).
+
+    Returns
+    -------
+    y_pos : ndarray of bool of shape (n_samples,)
+    classes : ndarray of shape (n_classes,)
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_binary_target
+    >>> check_binary_target(["no", "yes", "yes"])
+    (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
+    """
+    y = column_or_1d(y, warn=True)
+    if y.dtype.kind == "f":
+        assert_all_finite(y, input_name=input_name)
+    target_type = type_of_target(y, input_name=input_name)
+    if target_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"{input_name} must hold binary relevance labels (two distinct "
+            f"values, e.g. 0/1), got a {target_type!r} target; threshold graded "
+            f"relevance first, e.g. {input_name} = (rating >= 4)."
+        )
+    classes = np.unique(y)
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"Only binary classification is supported. {input_name} has "
+            f"{classes.shape[0]} distinct values {classes[:5].tolist()}; "
+            f"threshold it to relevant / not relevant first."
+        )
+    if pos_label is None:
+        if classes.shape[0] == 2:
+            pos_label = classes[1]
+        elif classes.dtype.kind in "biuf" and set(classes.tolist()) <= {-1, 0, 1}:
+            pos_label = 1
+        else:
+            raise ValueError(
+                f"{input_name} holds the single label {classes[0]!r}; pass "
+                f"pos_label to say whether it is the relevant one."
+            )
+    elif classes.shape[0] == 2 and pos_label not in classes.tolist():
+        raise ValueError(
+            f"pos_label={pos_label!r} is not one of the labels of {input_name}, "
+            f"{classes.tolist()}."
+        )
+    return np.asarray(y == pos_label), classes
+
+
+def check_scores(y_score, n_samples, *, input_name="y_score"):
+    """Validate a 1-d finite score vector of the expected length."""
+    y_score = column_or_1d(y_score, warn=True)
+    if y_score.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "
+            f"output of decision_function."
+        )
+    if y_score.dtype.kind != "f":
+        y_score = y_score.astype(np.float64)
+    assert_all_finite(y_score, input_name=input_name)
+    if y_score.shape[0] != n_samples:
+        raise ValueError(
+            f"{input_name} has {y_score.shape[0]} scores but y_true has "
+            f"{n_samples} labels; pass one score per row."
+        )
+    return y_score
+
+
+def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None):
+    """Validate ``(y_true, y_score, groups)`` of a per-group ranking metric.
+
+    Returns
+    -------
+    y_pos : ndarray of bool
+    y_score : ndarray of float
+    codes : ndarray of intp
+    labels : ndarray
+        Sorted distinct group labels.
+    """
+    check_consistent_length(y_true, y_score)
+    y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
+    y_score = check_scores(y_score, y_pos.shape[0])
+    codes, labels = check_groups(groups, y_pos.shape[0])
+    return y_pos, y_score, codes, labels
