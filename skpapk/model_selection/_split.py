@@ -1,0 +1,344 @@
+"""Splitters that keep every group (user) in every part: held-out items.
+
+The paper's MovieLens and Behance protocols (App. F) split each user's rows
+into train / validation / test parts, so that the same users are scored at
+training and at test time. :class:`WithinGroupKFold` does it for
+cross-validation, :func:`within_group_split` for a single 60/20/20 split.
+Held-out *users* (the Citation protocol) are covered by scikit-learn's
+:class:`~sklearn.model_selection.GroupKFold` and
+:class:`~sklearn.model_selection.GroupShuffleSplit`.
+
+Both are vectorised over groups: every row is ranked inside its
+(group, label) segment with one sort (:func:`~skpapk.utils._groups.rank_within_segments`),
+and its part follows from that rank. There is no Python loop over groups.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.model_selection import BaseCrossValidator
+from sklearn.utils import check_random_state, column_or_1d
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import _num_samples
+
+from ..utils._groups import rank_within_segments
+from ..utils._validation import check_groups
+
+
+def _encode_labels(y, n_samples, *, input_name="y"):
+    """Integer codes of a discrete target used for stratification."""
+    if y is None:
+        raise ValueError(
+            f"{input_name} is required: the rows of every group are stratified "
+            f"by label. Pass the target, e.g. split(X, y, groups)."
+        )
+    y = np.asarray(y)
+    if y.ndim != 1:
+        y = column_or_1d(y, warn=True)
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"{input_name} has {y.shape[0]} labels but there are {n_samples} "
+            f"rows; pass one label per row."
+        )
+    target_type = type_of_target(y, input_name=input_name)
+    if target_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"{input_name} must hold discrete labels to stratify on (e.g. 0/1 "
+            f"relevance), got a {target_type!r} target; threshold graded "
+            f"relevance first, e.g. {input_name} = (rating >= 4)."
+        )
+    classes, codes = np.unique(y, return_inverse=True)
+    return codes.reshape(-1).astype(np.intp, copy=False), classes.shape[0]
+
+
+def _require_groups(groups, n_samples):
+    if groups is None:
+        raise ValueError(
+            "groups is required: every group's (user's) rows are split into "
+            "the parts. Pass one group id per row, e.g. split(X, y, "
+            "groups=user_ids); under metadata routing pass it as "
+            "params={'groups': user_ids} or fit(X, y, groups=user_ids)."
+        )
+    return check_groups(groups, n_samples)
+
+
+def _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng):
+    """Rank of every row inside its (group, label) segment.
+
+    With ``rng=None`` the rank follows the row order, otherwise a random order.
+    """
+    n = label_codes.shape[0]
+    segments = group_codes * n_classes + label_codes
+    if rng is None:
+        scores = -np.arange(n, dtype=np.float64)
+    else:
+        scores = rng.permutation(n).astype(np.float64)
+    return rank_within_segments(scores, segments, n_groups * n_classes)
+
+
+class WithinGroupKFold(BaseCrossValidator):
+    """K-fold cross-validation inside every group, stratified by label.
+
+    Every group's (user's) rows are dealt round-robin into ``n_splits`` test
+    folds, the rows of each label of the group one after the other, so that
+    every group with at least ``n_splits`` rows appears in every training and
+    every test fold (held-out items, the protocol of the paper's MovieLens and
+    Behance experiments, App. F). For held-out users (the Citation protocol)
+    use :class:`~sklearn.model_selection.GroupKFold` instead.
+
+    Guarantees, for every group with at least ``n_splits`` rows:
+
+    - its rows of each label are spread over the test folds as evenly as
+      possible (counts per fold differ by at most 1), and so are all its rows;
+    - it has rows in every test fold and in every training fold.
+
+    Over all groups, the test folds' sizes differ by at most 1 (small groups
+    excluded). A group with fewer than ``n_splits`` rows cannot be in every
+    test fold: its rows are put in every training fold and never in a test
+    fold, with one ``UserWarning`` giving how many groups this concerns (lower
+    ``n_splits`` to keep them). A group with fewer than ``n_splits`` positives
+    is kept, but some of its test folds get no positive, where pAp@k is
+    undefined for it (the metrics leave such groups out with a warning).
+
+    Parameters
+    ----------
+    n_splits : int, default=5
+        Number of folds, at least 2.
+    shuffle : bool, default=False
+        Whether to deal each (group, label) segment's rows in a random order
+        rather than in row order.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the order when ``shuffle=True``. Must be None otherwise.
+
+    See Also
+    --------
+    within_group_split : one train / validation / test split inside groups.
+    sklearn.model_selection.GroupKFold : held-out groups (users).
+    sklearn.model_selection.StratifiedGroupKFold : held-out groups, stratified.
+
+    Notes
+    -----
+    ``split`` needs ``y`` and ``groups``. The class declares
+    ``__metadata_request__split = {"groups": True}``, so with
+    ``sklearn.set_config(enable_metadata_routing=True)`` the groups passed to
+    ``cross_validate(..., params={"groups": g})`` or
+    ``GridSearchCV.fit(X, y, groups=g)`` reach the splitter (and, when they
+    request them, the estimator and the scorer).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.model_selection import WithinGroupKFold
+    >>> y = np.array([1, 0, 0, 1, 0, 0, 1, 1, 0, 0])
+    >>> groups = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1])
+    >>> X = np.zeros((10, 1))
+    >>> cv = WithinGroupKFold(n_splits=2)
+    >>> for train, test in cv.split(X, y, groups):
+    ...     print(train, test)
+    [2 3 5 7 9] [0 1 4 6 8]
+    [0 1 4 6 8] [2 3 5 7 9]
+
+    Both users are in both folds, with one positive each per test fold.
+    Held-out users instead (the Citation protocol), with scikit-learn:
+
+    >>> from sklearn.model_selection import GroupKFold, GroupShuffleSplit
+    >>> [np.unique(groups[test]).tolist()
+    ...  for _, test in GroupKFold(n_splits=2).split(X, y, groups)]
+    [[0], [1]]
+    >>> gss = GroupShuffleSplit(n_splits=1, test_size=0.5, random_state=0)
+    >>> train, test = next(gss.split(X, y, groups))
+    >>> len(np.intersect1d(groups[train], groups[test]))
+    0
+    """
+
+    __metadata_request__split = {"groups": True}
+
+    def __init__(self, n_splits=5, *, shuffle=False, random_state=None):
+        if isinstance(n_splits, (bool, np.bool_)) or not isinstance(
+            n_splits, numbers.Integral
+        ):
+            raise TypeError(
+                f"n_splits must be an integer of at least 2, got {n_splits!r} "
+                f"of type {type(n_splits).__name__}."
+            )
+        if n_splits < 2:
+            raise ValueError(
+                f"n_splits must be at least 2 (one training and one test "
+                f"fold), got n_splits={n_splits}."
+            )
+        if not isinstance(shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
+        if not shuffle and random_state is not None:
+            raise ValueError(
+                "Setting a random_state has no effect since shuffle is False. "
+                "Leave random_state=None or set shuffle=True."
+            )
+        self.n_splits = int(n_splits)
+        self.shuffle = bool(shuffle)
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        """Return the number of splitting iterations, ``n_splits``.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Ignored, for API compatibility.
+
+        Returns
+        -------
+        n_splits : int
+        """
+        return self.n_splits
+
+    def _fold_of_rows(self, X, y, groups):
+        """Test fold of every row, -1 for rows of too small groups."""
+        n = _num_samples(X)
+        group_codes, labels = _require_groups(groups, n)
+        label_codes, n_classes = _encode_labels(y, n)
+        n_groups = labels.shape[0]
+        rng = check_random_state(self.random_state) if self.shuffle else None
+        seg = _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng)
+        group_sizes = np.bincount(group_codes, minlength=n_groups)
+        small = group_sizes < self.n_splits
+        n_small = int(np.count_nonzero(small & (group_sizes > 0)))
+        if n_small:
+            warnings.warn(
+                f"{n_small} of {n_groups} groups have fewer than "
+                f"n_splits={self.n_splits} rows and cannot appear in every "
+                f"test fold: their {int(group_sizes[small].sum())} rows are put "
+                f"in every training fold only. Lower n_splits to test them.",
+                UserWarning,
+                stacklevel=3,
+            )
+        # ``seg.order`` lists the rows group by group, label by label, in the
+        # dealing order; dealing the eligible ones round-robin gives each
+        # segment, each group and each fold counts within 1 of each other.
+        eligible = ~small[group_codes[seg.order]]
+        position = np.cumsum(eligible) - 1
+        fold = np.full(n, -1, dtype=np.intp)
+        fold[seg.order[eligible]] = position[eligible] % self.n_splits
+        return fold
+
+    def split(self, X, y=None, groups=None):
+        """Generate indices to split data into training and test set.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (only its length is used).
+        y : array-like of shape (n_samples,)
+            Labels to stratify on inside each group (required).
+        groups : array-like of shape (n_samples,)
+            Group (user) id of each row (required).
+
+        Yields
+        ------
+        train : ndarray of int
+            Training indices of the split, sorted.
+        test : ndarray of int
+            Test indices of the split, sorted.
+        """
+        fold = self._fold_of_rows(X, y, groups)
+        indices = np.arange(fold.shape[0])
+        for i in range(self.n_splits):
+            test = fold == i
+            yield indices[~test], indices[test]
+
+    def _iter_test_masks(self, X=None, y=None, groups=None):
+        fold = self._fold_of_rows(X, y, groups)
+        for i in range(self.n_splits):
+            yield fold == i
+
+
+def _check_sizes(sizes):
+    try:
+        sizes = np.asarray(sizes, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"sizes must be a sequence of fractions, e.g. (0.6, 0.2, 0.2), "
+            f"got {sizes!r}."
+        ) from exc
+    if sizes.ndim != 1 or sizes.shape[0] < 1:
+        raise ValueError(
+            f"sizes must be a non-empty 1-d sequence of fractions, e.g. "
+            f"(0.6, 0.2, 0.2), got {sizes.tolist()!r}."
+        )
+    if not np.all(np.isfinite(sizes)) or np.any(sizes <= 0):
+        raise ValueError(
+            f"sizes must be positive fractions, got {sizes.tolist()}; drop the "
+            f"parts you do not need."
+        )
+    if not np.isclose(sizes.sum(), 1.0, rtol=0, atol=1e-8):
+        raise ValueError(
+            f"sizes must sum to 1 (one fraction of every group per part), got "
+            f"{sizes.tolist()} summing to {sizes.sum():.6g}; e.g. "
+            f"sizes=(0.6, 0.2, 0.2)."
+        )
+    return sizes
+
+
+def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
+    """Split every group's rows into parts of given fractions, by label.
+
+    The paper splits every user's rows 60/20/20 into train, validation and
+    test parts (App. F). Each (group, label) segment of ``n`` rows is shuffled
+    and cut at the positions ``floor(c_j * n + 1/2)`` where ``c_j`` are the
+    cumulative fractions ``sizes[0] + ... + sizes[j]``: so each part gets,
+    from each label of each group, a number of rows within 1 of
+    ``sizes[j] * n``. The rounding is deterministic (a segment of a single row
+    goes to the train part with the default sizes, so a user with one
+    positive has it in train only). Every row lands in exactly one part.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Discrete labels to stratify on (e.g. 0/1 relevance).
+    groups : array-like of shape (n_samples,)
+        Group (user) id of each row.
+    sizes : sequence of float, default=(0.6, 0.2, 0.2)
+        Positive fractions summing to 1, one per part.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the shuffling inside every segment.
+
+    Returns
+    -------
+    parts : tuple of ndarray of int
+        One sorted index array per entry of ``sizes``.
+
+    See Also
+    --------
+    WithinGroupKFold : cross-validation inside groups.
+    sklearn.model_selection.GroupShuffleSplit : held-out groups (users).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.model_selection import within_group_split
+    >>> y = np.array([1, 0, 0, 0, 0, 1, 1, 0, 0, 0])
+    >>> groups = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    >>> train, val, test = within_group_split(y, groups, random_state=0)
+    >>> [np.bincount(groups[part]).tolist() for part in (train, val, test)]
+    [[3, 3], [1, 1], [1, 1]]
+    >>> sorted(np.concatenate([train, val, test]).tolist()) == list(range(10))
+    True
+    """
+    sizes = _check_sizes(sizes)
+    if y is None:
+        _encode_labels(None, 0)  # raises, naming y
+    n = _num_samples(y)
+    group_codes, labels = _require_groups(groups, n)
+    label_codes, n_classes = _encode_labels(y, n)
+    rng = check_random_state(random_state)
+    seg = _segment_ranks(label_codes, n_classes, group_codes, labels.shape[0], rng)
+    segment = group_codes * n_classes + label_codes
+    seg_size = seg.counts[segment].astype(np.float64)
+    cumulative = np.cumsum(sizes)[:-1]
+    # part = number of inner cut positions at or below the row's rank
+    part = np.zeros(n, dtype=np.intp)
+    for c in cumulative:  # loop over the few parts, not over groups
+        cut = np.floor(c * seg_size + 0.5)
+        part += seg.rank >= cut
+    indices = np.arange(n)
+    return tuple(indices[part == j] for j in range(sizes.shape[0]))

@@ -1,0 +1,318 @@
+import warnings
+
+import numpy as np
+import pytest
+import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    cross_val_score,
+    cross_validate,
+)
+
+from skpapk.model_selection import WithinGroupKFold, within_group_split
+
+
+def _random_data(seed, n_groups=7, max_size=25, n_classes=2):
+    rng = np.random.RandomState(seed)
+    sizes = rng.randint(0, max_size, size=n_groups)
+    groups = rng.permutation(np.repeat(np.arange(n_groups) * 10 + 3, sizes))
+    y = rng.randint(n_classes, size=groups.shape[0])
+    X = rng.standard_normal((groups.shape[0], 2))
+    return X, y, groups
+
+
+def _check_kfold_properties(X, y, groups, n_splits, splits):
+    """Brute-force checks of the guarantees, one group at a time."""
+    n = groups.shape[0]
+    assert len(splits) == n_splits
+    times_in_test = np.zeros(n, dtype=int)
+    for train, test in splits:
+        assert np.intersect1d(train, test).size == 0
+        assert np.union1d(train, test).tolist() == list(range(n))
+        assert np.all(np.diff(train) > 0) and np.all(np.diff(test) > 0)
+        times_in_test[test] += 1
+    labels, sizes = np.unique(groups, return_counts=True)
+    small = np.isin(groups, labels[sizes < n_splits])
+    # every row of a large enough group is in exactly one test fold,
+    # rows of small groups in none
+    np.testing.assert_array_equal(times_in_test, np.where(small, 0, 1))
+    large_rows = ~small
+    test_sizes = [np.count_nonzero(large_rows[test]) for _, test in splits]
+    assert max(test_sizes) - min(test_sizes) <= 1
+    for g, size in zip(labels, sizes):
+        if size < n_splits:
+            continue
+        in_group = groups == g
+        for train, test in splits:
+            assert in_group[train].any() and in_group[test].any()
+        per_fold = [np.count_nonzero(in_group[test]) for _, test in splits]
+        assert max(per_fold) - min(per_fold) <= 1
+        for label in np.unique(y):
+            per_fold = [np.count_nonzero(in_group[test] & (y[test] == label))
+                        for _, test in splits]
+            assert max(per_fold) - min(per_fold) <= 1
+
+
+@pytest.mark.parametrize("n_splits", [2, 3, 5])
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_within_group_kfold_guarantees(n_splits, shuffle, seed):
+    X, y, groups = _random_data(seed)
+    cv = WithinGroupKFold(n_splits, shuffle=shuffle,
+                          random_state=seed if shuffle else None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        splits = list(cv.split(X, y, groups))
+    _check_kfold_properties(X, y, groups, n_splits, splits)
+    assert cv.get_n_splits() == n_splits
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 9), min_size=1, max_size=5),
+    n_splits=st.integers(2, 4),
+    n_classes=st.integers(1, 3),
+    seed=st.integers(0, 2**16),
+    shuffle=st.booleans(),
+)
+def test_within_group_kfold_property(sizes, n_splits, n_classes, seed, shuffle):
+    rng = np.random.RandomState(seed)
+    groups = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+    if groups.shape[0] == 0:
+        return
+    y = rng.randint(n_classes, size=groups.shape[0])
+    X = np.zeros((groups.shape[0], 1))
+    cv = WithinGroupKFold(n_splits, shuffle=shuffle,
+                          random_state=seed if shuffle else None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        splits = list(cv.split(X, y, groups))
+    _check_kfold_properties(X, y, groups, n_splits, splits)
+
+
+def test_small_groups_go_to_training_with_one_warning():
+    groups = np.array([0] * 6 + [1] * 2 + [2] * 1 + [3] * 5)
+    y = np.array([1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0])
+    X = np.zeros((groups.shape[0], 1))
+    with pytest.warns(UserWarning, match=r"2 of 4 groups .*Lower n_splits") as rec:
+        splits = list(WithinGroupKFold(3).split(X, y, groups))
+    assert len([w for w in rec if issubclass(w.category, UserWarning)]) == 1
+    small_rows = np.flatnonzero(np.isin(groups, [1, 2]))
+    for train, test in splits:
+        assert np.isin(small_rows, train).all()
+        assert not np.isin(small_rows, test).any()
+
+
+def test_no_warning_when_all_groups_are_large():
+    X, y, groups = np.zeros((8, 1)), np.array([0, 1] * 4), np.array([0] * 4 + [1] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        list(WithinGroupKFold(2).split(X, y, groups))
+
+
+def test_shuffle_reproducible_and_different_from_row_order():
+    groups = np.repeat(np.arange(4), 30)
+    y = np.random.RandomState(0).randint(2, size=120)
+    X = np.zeros((120, 1))
+
+    def tests(cv):
+        return [test.tolist() for _, test in cv.split(X, y, groups)]
+
+    a = tests(WithinGroupKFold(3, shuffle=True, random_state=42))
+    b = tests(WithinGroupKFold(3, shuffle=True, random_state=42))
+    c = tests(WithinGroupKFold(3, shuffle=True, random_state=7))
+    plain = tests(WithinGroupKFold(3))
+    assert a == b
+    assert a != c
+    assert a != plain
+    assert plain == tests(WithinGroupKFold(3))
+
+
+def test_row_order_without_shuffle():
+    # one group, one label: rows are dealt round-robin in row order
+    folds = [test.tolist() for _, test in
+             WithinGroupKFold(3).split(np.zeros((7, 1)), np.zeros(7), np.zeros(7))]
+    assert folds == [[0, 3, 6], [1, 4], [2, 5]]
+
+
+@pytest.mark.parametrize("missing", ["y", "groups"])
+def test_kfold_requires_y_and_groups(missing):
+    kwargs = {"y": np.array([0, 1, 0, 1]), "groups": np.array([0, 0, 1, 1])}
+    kwargs[missing] = None
+    with pytest.raises(ValueError, match=f"^{missing} is required"):
+        next(WithinGroupKFold(2).split(np.zeros((4, 1)), **kwargs))
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"n_splits": 1}, ValueError, "at least 2"),
+        ({"n_splits": 2.0}, TypeError, "n_splits must be an integer"),
+        ({"n_splits": True}, TypeError, "n_splits must be an integer"),
+        ({"n_splits": 3, "shuffle": "yes"}, TypeError, "shuffle must be"),
+        ({"n_splits": 3, "random_state": 0}, ValueError, "shuffle is False"),
+    ],
+)
+def test_kfold_bad_parameters(params, error, match):
+    with pytest.raises(error, match=match):
+        WithinGroupKFold(**params)
+
+
+@pytest.mark.parametrize(
+    "y, groups, match",
+    [
+        (np.array([0, 1, 0, 1]), np.array([0, 0, 1]), "groups has 3 labels"),
+        (np.array([0, 1, 0]), np.array([0, 0, 1, 1]), "y has 3 labels"),
+        (np.array([0.1, 0.5, 0.7, 0.2]), np.array([0, 0, 1, 1]), "continuous"),
+    ],
+)
+def test_kfold_bad_lengths_and_targets(y, groups, match):
+    with pytest.raises(ValueError, match=match):
+        next(WithinGroupKFold(2).split(np.zeros((4, 1)), y, groups))
+
+
+def test_kfold_repr_and_metadata_request():
+    cv = WithinGroupKFold(4, shuffle=True, random_state=1)
+    assert repr(cv) == "WithinGroupKFold(n_splits=4, random_state=1, shuffle=True)"
+    routing = cv.get_metadata_routing()
+    assert routing.split.requests == {"groups": True}
+
+
+def _ranking_data(seed=0, n_groups=6, n_per_group=30):
+    rng = np.random.RandomState(seed)
+    groups = np.repeat(np.arange(n_groups), n_per_group)
+    X = rng.standard_normal((groups.shape[0], 3))
+    y = (X[:, 0] + 0.5 * rng.standard_normal(groups.shape[0]) > 0.3).astype(int)
+    return X, y, groups
+
+
+def test_cross_val_score_with_metadata_routing():
+    X, y, groups = _ranking_data()
+    cv = WithinGroupKFold(3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        scores = cross_val_score(LogisticRegression(), X, y, cv=cv,
+                                 params={"groups": groups})
+        result = cross_validate(LogisticRegression(), X, y, cv=cv,
+                                params={"groups": groups},
+                                return_indices=True)
+    assert scores.shape == (3,)
+    assert np.all((scores > 0.5) & (scores <= 1))
+    # the splits used are exactly ours: every user in every test fold
+    expected = [test.tolist() for _, test in cv.split(X, y, groups)]
+    assert [t.tolist() for t in result["indices"]["test"]] == expected
+    for test in result["indices"]["test"]:
+        assert np.unique(groups[test]).tolist() == list(range(6))
+
+
+def test_cross_val_score_without_groups_raises():
+    X, y, _ = _ranking_data()
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match="groups is required"):
+            cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3))
+
+
+def test_grid_search_with_metadata_routing():
+    X, y, groups = _ranking_data(1)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]},
+                              cv=WithinGroupKFold(3, shuffle=True, random_state=0))
+        search.fit(X, y, groups=groups)
+    assert search.n_splits_ == 3
+    assert search.best_params_["C"] in (0.01, 1.0)
+    assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+
+
+def test_group_kfold_holds_out_users():
+    # the Citation protocol: scikit-learn's GroupKFold, no user on both sides
+    X, y, groups = _ranking_data()
+    for train, test in GroupKFold(3).split(X, y, groups):
+        assert np.intersect1d(groups[train], groups[test]).size == 0
+
+
+# ---------------------------------------------------------------- within_group_split
+
+
+@pytest.mark.parametrize("sizes", [(0.6, 0.2, 0.2), (0.5, 0.5), (1.0,),
+                                   (0.1, 0.3, 0.25, 0.35)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_within_group_split_counts(sizes, seed):
+    X, y, groups = _random_data(seed, n_groups=8, max_size=40, n_classes=3)
+    parts = within_group_split(y, groups, sizes=sizes, random_state=seed)
+    assert len(parts) == len(sizes)
+    assert np.sort(np.concatenate(parts)).tolist() == list(range(y.shape[0]))
+    for part in parts:
+        assert np.all(np.diff(part) > 0)
+    for g in np.unique(groups):
+        for label in np.unique(y):
+            seg = (groups == g) & (y == label)
+            n = np.count_nonzero(seg)
+            for size, part in zip(sizes, parts):
+                assert abs(np.count_nonzero(seg[part]) - size * n) <= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seg_sizes=st.lists(st.integers(0, 12), min_size=1, max_size=6),
+    raw=st.lists(st.integers(1, 10), min_size=1, max_size=4),
+    seed=st.integers(0, 2**16),
+)
+def test_within_group_split_property(seg_sizes, raw, seed):
+    sizes = np.array(raw, dtype=float) / sum(raw)
+    n_segments = len(seg_sizes)
+    seg = np.repeat(np.arange(n_segments), seg_sizes)
+    if seg.shape[0] == 0:
+        return
+    groups, y = seg // 2, seg % 2
+    perm = np.random.RandomState(seed).permutation(seg.shape[0])
+    groups, y, seg = groups[perm], y[perm], seg[perm]
+    parts = within_group_split(y, groups, sizes=sizes, random_state=seed)
+    assert np.sort(np.concatenate(parts)).tolist() == list(range(seg.shape[0]))
+    for s in range(n_segments):
+        n = np.count_nonzero(seg == s)
+        for size, part in zip(sizes, parts):
+            assert abs(np.count_nonzero(seg[part] == s) - size * n) <= 1 + 1e-9
+
+
+def test_within_group_split_deterministic_rounding_and_seed():
+    y = np.zeros(5, dtype=int)
+    groups = np.zeros(5, dtype=int)
+    train, val, test = within_group_split(y, groups, random_state=3)
+    assert (len(train), len(val), len(test)) == (3, 1, 1)
+    # one row goes to train with the default sizes
+    train, val, test = within_group_split([1], [0])
+    assert train.tolist() == [0] and val.size == 0 and test.size == 0
+    a = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=0)
+    b = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=0)
+    c = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=1)
+    assert all(np.array_equal(p, q) for p, q in zip(a, b))
+    assert not all(np.array_equal(p, q) for p, q in zip(a, c))
+
+
+@pytest.mark.parametrize(
+    "sizes, error, match",
+    [
+        ((0.6, 0.2, 0.1), ValueError, "sum to 1"),
+        ((0.6, 0.5, -0.1), ValueError, "positive"),
+        ((1.0, 0.0), ValueError, "positive"),
+        ((), ValueError, "non-empty"),
+        (((0.5, 0.5),), ValueError, "1-d"),
+        (("a", "b"), TypeError, "sequence of fractions"),
+        ((np.nan, 1.0), ValueError, "positive"),
+    ],
+)
+def test_within_group_split_bad_sizes(sizes, error, match):
+    with pytest.raises(error, match=match):
+        within_group_split([0, 1], [0, 0], sizes=sizes)
+
+
+def test_within_group_split_requires_y_and_groups():
+    with pytest.raises(ValueError, match="^groups is required"):
+        within_group_split([0, 1], None)
+    with pytest.raises(ValueError, match="^y is required"):
+        within_group_split(None, [0, 0])
+    with pytest.raises(ValueError, match="groups has 3 labels"):
+        within_group_split([0, 1], [0, 0, 1])
