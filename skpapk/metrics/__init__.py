@@ -1,5 +1,32 @@
-"""Per-group ranking metrics and scikit-learn scorers."""
+"""Per-group ranking metrics, random-ranking baselines and scikit-learn scorers."""
 
-from ._ranking import papk_score
+from ._random import (
+    expected_average_precision,
+    expected_papk,
+    expected_papk_score,
+    worst_average_precision,
+)
+from ._ranking import (
+    auc_at_k_score,
+    mean_average_precision_score,
+    papk_score,
+    partial_auc_score,
+    precision_at_k_score,
+    roc_auc_score,
+)
+from ._scorer import micro_papk_scorer, papk_scorer
 
-__all__ = ["papk_score"]
+__all__ = [
+    "auc_at_k_score",
+    "expected_average_precision",
+    "expected_papk",
+    "expected_papk_score",
+    "mean_average_precision_score",
+    "micro_papk_scorer",
+    "papk_score",
+    "papk_scorer",
+    "partial_auc_score",
+    "precision_at_k_score",
+    "roc_auc_score",
+    "worst_average_precision",
+]

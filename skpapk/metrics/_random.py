@@ -1,0 +1,300 @@
+"""Exact scores of a uniformly random ranking (baselines) and worst cases.
+
+Worst-case and expected average precision follow the average-precision
+tutorial (seed 002); :func:`expected_papk` is its pAp@k analogue. Nothing
+here simulates: the expectations are exact sums.
+"""
+
+import numpy as np
+from scipy.special import digamma
+from scipy.stats import hypergeom
+
+from ._ranking import _aggregate, _check_options
+from ..utils._validation import check_binary_target, check_groups, check_k
+
+
+def _check_counts(name, values, *, minimum):
+    """Integer array of counts >= ``minimum`` (a clear error otherwise)."""
+    arr = np.asarray(values)
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must be an integer or an array of integers, got "
+            f"{values!r}."
+        )
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise ValueError(
+                f"{name} must hold whole numbers (counts of items), got "
+                f"{values!r}."
+            )
+    arr = arr.astype(np.int64)
+    if np.any(arr < minimum):
+        raise ValueError(f"{name} must be >= {minimum}, got {values!r}.")
+    return arr
+
+
+def _harmonic(n):
+    """Harmonic numbers H_n = 1 + 1/2 + ... + 1/n (H_0 = 0), vectorised."""
+    return digamma(np.asarray(n, dtype=np.float64) + 1.0) + np.euler_gamma
+
+
+def _ragged_arange(lengths):
+    """``owner, i`` such that ``i`` runs over ``1..lengths[owner]`` for each owner.
+
+    Flat, without a Python loop: ``owner = [0, 0, 1, 2, 2, 2]``,
+    ``i = [1, 2, 1, 1, 2, 3]`` for ``lengths = [2, 1, 3]``.
+    """
+    lengths = np.asarray(lengths, dtype=np.intp)
+    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
+    offsets = np.zeros(lengths.shape[0], dtype=np.intp)
+    np.cumsum(lengths[:-1], out=offsets[1:])
+    i = np.arange(owner.shape[0], dtype=np.intp) - offsets[owner] + 1
+    return owner, i
+
+
+def _scalar_or_array(values, shape):
+    values = np.asarray(values)
+    return float(values.reshape(-1)[0]) if shape == () else values.reshape(shape)
+
+
+def worst_average_precision(n_items, n_pos):
+    """Smallest average precision of a list: every irrelevant item ranked first.
+
+    ``(1/P) * sum_{i=1..P} i / (N - P + i)`` for ``N = n_items`` items of
+    which ``P = n_pos`` are relevant (the average-precision tutorial's
+    worst case). Computed as that exact sum (no cancellation), vectorised
+    over broadcast arrays.
+
+    Parameters
+    ----------
+    n_items : int or array-like of int
+        Number of items ``N >= 1``.
+    n_pos : int or array-like of int
+        Number of relevant items, ``0 <= P <= N``.
+
+    Returns
+    -------
+    ap : float or ndarray
+        NaN where ``P = 0`` (AP is undefined without a relevant item).
+
+    See Also
+    --------
+    expected_average_precision : AP of a uniformly random ranking.
+    mean_average_precision_score : AP of a ranking.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import worst_average_precision
+    >>> round(worst_average_precision(5, 3), 4)
+    0.4778
+    >>> worst_average_precision(5, 2)
+    0.325
+    >>> worst_average_precision([2, 1000], [1, 500])
+    array([0.5       , 0.30735257])
+    """
+    n_items, n_pos = _check_pair(n_items, n_pos)
+    shape = n_items.shape
+    n_items, n_pos = n_items.ravel(), n_pos.ravel()
+    owner, i = _ragged_arange(n_pos)
+    total = np.bincount(owner, weights=i / (n_items[owner] - n_pos[owner] + i),
+                        minlength=n_pos.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ap = np.where(n_pos > 0, total / np.maximum(n_pos, 1), np.nan)
+    return _scalar_or_array(ap, shape)
+
+
+def _check_pair(n_items, n_pos):
+    n_items = _check_counts("n_items", n_items, minimum=1)
+    n_pos = _check_counts("n_pos", n_pos, minimum=0)
+    try:
+        n_items, n_pos = np.broadcast_arrays(n_items, n_pos)
+    except ValueError as exc:
+        raise ValueError(
+            f"n_items and n_pos must broadcast together, got shapes "
+            f"{n_items.shape} and {n_pos.shape}."
+        ) from exc
+    if np.any(n_pos > n_items):
+        raise ValueError(
+            "n_pos must be <= n_items (there cannot be more relevant items "
+            "than items)."
+        )
+    return n_items, n_pos
+
+
+def expected_average_precision(n_items, n_pos):
+    """Exact expected average precision of a uniformly random ranking.
+
+    ``E[AP] = (1/N) * sum_{n=1..N} [1/n + (P - 1)/(N - 1) * (n - 1)/n]``
+    ``= (1/N) * [H_N + (P - 1)/(N - 1) * (N - H_N)]`` with ``H_N`` the
+    ``N``-th harmonic number: the item at position ``n`` is relevant with
+    probability ``P/N`` and, given that, the ``n - 1`` items above it hold
+    ``(n - 1)(P - 1)/(N - 1)`` relevant ones on average. O(1) per entry; it
+    tends to ``P / N`` as ``N`` grows (the average-precision tutorial's
+    baseline). ``N = 1`` gives 1.
+
+    Parameters
+    ----------
+    n_items : int or array-like of int
+        Number of items ``N >= 1``.
+    n_pos : int or array-like of int
+        Number of relevant items, ``0 <= P <= N``.
+
+    Returns
+    -------
+    ap : float or ndarray
+        NaN where ``P = 0``.
+
+    See Also
+    --------
+    worst_average_precision : the smallest AP.
+    expected_papk : the same baseline for pAp@k.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import expected_average_precision
+    >>> expected_average_precision(2, 1)
+    0.75
+    >>> expected_average_precision([3, 10], [2, 10])
+    array([0.80555556, 1.        ])
+    """
+    n_items, n_pos = _check_pair(n_items, n_pos)
+    shape = n_items.shape
+    big_n = n_items.astype(np.float64)
+    harmonic = _harmonic(big_n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        slope = np.where(n_items > 1, (n_pos - 1) / np.maximum(big_n - 1, 1), 0.0)
+        ap = (harmonic + slope * (big_n - harmonic)) / big_n
+    ap = np.where(n_pos > 0, ap, np.nan)
+    return _scalar_or_array(ap, shape)
+
+
+def expected_papk(n_pos, n_neg, k):
+    """Exact expected pAp@k gain of a group under a uniformly random ranking.
+
+    With ``beta = min(k, n+)`` and ``k' = min(k, n-)``, the ``i``-th relevant
+    item is above the ``j``-th irrelevant one exactly when at least ``i`` of
+    the first ``i + j - 1`` items are relevant, a hypergeometric event, so
+
+    ``E = (1/(beta k')) * sum_{i<=beta} sum_{j<=k'} P[H(n+ + n-, n+, i + j - 1) >= i]``.
+
+    A random ranking has no ties, so this holds for both ``ties``
+    conventions of :func:`papk_score`. Computed once per distinct
+    ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids of all pairs in one
+    vectorised call (``beta * k'`` terms each).
+
+    Parameters
+    ----------
+    n_pos : int or array-like of int
+        Number of relevant items of the group(s), ``>= 0``.
+    n_neg : int or array-like of int
+        Number of irrelevant items, ``>= 0``; broadcast with ``n_pos``.
+    k : int
+        Number of items shown.
+
+    Returns
+    -------
+    gain : float or ndarray
+        NaN where ``n_pos`` or ``n_neg`` is 0 (pAp@k is undefined).
+
+    See Also
+    --------
+    papk_score : pAp@k of a ranking.
+    expected_papk_score : the micro average over the groups of a data set.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import expected_papk
+    >>> expected_papk(1, 1, k=1)
+    0.5
+    >>> expected_papk(5, 6, k=2)
+    0.4469...
+    >>> expected_papk([1, 0], [10, 3], k=5)
+    array([0.27272727,        nan])
+    """
+    k = check_k(k)
+    n_pos = _check_counts("n_pos", n_pos, minimum=0)
+    n_neg = _check_counts("n_neg", n_neg, minimum=0)
+    try:
+        n_pos, n_neg = np.broadcast_arrays(n_pos, n_neg)
+    except ValueError as exc:
+        raise ValueError(
+            f"n_pos and n_neg must broadcast together, got shapes "
+            f"{n_pos.shape} and {n_neg.shape}."
+        ) from exc
+    shape = n_pos.shape
+    pairs, inverse = np.unique(np.stack([n_pos.ravel(), n_neg.ravel()], axis=1),
+                               axis=0, return_inverse=True)
+    u_pos, u_neg = pairs[:, 0], pairs[:, 1]
+    beta, k_neg = np.minimum(u_pos, k), np.minimum(u_neg, k)
+    # Flat (pair, i, j) grid: i in 1..beta, j in 1..k' for every pair.
+    owner_i, i = _ragged_arange(beta)
+    owner, j = _ragged_arange(k_neg[owner_i])
+    i, owner = i[owner], owner_i[owner]
+    prob = hypergeom.sf(i - 1, u_pos[owner] + u_neg[owner], u_pos[owner],
+                        i + j - 1)
+    total = np.bincount(owner, weights=prob, minlength=pairs.shape[0])
+    n_pairs = (beta * k_neg).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gain = np.where(n_pairs > 0, total / np.maximum(n_pairs, 1), np.nan)
+    return _scalar_or_array(gain[inverse.reshape(-1)], shape)
+
+
+def expected_papk_score(y_true, *, k, groups=None, average="micro",
+                        pos_label=None):
+    """pAp@k of a uniformly random ranking of the same groups (the baseline).
+
+    Computes :func:`expected_papk` for each group's ``(n+, n-)`` and averages
+    as :func:`papk_score` does, so a model's ``papk_score(y, s, k=k,
+    groups=g)`` can be read next to ``expected_papk_score(y, k=k,
+    groups=g)``. Exact: the expectation of the pooled average is the pooled
+    average of the expectations (each group's pair count is fixed).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary relevance labels (the greater label is relevant unless
+        ``pos_label`` is given).
+    k : int
+        Number of items shown to each user.
+    groups : array-like of shape (n_samples,), default=None
+        Group id of each row; ``None``: one group.
+    average : {"micro", "pooled"} or None, default="micro"
+        As in :func:`papk_score`.
+    pos_label : int, float, bool or str, default=None
+        The relevant label.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+        Groups with no relevant or no irrelevant item are left out with an
+        ``UndefinedMetricWarning``; NaN when none is defined.
+
+    See Also
+    --------
+    papk_score : pAp@k of a ranking.
+    expected_papk : the expectation for given counts.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import expected_papk_score, papk_score
+    >>> y = [1, 0, 0, 1, 1, 0]
+    >>> g = [0, 0, 0, 1, 1, 1]
+    >>> expected_papk_score(y, k=2, groups=g)
+    0.5
+    >>> papk_score(y, [3, 2, 1, 3, 2, 1], k=2, groups=g)
+    1.0
+    """
+    _check_options(average)
+    k = check_k(k)
+    y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
+    codes, labels = check_groups(groups, y_pos.shape[0])
+    n_groups = labels.shape[0]
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    n_pairs = (np.minimum(n_pos, k) * np.minimum(n_neg, k)).astype(np.float64)
+    defined = n_pairs > 0
+    gain = np.zeros(n_groups)
+    if defined.any():
+        gain[defined] = expected_papk(n_pos[defined], n_neg[defined], k)
+    return _aggregate(gain * n_pairs, n_pairs, defined, average,
+                      "Expected pAp@k")
