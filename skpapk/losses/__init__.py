@@ -1,0 +1,25 @@
+"""Surrogate losses of the pAp@k risk (values and subgradients)."""
+
+from ._losses import (
+    SURROGATES,
+    AvgSurrogate,
+    BaseSurrogate,
+    MaxSurrogate,
+    PairwiseHingeSurrogate,
+    PAUCSurrogate,
+    RampSurrogate,
+    TightStructSurrogate,
+    surrogate_loss,
+)
+
+__all__ = [
+    "SURROGATES",
+    "AvgSurrogate",
+    "BaseSurrogate",
+    "MaxSurrogate",
+    "PAUCSurrogate",
+    "PairwiseHingeSurrogate",
+    "RampSurrogate",
+    "TightStructSurrogate",
+    "surrogate_loss",
+]

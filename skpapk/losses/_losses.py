@@ -1,0 +1,394 @@
+"""Surrogates of the pAp@k risk, their values and subgradients.
+
+Every surrogate is evaluated for all groups at once: one ranking of every
+group's positives and negatives (:func:`~skpapk.utils._groups.rank_by_group_and_label`),
+then counts of active (positive, negative) pairs from one more sort of the few
+rows that take part (:func:`~skpapk.utils._groups.count_at_least`) and prefix
+sums of the sorted top negatives. There is no Python loop over groups and no
+(positives x negatives) pair matrix: an evaluation costs O(n log n).
+
+Notation (one group = one user): ``n+`` positives, ``n-`` negatives,
+``beta = min(k, n+)``, ``k' = min(k, n-)``, ``h(a) = max(0, a)``, ``P_i`` the
+positives' scores and ``N_j`` the scores of the ``k'`` highest scored
+negatives. Which rows are "top" when scores tie is decided by a stable sort:
+among equal scores the row that comes first in the data ranks higher. The
+value of every surrogate does not depend on that choice; the subgradient
+returned does (any choice is a valid subgradient of the convex surrogates).
+
+A pair ``(i, j)`` is *active* when its hinge argument ``m_i - (P_i - N_j)`` is
+``>= 0``, as in Algorithm 2 of the paper.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..utils._groups import count_at_least, rank_by_group_and_label
+from ..utils._validation import check_k, check_ranking_inputs
+
+
+@dataclass
+class _Context:
+    """Everything a surrogate needs about the groups at the current scores."""
+
+    y_pos: np.ndarray
+    scores: np.ndarray
+    codes: np.ndarray
+    n_groups: int
+    rank: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    beta: np.ndarray
+    k_neg: np.ndarray
+    defined: np.ndarray
+    n_defined: int
+    top_neg: np.ndarray  # row indices of the top-k' negatives of defined groups
+    top_neg_codes: np.ndarray
+    top_neg_scores: np.ndarray
+    top_neg_slot: np.ndarray  # position in the group-sorted layout
+    neg_start: np.ndarray  # offset of each group's top negatives in that layout
+    neg_prefix: np.ndarray  # prefix sums of the sorted top negative scores
+
+
+def _make_context(y_pos, scores, codes, n_groups, k):
+    ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
+    n_pos, n_neg = ranking.n_pos, ranking.n_neg
+    beta = np.minimum(n_pos, k)
+    k_neg = np.minimum(n_neg, k)
+    defined = (n_pos > 0) & (n_neg > 0)
+    k_used = np.where(defined, k_neg, 0)
+    top_neg = np.flatnonzero(~y_pos & (ranking.rank < k_used[codes]))
+    top_neg_codes = codes[top_neg]
+    top_neg_scores = scores[top_neg]
+    neg_start = np.zeros(n_groups + 1, dtype=np.intp)
+    np.cumsum(k_used, out=neg_start[1:])
+    slot = neg_start[top_neg_codes] + ranking.rank[top_neg]
+    sorted_scores = np.empty(top_neg.shape[0], dtype=np.float64)
+    sorted_scores[slot] = top_neg_scores
+    neg_prefix = np.zeros(top_neg.shape[0] + 1, dtype=np.float64)
+    np.cumsum(sorted_scores, out=neg_prefix[1:])
+    return _Context(
+        y_pos=y_pos, scores=scores, codes=codes, n_groups=n_groups,
+        rank=ranking.rank, n_pos=n_pos, n_neg=n_neg, beta=beta, k_neg=k_neg,
+        defined=defined, n_defined=int(np.count_nonzero(defined)),
+        top_neg=top_neg, top_neg_codes=top_neg_codes,
+        top_neg_scores=top_neg_scores, top_neg_slot=slot, neg_start=neg_start,
+        neg_prefix=neg_prefix,
+    )
+
+
+def _sum_top_negatives(ctx, group_codes, n_first):
+    """Sum of the scores of the ``n_first`` highest scored top negatives."""
+    start = ctx.neg_start[group_codes]
+    return ctx.neg_prefix[start + n_first] - ctx.neg_prefix[start]
+
+
+class BaseSurrogate:
+    """Base class of the pAp@k surrogates.
+
+    Subclasses implement :meth:`_group_terms`, which returns, for the groups
+    at the current scores, the sum of each defined group's surrogate and the
+    per-row subgradient coefficients of those sums. The public methods divide
+    by the number of defined groups (groups with at least one positive and
+    one negative); the other groups are left out.
+    """
+
+    #: name of the surrogate in :data:`SURROGATES`
+    name = None
+    #: whether the surrogate is convex in ``w``
+    convex = True
+
+    def loss_gradient(self, y_pos, scores, codes, n_groups, k):
+        """Mean surrogate over defined groups and its subgradient coefficients.
+
+        Works on validated arrays (no checks).
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores ``X @ w``.
+        codes : ndarray of int of shape (n_samples,)
+            Group code of every row, in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user.
+
+        Returns
+        -------
+        value : float
+            Mean over defined groups of the group surrogate (0 when no group
+            is defined).
+        coef : ndarray of float64 of shape (n_samples,)
+            ``X.T @ coef`` is a subgradient of ``value`` at ``w``.
+        n_groups_used : int
+            Number of defined groups.
+        """
+        scores = np.asarray(scores, dtype=np.float64)
+        ctx = _make_context(y_pos, scores, codes, n_groups, k)
+        coef = np.zeros(scores.shape[0], dtype=np.float64)
+        if ctx.n_defined == 0:
+            return 0.0, coef, 0
+        total = self._group_terms(ctx, coef)
+        coef /= ctx.n_defined
+        return float(total) / ctx.n_defined, coef, ctx.n_defined
+
+    def loss(self, y_pos, scores, codes, n_groups, k):
+        """Mean surrogate over defined groups (see :meth:`loss_gradient`)."""
+        return self.loss_gradient(y_pos, scores, codes, n_groups, k)[0]
+
+    def _group_terms(self, ctx, coef):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+class PairwiseHingeSurrogate(BaseSurrogate):
+    """Sum of pairwise hinges between some positives and the top-k' negatives.
+
+    The group surrogate is
+    ``(1 / norm) * sum_{i in I} sum_{j <= k'} h(m_i - (P_i - N_j))``
+    where the positives ``I``, their margins ``m_i`` and the normaliser
+    ``norm`` are given by the subclass. For positive ``i`` the active
+    negatives are the ``a_i`` highest ones with ``N_j >= P_i - m_i``; for
+    negative ``j``, ``b_j`` positives are active. The subgradient
+    coefficients are ``-a_i / norm`` and ``+b_j / norm``.
+    """
+
+    def _positives(self, ctx):
+        """Boolean mask of the positives taking part (defined groups only)."""
+        raise NotImplementedError
+
+    def _margins(self, ctx, rows):
+        """Margin ``m_i`` of each taking-part positive ``rows``."""
+        return np.ones(rows.shape[0], dtype=np.float64)
+
+    def _normaliser(self, ctx):
+        """Per-group normaliser, ``beta * k'`` by default."""
+        return (ctx.beta * ctx.k_neg).astype(np.float64)
+
+    def _group_terms(self, ctx, coef):
+        rows = np.flatnonzero(self._positives(ctx) & ctx.defined[ctx.codes])
+        pos_codes = ctx.codes[rows]
+        threshold = ctx.scores[rows] - self._margins(ctx, rows)
+        # a_i: top negatives of the group with N_j >= P_i - m_i (a prefix of
+        # the group's top negatives in decreasing score order).
+        n_active = count_at_least(ctx.top_neg_codes, ctx.top_neg_scores,
+                                  pos_codes, threshold, ctx.n_groups)
+        hinge_sums = (_sum_top_negatives(ctx, pos_codes, n_active)
+                      - n_active * threshold)
+        norm = self._normaliser(ctx)
+        inv_norm = np.zeros(ctx.n_groups, dtype=np.float64)
+        np.divide(1.0, norm, out=inv_norm, where=ctx.defined)
+        total = np.dot(hinge_sums, inv_norm[pos_codes])
+        coef[rows] = -n_active * inv_norm[pos_codes]
+        # b_j: positives whose active prefix reaches past negative j, i.e.
+        # #{i : a_i > rank_j}: a histogram of a_i in the slot layout, summed
+        # from the end of each group's slots.
+        hist = np.bincount(ctx.neg_start[pos_codes] + np.maximum(n_active - 1, 0),
+                           weights=n_active > 0,
+                           minlength=ctx.neg_prefix.shape[0])
+        from_end = np.cumsum(hist[::-1])[::-1]
+        group_end = ctx.neg_start[1:][ctx.top_neg_codes]
+        n_active_pos = from_end[ctx.top_neg_slot] - from_end[group_end]
+        coef[ctx.top_neg] = n_active_pos * inv_norm[ctx.top_neg_codes]
+        return total
+
+
+class MaxSurrogate(PairwiseHingeSurrogate):
+    """Max surrogate (paper eq. 24, App. C): the bottom-beta positives.
+
+    ``(1 / (beta k')) * sum_{i in bottom beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
+    Convex; an upper bound of avg, ramp and the pAp@k risk; zero under the
+    strong beta-margin condition (Def. 5, Prop. 6).
+    """
+
+    name = "max"
+
+    def _positives(self, ctx):
+        bottom = ctx.rank >= (ctx.n_pos - ctx.beta)[ctx.codes]
+        return ctx.y_pos & bottom
+
+
+class RampSurrogate(PairwiseHingeSurrogate):
+    """Ramp surrogate (paper eq. 6): the top-beta positives.
+
+    ``(1 / (beta k')) * sum_{i in top beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
+    Non-convex when ``n+ > k`` (Prop. 2); an upper bound of the pAp@k risk;
+    zero under the weak beta-margin condition (Def. 2, Prop. 1).
+    """
+
+    name = "ramp"
+    convex = False
+
+    def _positives(self, ctx):
+        return ctx.y_pos & (ctx.rank < ctx.beta[ctx.codes])
+
+
+class TightStructSurrogate(PairwiseHingeSurrogate):
+    """Tight-struct (TS) surrogate (paper eq. 14, App. B eq. 22).
+
+    ``(1 / (beta k')) * sum_{all i} sum_{j <= k'} h(m_i - (P_i - N_j))`` with
+    ``m_i = 1`` for the top-beta positives and 0 for the others (the form
+    that Algorithm 2, lines 10-12, optimises). An upper bound of ramp and the
+    pAp@k risk; zero under the moderate beta-margin condition (Def. 4,
+    Prop. 4).
+
+    Contrary to the paper (Section 4.3) this closed form is *not* convex in
+    ``w``: the top-beta set moves with ``w``. Counterexample: one group,
+    ``k = 1``, positives with features ``(2, 0)`` and ``(1, -2)``, one
+    negative ``(1, -1)``; the surrogate is 0 at ``w = (1, 0)`` and at
+    ``w = (1, -1)`` but 1/2 at their midpoint.
+    """
+
+    name = "ts"
+    convex = False
+
+    def _positives(self, ctx):
+        return ctx.y_pos
+
+    def _margins(self, ctx, rows):
+        return (ctx.rank[rows] < ctx.beta[ctx.codes[rows]]).astype(np.float64)
+
+
+class PAUCSurrogate(PairwiseHingeSurrogate):
+    """Structural SVM surrogate of pAUC(0, k/n-] (Narasimhan & Agarwal, 2017).
+
+    ``(1 / (n+ k')) * sum_{all i} sum_{j <= k'} h(1 - (P_i - N_j))``: the
+    SVM-pAUC baseline of the paper (Section 7.3.2).
+    """
+
+    name = "pauc"
+
+    def _positives(self, ctx):
+        return ctx.y_pos
+
+    def _normaliser(self, ctx):
+        return (ctx.n_pos * ctx.k_neg).astype(np.float64)
+
+
+class AvgSurrogate(BaseSurrogate):
+    """Average surrogate (paper eq. 10).
+
+    ``(1 / k') * sum_{j <= k'} h(1 + N_j - mean(P))``: every top negative
+    against the mean score of all the positives. Its subgradient gives
+    ``1 / k'`` to each active negative and ``-A / (k' n+)`` to every positive,
+    ``A`` being the number of active negatives (Algorithm 2, lines 3-4).
+
+    Convex and zero under the beta-margin condition (Def. 3). Contrary to
+    Proposition 3 of the paper it is *not* an upper bound of the pAp@k risk:
+    with one group, ``k = 2``, positive scores ``(10, -1)`` and negative
+    scores ``(0, -5)`` the risk is 1/4 and the surrogate is 0.
+    """
+
+    name = "avg"
+
+    def _group_terms(self, ctx, coef):
+        n_groups = ctx.n_groups
+        pos_sum = np.bincount(ctx.codes, weights=np.where(ctx.y_pos, ctx.scores, 0.0),
+                              minlength=n_groups)
+        groups = np.flatnonzero(ctx.defined)
+        mean_pos = pos_sum[groups] / ctx.n_pos[groups]
+        threshold = mean_pos - 1.0
+        n_active = count_at_least(ctx.top_neg_codes, ctx.top_neg_scores,
+                                  groups, threshold, n_groups)
+        k_neg = ctx.k_neg[groups].astype(np.float64)
+        total = np.sum((_sum_top_negatives(ctx, groups, n_active)
+                        - n_active * threshold) / k_neg)
+        active_per_group = np.zeros(n_groups, dtype=np.float64)
+        active_per_group[groups] = n_active
+        inv_k = np.zeros(n_groups, dtype=np.float64)
+        inv_k[groups] = 1.0 / k_neg
+        neg_rank = ctx.rank[ctx.top_neg]
+        coef[ctx.top_neg] = np.where(
+            neg_rank < active_per_group[ctx.top_neg_codes],
+            inv_k[ctx.top_neg_codes], 0.0)
+        pos_rows = np.flatnonzero(ctx.y_pos & ctx.defined[ctx.codes])
+        pos_codes = ctx.codes[pos_rows]
+        coef[pos_rows] = (0.0 - active_per_group[pos_codes] * inv_k[pos_codes]
+                          / ctx.n_pos[pos_codes])
+        return total
+
+
+#: Registry of the surrogates by name.
+SURROGATES = {
+    "avg": AvgSurrogate,
+    "max": MaxSurrogate,
+    "ts": TightStructSurrogate,
+    "ramp": RampSurrogate,
+    "pauc": PAUCSurrogate,
+}
+
+
+def _get_surrogate(surrogate):
+    if isinstance(surrogate, BaseSurrogate):
+        return surrogate
+    if isinstance(surrogate, str) and surrogate in SURROGATES:
+        return SURROGATES[surrogate]()
+    raise ValueError(
+        f"surrogate must be one of {sorted(SURROGATES)} (or a BaseSurrogate "
+        f"instance), got {surrogate!r}."
+    )
+
+
+def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
+                   pos_label=None):
+    """Mean-over-groups pAp@k surrogate and its per-row subgradient coefficients.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary relevance labels (any two values, the greater is relevant
+        unless ``pos_label`` is given).
+    y_score : array-like of shape (n_samples,)
+        Scores ``X @ w``.
+    groups : array-like of shape (n_samples,), default=None
+        Group (user / query) label of every row; ``None``: one group.
+    k : int
+        Number of items shown to each user.
+    surrogate : {"avg", "max", "ts", "ramp", "pauc"}, default="avg"
+        ``"avg"`` (eq. 10), ``"max"`` (eq. 24), ``"ts"`` (eq. 14), ``"ramp"``
+        (eq. 6) of Hiranandani et al. (2020), or ``"pauc"``, the structural
+        SVM surrogate of pAUC(0, k/n-].
+    pos_label : int, float, bool or str, default=None
+        The relevant label.
+
+    Returns
+    -------
+    value : float
+        Mean over groups of the group surrogate; groups without a positive or
+        without a negative are left out (0.0 when none is left).
+    coef : ndarray of float64 of shape (n_samples,)
+        One coefficient per row: ``X.T @ coef`` is a subgradient of ``value``
+        at ``w`` when ``y_score = X @ w`` (Algorithm 2 of the paper).
+
+    See Also
+    --------
+    skpapk.metrics.papk_score : the metric the surrogates bound.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization and
+    Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> from skpapk.losses import surrogate_loss
+    >>> value, coef = surrogate_loss([1, 1, 0, 0], [10., -1., 0., -5.], k=2,
+    ...                              surrogate="max")
+    >>> value
+    0.5
+    >>> coef
+    array([ 0.  , -0.25,  0.25,  0.  ])
+    >>> surrogate_loss([1, 1, 0, 0], [10., -1., 0., -5.], k=2)[0]
+    0.0
+    """
+    k = check_k(k)
+    loss = _get_surrogate(surrogate)
+    y_pos, y_score, codes, labels = check_ranking_inputs(
+        y_true, y_score, groups, pos_label=pos_label)
+    value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, labels.shape[0], k)
+    return value, coef

@@ -1,0 +1,323 @@
+"""Tests of the pAp@k surrogates against brute force from the set definitions."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skpapk.losses import SURROGATES, BaseSurrogate, surrogate_loss
+from skpapk.metrics import papk_score
+
+ALL = sorted(SURROGATES)
+
+
+def _h(a):
+    return max(0.0, a)
+
+
+def _best_pi(rows, margins, negs):
+    """max over pi in {0,1}^{len(rows) x len(negs)} of sum pi_ij (m_i - P_i + N_j).
+
+    Enumerated (not solved termwise) to follow the definition.
+    """
+    n_cells = len(rows) * len(negs)
+    cells = [(m - p + n) for p, m in zip(rows, margins) for n in negs]
+    best = -np.inf
+    for pi in itertools.product((0, 1), repeat=n_cells):
+        best = max(best, float(np.dot(pi, cells)) if n_cells else 0.0)
+    return best
+
+
+def _brute_group(surrogate, pos, neg, k):
+    """One group's surrogate from the paper's set definitions."""
+    n_pos, n_neg = len(pos), len(neg)
+    beta, kp = min(k, n_pos), min(k, n_neg)
+    order = sorted(range(n_pos), key=lambda i: -pos[i])  # positives by w
+    best = -np.inf
+    for z_neg in itertools.combinations(neg, kp):  # max over k'-subsets
+        if surrogate == "avg":  # eq. 10: beta rows against mean(all P)
+            mean_p = float(np.mean(pos))
+            val = _best_pi([mean_p] * beta, [1.0] * beta, z_neg) / (beta * kp)
+        elif surrogate == "max":  # eq. 24: max over beta-subsets of positives
+            val = max(_best_pi(z_pos, [1.0] * beta, z_neg)
+                      for z_pos in itertools.combinations(pos, beta)) / (beta * kp)
+        elif surrogate == "ramp":  # eq. 6: min over beta-subsets of positives
+            val = min(_best_pi(z_pos, [1.0] * beta, z_neg)
+                      for z_pos in itertools.combinations(pos, beta)) / (beta * kp)
+        elif surrogate == "ts":  # eq. 14 / 22: margin 1 for the top beta by w
+            margins = [0.0] * n_pos
+            for i in order[:beta]:
+                margins[i] = 1.0
+            val = _best_pi(pos, margins, z_neg) / (beta * kp)
+        elif surrogate == "pauc":  # structural pAUC(0, k/n-]: all positives
+            val = _best_pi(pos, [1.0] * n_pos, z_neg) / (n_pos * kp)
+        best = max(best, val)
+    return best
+
+
+def _brute_risk(pos, neg, k):
+    """Theorem 1: max over k'-subsets of negatives, min over beta-subsets of
+    positives, of the AUC risk (a tie is an error)."""
+    beta, kp = min(k, len(pos)), min(k, len(neg))
+    return max(
+        min(sum(p <= n for p in z_pos for n in z_neg) / (beta * kp)
+            for z_pos in itertools.combinations(pos, beta))
+        for z_neg in itertools.combinations(neg, kp))
+
+
+def _brute(surrogate, y, s, g, k):
+    values = []
+    for label in np.unique(g):
+        mask = g == label
+        pos, neg = list(s[mask & y]), list(s[mask & ~y])
+        if pos and neg:
+            values.append(_brute_group(surrogate, pos, neg, k))
+    return float(np.mean(values)) if values else 0.0
+
+
+def _random_groups(rng, n_groups, max_size=5):
+    sizes = rng.integers(1, max_size + 1, size=n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    rng.shuffle(g)
+    y = rng.random(g.shape[0]) < 0.5
+    return y, g
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_value_matches_brute_force(surrogate, k, seed):
+    rng = np.random.default_rng(seed)
+    y, g = _random_groups(rng, 6)
+    s = rng.normal(size=y.shape[0])
+    value, coef = surrogate_loss(y, s, g, k=k, surrogate=surrogate)
+    assert value == pytest.approx(_brute(surrogate, y, s, g, k), abs=1e-12)
+    assert coef.shape == y.shape
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_value_with_ties_matches_brute_force(surrogate, k):
+    # integer scores: many ties, and pairs exactly at the hinge kink
+    rng = np.random.default_rng(k)
+    y, g = _random_groups(rng, 8)
+    s = rng.integers(-2, 3, size=y.shape[0]).astype(float)
+    value, _ = surrogate_loss(y, s, g, k=k, surrogate=surrogate)
+    assert value == pytest.approx(_brute(surrogate, y, s, g, k), abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), surrogate=st.sampled_from(ALL), k=st.integers(1, 3))
+def test_value_matches_brute_force_hypothesis(data, surrogate, k):
+    n = data.draw(st.integers(1, 9))
+    g = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
+    y = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    s = np.array(data.draw(st.lists(
+        st.floats(-3, 3, allow_nan=False, width=32), min_size=n, max_size=n)))
+    value, _ = surrogate_loss(y, s, g, k=k, surrogate=surrogate, pos_label=True)
+    assert value == pytest.approx(_brute(surrogate, y, s, g, k), abs=1e-9)
+
+
+def _objective(surrogate, X, y, g, k, w):
+    return surrogate_loss(y, X @ w, g, k=k, surrogate=surrogate)
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+@pytest.mark.parametrize("seed", range(5))
+def test_subgradient_matches_finite_differences(surrogate, seed):
+    rng = np.random.default_rng(seed)
+    y, g = _random_groups(rng, 7, max_size=7)
+    X = rng.normal(size=(y.shape[0], 4))
+    w = rng.normal(size=4)
+    value, coef = _objective(surrogate, X, y, g, 3, w)
+    grad = X.T @ coef
+    eps = 1e-6
+    numeric = np.empty(4)
+    for d in range(4):
+        e = np.zeros(4)
+        e[d] = eps
+        numeric[d] = (_objective(surrogate, X, y, g, 3, w + e)[0]
+                      - _objective(surrogate, X, y, g, 3, w - e)[0]) / (2 * eps)
+    # random continuous data: w is away from kinks almost surely
+    np.testing.assert_allclose(grad, numeric, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("surrogate", ["avg", "max", "pauc"])
+@pytest.mark.parametrize("seed", range(5))
+def test_convex_subgradient_inequality_at_kinks(surrogate, seed):
+    # integer data puts w on kinks (ties, hinges at 0): the returned direction
+    # must still satisfy f(v) >= f(w) + <g, v - w> for the convex surrogates.
+    rng = np.random.default_rng(seed)
+    y, g = _random_groups(rng, 5, max_size=6)
+    X = rng.integers(-2, 3, size=(y.shape[0], 3)).astype(float)
+    w = np.array([1.0, 0.0, 0.0])
+    value, coef = _objective(surrogate, X, y, g, 2, w)
+    grad = X.T @ coef
+    for _ in range(50):
+        v = w + rng.normal(scale=rng.choice([1e-3, 1e-1, 1.0]), size=3)
+        assert _objective(surrogate, X, y, g, 2, v)[0] >= value + grad @ (v - w) - 1e-12
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_design_facts_ordering(seed, k):
+    # risk <= ramp <= max, ramp <= TS, avg <= max (DESIGN.md)
+    rng = np.random.default_rng(seed)
+    y, g = _random_groups(rng, 10, max_size=8)
+    s = rng.normal(size=y.shape[0])
+    if not np.any(y) or np.all(y):
+        return
+    val = {name: surrogate_loss(y, s, g, k=k, surrogate=name)[0] for name in ALL}
+    # skip groups that are undefined consistently: the risk averages the same groups
+    defined = [lab for lab in np.unique(g) if y[g == lab].any() and (~y[g == lab]).any()]
+    mask = np.isin(g, defined)
+    risk = 1.0 - papk_score(y[mask], s[mask], k=k, groups=g[mask], ties="error")
+    tol = 1e-12
+    assert risk <= val["ramp"] + tol
+    assert val["ramp"] <= val["max"] + tol
+    assert val["ramp"] <= val["ts"] + tol
+    assert val["avg"] <= val["max"] + tol
+
+
+def test_risk_brute_force_agrees_with_papk():
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        pos = list(rng.integers(-2, 3, size=rng.integers(1, 5)).astype(float))
+        neg = list(rng.integers(-2, 3, size=rng.integers(1, 5)).astype(float))
+        y = np.array([1] * len(pos) + [0] * len(neg))
+        risk = 1.0 - papk_score(y, pos + neg, k=2, ties="error")
+        assert risk == pytest.approx(_brute_risk(pos, neg, 2))
+
+
+def test_avg_is_not_an_upper_bound_of_the_risk():
+    # DESIGN.md counterexample to Proposition 3: documented, kept as a check
+    # that the avg closed form is the one of eq. 10.
+    y, s = np.array([1, 1, 0, 0]), np.array([10.0, -1.0, 0.0, -5.0])
+    assert surrogate_loss(y, s, k=2, surrogate="avg")[0] == 0.0
+    assert _brute_risk([10.0, -1.0], [0.0, -5.0], 2) == 0.25
+
+
+# --- zero under the margin conditions (Defs. 2-5, Props. 1, 3, 4, 6) --------
+
+K = 3
+
+
+def _margin_data(condition, rng):
+    """One group's scores (y, s) realising a margin condition with delta = 1,
+    but not the stronger ones (so that the test discriminates)."""
+    neg = rng.uniform(-3, 0, size=8)  # max negative score <= 0
+    top_neg = neg.max()
+    if condition == "strong":  # Def. 5: every positive >= max neg + 1
+        pos = top_neg + 1 + rng.uniform(0, 2, size=5)
+    elif condition == "weak":  # Def. 2: some beta positives >= max neg + 1
+        pos = np.concatenate([top_neg + 1 + rng.uniform(0, 2, size=K),
+                              top_neg - rng.uniform(0, 2, size=3)])
+    elif condition == "moderate":  # Def. 4: all >= max neg, top beta by +1
+        pos = np.concatenate([top_neg + 1 + rng.uniform(0, 2, size=K),
+                              top_neg + rng.uniform(0, 0.5, size=3)])
+    elif condition == "beta":  # Def. 3: mean of every beta-subset >= max neg + 1
+        low = top_neg + rng.uniform(0, 0.3, size=2)  # not a strong margin
+        high = top_neg + 1.5 + rng.uniform(0, 1, size=4)
+        pos = np.concatenate([low, high])
+        bottom = np.sort(pos)[:K]
+        if bottom.mean() < top_neg + 1:  # lift the high ones until it holds
+            pos[2:] += top_neg + 1 - bottom.mean() + 0.1
+    y = np.r_[np.ones(pos.shape[0], bool), np.zeros(neg.shape[0], bool)]
+    return y, np.r_[pos, neg]
+
+
+CONSISTENT = {"strong": "max", "weak": "ramp", "moderate": "ts", "beta": "avg"}
+
+
+@pytest.mark.parametrize("condition", sorted(CONSISTENT))
+@pytest.mark.parametrize("seed", range(5))
+def test_consistent_surrogate_is_zero_under_its_margin(condition, seed):
+    rng = np.random.default_rng(seed)
+    y, s = _margin_data(condition, rng)
+    name = CONSISTENT[condition]
+    assert surrogate_loss(y, s, k=K, surrogate=name)[0] == 0.0
+    assert papk_score(y, s, k=K, ties="error") == 1.0  # risk 0
+    # the data is not trivially separated with margin 1: the max surrogate
+    # (strong margin) is positive for the weaker conditions
+    if condition != "strong":
+        assert surrogate_loss(y, s, k=K, surrogate="max")[0] > 0.0
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+def test_undefined_groups_are_left_out(surrogate):
+    y = np.array([1, 0, 1, 1, 0, 0])
+    s = np.array([0.2, 0.5, 0.1, 0.3, 0.9, 0.4])
+    g = np.array([0, 0, 1, 1, 2, 2])  # group 1 only positives, 2 only negatives
+    value, coef = surrogate_loss(y, s, g, k=2, surrogate=surrogate)
+    alone, _ = surrogate_loss(y[:2], s[:2], k=2, surrogate=surrogate)
+    assert value == pytest.approx(alone)
+    assert np.all(coef[2:] == 0)
+
+
+def test_no_defined_group_gives_zero():
+    value, coef = surrogate_loss([1, 1, 0], [1.0, 2.0, 3.0], [0, 0, 1], k=1)
+    assert value == 0.0
+    assert np.all(coef == 0)
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+def test_string_groups_and_labels(surrogate):
+    y = np.array(["no", "yes", "yes", "no", "yes", "no"])
+    s = np.array([0.2, 0.5, 0.1, 0.3, 0.9, 0.4])
+    g = np.array(["u", "u", "u", "v", "v", "v"])
+    v1, c1 = surrogate_loss(y, s, g, k=2, surrogate=surrogate)
+    v2, c2 = surrogate_loss(y == "yes", s, (g == "v").astype(int), k=2,
+                            surrogate=surrogate)
+    assert v1 == v2
+    np.testing.assert_array_equal(c1, c2)
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+def test_registry_classes(surrogate):
+    loss = SURROGATES[surrogate]()
+    assert isinstance(loss, BaseSurrogate)
+    assert loss.name == surrogate
+    assert loss.convex == (surrogate in ("avg", "max", "pauc"))
+
+
+@pytest.mark.parametrize("surrogate, convex", [("ts", False), ("avg", True)])
+def test_ts_closed_form_is_not_convex(surrogate, convex):
+    # documented counterexample: TS is 0 at w=(1,0) and w=(1,-1), 1/2 at the
+    # midpoint (the top-beta positive changes with w)
+    X = np.array([[2.0, 0.0], [1.0, -2.0], [1.0, -1.0]])
+    y = np.array([1, 1, 0])
+
+    def f(w):
+        return surrogate_loss(y, X @ np.asarray(w), k=1, surrogate=surrogate)[0]
+
+    midpoint_gap = f([1.0, -0.5]) - 0.5 * (f([1.0, 0.0]) + f([1.0, -1.0]))
+    if convex:
+        assert midpoint_gap <= 1e-12
+    else:
+        assert f([1.0, 0.0]) == f([1.0, -1.0]) == 0.0
+        assert midpoint_gap == 0.5
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"surrogate": "hinge"}, ValueError, "surrogate must be one of"),
+        ({"k": 0}, ValueError, "k must be a positive integer"),
+        ({"k": 1.5}, TypeError, "k must be a positive integer"),
+    ],
+)
+def test_bad_arguments(kwargs, error, match):
+    params = {"k": 2, "surrogate": "avg", **kwargs}
+    with pytest.raises(error, match=match):
+        surrogate_loss([1, 0], [0.5, 0.2], **params)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="Only binary"):
+        surrogate_loss([0, 1, 2], [0.1, 0.2, 0.3], k=1)
+    with pytest.raises(ValueError, match="groups has 2 labels"):
+        surrogate_loss([0, 1, 1], [0.1, 0.2, 0.3], [0, 1], k=1)
+    with pytest.raises(ValueError):
+        surrogate_loss([0, 1], [0.1, np.nan], k=1)
