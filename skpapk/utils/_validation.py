@@ -179,7 +179,13 @@ def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None):
     labels : ndarray
         Sorted distinct group labels.
     """
-    check_consistent_length(y_true, y_score)
+    try:
+        check_consistent_length(y_true, y_score)
+    except ValueError as exc:
+        raise ValueError(
+            f"y_true and y_score must have the same length ({exc}); pass one "
+            f"score per labelled row."
+        ) from exc
     y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
     y_score = check_scores(y_score, y_pos.shape[0])
     codes, labels = check_groups(groups, y_pos.shape[0])
