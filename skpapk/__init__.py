@@ -1,3 +1,23 @@
 """skpapk: rankers and per-group metrics for top-k recommendation with pAp@k."""
 
+from ._base import BaseRanker, BaseSubgradientRanker, Recommendations
+from ._ranker import (
+    PApKAvgRanker,
+    PApKMaxRanker,
+    PApKRampRanker,
+    PApKRanker,
+    PApKTSRanker,
+)
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "BaseRanker",
+    "BaseSubgradientRanker",
+    "PApKAvgRanker",
+    "PApKMaxRanker",
+    "PApKRampRanker",
+    "PApKRanker",
+    "PApKTSRanker",
+    "Recommendations",
+]

@@ -1,0 +1,253 @@
+"""Linear rankers trained on the pAp@k surrogates (Hiranandani et al., 2020)."""
+
+from sklearn.utils._param_validation import StrOptions
+
+from ._base import BaseSubgradientRanker
+from .losses import SURROGATES
+
+_PARAMETERS = """k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=0.1
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups."""
+
+_ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
+        The weights with the lowest recorded objective among the iterates
+        ``w_0, w_1, ...`` (a subgradient method is not monotone).
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations).
+
+    objective_curve_ : ndarray of shape (n_iter_,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate.
+
+    n_groups_skipped_ : int
+        Training groups without a relevant or without an irrelevant row:
+        they carry no pAp@k signal and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when ``X`` has string column
+        names."""
+
+_REFERENCES = """G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020."""
+
+_AVG_NOTE = """The avg surrogate is zero under the beta-margin condition (Def. 3) but,
+    contrary to Proposition 3 of the paper, it is **not** an upper bound of
+    the pAp@k risk (the proof swaps a min and a max in eq. 9).
+    Counterexample: one group, ``k = 2``, positive scores ``(10, -1)`` and
+    negative scores ``(0, -5)``: the pAp@k risk is 1/4 and the avg surrogate
+    is 0."""
+
+_TS_NOTE = """The TS closed form optimised here (Algorithm 2: margin 1 for the
+    top-beta positives under the current ``w``, 0 for the others) is an
+    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
+    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
+    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
+    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint."""
+
+
+def _doc(summary, body, see_also, example, extra_params=""):
+    return f"""{summary}
+
+    {body}
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. Each epoch costs one ``X @ w``, one ``X.T @ c`` and
+    O(n log n) sorting; ``X`` (dense or CSR, float32 or float64) is not
+    copied. Ties among scores are broken by row order (stable sort).
+
+    Parameters
+    ----------
+    {extra_params}{_PARAMETERS}
+
+    Attributes
+    ----------
+    {_ATTRIBUTES}
+
+    See Also
+    --------
+    {see_also}
+    skpapk.metrics.papk_score : the pAp@k metric.
+    skpapk.losses.surrogate_loss : the surrogates and their subgradients.
+
+    References
+    ----------
+    {_REFERENCES}
+
+    Examples
+    --------
+{example}
+    """
+
+
+_EXAMPLE = """    >>> import numpy as np
+    >>> from skpapk import {cls}
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = {cls}({args}).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+"""
+
+
+class PApKRanker(BaseSubgradientRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on a pAp@k surrogate of the user's choice.",
+        """The surrogate is one of the four of the paper: ``"avg"`` (eq. 10),
+    ``"max"`` (eq. 24, App. C), ``"ts"`` (tight-struct, eq. 14) and
+    ``"ramp"`` (eq. 6), all over the top-``k`` irrelevant items of every
+    group (user) under the current weights.
+
+    """ + _AVG_NOTE + "\n\n    " + _TS_NOTE,
+        """PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker : the same
+        with a fixed surrogate.""",
+        _EXAMPLE.format(cls="PApKRanker", args='surrogate="max", k=5'),
+        extra_params="""surrogate : {"avg", "max", "ts", "ramp"}, default="avg"
+        The surrogate minimised: avg (eq. 10), max (eq. 24), tight-struct
+        (eq. 14) or ramp (eq. 6, non-convex).
+
+    """,
+    )
+
+    #: The surrogates this ranker can train on; feeds both the parameter
+    #: validation and the dispatch in ``fit``.
+    surrogate_functions = {name: SURROGATES[name] for name in ("avg", "max", "ts", "ramp")}
+
+    _parameter_constraints: dict = {
+        **BaseSubgradientRanker._parameter_constraints,
+        "surrogate": [StrOptions(set(surrogate_functions))],
+    }
+
+    def __init__(self, surrogate="avg", *, k=10, eta0=0.1, alpha=1e-3, max_iter=200,
+                 tol=1e-4, n_iter_no_change=10, radius=None, verbose=0):
+        self.surrogate = surrogate
+        self.k = k
+        self.eta0 = eta0
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.radius = radius
+        self.verbose = verbose
+
+    def _get_surrogate(self):
+        return self.surrogate_functions[self.surrogate]()
+
+
+class _FixedSurrogateRanker(BaseSubgradientRanker):
+    """A :class:`PApKRanker` whose surrogate is fixed by the class."""
+
+    _surrogate = None
+
+    def __init__(self, *, k=10, eta0=0.1, alpha=1e-3, max_iter=200, tol=1e-4,
+                 n_iter_no_change=10, radius=None, verbose=0):
+        self.k = k
+        self.eta0 = eta0
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.radius = radius
+        self.verbose = verbose
+
+    def _get_surrogate(self):
+        return PApKRanker.surrogate_functions[self._surrogate]()
+
+
+class PApKAvgRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the avg surrogate of pAp@k (GD-pAp@k-avg).",
+        """Group surrogate (eq. 10): ``(1/k') * sum_j h(1 + N_j - mean(P))``
+    over the top-``k'`` irrelevant scores ``N_j`` (``k' = min(k, n-)``)
+    against the mean score of all the relevant rows; convex.
+
+    """ + _AVG_NOTE,
+        "PApKRanker : the same with the surrogate as a parameter.",
+        _EXAMPLE.format(cls="PApKAvgRanker", args="k=5"),
+    )
+    _surrogate = "avg"
+
+
+class PApKMaxRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the max surrogate of pAp@k (GD-pAp@k-max).",
+        """Group surrogate (eq. 24, App. C):
+    ``(1/(beta k')) * sum_{i in bottom beta} sum_j h(1 - (P_i - N_j))``, the
+    bottom ``beta = min(k, n+)`` relevant scores against the top ``k'``
+    irrelevant ones. Convex, an upper bound of the avg and ramp surrogates
+    and of the pAp@k risk; zero under the strong beta-margin condition
+    (Def. 5, Prop. 6).""",
+        "PApKRanker : the same with the surrogate as a parameter.",
+        _EXAMPLE.format(cls="PApKMaxRanker", args="k=5"),
+    )
+    _surrogate = "max"
+
+
+class PApKTSRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the tight-struct surrogate of pAp@k (GD-pAp@k-TS).",
+        """Group surrogate (eq. 14, App. B eq. 22):
+    ``(1/(beta k')) * sum_{all i} sum_j h(m_i - (P_i - N_j))`` with
+    ``m_i = 1`` for the top ``beta`` relevant rows and 0 for the others.
+    Zero under the moderate beta-margin condition (Def. 4, Prop. 4).
+
+    """ + _TS_NOTE,
+        "PApKRanker : the same with the surrogate as a parameter.",
+        _EXAMPLE.format(cls="PApKTSRanker", args="k=5"),
+    )
+    _surrogate = "ts"
+
+
+class PApKRampRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the ramp surrogate of pAp@k.",
+        """Group surrogate (eq. 6):
+    ``(1/(beta k')) * sum_{i in top beta} sum_j h(1 - (P_i - N_j))``: the
+    tightest of the four, an upper bound of the pAp@k risk, zero under the
+    weak beta-margin condition (Def. 2, Prop. 1), non-convex when
+    ``n+ > k`` (Prop. 2).""",
+        "PApKRanker : the same with the surrogate as a parameter.",
+        _EXAMPLE.format(cls="PApKRampRanker", args="k=5"),
+    )
+    _surrogate = "ramp"

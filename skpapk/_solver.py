@@ -1,0 +1,194 @@
+"""Projected subgradient descent for the pAp@k surrogates (paper Algorithm 1).
+
+One solver serves every surrogate (and the baselines built on
+:class:`~skpapk.losses.BaseSurrogate`). An epoch is one full-batch step::
+
+    s_t   = X @ w_t
+    f_t   = surrogate(s_t) + alpha * ||w_t||^2          (recorded)
+    g_t   = X.T @ coef(s_t) + 2 * alpha * w_t
+    w_t+1 = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)
+
+``X`` is only used through ``X @ w`` and ``X.T @ c`` (dense or CSR, float32 or
+float64): it is never copied. The iterate is kept in float64 and cast to
+``X.dtype`` for the products.
+"""
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+
+from .metrics import papk_score
+
+
+@dataclass
+class SolverState:
+    """State of the projected subgradient descent, kept between calls.
+
+    A later ``partial_fit``, warm start or iterate averaging can resume from
+    it: :func:`projected_subgradient` continues at epoch ``t`` from ``w``.
+
+    Attributes
+    ----------
+    w : ndarray of float64 of shape (n_features,)
+        Current iterate ``w_t``.
+    t : int
+        Number of epochs done (the next step size is ``eta0 / sqrt(t + 1)``).
+    best_w : ndarray of float64 of shape (n_features,)
+        Iterate with the lowest recorded objective.
+    best_objective : float
+        Its objective.
+    n_no_improvement : int
+        Consecutive epochs whose objective did not beat ``best_objective -
+        tol``.
+    objective_curve : list of float
+        Objective at ``w_0, w_1, ...``.
+    n_groups_used : int
+        Groups with at least one positive and one negative.
+    converged : bool
+        Whether the ``tol`` criterion stopped the last call.
+    diverged : bool
+        Whether an iterate or objective became non-finite.
+    """
+
+    w: np.ndarray
+    t: int = 0
+    best_w: np.ndarray = None
+    best_objective: float = np.inf
+    n_no_improvement: int = 0
+    objective_curve: list = field(default_factory=list)
+    n_groups_used: int = 0
+    converged: bool = False
+    diverged: bool = False
+
+    @classmethod
+    def zeros(cls, n_features):
+        """Algorithm 1's start, ``w_0 = 0``."""
+        w = np.zeros(n_features, dtype=np.float64)
+        return cls(w=w, best_w=w.copy())
+
+
+def _train_papk(y_pos, scores, codes, k):
+    """Micro-pAp@k of the training scores (for ``verbose``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True)
+
+
+def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
+                          max_iter, tol=None, n_iter_no_change=5, radius=None,
+                          state=None, verbose=0):
+    """Run projected subgradient descent (Algorithm 1) on a surrogate.
+
+    Parameters
+    ----------
+    X : {ndarray, scipy.sparse CSR matrix} of shape (n_samples, n_features)
+        Features, float32 or float64. Only ``X @ w`` and ``X.T @ c`` are used.
+    y_pos : ndarray of bool of shape (n_samples,)
+        True for relevant rows.
+    codes : ndarray of int of shape (n_samples,)
+        Group code of every row, in ``[0, n_groups)``.
+    n_groups : int
+        Number of groups.
+    loss : BaseSurrogate
+        The surrogate; ``loss.loss_gradient(y_pos, scores, codes, n_groups, k)``
+        gives the mean over groups and the per-row coefficients.
+    k : int
+        Number of items shown to each user.
+    eta0 : float
+        Initial step size; epoch ``t`` steps ``eta0 / sqrt(t + 1)``.
+    alpha : float
+        Weight of ``||w||^2`` in the objective.
+    max_iter : int
+        Maximum number of epochs in this call.
+    tol : float or None, default=None
+        Stop when the objective has not gone below ``best - tol`` for
+        ``n_iter_no_change`` consecutive epochs. ``None`` runs ``max_iter``
+        epochs.
+    n_iter_no_change : int, default=5
+        See ``tol``.
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius.
+    state : SolverState or None, default=None
+        Resume from this state (it is updated in place); ``None`` starts from
+        ``w_0 = 0``.
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k every epoch.
+
+    Returns
+    -------
+    state : SolverState
+        ``state.best_w`` is the iterate with the lowest objective: a
+        subgradient method does not decrease the objective monotonically, so
+        the best iterate is returned rather than the last one.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_iter`` epochs ran without meeting ``tol``, or when the
+        iterates diverged (non-finite values: lower ``eta0``).
+    """
+    if state is None:
+        state = SolverState.zeros(X.shape[1])
+    state.converged = False
+    dtype = X.dtype
+    for _ in range(max_iter):
+        w = state.w
+        w_x = w.astype(dtype, copy=False)
+        scores = np.asarray(X @ w_x).reshape(-1)
+        if not np.all(np.isfinite(scores)):
+            state.diverged = True
+            break
+        value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
+        state.n_groups_used = n_used
+        objective = value + alpha * float(w @ w)
+        if not np.isfinite(objective):
+            state.diverged = True
+            break
+        state.objective_curve.append(objective)
+        if verbose:
+            papk = _train_papk(y_pos, scores, codes, k)
+            print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
+                  f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
+                  f"step {eta0 / np.sqrt(state.t + 1):.3g}")
+        if tol is not None and objective > state.best_objective - tol:
+            state.n_no_improvement += 1
+        else:
+            state.n_no_improvement = 0
+        if objective < state.best_objective:
+            state.best_objective = objective
+            state.best_w = w.copy()
+        if tol is not None and state.n_no_improvement >= n_iter_no_change:
+            state.converged = True
+            break
+        grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
+                          dtype=np.float64).reshape(-1)
+        grad += 2.0 * alpha * w
+        w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * grad
+        if radius is not None:
+            norm = np.linalg.norm(w_new)
+            if norm > radius:
+                w_new *= radius / norm
+        state.t += 1
+        if not np.all(np.isfinite(w_new)):
+            state.diverged = True
+            break
+        state.w = w_new
+    if state.diverged:
+        warnings.warn(
+            f"The iterates became non-finite after {state.t} epochs: the step "
+            f"size is too large; lower eta0 (got eta0={eta0}). The best finite "
+            f"iterate is kept.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    elif tol is not None and not state.converged:
+        warnings.warn(
+            f"Maximum number of iterations max_iter={max_iter} reached before "
+            f"the objective stopped improving by tol={tol}; increase max_iter "
+            f"or tol, or tune eta0.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return state

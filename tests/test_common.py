@@ -1,0 +1,27 @@
+"""scikit-learn's estimator checks on every public estimator of skpapk."""
+
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skpapk import (
+    PApKAvgRanker,
+    PApKMaxRanker,
+    PApKRampRanker,
+    PApKRanker,
+    PApKTSRanker,
+)
+
+# One instance of every public estimator: add new estimators here. A small
+# max_iter keeps the checks fast (a ConvergenceWarning is expected).
+ESTIMATORS = [
+    PApKRanker(max_iter=20),
+    PApKRanker(surrogate="max", max_iter=20, radius=10.0),
+    PApKAvgRanker(max_iter=20),
+    PApKMaxRanker(max_iter=20),
+    PApKTSRanker(max_iter=20),
+    PApKRampRanker(max_iter=20),
+]
+
+
+@parametrize_with_checks(ESTIMATORS)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
