@@ -9,8 +9,8 @@ Held-out *users* (the Citation protocol) are covered by scikit-learn's
 :class:`~sklearn.model_selection.GroupShuffleSplit`.
 
 Both are vectorised over groups: every row is ranked inside its
-(group, label) segment with one sort (:func:`~skpapk.utils._groups.rank_within_segments`),
-and its part follows from that rank. There is no Python loop over groups.
+(group, label) segment with one sort
+(:func:`~skpapk.utils._groups.rank_within_segments`), and its part follows from that rank. There is no Python loop over groups.
 """
 
 import numbers

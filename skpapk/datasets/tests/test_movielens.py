@@ -1,0 +1,262 @@
+"""Tests of the MovieLens loader on small files in the u.data format.
+
+The real MovieLens file is never read here (its licence forbids
+redistribution, and tests must not need it or the network).
+"""
+
+import hashlib
+import io
+import urllib.error
+import zipfile
+
+import numpy as np
+import pytest
+
+from skpapk.datasets import load_movielens_100k
+from skpapk.datasets import _movielens
+from skpapk.datasets._movielens import ML100K_SHA256, _masked_nmf
+
+SMALL = dict(check_sha256=False, n_components=3, max_iter=300, n_first=5,
+             min_rows=4, download=False, random_state=0)
+
+
+def _make_ratings(seed=0, n_users=8, n_items=25):
+    rng = np.random.RandomState(seed)
+    rows = []
+    for u in range(1, n_users + 1):
+        n = rng.randint(6, 16)  # some users end with < min_rows later ratings
+        items = rng.choice(np.arange(1, n_items + 1), size=n, replace=False)
+        times = rng.randint(0, 8, size=n) + 100 * u  # ties in time happen
+        for i, t in zip(items, times):
+            rows.append((u, int(i), int(rng.randint(1, 6)), int(t)))
+    order = rng.permutation(len(rows))  # the file is not sorted
+    return [rows[j] for j in order]
+
+
+def _write(path, rows):
+    path.write_text("".join("%d\t%d\t%d\t%d\n" % r for r in rows))
+    return path
+
+
+@pytest.fixture
+def udata(tmp_path):
+    rows = _make_ratings()
+    return _write(tmp_path / "u.data", rows), rows
+
+
+def _expected_rows(rows, n_first, min_rows):
+    """Oracle from the App. F.1 description, one user at a time."""
+    by_user = {}
+    for r in rows:  # file order kept for equal timestamps (stable sort)
+        by_user.setdefault(r[0], []).append(r)
+    head_items, later = set(), {}
+    for u in sorted(by_user):
+        ratings = sorted(by_user[u], key=lambda r: r[3])
+        head_items |= {r[1] for r in ratings[:n_first]}
+        later[u] = ratings[n_first:]
+    out = []
+    for u in sorted(later):
+        kept = [r for r in later[u] if r[1] in head_items]
+        if len(kept) >= min_rows:
+            out.extend(kept)
+    return out
+
+
+def test_rows_targets_and_features(udata):
+    path, rows = udata
+    bunch = load_movielens_100k(path, **SMALL)
+    expected = _expected_rows(rows, 5, 4)
+    assert len(expected) > 0
+    # some users are dropped (too few rows), some rows too (unseen items)
+    assert len({r[0] for r in expected}) < len({r[0] for r in rows})
+    np.testing.assert_array_equal(bunch.groups, [r[0] for r in expected])
+    np.testing.assert_array_equal(bunch.item_ids, [r[1] for r in expected])
+    np.testing.assert_array_equal(bunch.ratings, [r[2] for r in expected])
+    np.testing.assert_array_equal(bunch.target, [int(r[2] == 5) for r in expected])
+    assert bunch.data.shape == (len(expected), 9)
+    assert bunch.feature_names == ["user_0", "user_1", "user_2", "item_0",
+                                   "item_1", "item_2", "prod_0", "prod_1", "prod_2"]
+    d = bunch.data
+    assert np.all(d >= 0) and np.all(np.isfinite(d))
+    np.testing.assert_allclose(d[:, 6:], d[:, :3] * d[:, 3:6])
+    # user features are constant inside a user, item features inside an item
+    for g in np.unique(bunch.groups):
+        block = d[bunch.groups == g, :3]
+        np.testing.assert_array_equal(block, np.broadcast_to(block[0], block.shape))
+    for i in np.unique(bunch.item_ids):
+        block = d[bunch.item_ids == i, 3:6]
+        np.testing.assert_array_equal(block, np.broadcast_to(block[0], block.shape))
+    assert "App. F.1" in bunch.DESCR
+    assert 1 <= bunch.n_nmf_iter <= 300
+
+
+def test_tol_zero_runs_max_iter(udata):
+    path, _ = udata
+    bunch = load_movielens_100k(path, **{**SMALL, "n_components": 6,
+                                         "max_iter": 7, "tol": 0.0})
+    assert bunch.n_nmf_iter == 7
+    assert bunch.data.shape[1] == 18
+
+
+def test_random_state(udata):
+    path, _ = udata
+    a = load_movielens_100k(path, **SMALL)
+    b = load_movielens_100k(path, **SMALL)
+    c = load_movielens_100k(path, **{**SMALL, "random_state": 1})
+    np.testing.assert_array_equal(a.data, b.data)
+    assert not np.allclose(a.data, c.data)
+
+
+def test_folder_env_var_and_cache(udata, tmp_path, monkeypatch):
+    path, _ = udata
+    ref = load_movielens_100k(path, **SMALL)
+    from_folder = load_movielens_100k(path.parent, **SMALL)
+    np.testing.assert_array_equal(ref.data, from_folder.data)
+    monkeypatch.setenv("SKPAPK_DATA", str(path.parent))
+    from_env = load_movielens_100k(**SMALL)
+    np.testing.assert_array_equal(ref.data, from_env.data)
+    monkeypatch.setenv("SKPAPK_DATA", str(tmp_path / "nowhere"))
+    with pytest.raises(FileNotFoundError, match="environment variable SKPAPK_DATA"):
+        load_movielens_100k(**SMALL)
+    monkeypatch.delenv("SKPAPK_DATA")
+    home = tmp_path / "home"
+    cache = home / "skpapk" / "ml-100k"
+    cache.mkdir(parents=True)
+    (cache / "u.data").write_bytes(path.read_bytes())
+    from_cache = load_movielens_100k(data_home=home, **SMALL)
+    np.testing.assert_array_equal(ref.data, from_cache.data)
+
+
+def test_missing_file_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.delenv("SKPAPK_DATA", raising=False)
+    with pytest.raises(FileNotFoundError, match="grouplens.org.*SKPAPK_DATA"):
+        load_movielens_100k(tmp_path / "missing.data", **SMALL)
+    with pytest.raises(FileNotFoundError, match="download=False"):
+        load_movielens_100k(data_home=tmp_path, **SMALL)
+
+
+def _no_network(*args, **kwargs):
+    raise urllib.error.URLError("no network here")
+
+
+def test_download_failure_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.delenv("SKPAPK_DATA", raising=False)
+    monkeypatch.setattr(_movielens.urllib.request, "urlopen", _no_network)
+    with pytest.raises(OSError, match="could not be downloaded.*path=.*SKPAPK_DATA"):
+        load_movielens_100k(data_home=tmp_path, **{**SMALL, "download": True})
+    assert not (tmp_path / "skpapk" / "ml-100k" / "u.data").exists()
+
+
+def test_download_extracts_into_cache(udata, tmp_path, monkeypatch):
+    path, _ = udata
+    monkeypatch.delenv("SKPAPK_DATA", raising=False)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("ml-100k/README", "readme")
+        archive.writestr("ml-100k/u.data", path.read_bytes())
+    calls = []
+
+    class Response(io.BytesIO):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def fake_urlopen(url, timeout=None):
+        calls.append((url, timeout))
+        return Response(buffer.getvalue())
+
+    monkeypatch.setattr(_movielens.urllib.request, "urlopen", fake_urlopen)
+    home = tmp_path / "home"
+    bunch = load_movielens_100k(data_home=home, **{**SMALL, "download": True})
+    assert calls == [(_movielens.ML100K_URL, 60)]
+    cached = home / "skpapk" / "ml-100k" / "u.data"
+    assert cached.read_bytes() == path.read_bytes()
+    ref = load_movielens_100k(path, **SMALL)
+    np.testing.assert_array_equal(ref.data, bunch.data)
+    # second call reads the cache, no new download
+    load_movielens_100k(data_home=home, **{**SMALL, "download": True})
+    assert len(calls) == 1
+
+
+def test_sha256_mismatch_is_an_error(udata):
+    path, _ = udata
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest != ML100K_SHA256
+    with pytest.raises(ValueError, match="not the official MovieLens 100K u.data"
+                                         ".*check_sha256=False"):
+        load_movielens_100k(path, **{**SMALL, "check_sha256": True})
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        ("1\t2\t3\n4\t5\t6\n", "has 3 columns"),
+        ("1\t2\t3\tx\n", "not in the MovieLens u.data format"),
+        ("1\t2\t3\t4\n1\t2\n", "not in the MovieLens u.data format"),
+        ("1\t2\t7\t4\n", "ratings outside 1..5"),
+        ("", "holds no ratings"),
+        ("1\t2\t3\t4\n1\t2\t5\t9\n", "same \\(user, item\\) pair twice"),
+    ],
+)
+def test_malformed_files(tmp_path, content, match):
+    path = tmp_path / "u.data"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=match):
+        load_movielens_100k(path, **SMALL)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"n_components": 0}, ValueError),
+        ({"max_iter": 1.5}, TypeError),
+        ({"n_first": 0}, ValueError),
+        ({"min_rows": True}, TypeError),
+        ({"tol": -1.0}, ValueError),
+    ],
+)
+def test_bad_parameters(udata, kwargs, error):
+    path, _ = udata
+    with pytest.raises(error):
+        load_movielens_100k(path, **{**SMALL, **kwargs})
+
+
+# ---------------------------------------------------------------- masked NMF
+
+
+def test_masked_nmf_monotone_and_recovers_low_rank():
+    rng = np.random.RandomState(0)
+    A, B = rng.uniform(0.5, 1.5, size=(12, 2)), rng.uniform(0.5, 1.5, size=(15, 2))
+    R = A @ B.T
+    rows, cols = np.nonzero(np.ones_like(R, dtype=bool))
+    U, V, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 2,
+                               max_iter=3000, tol=0.0, random_state=0)
+    assert np.all(np.diff(losses) <= 1e-9 * losses[0])
+    assert losses[-1] < 1e-4 * losses[0]
+    np.testing.assert_allclose(U @ V.T, R, rtol=0.05)
+    assert np.all(U >= 0) and np.all(V >= 0)
+
+
+def test_masked_nmf_ignores_unobserved_entries():
+    rng = np.random.RandomState(1)
+    R = rng.uniform(1, 5, size=(10, 12))
+    mask = rng.uniform(size=R.shape) < 0.5
+    rows, cols = np.nonzero(mask)
+    U, V, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 3,
+                               max_iter=200, tol=0.0, random_state=0)
+    # the loss is the squared error on observed entries only
+    P = U @ V.T
+    assert losses[-1] == pytest.approx(0.5 * np.sum((R - P)[mask] ** 2))
+    assert np.all(np.diff(losses) <= 1e-9 * losses[0])
+
+
+def test_masked_nmf_stops_on_tol():
+    rng = np.random.RandomState(2)
+    R = rng.uniform(1, 5, size=(8, 9))
+    rows, cols = np.nonzero(np.ones_like(R, dtype=bool))
+    _, _, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 2,
+                               max_iter=5000, tol=1e-3, random_state=0)
+    assert len(losses) < 5000
+    assert (losses[-2] - losses[-1]) / losses[-2] < 1e-3

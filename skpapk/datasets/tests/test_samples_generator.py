@@ -1,0 +1,195 @@
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skpapk.datasets import make_margin_data, make_papk_simulation
+
+# ------------------------------------------------------------ make_papk_simulation
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(10, 160), (20, 160)])
+@pytest.mark.parametrize("shuffle", [True, False])
+def test_papk_simulation_table2_cases(n_pos, n_neg, shuffle):
+    X, y, groups = make_papk_simulation(n_pos=n_pos, n_neg=n_neg, shuffle=shuffle,
+                                        random_state=0)
+    assert X.shape == (n_pos + n_neg, 5) and X.dtype == np.float64
+    assert y.dtype.kind == "i" and groups.dtype.kind == "i"
+    assert np.count_nonzero(y == 1) == n_pos and np.count_nonzero(y == 0) == n_neg
+    assert set(np.unique(y).tolist()) == {0, 1}
+    assert np.all(groups == 0)
+    if not shuffle:
+        assert np.all(y[:n_pos] == 1)
+
+
+def test_papk_simulation_means_and_covariance():
+    X, y, _ = make_papk_simulation(n_pos=20000, n_neg=20000, n_features=3,
+                                   pos_mean=-1.0, neg_mean=0.5, random_state=1)
+    # standard error of a mean over 20000 unit-variance draws is 0.007
+    np.testing.assert_allclose(X[y == 1].mean(axis=0), -1.0, atol=0.03)
+    np.testing.assert_allclose(X[y == 0].mean(axis=0), 0.5, atol=0.03)
+    np.testing.assert_allclose(np.cov(X[y == 1].T), np.eye(3), atol=0.05)
+    np.testing.assert_allclose(np.cov(X[y == 0].T), np.eye(3), atol=0.05)
+
+
+def test_papk_simulation_counts_per_user():
+    X, y, groups = make_papk_simulation(4, n_pos=[1, 2, 3, 4], n_neg=(5, 8),
+                                        random_state=0)
+    np.testing.assert_array_equal(np.bincount(groups, weights=y), [1, 2, 3, 4])
+    n_neg = np.bincount(groups, weights=1 - y)
+    assert np.all((n_neg >= 5) & (n_neg <= 8))
+    # a (low, high) tuple draws per user: with a wide range they differ
+    _, y, groups = make_papk_simulation(30, n_pos=(0, 50), random_state=0)
+    per_user = np.bincount(groups, weights=y, minlength=30)
+    assert per_user.min() >= 0 and per_user.max() <= 50
+    assert np.unique(per_user).shape[0] > 5
+
+
+def test_papk_simulation_reproducible():
+    a = make_papk_simulation(3, n_pos=(2, 9), random_state=7)
+    b = make_papk_simulation(3, n_pos=(2, 9), random_state=7)
+    c = make_papk_simulation(3, n_pos=(2, 9), random_state=8)
+    for p, q in zip(a, b):
+        np.testing.assert_array_equal(p, q)
+    assert not np.array_equal(a[0][:5], c[0][:5])
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"n_users": 0}, ValueError, "n_users"),
+        ({"n_users": 2.5}, TypeError, "n_users"),
+        ({"n_pos": -1}, ValueError, "n_pos"),
+        ({"n_pos": (1, 2, 3)}, ValueError, r"\(low, high\)"),
+        ({"n_pos": (5, 2)}, ValueError, "low <= high"),
+        ({"n_users": 3, "n_pos": [1, 2]}, ValueError, "one count per user"),
+        ({"n_pos": [1.5]}, TypeError, "n_pos"),
+        ({"n_pos": 0, "n_neg": 0}, ValueError, "no rows"),
+        ({"n_features": 0}, ValueError, "n_features"),
+        ({"pos_mean": np.nan}, TypeError, "pos_mean"),
+    ],
+)
+def test_papk_simulation_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_papk_simulation(**kwargs)
+
+
+# ------------------------------------------------------------ make_margin_data
+# brute-force checks straight from the paper's definitions (Defs. 3-5),
+# enumerating the beta-subsets of positives on small data
+
+
+def _beta_margin_brute(s_pos, s_neg, beta, delta):
+    # Def. 3: for ALL subsets of beta positives, mean - max negative >= delta
+    return all(np.mean(s_pos[list(c)]) - s_neg.max() >= delta
+               for c in combinations(range(s_pos.shape[0]), beta))
+
+
+def _moderate_margin_brute(s_pos, s_neg, beta, delta):
+    # Def. 4: min_{S+} - max_{S-} >= 0 and, for SOME beta-subset, its
+    # min - max_{S-} >= delta
+    if s_pos.min() - s_neg.max() < 0:
+        return False
+    return any(s_pos[list(c)].min() - s_neg.max() >= delta
+               for c in combinations(range(s_pos.shape[0]), beta))
+
+
+def _strong_margin_brute(s_pos, s_neg, beta, delta):
+    # Def. 5
+    return s_pos.min() - s_neg.max() >= delta
+
+
+_BRUTE = {"beta": _beta_margin_brute, "moderate_beta": _moderate_margin_brute,
+          "strong_beta": _strong_margin_brute}
+
+
+@pytest.mark.parametrize("condition", ["beta", "moderate_beta", "strong_beta"])
+@pytest.mark.parametrize("k", [1, 3, 20])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_margin_data_satisfies_condition_brute_force(condition, k, seed):
+    w = np.array([1.0, -2.0, 0.5])
+    X, y, groups = make_margin_data(condition, w, n_pos=7, n_neg=40, k=k,
+                                    random_state=seed)
+    s = X @ w
+    beta = min(k, 7)
+    assert _BRUTE[condition](s[y == 1], s[y == 0], beta, 1.0)
+    assert np.all(groups == 0) and X.shape == (47, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    condition=st.sampled_from(["beta", "moderate_beta", "strong_beta"]),
+    n_pos=st.integers(1, 7),
+    k=st.integers(1, 9),
+    margin=st.floats(0.0, 3.0),
+    seed=st.integers(0, 2**16),
+)
+def test_margin_data_property(condition, n_pos, k, margin, seed):
+    rng = np.random.RandomState(seed)
+    w = rng.standard_normal(3)
+    X, y, _ = make_margin_data(condition, w, n_pos=n_pos, n_neg=15, k=k,
+                               margin=margin, random_state=seed)
+    s = X @ w
+    assert _BRUTE[condition](s[y == 1], s[y == 0], min(k, n_pos), margin)
+
+
+def test_margin_data_figure1_defaults():
+    for condition in ["beta", "moderate_beta", "strong_beta"]:
+        X, y, groups = make_margin_data(condition, random_state=0)
+        assert X.shape == (2250, 5)
+        assert np.count_nonzero(y) == 250
+        s = X @ np.ones(5)
+        pos, neg = np.sort(s[y == 1])[::-1], s[y == 0]
+        if condition == "strong_beta":
+            assert pos.min() - neg.max() >= 1.0
+        elif condition == "beta":
+            assert pos[-30:].mean() - neg.max() >= 1.0  # worst 30-subset
+        else:
+            assert pos.min() >= neg.max() and pos[29] - neg.max() >= 1.0
+
+
+def test_margin_conditions_differ():
+    # the beta condition lets some negatives above the lowest positive,
+    # which the moderate and strong conditions forbid
+    X, y, _ = make_margin_data("beta", n_pos=250, n_neg=2000, random_state=0)
+    s = X @ np.ones(5)
+    assert s[y == 0].max() > s[y == 1].min()
+
+
+def test_margin_data_negatives_follow_conditional_law():
+    # with a loose condition the truncation is almost never active, so the
+    # negatives look like N(neg_mean * 1, I) (orthogonal part untruncated)
+    X, y, _ = make_margin_data("strong_beta", np.array([1.0, 0.0]), n_pos=5,
+                               n_neg=20000, margin=0.0, pos_mean=20.0,
+                               neg_mean=0.5, random_state=3)
+    neg = X[y == 0]
+    np.testing.assert_allclose(neg.mean(axis=0), [0.5, 0.5], atol=0.03)
+    np.testing.assert_allclose(np.cov(neg.T), np.eye(2), atol=0.05)
+
+
+def test_margin_data_reproducible_and_shuffle():
+    a = make_margin_data("beta", n_pos=10, n_neg=30, random_state=4)
+    b = make_margin_data("beta", n_pos=10, n_neg=30, random_state=4)
+    np.testing.assert_array_equal(a[0], b[0])
+    X, y, _ = make_margin_data("beta", n_pos=10, n_neg=30, shuffle=False,
+                               random_state=4)
+    assert np.all(y[:10] == 1) and np.all(y[10:] == 0)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        (("weak_beta",), {}, ValueError, "condition must be one of"),
+        (("beta", [0.0, 0.0]), {}, ValueError, "not zero"),
+        (("beta", [[1.0]]), {}, ValueError, "1-d"),
+        (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
+        (("beta",), {"margin": -1.0}, ValueError, "margin"),
+        (("beta",), {"k": 0}, ValueError, "k must be"),
+        (("beta",), {"n_neg": 0}, ValueError, "n_neg"),
+    ],
+)
+def test_margin_data_bad_input(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_margin_data(*args, **kwargs)
