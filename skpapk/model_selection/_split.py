@@ -10,7 +10,8 @@ Held-out *users* (the Citation protocol) are covered by scikit-learn's
 
 Both are vectorised over groups: every row is ranked inside its
 (group, label) segment with one sort
-(:func:`~skpapk.utils._groups.rank_within_segments`), and its part follows from that rank. There is no Python loop over groups.
+(:func:`~skpapk.utils._groups.rank_within_segments`), and its part follows
+from that rank. There is no Python loop over groups.
 """
 
 import numbers
@@ -203,6 +204,12 @@ class WithinGroupKFold(BaseCrossValidator):
         group_sizes = np.bincount(group_codes, minlength=n_groups)
         small = group_sizes < self.n_splits
         n_small = int(np.count_nonzero(small & (group_sizes > 0)))
+        if n_small == n_groups:
+            raise ValueError(
+                f"No group has at least n_splits={self.n_splits} rows "
+                f"(the largest has {int(group_sizes.max(initial=0))}), so "
+                f"every test fold would be empty; lower n_splits."
+            )
         if n_small:
             warnings.warn(
                 f"{n_small} of {n_groups} groups have fewer than "

@@ -88,6 +88,10 @@ def test_within_group_kfold_property(sizes, n_splits, n_classes, seed, shuffle):
     X = np.zeros((groups.shape[0], 1))
     cv = WithinGroupKFold(n_splits, shuffle=shuffle,
                           random_state=seed if shuffle else None)
+    if max(sizes) < n_splits:
+        with pytest.raises(ValueError, match="No group has at least"):
+            next(cv.split(X, y, groups))
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         splits = list(cv.split(X, y, groups))
@@ -105,6 +109,12 @@ def test_small_groups_go_to_training_with_one_warning():
     for train, test in splits:
         assert np.isin(small_rows, train).all()
         assert not np.isin(small_rows, test).any()
+
+
+def test_all_groups_too_small_is_an_error():
+    with pytest.raises(ValueError, match="No group has at least n_splits=3"):
+        next(WithinGroupKFold(3).split(np.zeros((4, 1)), [0, 1, 0, 1],
+                                       [0, 0, 1, 1]))
 
 
 def test_no_warning_when_all_groups_are_large():
@@ -206,6 +216,15 @@ def test_cross_val_score_with_metadata_routing():
     assert [t.tolist() for t in result["indices"]["test"]] == expected
     for test in result["indices"]["test"]:
         assert np.unique(groups[test]).tolist() == list(range(6))
+
+
+def test_cross_val_score_without_routing_gives_groups_to_the_splitter():
+    X, y, groups = _ranking_data()
+    cv = WithinGroupKFold(3)
+    result = cross_validate(LogisticRegression(), X, y, groups=groups, cv=cv,
+                            return_indices=True)
+    expected = [test.tolist() for _, test in cv.split(X, y, groups)]
+    assert [t.tolist() for t in result["indices"]["test"]] == expected
 
 
 def test_cross_val_score_without_groups_raises():
