@@ -329,6 +329,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     (6, ['user_0', 'user_1', 'item_0'])
     >>> bool(np.all(bunch.data[:, 4:] == bunch.data[:, :2] * bunch.data[:, 2:4]))
     True
+    >>> import shutil; shutil.rmtree(folder)
     """
     n_components = _check_int(n_components, "n_components", 1)
     max_iter = _check_int(max_iter, "max_iter", 1)
