@@ -216,7 +216,7 @@ class BaseSubgradientRanker(BaseRanker):
             n_iter_no_change=self.n_iter_no_change, radius=self.radius,
             verbose=self.verbose,
         )
-        self.coef_ = state.best_w
+        self.coef_ = state.w
         self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
         self.n_iter_ = len(state.objective_curve)
         return self

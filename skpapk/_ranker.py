@@ -9,7 +9,7 @@ _PARAMETERS = """k : int, default=10
         Number of items shown to each user: the ``k`` of pAp@k, used by the
         surrogate in training and by :meth:`score` and :meth:`recommend`.
 
-    eta0 : float, default=0.1
+    eta0 : float, default=1.0
         Initial step size: epoch ``t`` (from 0) steps
         ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
 
@@ -37,8 +37,11 @@ _PARAMETERS = """k : int, default=10
         and the number of skipped groups."""
 
 _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
-        The weights with the lowest recorded objective among the iterates
-        ``w_0, w_1, ...`` (a subgradient method is not monotone).
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged). Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
 
     classes_ : ndarray of shape (n_classes,)
         The labels of ``y``; the last one is the relevant label.
@@ -159,7 +162,7 @@ class PApKRanker(BaseSubgradientRanker):
         "surrogate": [StrOptions(set(surrogate_functions))],
     }
 
-    def __init__(self, surrogate="avg", *, k=10, eta0=0.1, alpha=1e-3, max_iter=200,
+    def __init__(self, surrogate="avg", *, k=10, eta0=1.0, alpha=1e-3, max_iter=200,
                  tol=1e-4, n_iter_no_change=10, radius=None, verbose=0):
         self.surrogate = surrogate
         self.k = k
@@ -180,7 +183,7 @@ class _FixedSurrogateRanker(BaseSubgradientRanker):
 
     _surrogate = None
 
-    def __init__(self, *, k=10, eta0=0.1, alpha=1e-3, max_iter=200, tol=1e-4,
+    def __init__(self, *, k=10, eta0=1.0, alpha=1e-3, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, radius=None, verbose=0):
         self.k = k
         self.eta0 = eta0
