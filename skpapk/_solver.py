@@ -137,56 +137,59 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     if state is None:
         state = SolverState.zeros(X.shape[1])
     state.converged = False
+    state.diverged = False
     dtype = X.dtype
-    for _ in range(max_iter):
-        w = state.w
-        w_x = w.astype(dtype, copy=False)
-        scores = np.asarray(X @ w_x).reshape(-1)
-        if not np.all(np.isfinite(scores)):
-            state.diverged = True
-            break
-        value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
-        state.n_groups_used = n_used
-        objective = value + alpha * float(w @ w)
-        if not np.isfinite(objective):
-            state.diverged = True
-            break
-        state.objective_curve.append(objective)
-        if verbose:
-            papk = _train_papk(y_pos, scores, codes, k)
-            print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
-                  f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
-                  f"step {eta0 / np.sqrt(state.t + 1):.3g}")
-        if state.t > 0:  # w_0 = 0 scores every row alike: never the answer
-            if tol is not None and objective > state.best_objective - tol:
-                state.n_no_improvement += 1
-            else:
-                state.n_no_improvement = 0
-            if objective < state.best_objective:
-                state.best_objective = objective
-                state.best_w = w.copy()
-            if tol is not None and state.n_no_improvement >= n_iter_no_change:
-                state.converged = True
+    # overflow is detected below (non-finite iterate) and reported once
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(max_iter):
+            w = state.w
+            w_x = w.astype(dtype, copy=False)
+            scores = np.asarray(X @ w_x).reshape(-1)
+            if not np.all(np.isfinite(scores)):
+                state.diverged = True
                 break
-        grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
-                          dtype=np.float64).reshape(-1)
-        grad += 2.0 * alpha * w
-        w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * grad
-        if radius is not None:
-            norm = np.linalg.norm(w_new)
-            if norm > radius:
-                w_new *= radius / norm
-        state.t += 1
-        if not np.all(np.isfinite(w_new)):
-            state.diverged = True
-            break
-        state.w = w_new
+            value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
+            state.n_groups_used = n_used
+            objective = value + alpha * float(w @ w)
+            if not np.isfinite(objective):
+                state.diverged = True
+                break
+            state.objective_curve.append(objective)
+            if verbose:
+                papk = _train_papk(y_pos, scores, codes, k)
+                print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
+                      f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
+                      f"step {eta0 / np.sqrt(state.t + 1):.3g}")
+            if state.t > 0:  # w_0 = 0 scores every row alike: never the answer
+                if tol is not None and objective > state.best_objective - tol:
+                    state.n_no_improvement += 1
+                else:
+                    state.n_no_improvement = 0
+                if objective < state.best_objective:
+                    state.best_objective = objective
+                    state.best_w = w.copy()
+                if tol is not None and state.n_no_improvement >= n_iter_no_change:
+                    state.converged = True
+                    break
+            grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
+                              dtype=np.float64).reshape(-1)
+            grad += 2.0 * alpha * w
+            w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * grad
+            if radius is not None:
+                norm = np.linalg.norm(w_new)
+                if norm > radius:
+                    w_new *= radius / norm
+            state.t += 1
+            if not np.all(np.isfinite(w_new)):
+                state.diverged = True
+                break
+            state.w = w_new
     if not np.isfinite(state.best_objective) and state.t > 0 and not state.diverged:
         state.best_w = state.w.copy()  # only w_0 was evaluated: keep w_1
     if state.diverged:
         warnings.warn(
             f"The iterates became non-finite after {state.t} epochs: the step "
-            f"size is too large; lower eta0 (got eta0={eta0}). The best finite "
+            f"size is too large; lower eta0 (got eta0={eta0}). The last finite "
             f"iterate is kept.",
             ConvergenceWarning,
             stacklevel=2,

@@ -1,0 +1,159 @@
+"""Tests of the projected subgradient solver (paper Algorithm 1)."""
+
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from skpapk._solver import SolverState, projected_subgradient
+from skpapk.losses import SURROGATES, surrogate_loss
+
+ALL = ["avg", "max", "ts", "ramp", "pauc"]
+
+
+def _data(seed=0, n_groups=12, d=4, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    n_pos = rng.integers(1, 6, n_groups)
+    n_neg = rng.integers(1, 12, n_groups)
+    codes = np.repeat(np.arange(n_groups), n_pos + n_neg)
+    y = np.concatenate([np.r_[np.ones(a, bool), np.zeros(b, bool)]
+                        for a, b in zip(n_pos, n_neg)])
+    X = (rng.normal(size=(y.shape[0], d)) - y[:, None]).astype(dtype)
+    return X, y, codes, n_groups
+
+
+def _reference(X, y, codes, surrogate, k, eta0, alpha, n_epochs, radius=None):
+    """Algorithm 1 written out with the public surrogate_loss."""
+    Xd = X.toarray() if sp.issparse(X) else X
+    Xd = Xd.astype(np.float64)
+    w = np.zeros(X.shape[1])
+    objectives = []
+    for t in range(n_epochs):
+        value, coef = surrogate_loss(y, Xd @ w, codes, k=k, surrogate=surrogate)
+        objectives.append(value + alpha * w @ w)
+        w = w - eta0 / np.sqrt(t + 1) * (Xd.T @ coef + 2 * alpha * w)
+        if radius is not None and np.linalg.norm(w) > radius:
+            w = w * radius / np.linalg.norm(w)
+    return w, objectives
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matches_algorithm_1(surrogate, sparse, dtype):
+    X, y, codes, n_groups = _data(dtype=dtype)
+    if sparse:
+        X = sp.csr_matrix(X)
+    state = projected_subgradient(
+        X, y, codes, n_groups, loss=SURROGATES[surrogate](), k=3, eta0=0.3,
+        alpha=0.01, max_iter=6, tol=None)
+    w_ref, obj_ref = _reference(X, y, codes, surrogate, 3, 0.3, 0.01, 6)
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    assert state.t == 6
+    assert state.w.dtype == np.float64
+    np.testing.assert_allclose(state.w, w_ref, rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(state.objective_curve, obj_ref, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+def test_objective_is_one_at_zero(surrogate):
+    # at w_0 = 0 every surrogate equals 1 (every hinge of a top-beta pair is 1)
+    X, y, codes, n_groups = _data(1)
+    state = projected_subgradient(X, y, codes, n_groups, loss=SURROGATES[surrogate](),
+                                  k=2, eta0=0.1, alpha=0.5, max_iter=1, tol=None)
+    assert state.objective_curve[0] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("radius", [0.05, 0.5])
+def test_projection_on_ball(radius):
+    X, y, codes, n_groups = _data(2)
+    state = SolverState.zeros(X.shape[1])
+    for _ in range(10):
+        projected_subgradient(X, y, codes, n_groups, loss=SURROGATES["max"](), k=3,
+                              eta0=5.0, alpha=0.0, max_iter=1, tol=None,
+                              radius=radius, state=state)
+        assert np.linalg.norm(state.w) <= radius * (1 + 1e-12)
+    w_ref, _ = _reference(X, y, codes, "max", 3, 5.0, 0.0, 10, radius=radius)
+    np.testing.assert_allclose(state.w, w_ref, rtol=1e-10, atol=1e-12)
+    assert np.linalg.norm(state.w) == pytest.approx(radius)  # the ball binds
+
+
+def test_resuming_from_state_equals_one_run():
+    X, y, codes, n_groups = _data(3)
+    kwargs = dict(loss=SURROGATES["ts"](), k=2, eta0=0.2, alpha=0.01, tol=None)
+    once = projected_subgradient(X, y, codes, n_groups, max_iter=8, **kwargs)
+    state = projected_subgradient(X, y, codes, n_groups, max_iter=5, **kwargs)
+    state = projected_subgradient(X, y, codes, n_groups, max_iter=3, state=state,
+                                  **kwargs)
+    np.testing.assert_array_equal(state.w, once.w)
+    assert state.objective_curve == once.objective_curve
+    assert state.t == 8
+
+
+def test_best_iterate_is_recorded():
+    X, y, codes, n_groups = _data(4)
+    state = projected_subgradient(X, y, codes, n_groups, loss=SURROGATES["avg"](),
+                                  k=3, eta0=2.0, alpha=0.0, max_iter=30, tol=None)
+    curve = np.asarray(state.objective_curve)
+    assert state.best_objective == curve[1:].min()
+    value, _ = surrogate_loss(y, X @ state.best_w, codes, k=3, surrogate="avg")
+    assert value == pytest.approx(state.best_objective)
+
+
+def test_tol_stops_early_without_warning():
+    X, y, codes, n_groups = _data(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        state = projected_subgradient(
+            X, y, codes, n_groups, loss=SURROGATES["max"](), k=3, eta0=0.1,
+            alpha=0.01, max_iter=1000, tol=10.0, n_iter_no_change=3)
+    assert state.converged
+    # w_0 is not compared; w_1 sets the best, then 3 epochs without a gain of 10
+    assert len(state.objective_curve) == 5
+
+
+def test_max_iter_without_tol_met_warns():
+    X, y, codes, n_groups = _data(6)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        state = projected_subgradient(
+            X, y, codes, n_groups, loss=SURROGATES["max"](), k=3, eta0=0.1,
+            alpha=0.01, max_iter=3, tol=1e-12, n_iter_no_change=5)
+    assert not state.converged
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        projected_subgradient(X, y, codes, n_groups, loss=SURROGATES["max"](),
+                              k=3, eta0=0.1, alpha=0.01, max_iter=3, tol=None)
+
+
+def test_divergence_warns_and_keeps_finite_iterate():
+    X, y, codes, n_groups = _data(7)
+    with pytest.warns(ConvergenceWarning, match="eta0"):
+        state = projected_subgradient(
+            X, y, codes, n_groups, loss=SURROGATES["avg"](), k=3, eta0=1e300,
+            alpha=1.0, max_iter=50, tol=None)
+    assert state.diverged
+    assert np.all(np.isfinite(state.w))
+    assert state.t < 50
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_an_epoch_does_not_copy_X(sparse):
+    rng = np.random.default_rng(0)
+    n, d = 20000, 60
+    X = rng.normal(size=(n, d))
+    if sparse:
+        X = sp.random(n, d, density=0.5, format="csr", random_state=0)
+    codes = np.repeat(np.arange(200), n // 200)
+    y = rng.random(n) < 0.2
+    nbytes = X.nbytes if not sparse else X.data.nbytes + X.indices.nbytes
+    tracemalloc.start()
+    try:
+        projected_subgradient(X, y, codes, 200, loss=SURROGATES["ts"](), k=5,
+                              eta0=0.1, alpha=0.01, max_iter=2, tol=None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.5 * nbytes
