@@ -1,8 +1,9 @@
 """Surrogates of the pAp@k risk, their values and subgradients.
 
 Every surrogate is evaluated for all groups at once: one ranking of every
-group's positives and negatives (:func:`~skpapk.utils._groups.rank_by_group_and_label`),
-then counts of active (positive, negative) pairs from one more sort of the few
+group's positives and negatives (as
+:func:`~skpapk.utils._groups.rank_by_group_and_label`, with a faster score
+sort), then counts of active (positive, negative) pairs from one more sort of the few
 rows that take part (:func:`~skpapk.utils._groups.count_at_least`) and prefix
 sums of the sorted top negatives. There is no Python loop over groups and no
 (positives x negatives) pair matrix: an evaluation costs O(n log n).
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..utils._groups import count_at_least, rank_by_group_and_label
+from ..utils._groups import count_at_least, stable_sort_by_codes
 from ..utils._validation import check_k, check_ranking_inputs
 
 
@@ -48,32 +49,67 @@ class _Context:
     top_neg_slot: np.ndarray  # position in the group-sorted layout
     neg_start: np.ndarray  # offset of each group's top negatives in that layout
     neg_prefix: np.ndarray  # prefix sums of the sorted top negative scores
+    k: int = None  # number of items shown to each user
+
+
+def _descending_order(scores):
+    """The stable descending order of ``scores``, fast when they do not tie.
+
+    numpy's stable sort of floats is several times slower than its default
+    (SIMD) sort. When no two scores tie, every sort gives the stable order,
+    so the fast sort is used and checked; with ties (e.g. at ``w = 0``) the
+    stable sort is used.
+    """
+    neg_scores = -scores
+    order = np.argsort(neg_scores)
+    sorted_scores = neg_scores[order]
+    if np.any(sorted_scores[1:] == sorted_scores[:-1]):
+        return np.argsort(neg_scores, kind="stable")
+    return order
+
+
+def _rank_by_group_and_label(y_pos, scores, codes, n_groups):
+    """:func:`~skpapk.utils._groups.rank_by_group_and_label`, faster sort.
+
+    Same result (ranks among the group's positives / negatives, ties by
+    row order), with :func:`_descending_order` for the score sort.
+    """
+    n = scores.shape[0]
+    n_segments = 2 * n_groups
+    segments = 2 * codes.astype(np.intp, copy=False) + (~y_pos)
+    order = stable_sort_by_codes(segments, n_segments, _descending_order(scores))
+    counts = np.bincount(segments, minlength=n_segments)
+    starts = np.zeros(n_segments, dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n, dtype=np.intp) - np.repeat(starts, counts)
+    counts = counts.reshape(n_groups, 2)
+    return rank, counts[:, 0], counts[:, 1]
 
 
 def _make_context(y_pos, scores, codes, n_groups, k):
-    ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
-    n_pos, n_neg = ranking.n_pos, ranking.n_neg
+    rank, n_pos, n_neg = _rank_by_group_and_label(y_pos, scores, codes, n_groups)
     beta = np.minimum(n_pos, k)
     k_neg = np.minimum(n_neg, k)
     defined = (n_pos > 0) & (n_neg > 0)
     k_used = np.where(defined, k_neg, 0)
-    top_neg = np.flatnonzero(~y_pos & (ranking.rank < k_used[codes]))
+    top_neg = np.flatnonzero(~y_pos & (rank < k_used[codes]))
     top_neg_codes = codes[top_neg]
     top_neg_scores = scores[top_neg]
     neg_start = np.zeros(n_groups + 1, dtype=np.intp)
     np.cumsum(k_used, out=neg_start[1:])
-    slot = neg_start[top_neg_codes] + ranking.rank[top_neg]
+    slot = neg_start[top_neg_codes] + rank[top_neg]
     sorted_scores = np.empty(top_neg.shape[0], dtype=np.float64)
     sorted_scores[slot] = top_neg_scores
     neg_prefix = np.zeros(top_neg.shape[0] + 1, dtype=np.float64)
     np.cumsum(sorted_scores, out=neg_prefix[1:])
     return _Context(
         y_pos=y_pos, scores=scores, codes=codes, n_groups=n_groups,
-        rank=ranking.rank, n_pos=n_pos, n_neg=n_neg, beta=beta, k_neg=k_neg,
+        rank=rank, n_pos=n_pos, n_neg=n_neg, beta=beta, k_neg=k_neg,
         defined=defined, n_defined=int(np.count_nonzero(defined)),
         top_neg=top_neg, top_neg_codes=top_neg_codes,
         top_neg_scores=top_neg_scores, top_neg_slot=slot, neg_start=neg_start,
-        neg_prefix=neg_prefix,
+        neg_prefix=neg_prefix, k=k,
     )
 
 
@@ -322,14 +358,26 @@ SURROGATES = {
     "pauc": PAUCSurrogate,
 }
 
+from ._preck import PrecAtKSurrogate  # noqa: E402  (built on BaseSurrogate above)
+
+#: Surrogates that are not sums of pairwise hinges over (positive, top
+#: negative) pairs: the prec@k baseline. Kept out of :data:`SURROGATES`, whose
+#: members share the pair-set definitions of the pAp@k paper.
+OTHER_SURROGATES = {
+    "preck": PrecAtKSurrogate,
+}
+
 
 def _get_surrogate(surrogate):
     if isinstance(surrogate, BaseSurrogate):
         return surrogate
     if isinstance(surrogate, str) and surrogate in SURROGATES:
         return SURROGATES[surrogate]()
+    if isinstance(surrogate, str) and surrogate in OTHER_SURROGATES:
+        return OTHER_SURROGATES[surrogate]()
     raise ValueError(
-        f"surrogate must be one of {sorted(SURROGATES)} (or a BaseSurrogate "
+        f"surrogate must be one of {sorted({**SURROGATES, **OTHER_SURROGATES})} "
+        f"(or a BaseSurrogate "
         f"instance), got {surrogate!r}."
     )
 
@@ -349,10 +397,11 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         Group (user / query) label of every row; ``None``: one group.
     k : int
         Number of items shown to each user.
-    surrogate : {"avg", "max", "ts", "ramp", "pauc"}, default="avg"
+    surrogate : {"avg", "max", "ts", "ramp", "pauc", "preck"}, default="avg"
         ``"avg"`` (eq. 10), ``"max"`` (eq. 24), ``"ts"`` (eq. 14), ``"ramp"``
-        (eq. 6) of Hiranandani et al. (2020), or ``"pauc"``, the structural
-        SVM surrogate of pAUC(0, k/n-].
+        (eq. 6) of Hiranandani et al. (2020), ``"pauc"``, the structural
+        SVM surrogate of pAUC(0, k/n-], or ``"preck"``, the prec@k avg
+        surrogate of Kar et al. (2015) (:class:`PrecAtKSurrogate`).
     pos_label : int, float, bool or str, default=None
         The relevant label.
 

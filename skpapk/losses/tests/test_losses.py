@@ -321,3 +321,19 @@ def test_bad_inputs():
         surrogate_loss([0, 1, 1], [0.1, 0.2, 0.3], [0, 1], k=1)
     with pytest.raises(ValueError):
         surrogate_loss([0, 1], [0.1, np.nan], k=1)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_fast_ranking_equals_stable_ranking(ties, seed):
+    from skpapk.losses._losses import _rank_by_group_and_label
+    from skpapk.utils._groups import rank_by_group_and_label
+
+    rng = np.random.default_rng(seed)
+    y, g = _random_groups(rng, 30, max_size=20)
+    s = rng.integers(-3, 3, y.shape[0]).astype(float) if ties else rng.normal(size=y.shape[0])
+    rank, n_pos, n_neg = _rank_by_group_and_label(y, s, g, 30)
+    expected = rank_by_group_and_label(y, s, g, 30)
+    np.testing.assert_array_equal(rank, expected.rank)
+    np.testing.assert_array_equal(n_pos, expected.n_pos)
+    np.testing.assert_array_equal(n_neg, expected.n_neg)

@@ -1,0 +1,123 @@
+"""The prec@k avg surrogate of Kar et al. (2015), the SGD@k-avg baseline.
+
+Kar, Narasimhan and Jain (2015) bound the prec@k loss of one list (here one
+group) by the convex surrogate (seed 003, App. B.4)::
+
+    l(s) = max_{|yhat| = k} { Delta(y, yhat) + sum_i (yhat_i - y_i) s_i
+                              + (1 / C(yhat)) sum_i (1 - yhat_i) y_i s_i }
+
+with ``Delta(y, yhat) = k - K`` (``K`` = number of true positives in
+``yhat``) and ``1 / C(yhat) = (n+ - k) / (n+ - K)``. For a fixed ``K`` the
+positive rows out of ``yhat`` get the coefficient ``-(k - K) / (n+ - K) <= 0``
+and the negative rows in ``yhat`` the coefficient ``+1``, so the maximiser
+takes the top ``K`` positives and the top ``k - K`` negatives::
+
+    value(K) = (k - K) + sum_{top k-K negatives} s
+               - (k - K) / (n+ - K) * sum_{positives below the top K} s
+
+and ``l(s) = max_K value(K)`` over the feasible ``K``:
+``max(0, k - n-) <= K <= min(n+, k)``. All groups are done at once: a flat
+``(group, K)`` table (``np.repeat``), prefix sums of every group's sorted
+positive and negative scores, and a segment maximum (``np.maximum.reduceat``).
+There is no Python loop over groups or over ``K``.
+"""
+
+import numpy as np
+
+from ._losses import BaseSurrogate, _sum_top_negatives
+
+
+def _ragged_arange(lengths):
+    """``owner, i`` with ``i`` running over ``0 .. lengths[owner] - 1``."""
+    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
+    starts = np.zeros(lengths.shape[0], dtype=np.intp)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    return owner, np.arange(owner.shape[0], dtype=np.intp) - starts[owner], starts
+
+
+class PrecAtKSurrogate(BaseSurrogate):
+    """prec@k avg surrogate (Kar et al. 2015, seed 003 App. B.4): SGD@k-avg.
+
+    The group value is ``l(s) / k`` with ``l`` the surrogate of the module
+    docstring: the seed's surrogate divided by ``k`` (as in its App. D.3), so
+    that it upper-bounds the prec@k *risk* ``1 - prec@k`` of the group when
+    ``k <= n+`` (Claim 17) and is on the scale of the pAp@k surrogates.
+    Convex in ``w`` (a maximum of linear functions).
+
+    Edge cases, decided by the seed's definition (the tests compare with a
+    brute force over every ``|yhat| = k``):
+
+    - ``K = n+`` (only possible when ``n+ <= k``): the ``1 / C`` term
+      multiplies an empty sum and counts 0. When ``n+ >= k``, ``K = k`` is
+      feasible and its value is 0, so the group value is ``>= 0``.
+    - ``n+ < k``: ``1 / C = (n+ - k) / (n+ - K)`` is negative and the
+      positives below the top ``K`` get the coefficient ``(k - K) / (n+ - K)
+      > 1`` (not ``(min(k, n+) - K) / (n+ - K)``); ``K = n+`` is feasible and
+      gives ``(k - n+) + sum_{top k-n+ negatives} s``, which may win. The
+      value may then be negative and Claim 17 (stated for ``k <= n+``) no
+      longer holds.
+    - A group with fewer than ``k`` rows: no ``yhat`` has ``k`` ones; ``k``
+      is replaced by the number of rows ``n`` of the group (the list shown
+      holds every row), still divided by ``k`` (as prec@k is).
+    - Groups without a positive or without a negative are left out of the
+      mean, as for the other surrogates.
+
+    The subgradient coefficients of the maximiser ``K*`` (the smallest ``K``
+    among ties) are ``+1 / k`` on the top ``k - K*`` negatives and
+    ``-(k - K*) / ((n+ - K*) k)`` on the positives below the top ``K*``
+    (before the division by the number of groups used).
+    """
+
+    name = "preck"
+
+    def _group_terms(self, ctx, coef):
+        k = ctx.k
+        groups = np.flatnonzero(ctx.defined)
+        n_pos = ctx.n_pos[groups]
+        n_neg = ctx.n_neg[groups]
+        k_g = np.minimum(k, n_pos + n_neg)
+        k_lo = np.maximum(0, k_g - n_neg)
+        k_hi = np.minimum(n_pos, k_g)
+        owner, offset, starts = _ragged_arange(k_hi - k_lo + 1)
+        n_true = k_lo[owner] + offset  # K of each (group, K) entry
+        # Prefix sums of each defined group's top-beta positive scores.
+        beta_used = np.where(ctx.defined, ctx.beta, 0)
+        pos_start = np.zeros(ctx.n_groups + 1, dtype=np.intp)
+        np.cumsum(beta_used, out=pos_start[1:])
+        top_pos = np.flatnonzero(ctx.y_pos & (ctx.rank < beta_used[ctx.codes]))
+        sorted_pos = np.empty(top_pos.shape[0], dtype=np.float64)
+        sorted_pos[pos_start[ctx.codes[top_pos]] + ctx.rank[top_pos]] = \
+            ctx.scores[top_pos]
+        pos_prefix = np.zeros(top_pos.shape[0] + 1, dtype=np.float64)
+        np.cumsum(sorted_pos, out=pos_prefix[1:])
+        pos_total = np.bincount(ctx.codes, weights=np.where(ctx.y_pos, ctx.scores, 0.0),
+                                minlength=ctx.n_groups)[groups]
+        # value(K) for every (group, K)
+        g = groups[owner]
+        n_wrong = k_g[owner] - n_true  # k - K negatives in yhat
+        top_k_pos = pos_prefix[pos_start[g] + n_true] - pos_prefix[pos_start[g]]
+        below = pos_total[owner] - top_k_pos
+        n_left = n_pos[owner] - n_true
+        weight = np.zeros(n_true.shape[0], dtype=np.float64)
+        np.divide(n_wrong, n_left, out=weight, where=n_left > 0)
+        value = (n_wrong + _sum_top_negatives(ctx, g, n_wrong)
+                 - np.where(n_left > 0, weight * below, 0.0))
+        best = np.maximum.reduceat(value, starts)
+        candidate = np.where(value == best[owner],
+                             np.arange(value.shape[0]), value.shape[0])
+        arg = np.minimum.reduceat(candidate, starts)
+        # Subgradient of the maximiser of every group.
+        n_true_best = np.zeros(ctx.n_groups, dtype=np.intp)
+        n_true_best[groups] = n_true[arg]
+        n_wrong_best = np.zeros(ctx.n_groups, dtype=np.intp)
+        n_wrong_best[groups] = n_wrong[arg]
+        weight_best = np.zeros(ctx.n_groups, dtype=np.float64)
+        weight_best[groups] = weight[arg]
+        used = ctx.defined[ctx.codes]
+        neg_rows = np.flatnonzero(used & ~ctx.y_pos
+                                  & (ctx.rank < n_wrong_best[ctx.codes]))
+        coef[neg_rows] = 1.0 / k
+        pos_rows = np.flatnonzero(used & ctx.y_pos
+                                  & (ctx.rank >= n_true_best[ctx.codes]))
+        coef[pos_rows] = -weight_best[ctx.codes[pos_rows]] / k
+        return float(np.sum(best)) / k
