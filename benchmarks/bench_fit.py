@@ -158,7 +158,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=["movielens", "behance", "both"],
                         default="both")
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--naive-repeats", type=int, default=1)
     parser.add_argument("-k", type=int, default=10)
