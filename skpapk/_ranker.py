@@ -155,7 +155,9 @@ class PApKRanker(BaseSubgradientRanker):
 
     #: The surrogates this ranker can train on; feeds both the parameter
     #: validation and the dispatch in ``fit``.
-    surrogate_functions = {name: SURROGATES[name] for name in ("avg", "max", "ts", "ramp")}
+    surrogate_functions = {
+        name: SURROGATES[name] for name in ("avg", "max", "ts", "ramp")
+    }
 
     _parameter_constraints: dict = {
         **BaseSubgradientRanker._parameter_constraints,
