@@ -9,13 +9,15 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils import check_consistent_length
 
-from ..utils._groups import (
-    count_at_least,
-    rank_by_group_and_label,
-    rank_within_segments,
+from ..utils._groups import rank_within_segments
+from ..utils._validation import (
+    check_binary_target,
+    check_groups,
+    check_k,
+    check_scores,
 )
-from ..utils._validation import check_k, check_ranking_inputs
 
 _AVERAGES = ("micro", "pooled", None)
 _TIES = ("half", "error")
@@ -66,46 +68,178 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 
+def _binary_target(y_true, pos_label):
+    """``check_binary_target(y_true)[0]``, without its two sorts for int labels.
+
+    For a 1-d integer or boolean array whose values all equal its min or its
+    max, the labels are validated by :func:`check_binary_target` on those
+    (at most two) values, which applies the very same rules; anything else
+    goes through the full check.
+    """
+    y = np.asarray(y_true)
+    if y.ndim == 1 and y.shape[0] and y.dtype.kind in "biu":
+        low, high = y.min(), y.max()
+        n_high = np.count_nonzero(y == high)
+        if low == high or n_high + np.count_nonzero(y == low) == y.shape[0]:
+            classes = np.unique(np.array([low, high], dtype=y.dtype))
+            is_pos, _ = check_binary_target(classes, pos_label=pos_label)
+            if not is_pos.any():
+                return np.zeros(y.shape[0], dtype=bool)
+            return y == classes[is_pos][0]
+    return check_binary_target(y_true, pos_label=pos_label)[0]
+
+
+def _group_codes(groups, n_samples):
+    """``check_groups(groups, n_samples)``, without a sort for compact int ids.
+
+    Integer ids spanning fewer than ``2 * n_samples + 1024`` values are
+    encoded with a ``bincount`` (the same codes and labels as
+    :func:`numpy.unique`); anything else goes through :func:`check_groups`.
+    """
+    if groups is not None:
+        g = np.asarray(groups)
+        if (g.ndim == 1 and g.shape[0] == n_samples and n_samples
+                and g.dtype.kind in "iu"):
+            low, high = int(g.min()), int(g.max())
+            if high - low < 2 * n_samples + 1024:
+                shifted = g - low if low else g
+                present = np.bincount(shifted, minlength=high - low + 1) > 0
+                code_of = np.cumsum(present) - 1
+                labels = (np.flatnonzero(present) + low).astype(g.dtype)
+                return code_of[shifted].astype(np.intp, copy=False), labels
+    return check_groups(groups, n_samples)
+
+
 def _validate(y_true, y_score, groups, pos_label):
-    """Validated inputs plus the number of relevant / irrelevant rows per group."""
-    y_pos, y_score, codes, labels = check_ranking_inputs(
-        y_true, y_score, groups, pos_label=pos_label
-    )
+    """Validated inputs plus the number of relevant / irrelevant rows per group.
+
+    The same checks as :func:`skpapk.utils._validation.check_ranking_inputs`
+    (equal lengths, binary ``y_true``, finite numeric scores, one group id
+    per row), with fast paths for integer labels and group ids.
+    """
+    try:
+        check_consistent_length(y_true, y_score)
+    except ValueError as exc:
+        raise ValueError(
+            f"y_true and y_score must have the same length ({exc}); pass one "
+            f"score per labelled row."
+        ) from exc
+    y_pos = _binary_target(y_true, pos_label)
+    y_score = check_scores(y_score, y_pos.shape[0])
+    codes, labels = _group_codes(groups, y_pos.shape[0])
     n_groups = labels.shape[0]
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
-    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
-    return y_pos, y_score, codes, n_groups, n_pos, n_neg
+    n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
+    return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments
 
 
-def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties):
+def _label_counts(y_pos, codes, n_groups):
+    """Relevant and irrelevant rows of each group, and every row's segment.
+
+    Segment ``2g`` holds the relevant rows of group ``g``, ``2g + 1`` its
+    irrelevant rows (small unsigned codes, ready for a radix sort).
+
+    Returns
+    -------
+    n_pos, n_neg : ndarray of intp of shape (n_groups,)
+    segments : ndarray of unsigned int of shape (n,)
+    """
+    dtype = np.uint16 if 2 * n_groups <= 2**16 else np.uint32
+    segments = codes.astype(dtype)
+    segments <<= 1
+    segments |= ~y_pos
+    counts = np.bincount(segments, minlength=2 * n_groups)
+    return counts[0::2], counts[1::2], segments
+
+
+def _order_by_segment(scores, segments, n_segments):
+    """Sort rows by segment code, then by decreasing score.
+
+    Unlike :func:`skpapk.utils._groups.rank_within_segments`, tied scores
+    come in no particular order: numpy's default (unstable, vectorised)
+    sort is several times faster than a stable float sort, and the metrics
+    that use this handle ties by value, not by position. The segment pass is
+    a stable radix sort of small unsigned codes.
+
+    Returns
+    -------
+    by_score, by_segment : ndarray of intp of shape (n,)
+        ``by_score[by_segment]`` is the sorted order. Callers that need only
+        a few positions index ``by_segment`` first and save a full gather.
+    """
+    by_score = np.argsort(scores)[::-1]
+    dtype = np.uint16 if n_segments <= 2**16 else np.uint32
+    small = segments.astype(dtype, copy=False)  # radix sort for 16 bits
+    return by_score, np.argsort(small[by_score], kind="stable")
+
+
+def _segment_starts(counts):
+    starts = np.zeros(counts.shape[0], dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    return starts
+
+
+def _ragged_positions(starts, lengths):
+    """Concatenation of ``arange(starts[i], starts[i] + lengths[i])``."""
+    offsets = np.cumsum(lengths) - lengths
+    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
+    return np.arange(owner.shape[0], dtype=np.intp) + (starts - offsets)[owner]
+
+
+def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
+                n_pos=None, n_neg=None, segments=None):
     """Correctly ranked (positive, negative) pairs of each group.
 
     The pairs are the ``n_top_pos[g]`` highest scored positives of group ``g``
     against its ``n_top_neg[g]`` highest scored negatives. A tied pair counts
     1/2 with ``ties="half"`` and 0 with ``ties="error"``.
 
+    One score sort and one radix sort of the (group, label) codes order every
+    group's positives and negatives; the top ones are read off by position.
+    Their values are replaced by dense ranks so that ``(group, rank)`` is one
+    integer key: the top negatives' keys come out sorted, and
+    ``searchsorted`` gives, for every top positive, the number of its group's
+    top negatives that score ``>=`` (and ``>``) it. No pair is formed.
+
     Returns
     -------
     correct : ndarray of float of shape (n_groups,)
         Number of correctly ordered pairs (ties included as said).
     n_pairs : ndarray of float of shape (n_groups,)
-    ranking : GroupRanking
     """
-    ranking = rank_by_group_and_label(y_pos, y_score, codes, n_groups)
-    top_pos = y_pos & (ranking.rank < n_top_pos[codes])
-    top_neg = ~y_pos & (ranking.rank < n_top_neg[codes])
-    ref_codes, ref_values = codes[top_neg], y_score[top_neg]
-    query_codes, query_values = codes[top_pos], y_score[top_pos]
-    # For every top positive: how many top negatives score >= it (errors).
-    wrong = count_at_least(ref_codes, ref_values, query_codes, query_values,
-                           n_groups).astype(np.float64)
-    if ties == "half":
-        above = count_at_least(ref_codes, ref_values, query_codes, query_values,
-                               n_groups, strict=True)
-        wrong = 0.5 * (wrong + above)
+    n_top_pos = np.asarray(n_top_pos, dtype=np.intp)
+    n_top_neg = np.asarray(n_top_neg, dtype=np.intp)
     n_pairs = (n_top_pos * n_top_neg).astype(np.float64)
-    correct = n_pairs - np.bincount(query_codes, weights=wrong, minlength=n_groups)
-    return correct, n_pairs, ranking
+    if n_pos is None or n_neg is None or segments is None:
+        n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
+    by_score, by_segment = _order_by_segment(y_score, segments, 2 * n_groups)
+    counts = np.empty(2 * n_groups, dtype=np.intp)
+    counts[0::2], counts[1::2] = n_pos, n_neg
+    starts = _segment_starts(counts)
+    top_pos = by_score[by_segment[_ragged_positions(starts[0::2], n_top_pos)]]
+    top_neg = by_score[by_segment[_ragged_positions(starts[1::2], n_top_neg)]]
+    if top_pos.shape[0] == 0 or top_neg.shape[0] == 0:
+        return np.zeros(n_groups), n_pairs
+    # Dense rank (0 = highest) of the selected values; equal values, equal rank.
+    values = np.concatenate([y_score[top_pos], y_score[top_neg]])
+    by_value = np.argsort(-values)
+    sorted_values = values[by_value]
+    dense = np.empty(values.shape[0], dtype=np.int64)
+    steps = np.zeros(values.shape[0], dtype=np.int64)
+    np.cumsum(sorted_values[1:] != sorted_values[:-1], out=steps[1:])
+    dense[by_value] = steps
+    width = np.int64(steps[-1] + 1)
+    pos_codes = np.repeat(np.arange(n_groups, dtype=np.int64), n_top_pos)
+    neg_codes = np.repeat(np.arange(n_groups, dtype=np.int64), n_top_neg)
+    pos_keys = pos_codes * width + dense[:top_pos.shape[0]]
+    neg_keys = neg_codes * width + dense[top_pos.shape[0]:]  # non-decreasing
+    neg_before = (np.cumsum(n_top_neg) - n_top_neg)[pos_codes]
+    # Top negatives of the positive's group scoring >= it: errors.
+    wrong = np.searchsorted(neg_keys, pos_keys, side="right") - neg_before
+    if ties == "half" and width < values.shape[0]:  # some values are equal
+        above = np.searchsorted(neg_keys, pos_keys, side="left") - neg_before
+        wrong = 0.5 * (wrong + above)
+    correct = n_pairs - np.bincount(pos_codes, weights=wrong, minlength=n_groups)
+    return correct, n_pairs
 
 
 def _tie_blocks(y_pos, y_score, codes, n_groups):
@@ -114,7 +248,7 @@ def _tie_blocks(y_pos, y_score, codes, n_groups):
     For every row (in sorted order) returns how many rows / relevant rows of
     its group score strictly higher (``gt_*``) and at least as high
     (``ge_*``, the row's whole tie block included). One score sort and one
-    stable sort of the group codes; everything else is O(n).
+    radix sort of the group codes; everything else is O(n).
 
     Returns
     -------
@@ -122,8 +256,9 @@ def _tie_blocks(y_pos, y_score, codes, n_groups):
         In sorted order.
     gt_items, ge_items, gt_pos, ge_pos : ndarray of intp of shape (n,)
     """
-    seg = rank_within_segments(y_score, codes, n_groups)
-    order = seg.order
+    by_score, by_segment = _order_by_segment(y_score, codes, n_groups)
+    order = by_score[by_segment]
+    group_starts = _segment_starts(np.bincount(codes, minlength=n_groups))
     codes_s = codes[order]
     pos_s = y_pos[order]
     score_s = y_score[order]
@@ -139,7 +274,7 @@ def _tie_blocks(y_pos, y_score, codes, n_groups):
     block_id = np.cumsum(new_block) - 1
     cum_pos = np.zeros(n + 1, dtype=np.intp)
     np.cumsum(pos_s, out=cum_pos[1:])
-    group_start = seg.starts[codes_s]
+    group_start = group_starts[codes_s]
     start = block_start[block_id]
     end = block_end[block_id]
     gt_items = start - group_start
@@ -220,11 +355,12 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
     """
     _check_options(average, ties)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg = _validate(
+    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs, _ = _pair_gains(
+    correct, n_pairs = _pair_gains(
         y_pos, y_score, codes, n_groups,
         n_top_pos=np.minimum(n_pos, k), n_top_neg=np.minimum(n_neg, k), ties=ties,
+        n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "pAp@k")
 
@@ -281,11 +417,12 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg = _validate(
+    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs, _ = _pair_gains(
+    correct, n_pairs = _pair_gains(
         y_pos, y_score, codes, n_groups,
         n_top_pos=n_pos, n_top_neg=np.minimum(n_neg, k), ties=ties,
+        n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC")
 
@@ -337,11 +474,11 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro", ties="half",
     0.75
     """
     _check_options(average, ties)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg = _validate(
+    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs, _ = _pair_gains(
+    correct, n_pairs = _pair_gains(
         y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
-        ties=ties,
+        ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "ROC AUC")
 
@@ -393,15 +530,14 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, _, _ = _validate(
+    y_pos, y_score, codes, n_groups, _, _, _ = _validate(
         y_true, y_score, groups, pos_label)
     top = rank_within_segments(y_score, codes, n_groups).rank < k
     y_pos, y_score, codes = y_pos[top], y_score[top], codes[top]
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
-    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
-    correct, n_pairs, _ = _pair_gains(
+    n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
+    correct, n_pairs = _pair_gains(
         y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
-        ties=ties,
+        ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "AUC@k",
                       reason="the top k items lack a relevant or an irrelevant "
@@ -464,7 +600,7 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, _, _ = _validate(
+    y_pos, y_score, codes, n_groups, _, _, _ = _validate(
         y_true, y_score, groups, pos_label)
     codes_s, pos_s, gt_items, ge_items, gt_pos, ge_pos = _tie_blocks(
         y_pos, y_score, codes, n_groups)
@@ -535,7 +671,7 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     array([1.        , 0.33333333])
     """
     _check_options(average)
-    y_pos, y_score, codes, n_groups, n_pos, _ = _validate(
+    y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
     codes_s, pos_s, _, ge_items, _, ge_pos = _tie_blocks(
         y_pos, y_score, codes, n_groups)

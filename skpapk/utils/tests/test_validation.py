@@ -1,0 +1,116 @@
+"""Tests of the input validation helpers: accepted inputs and error messages."""
+
+import numpy as np
+import pytest
+
+from skpapk.utils._validation import (
+    check_binary_target,
+    check_groups,
+    check_k,
+    check_ranking_inputs,
+    check_scores,
+)
+
+
+@pytest.mark.parametrize("k", [1, 7, np.int64(3), np.uint8(2)])
+def test_check_k_accepts_positive_integers(k):
+    assert check_k(k) == int(k)
+    assert type(check_k(k)) is int
+
+
+@pytest.mark.parametrize("k, error", [(0, ValueError), (-3, ValueError),
+                                      (2.5, TypeError), (2.0, TypeError),
+                                      (True, TypeError), (np.bool_(True), TypeError),
+                                      (None, TypeError), ("5", TypeError)])
+def test_check_k_rejects(k, error):
+    with pytest.raises(error, match="k must be a positive integer"):
+        check_k(k)
+
+
+def test_check_k_names_the_argument():
+    with pytest.raises(ValueError, match="n_top must be"):
+        check_k(0, name="n_top")
+
+
+@pytest.mark.parametrize(
+    "groups, codes, labels",
+    [(None, [0, 0, 0], [0]),
+     ([5, 3, 5], [1, 0, 1], [3, 5]),
+     (["b", "a", "b"], [1, 0, 1], ["a", "b"]),
+     (np.array([2.0, -1.0, 2.0]), [1, 0, 1], [-1.0, 2.0]),
+     (np.array(["u1", "u2", "u1"], dtype=object), [0, 1, 0], ["u1", "u2"])],
+)
+def test_check_groups_encodes_sorted_labels(groups, codes, labels):
+    got_codes, got_labels = check_groups(groups, 3)
+    np.testing.assert_array_equal(got_codes, codes)
+    np.testing.assert_array_equal(got_labels, labels)
+    assert got_codes.dtype == np.intp
+
+
+@pytest.mark.parametrize(
+    "groups, error, match",
+    [([0, 1], ValueError, "groups has 2 labels but there are 3 rows"),
+     ([0.0, np.nan, 1.0], ValueError, "NaN or infinite"),
+     (np.array([1, None, 2], dtype=object), ValueError, "None"),
+     (np.array([1, "a", 2], dtype=object), TypeError, "mixes labels")],
+)
+def test_check_groups_rejects(groups, error, match):
+    with pytest.raises(error, match=match):
+        check_groups(groups, 3)
+
+
+def test_check_groups_column_vector_warns():
+    with pytest.warns(Warning):
+        codes, labels = check_groups(np.array([[1], [0], [1]]), 3)
+    np.testing.assert_array_equal(codes, [1, 0, 1])
+
+
+@pytest.mark.parametrize(
+    "y, pos_label, expected",
+    [([0, 1, 1], None, [False, True, True]),
+     ([-1, 1, -1], None, [False, True, False]),
+     ([2, 7, 7], None, [False, True, True]),
+     ([2, 7, 7], 2, [True, False, False]),
+     (["no", "yes"], None, [False, True]),
+     ([False, True], None, [False, True]),
+     ([1, 1, 1], None, [True, True, True]),
+     ([0, 0], None, [False, False]),
+     (["a", "a"], "a", [True, True])],
+)
+def test_check_binary_target(y, pos_label, expected):
+    y_pos, _ = check_binary_target(y, pos_label=pos_label)
+    np.testing.assert_array_equal(y_pos, expected)
+
+
+@pytest.mark.parametrize(
+    "y, pos_label, match",
+    [([0, 1, 2], None, "Only binary classification is supported"),
+     ([0.5, 1.5, 0.25], None, "binary relevance labels"),
+     ([0.0, np.nan], None, "y_true"),
+     (["a", "a"], None, "pass pos_label"),
+     ([0, 1], 3, "pos_label=3 is not one of the labels")],
+)
+def test_check_binary_target_rejects(y, pos_label, match):
+    with pytest.raises(ValueError, match=match):
+        check_binary_target(y, pos_label=pos_label)
+
+
+def test_check_scores():
+    out = check_scores([1, 2, 3], 3)
+    assert out.dtype == np.float64
+    with pytest.raises(TypeError, match="y_score must be numeric"):
+        check_scores(["a", "b"], 2)
+    with pytest.raises(ValueError, match="y_score"):
+        check_scores([1.0, np.inf], 2)
+    with pytest.raises(ValueError, match="y_score has 2 scores but y_true has 3"):
+        check_scores([1.0, 2.0], 3)
+
+
+def test_check_ranking_inputs_names_both_arrays_on_length_mismatch():
+    with pytest.raises(ValueError, match="y_true and y_score must have the same"):
+        check_ranking_inputs([0, 1, 1], [0.1, 0.2], None)
+    y_pos, scores, codes, labels = check_ranking_inputs(
+        ["n", "y"], [1, 2], ["u", "v"])
+    np.testing.assert_array_equal(y_pos, [False, True])
+    np.testing.assert_array_equal(codes, [0, 1])
+    assert scores.dtype == np.float64 and list(labels) == ["u", "v"]
