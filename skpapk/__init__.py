@@ -1,6 +1,12 @@
 """skpapk: rankers and per-group metrics for top-k recommendation with pAp@k."""
 
 from ._base import BaseRanker, BaseSubgradientRanker, Recommendations
+from ._baselines import (
+    GreedyPApKRanker,
+    PAUCRanker,
+    PrecAtKRanker,
+    SelectPApKRanker,
+)
 from ._ranker import (
     PApKAvgRanker,
     PApKMaxRanker,
@@ -14,10 +20,14 @@ __version__ = "0.1.0"
 __all__ = [
     "BaseRanker",
     "BaseSubgradientRanker",
+    "GreedyPApKRanker",
     "PApKAvgRanker",
     "PApKMaxRanker",
     "PApKRampRanker",
     "PApKRanker",
     "PApKTSRanker",
+    "PAUCRanker",
+    "PrecAtKRanker",
     "Recommendations",
+    "SelectPApKRanker",
 ]

@@ -3,11 +3,15 @@
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skpapk import (
+    GreedyPApKRanker,
     PApKAvgRanker,
     PApKMaxRanker,
     PApKRampRanker,
     PApKRanker,
     PApKTSRanker,
+    PAUCRanker,
+    PrecAtKRanker,
+    SelectPApKRanker,
 )
 
 # One instance of every public estimator: add new estimators here. A small
@@ -19,6 +23,10 @@ ESTIMATORS = [
     PApKMaxRanker(max_iter=20),
     PApKTSRanker(max_iter=20),
     PApKRampRanker(max_iter=20),
+    PAUCRanker(max_iter=20),
+    PrecAtKRanker(max_iter=20),
+    GreedyPApKRanker(n_estimators=3, random_state=0),
+    SelectPApKRanker(max_iter=3),
 ]
 
 

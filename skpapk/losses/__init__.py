@@ -11,6 +11,7 @@ from ._losses import (
     TightStructSurrogate,
     surrogate_loss,
 )
+from ._preck import PrecAtKSurrogate
 
 __all__ = [
     "SURROGATES",
@@ -19,6 +20,7 @@ __all__ = [
     "MaxSurrogate",
     "PAUCSurrogate",
     "PairwiseHingeSurrogate",
+    "PrecAtKSurrogate",
     "RampSurrogate",
     "TightStructSurrogate",
     "surrogate_loss",

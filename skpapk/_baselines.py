@@ -1,0 +1,575 @@
+"""The baseline rankers of the paper's Table 3 (Section 7.3.2).
+
+- :class:`PAUCRanker`: SVM-pAUC, the structural surrogate of pAUC(0, k/n-]
+  (Narasimhan & Agarwal 2017), trained by the same subgradient solver as the
+  pAp@k rankers (loss ``"pauc"``).
+- :class:`PrecAtKRanker`: SGD@k-avg, the prec@k avg surrogate of Kar et al.
+  (2015) (loss ``"preck"``), same solver.
+- :class:`GreedyPApKRanker`: Greedy-pAp@k (Ricamato & Tortorella 2011,
+  extended to pAp@k): logistic regressions on disjoint folds, merged pairwise
+  by line searches on held-out micro-pAp@k.
+- :class:`SelectPApKRanker`: Select-pAp@k (Budhiraja et al. 2020, Alg. 1):
+  logistic regressions refitted on each group's top positives and top
+  negatives under the current model.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
+
+from ._base import BaseRanker
+from ._ranker import _EXAMPLE, _FixedSurrogateRanker, _doc
+from .losses._losses import _get_surrogate
+from .metrics import papk_score
+from .model_selection import within_group_split
+from .utils._groups import rank_by_group_and_label, rank_within_segments
+
+_BASELINE_REFERENCE = """Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
+    S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
+    Recommender Systems", ICML 2020."""
+
+
+class PAUCRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the structural surrogate of pAUC(0, k/n-] (SVM-pAUC).",
+        """The SVM-pAUC baseline of the paper (Section 7.3.2, Table 3;
+    Narasimhan & Agarwal, "Support Vector Algorithms for Optimizing the
+    Partial Area under the ROC Curve", Neural Computation 2017). Group
+    surrogate: ``(1/(n+ k')) * sum_{all i} sum_{j <= k'} h(1 - (P_i - N_j))``,
+    every relevant row against the top ``k' = min(k, n-)`` irrelevant ones:
+    convex and an upper bound of the pAUC(0, k/n-] risk. Unlike pAp@k it
+    counts every relevant row, not only the top ``min(k, n+)``. Trained by
+    the same solver as :class:`PApKRanker` (loss ``"pauc"`` of
+    :func:`skpapk.losses.surrogate_loss`).""",
+        """PApKRanker : the pAp@k surrogates.
+    skpapk.metrics.partial_auc_score : the pAUC(0, k/n-] metric.""",
+        _EXAMPLE.format(cls="PAUCRanker", args="k=5"),
+    )
+
+    def _get_surrogate(self):
+        return _get_surrogate("pauc")
+
+
+class PrecAtKRanker(_FixedSurrogateRanker):
+    __doc__ = _doc(
+        "Linear ranker trained on the prec@k avg surrogate of Kar et al. (SGD@k-avg).",
+        """The SGD@k-avg baseline of the paper (Section 7.3.2, Tables 2 and 3;
+    Kar, Narasimhan, Jain, "Surrogate Functions for Maximizing Precision at
+    the Top", ICML 2015, App. B.4). Group surrogate, divided by ``k``:
+    ``max_{|yhat| = k} {Delta(y, yhat) + sum_i (yhat_i - y_i) s_i +
+    (1/C(yhat)) sum_i (1 - yhat_i) y_i s_i}`` with ``Delta = k - K``
+    (``K`` true positives in ``yhat``) and ``1/C = (n+ - k)/(n+ - K)``,
+    computed in closed form (the best ``K`` per group, see
+    :class:`skpapk.losses.PrecAtKSurrogate` for the edge cases). Convex; an
+    upper bound of the prec@k risk ``1 - prec@k`` of every group with
+    ``n+ >= k`` (Claim 17 of the seed). The paper trains it by SGD over
+    users; here the full-batch subgradient solver of :class:`PApKRanker`
+    minimises the mean over groups (loss ``"preck"``).""",
+        """PApKRanker : the pAp@k surrogates.
+    skpapk.metrics.precision_at_k_score : the prec@k metric.""",
+        _EXAMPLE.format(cls="PrecAtKRanker", args="k=5"),
+    )
+
+    def _get_surrogate(self):
+        return _get_surrogate("preck")
+
+
+def _fit_logistic(X, y_pos, alpha, *, tol, max_iter):
+    """Coefficients (no intercept) of ``alpha ||w||^2 + mean cross-entropy``.
+
+    scikit-learn's :class:`~sklearn.linear_model.LogisticRegression` (lbfgs)
+    minimises ``||w||^2 / 2 + C * sum cross-entropy``; dividing our objective
+    by ``2 alpha`` gives ``C = 1 / (2 alpha n)`` (``C = inf``, no penalty,
+    when ``alpha = 0``). An intercept is fitted (not penalised) and dropped:
+    it shifts every score of a group alike, so no ranking changes.
+    """
+    n = X.shape[0]
+    C = np.inf if alpha == 0 else 1.0 / (2.0 * alpha * n)
+    model = LogisticRegression(C=C, solver="lbfgs", tol=tol, max_iter=max_iter)
+    model.fit(X, y_pos)
+    return np.asarray(model.coef_, dtype=np.float64).reshape(-1), model
+
+
+def _defined_rows(y_pos, codes, n_groups):
+    """Rows of the groups with both a relevant and an irrelevant row."""
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_rows = np.bincount(codes, minlength=n_groups)
+    defined = (n_pos > 0) & (n_pos < n_rows)
+    return np.flatnonzero(defined[codes])
+
+
+def _score_std(X, coef):
+    """Standard deviation of ``X @ coef`` (1 where it is 0)."""
+    std = float(np.std(np.asarray(X @ coef.astype(X.dtype, copy=False),
+                                  dtype=np.float64)))
+    return std if std > 0 else 1.0
+
+
+def _line_search_scores(y_pos, codes, n_groups, current, new, grid, k):
+    """Held-out micro-pAp@k of ``(1 - a) * current + a * new`` for every ``a``.
+
+    One call of :func:`~skpapk.metrics.papk_score`: the candidate scores are
+    stacked, the ``j``-th copy of the groups recoded ``codes + j * n_groups``.
+    """
+    n_grid = grid.shape[0]
+    scores = ((1.0 - grid)[:, None] * current[None, :]
+              + grid[:, None] * new[None, :]).reshape(-1)
+    stacked_codes = (codes[None, :]
+                     + n_groups * np.arange(n_grid)[:, None]).reshape(-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        gains = papk_score(np.tile(y_pos, n_grid), scores, k=k,
+                           groups=stacked_codes, average=None, pos_label=True)
+    gains = gains.reshape(n_grid, n_groups)
+    defined = ~np.isnan(gains[0])
+    return gains[:, defined].mean(axis=1)
+
+
+class GreedyPApKRanker(BaseRanker):
+    """Greedy-pAp@k: logistic regressions merged by line searches on pAp@k.
+
+    The Greedy-pAp@k baseline of the paper (Section 7.3.2, Table 3), which
+    extends the greedy combination of linear dichotomizers of Ricamato &
+    Tortorella (2011) from pAUC to pAp@k:
+
+    1. Every group's rows are split, by label, into a fitting part and a
+       held-out part of about ``validation_fraction`` of its relevant and of
+       its irrelevant rows (:func:`skpapk.model_selection.within_group_split`;
+       a group with 1 or 2 relevant rows keeps them in the fitting part, so
+       the line search only sees groups with at least one held-out relevant
+       and irrelevant row). Held-out *items* rather than held-out groups, so
+       that a single group works.
+    2. The fitting rows are dealt, by label and at random, into
+       ``n_estimators`` disjoint folds; a logistic regression
+       (``alpha * ||w||^2 + mean cross-entropy``, lbfgs) is fitted on each
+       fold. Each base scorer is rescaled so that its scores on the fitting
+       rows have unit standard deviation.
+    3. The scorers are sorted by their held-out micro-pAp@k. Starting from
+       the best, each next one is merged: ``w <- (1 - a) w + a w_new`` with
+       ``a`` on a grid of ``n_line_search`` points of ``[0, 1]`` maximising
+       the held-out micro-pAp@k (ties: the smallest ``a``, so ``a = 0``
+       keeps the current scorer); the merged scorer is rescaled to unit
+       score standard deviation.
+
+    Every scorer is linear, so the result is one weight vector, ``coef_``.
+    Groups without a relevant or an irrelevant row are left out
+    (``n_groups_skipped_``).
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of the pAp@k that the
+        line searches maximise, of :meth:`score` and of :meth:`recommend`.
+
+    n_estimators : int, default=5
+        Number of base logistic regressions (folds). Lowered, with a
+        warning, to the number of relevant or irrelevant fitting rows when
+        either is smaller (a fold needs both labels).
+
+    alpha : float, default=1e-3
+        Weight of ``||w||^2`` in each logistic regression's objective
+        ``alpha * ||w||^2 + mean cross-entropy`` (``C = 1 / (2 alpha n)``
+        in scikit-learn's terms).
+
+    n_line_search : int, default=21
+        Number of evenly spaced weights ``a`` in ``[0, 1]`` tried per merge.
+
+    validation_fraction : float, default=0.25
+        Fraction of every group's relevant and irrelevant rows held out for
+        the line searches.
+
+    max_iter : int, default=1000
+        Maximum number of lbfgs iterations of each logistic regression.
+
+    tol : float, default=1e-4
+        Tolerance of the lbfgs fits.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the held-out split and the folds.
+
+    verbose : int, default=0
+        Print the held-out score of every base scorer and merge.
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The merged linear scorer.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    estimators_ : list of LogisticRegression
+        The base logistic regressions, in fold order.
+
+    estimator_scores_ : ndarray of shape (n_estimators_,)
+        Held-out micro-pAp@k of every base scorer.
+
+    merge_order_ : ndarray of int of shape (n_estimators_,)
+        Indices into ``estimators_`` in the order they were merged.
+
+    merge_weights_ : ndarray of shape (n_estimators_ - 1,)
+        The weight ``a`` chosen at every merge.
+
+    validation_score_ : float
+        Held-out micro-pAp@k of ``coef_``.
+
+    n_estimators_ : int
+        Number of base scorers actually fitted.
+
+    n_validation_groups_ : int
+        Number of groups with a held-out relevant and irrelevant row (the
+        groups the line searches average over).
+
+    n_groups_skipped_ : int
+        Training groups without a relevant or without an irrelevant row.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    SelectPApKRanker : the other logistic-regression baseline.
+    PApKRanker : the pAp@k surrogates.
+
+    References
+    ----------
+    M. T. Ricamato, F. Tortorella. "Partial AUC maximization in a linear
+    combination of dichotomizers", Pattern Recognition 44(10-11), 2011.
+
+    """ + _BASELINE_REFERENCE + """
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import GreedyPApKRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = GreedyPApKRanker(k=5, n_estimators=3, random_state=0)
+    >>> ranker = ranker.fit(X, y, groups=groups)
+    >>> ranker.coef_.shape, ranker.merge_weights_.shape
+    ((3,), (2,))
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "n_line_search": [Interval(Integral, 2, None, closed="left")],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, k=10, n_estimators=5, alpha=1e-3, n_line_search=21,
+                 validation_fraction=0.25, max_iter=1000, tol=1e-4,
+                 random_state=None, verbose=0):
+        self.k = k
+        self.n_estimators = n_estimators
+        self.alpha = alpha
+        self.n_line_search = n_line_search
+        self.validation_fraction = validation_fraction
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _folds(self, y_pos, rng):
+        """Fold of every fitting row: by label, at random, sizes within 1."""
+        n_pos = int(np.count_nonzero(y_pos))
+        n_folds = min(self.n_estimators, n_pos, y_pos.shape[0] - n_pos)
+        if n_folds < self.n_estimators:
+            warnings.warn(
+                f"n_estimators={self.n_estimators} base scorers need that many "
+                f"relevant and irrelevant fitting rows, but there are {n_pos} "
+                f"relevant and {y_pos.shape[0] - n_pos} irrelevant ones: "
+                f"{n_folds} scorer(s) are fitted. Lower n_estimators or "
+                f"validation_fraction.",
+                UserWarning,
+                stacklevel=3,
+            )
+        rank = rank_within_segments(rng.permutation(y_pos.shape[0]).astype(float),
+                                    y_pos.astype(np.intp), 2).rank
+        return rank % n_folds, n_folds
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, groups=None):
+        """Fit the base logistic regressions and merge them greedily.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of every (user, item) row; dense or CSR.
+        y : array-like of shape (n_samples,)
+            Binary relevance (any two labels; the greater is relevant).
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group.
+
+        Returns
+        -------
+        self : object
+            Fitted ranker.
+        """
+        X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
+        rng = check_random_state(self.random_state)
+        rows = _defined_rows(y_pos, codes, n_groups)
+        fit_part, val_part = within_group_split(
+            y_pos[rows], codes[rows],
+            sizes=(1.0 - self.validation_fraction, self.validation_fraction),
+            random_state=rng)
+        fit_rows, val_rows = rows[fit_part], rows[val_part]
+        X_fit, y_fit = X[fit_rows], y_pos[fit_rows]
+        X_val, y_val, codes_val = X[val_rows], y_pos[val_rows], codes[val_rows]
+        n_val_pos = np.bincount(codes_val, weights=y_val, minlength=n_groups)
+        n_val = np.bincount(codes_val, minlength=n_groups)
+        self.n_validation_groups_ = int(np.count_nonzero((n_val_pos > 0)
+                                                         & (n_val_pos < n_val)))
+        if self.n_validation_groups_ == 0:
+            raise ValueError(
+                f"No group has a held-out relevant and irrelevant row for the "
+                f"line searches (validation_fraction={self.validation_fraction}"
+                f"); a group needs about 1 / validation_fraction relevant and "
+                f"irrelevant rows. Raise validation_fraction or give more rows "
+                f"per group."
+            )
+        fold, n_folds = self._folds(y_fit, rng)
+        self.n_estimators_ = n_folds
+        self.estimators_, coefs = [], []
+        for i in range(n_folds):  # a loop over the few base scorers
+            in_fold = fold == i
+            coef, model = _fit_logistic(X_fit[in_fold], y_fit[in_fold], self.alpha,
+                                        tol=self.tol, max_iter=self.max_iter)
+            self.estimators_.append(model)
+            coefs.append(coef / _score_std(X_fit, coef))
+        val_scores = [np.asarray(X_val @ c.astype(X.dtype, copy=False),
+                                 dtype=np.float64).reshape(-1) for c in coefs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            self.estimator_scores_ = np.array([
+                papk_score(y_val, s, k=self.k, groups=codes_val, pos_label=True)
+                for s in val_scores])
+        # stable: equal held-out scores keep the fold order
+        self.merge_order_ = np.argsort(-self.estimator_scores_, kind="stable")
+        grid = np.linspace(0.0, 1.0, self.n_line_search)
+        first = self.merge_order_[0]
+        coef, current = coefs[first], val_scores[first]
+        best = self.estimator_scores_[first]
+        if self.verbose:
+            print(f"Greedy-pAp@k: {n_folds} base scorers, held-out micro-pAp@"
+                  f"{self.k}: {np.round(self.estimator_scores_, 4).tolist()}")
+        weights = []
+        for i in self.merge_order_[1:]:  # a loop over the few base scorers
+            values = _line_search_scores(y_val, codes_val, n_groups, current,
+                                         val_scores[i], grid, self.k)
+            j = int(np.argmax(values))
+            a = grid[j]
+            weights.append(a)
+            coef = (1.0 - a) * coef + a * coefs[i]
+            scale = _score_std(X_fit, coef)
+            coef = coef / scale
+            current = ((1.0 - a) * current + a * val_scores[i]) / scale
+            best = values[j]
+            if self.verbose:
+                print(f"-- merged scorer {i} with weight {a:.3g}: held-out "
+                      f"micro-pAp@{self.k} {best:.4f}")
+        self.merge_weights_ = np.asarray(weights, dtype=np.float64)
+        self.validation_score_ = float(best)
+        self.coef_ = np.asarray(coef, dtype=np.float64)
+        return self
+
+
+class SelectPApKRanker(BaseRanker):
+    """Select-pAp@k: logistic regression refitted on the top of every list.
+
+    The Select-pAp@k baseline of the paper (Section 7.3.2, Table 3;
+    Budhiraja et al. 2020, Alg. 1). Start from a logistic regression on the
+    rows of every group that has a relevant and an irrelevant row; then
+    repeat: under the current scores, pool every group's top
+    ``beta = min(k, n+)`` relevant rows and top ``min(k, n-)`` irrelevant
+    rows (the rows that pAp@k looks at) and fit a logistic regression
+    (``alpha * ||w||^2 + mean cross-entropy``, lbfgs, to convergence) on the
+    pool. Stop when the pool no longer changes (the next fit would give the
+    same model) or after ``max_iter`` rounds (with a
+    :class:`~sklearn.exceptions.ConvergenceWarning`). The pools are found for
+    all groups at once (one ranking of every group's relevant and irrelevant
+    rows); ties in the scores are broken by row order.
+
+    The logistic regressions fit an intercept, which is dropped: it shifts
+    every score of a group alike. The model is deterministic (lbfgs), hence
+    there is no ``random_state``.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: sets the pools, :meth:`score`
+        and :meth:`recommend`.
+
+    alpha : float, default=1e-3
+        Weight of ``||w||^2`` in each logistic regression's objective
+        ``alpha * ||w||^2 + mean cross-entropy`` over the pool
+        (``C = 1 / (2 alpha n_pool)`` in scikit-learn's terms).
+
+    max_iter : int, default=10
+        Maximum number of pooling rounds (logistic regressions after the
+        first one).
+
+    tol : float, default=1e-4
+        Tolerance of the lbfgs fits (each runs at most 1000 iterations).
+
+    verbose : int, default=0
+        Print the pool size and training micro-pAp@k of every round.
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        Weights of the last logistic regression (without its intercept).
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of pooling rounds run (logistic regressions fitted on a pool).
+
+    pool_sizes_ : ndarray of int of shape (n_iter_ + 1,)
+        Number of rows of every fit: first the initial fit on all rows of
+        the defined groups, then every pool.
+
+    converged_ : bool
+        Whether the pool stopped changing before ``max_iter`` rounds.
+
+    n_groups_skipped_ : int
+        Training groups without a relevant or without an irrelevant row;
+        their rows are used in no fit.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    GreedyPApKRanker : the other logistic-regression baseline.
+    PApKRanker : the pAp@k surrogates.
+
+    References
+    ----------
+    A. Budhiraja, G. Hiranandani, N. Natarajan, P. Jain et al. "Rich-Item
+    Recommendations for Rich-Users: Exploiting Dynamic and Static Side
+    Information", 2020 (Algorithm 1).
+
+    """ + _BASELINE_REFERENCE + """
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import SelectPApKRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = SelectPApKRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> bool(ranker.pool_sizes_[-1] < 400)      # later fits see the top rows only
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, k=10, alpha=1e-3, max_iter=10, tol=1e-4, verbose=0):
+        self.k = k
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.tol = tol
+        self.verbose = verbose
+
+    def _pool(self, X, y_pos, codes, n_groups, coef):
+        """Rows of every group's top-beta relevant and top-k' irrelevant rows."""
+        scores = np.asarray(X @ coef.astype(X.dtype, copy=False),
+                            dtype=np.float64).reshape(-1)
+        ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
+        limit = np.where(y_pos, np.minimum(ranking.n_pos, self.k)[codes],
+                         np.minimum(ranking.n_neg, self.k)[codes])
+        return np.flatnonzero(ranking.rank < limit), scores
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, groups=None):
+        """Fit the logistic regressions on the successive pools.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of every (user, item) row; dense or CSR.
+        y : array-like of shape (n_samples,)
+            Binary relevance (any two labels; the greater is relevant).
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group.
+
+        Returns
+        -------
+        self : object
+            Fitted ranker.
+        """
+        X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
+        rows = _defined_rows(y_pos, codes, n_groups)
+        X, y_pos, codes = X[rows], y_pos[rows], codes[rows]
+        coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol, max_iter=1000)
+        sizes = [rows.shape[0]]
+        previous = None
+        self.converged_ = False
+        self.n_iter_ = 0
+        for _ in range(self.max_iter):  # a loop over the few rounds
+            pool, scores = self._pool(X, y_pos, codes, n_groups, coef)
+            if previous is not None and np.array_equal(pool, previous):
+                self.converged_ = True
+                break
+            if self.verbose:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UndefinedMetricWarning)
+                    papk = papk_score(y_pos, scores, k=self.k, groups=codes,
+                                      pos_label=True)
+                print(f"-- Round {self.n_iter_ + 1}: pool of {pool.shape[0]} "
+                      f"rows, train micro-pAp@{self.k} {papk:.4f}")
+            coef, _ = _fit_logistic(X[pool], y_pos[pool], self.alpha,
+                                    tol=self.tol, max_iter=1000)
+            sizes.append(pool.shape[0])
+            previous = pool
+            self.n_iter_ += 1
+        if not self.converged_:
+            pool, _ = self._pool(X, y_pos, codes, n_groups, coef)
+            self.converged_ = previous is not None and np.array_equal(pool, previous)
+        if not self.converged_:
+            warnings.warn(
+                f"The pool of top rows still changed after max_iter="
+                f"{self.max_iter} rounds; increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
+        self.coef_ = coef
+        return self
