@@ -292,7 +292,8 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
     the gain is the fraction of the ``beta * k'`` pairs made of one of the
     ``beta`` highest scored relevant items and one of the ``k'`` highest
     scored irrelevant items in which the relevant item scores higher
-    (paper eq. 3 and Theorem 1, as a gain: 1 - risk). The paper assumes
+    (paper Definition 1, eq. 1, as a gain: 1 - risk; Theorem 1, eq. 5,
+    writes the same risk as a max-min of AUC risks). The paper assumes
     ``k <= n-``; using ``k'`` keeps groups with fewer than ``k`` irrelevant
     items defined.
 
@@ -335,6 +336,15 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
     expected_papk : pAp@k of a uniformly random ranking.
     expected_papk_score : micro-pAp@k of a random ranking of the same groups.
 
+    Notes
+    -----
+    RecTools' ``rectools.metrics.PAP`` computes the same value per user when
+    the ranking has no ties and the user has at least ``k`` irrelevant items.
+    It differs elsewhere: its denominator is ``min(n+, k) * k`` even when
+    ``n- < k`` (missing irrelevant items count as ranked below every
+    relevant one), and a user without relevant items scores 0 and stays in
+    the mean, where this function leaves such groups out with a warning.
+
     References
     ----------
     G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization and
@@ -372,9 +382,10 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     For each group, the gain is the fraction of the ``n+ * k'`` pairs
     (``k' = min(k, n-)``) made of any relevant item and one of the ``k'``
     highest scored irrelevant items in which the relevant item scores higher
-    (the paper's pAUC, Section 1 and eq. 2; the SVM-pAUC baseline's
-    target). Unlike :func:`papk_score`, every relevant item counts, not only
-    the top ``min(k, n+)``.
+    (pAUC(0, k/n-] as compared with pAp@k in the paper's Section 3, after
+    Narasimhan & Agarwal 2017; the SVM-pAUC baseline's target). Unlike
+    :func:`papk_score`, every relevant item counts, not only the top
+    ``min(k, n+)``.
 
     Parameters
     ----------
@@ -432,8 +443,9 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro", ties="half",
     """Area under the ROC curve of each group.
 
     For each group, the fraction of its ``n+ * n-`` (relevant, irrelevant)
-    pairs that are ranked correctly. With ``ties="half"`` and one group this
-    is :func:`sklearn.metrics.roc_auc_score`.
+    pairs that are ranked correctly (1 - the AUC risk of the paper's eq. 2,
+    which counts a tie as an error: ``ties="error"``). With
+    ``ties="half"`` and one group this is :func:`sklearn.metrics.roc_auc_score`.
 
     Parameters
     ----------

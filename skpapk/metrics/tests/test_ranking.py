@@ -552,3 +552,33 @@ def test_binary_target_fast_path_matches_check_binary_target(y, dtype, pos_label
             _binary_target(y, pos_label)
         return
     np.testing.assert_array_equal(_binary_target(y, pos_label), expected)
+
+
+def _rectools_style_pap(ranked, k):
+    """pAp@k as RecTools' PAP computes it from a ranked list (no ties):
+    each of the top min(n+, k) relevant items gains k minus the number of
+    irrelevant items above it (at most k counted), over min(n+, k) * k."""
+    gain, n_neg_above, n_pos_seen = 0, 0, 0
+    for relevant in ranked:
+        if relevant:
+            n_pos_seen += 1
+            if n_pos_seen <= k and n_neg_above < k:
+                gain += k - n_neg_above
+        else:
+            n_neg_above += 1
+    return gain / (min(n_pos_seen, k) * k)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("k", [1, 3, 8])
+def test_agrees_with_rectools_formula_when_k_le_n_neg(seed, k):
+    rng = np.random.RandomState(seed)
+    n = 30
+    y = rng.rand(n) < 0.3
+    y[:2] = [True, False]
+    if (~y).sum() < k:
+        pytest.skip("needs at least k irrelevant items")
+    s = rng.permutation(n).astype(float)  # no ties
+    ranked = y[np.argsort(-s)]
+    assert papk_score(y, s, k=k, pos_label=True) == pytest.approx(
+        _rectools_style_pap(ranked, k))
