@@ -110,6 +110,13 @@ def _group_codes(groups, n_samples):
     return check_groups(groups, n_samples)
 
 
+def _check_not_empty(y_pos):
+    if y_pos.shape[0] == 0:
+        raise ValueError(
+            "y_true is empty: a ranking metric needs at least one labelled row."
+        )
+
+
 def _validate(y_true, y_score, groups, pos_label):
     """Validated inputs plus the number of relevant / irrelevant rows per group.
 
@@ -125,6 +132,7 @@ def _validate(y_true, y_score, groups, pos_label):
             f"score per labelled row."
         ) from exc
     y_pos = _binary_target(y_true, pos_label)
+    _check_not_empty(y_pos)
     y_score = check_scores(y_score, y_pos.shape[0])
     codes, labels = _group_codes(groups, y_pos.shape[0])
     n_groups = labels.shape[0]

@@ -245,3 +245,8 @@ def test_expected_papk_score_all_undefined_and_labels():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert expected_papk_score([0, 1], k=3) == pytest.approx(0.5)
+
+
+def test_expected_papk_score_empty_input_is_an_error():
+    with pytest.raises(ValueError, match="y_true is empty"):
+        expected_papk_score([], k=2)

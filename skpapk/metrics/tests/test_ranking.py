@@ -582,3 +582,9 @@ def test_agrees_with_rectools_formula_when_k_le_n_neg(seed, k):
     ranked = y[np.argsort(-s)]
     assert papk_score(y, s, k=k, pos_label=True) == pytest.approx(
         _rectools_style_pap(ranked, k))
+
+
+@pytest.mark.parametrize("metric, kwargs", ALL_METRICS)
+def test_empty_input_is_an_error(metric, kwargs):
+    with pytest.raises(ValueError, match="y_true is empty"):
+        metric([], [], **kwargs)
