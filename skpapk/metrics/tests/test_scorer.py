@@ -195,3 +195,12 @@ def test_micro_scorer_average_must_be_a_number():
                                                           groups=groups)
     assert pooled == pytest.approx(papk_score(
         y, model.decision_function(X), k=2, groups=groups, average="pooled"))
+
+
+def test_pickled_scorer_keeps_its_groups_request():
+    import pickle
+
+    scorer = pickle.loads(pickle.dumps(micro_papk_scorer(k=3)))
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert scorer.get_metadata_routing().consumes("score", ["groups"]) == {
+            "groups"}
