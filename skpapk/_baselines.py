@@ -111,13 +111,15 @@ def _score_std(X, coef):
     return std if std > 0 else 1.0
 
 
-def _line_search_scores(y_pos, codes, n_groups, current, new, grid, k):
+def _line_search_scores(y_pos, codes, current, new, grid, k):
     """Held-out micro-pAp@k of ``(1 - a) * current + a * new`` for every ``a``.
 
     One call of :func:`~skpapk.metrics.papk_score`: the candidate scores are
     stacked, the ``j``-th copy of the groups recoded ``codes + j * n_groups``.
     """
     n_grid = grid.shape[0]
+    labels, codes = np.unique(codes, return_inverse=True)  # groups present only
+    n_groups = labels.shape[0]
     scores = ((1.0 - grid)[:, None] * current[None, :]
               + grid[:, None] * new[None, :]).reshape(-1)
     stacked_codes = (codes[None, :]
@@ -374,7 +376,7 @@ class GreedyPApKRanker(BaseRanker):
                   f"{self.k}: {np.round(self.estimator_scores_, 4).tolist()}")
         weights = []
         for i in self.merge_order_[1:]:  # a loop over the few base scorers
-            values = _line_search_scores(y_val, codes_val, n_groups, current,
+            values = _line_search_scores(y_val, codes_val, current,
                                          val_scores[i], grid, self.k)
             j = int(np.argmax(values))
             a = grid[j]
