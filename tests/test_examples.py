@@ -1,0 +1,63 @@
+"""Run every example script of ``examples/`` in a subprocess.
+
+Each script must exit with status 0 and print the lines that show its
+point (the numbers themselves are checked for range where they are stable).
+"""
+
+import functools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@functools.lru_cache(maxsize=None)  # each script runs once per session
+def run_example(name):
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
+    proc = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True,
+                          text=True, timeout=300, cwd=EXAMPLES, env=env)
+    assert proc.returncode == 0, (
+        f"{name} exited with status {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc.stdout
+
+
+def _floats(pattern, text):
+    return [float(v) for v in re.findall(pattern, text)]
+
+
+def test_plot_grid_search():
+    out = run_example("plot_grid_search.py")
+    # both protocols report a best (eta0, alpha) from the grid and a CV score
+    for cv in ("GroupKFold", "WithinGroupKFold"):
+        line = next(line for line in out.splitlines() if line.startswith(cv + ":"))
+        assert "'eta0'" in line and "'alpha'" in line
+        (score,) = _floats(r"micro-pAp@5 = ([0-9.]+)", line)
+        assert 0.5 < score <= 1.0
+    tuned, random = _floats(r"(?:ranker|ranking) ([0-9.]+)", out.splitlines()[-1])
+    # the tuned ranker must beat a random ranking of the same users by far
+    assert tuned > random + 0.3
+
+
+def test_plot_cross_val():
+    out = run_example("plot_cross_val.py")
+    scores = dict(re.findall(r"^(.+?)\s+micro-pAp@5 = ([0-9.]+)", out, flags=re.M))
+    scores = {name.strip(): float(value) for name, value in scores.items()}
+    assert set(scores) >= {
+        "avg ranker", "StandardScaler -> avg ranker",
+        "StandardScaler -> Nystroem -> avg ranker",
+        "random ranking (exact expectation)",
+    }
+    random = scores.pop("random ranking (exact expectation)")
+    assert all(value > random for value in scores.values())
+    # on badly scaled features, scaling first helps the subgradient ranker
+    assert scores["StandardScaler -> avg ranker"] > scores["avg ranker"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_every_example_runs(name):
+    assert run_example(name).strip(), f"{name} printed nothing"
