@@ -32,6 +32,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, GroupShuffleSplit
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
+from ._base import BaseSubgradientRanker
 from ._ranker import PApKAvgRanker, PApKMaxRanker, PApKRampRanker, PApKTSRanker
 from .metrics import (
     expected_papk_score,
@@ -447,8 +448,8 @@ def _make_pipeline(method, *, k, scale, max_iter=None, params=None):
     estimator = cls()
     own = estimator.get_params()
     settings = {"k": k}
-    if max_iter is not None:
-        settings["max_iter"] = max_iter
+    if max_iter is not None and isinstance(estimator, BaseSubgradientRanker):
+        settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
     settings.update(params or {})
     estimator.set_params(**{key: v for key, v in settings.items() if key in own})
     scaler = {"minmax": MinMaxScaler(), "standard": StandardScaler(),
@@ -571,8 +572,10 @@ def _make_cv(kind, n_splits, random_state):
 def _note_convergence(estimator, progress, title):
     ranker = estimator.named_steps["ranker"] if hasattr(estimator, "named_steps") \
         else estimator
-    max_iter = getattr(ranker, "max_iter", None)
-    if max_iter is not None and getattr(ranker, "n_iter_", 0) >= max_iter:
+    if not isinstance(ranker, BaseSubgradientRanker):
+        return
+    max_iter = ranker.max_iter
+    if ranker.n_iter_ >= max_iter:
         progress(f"{title}: note: the final fit ran all max_iter={max_iter} "
                  f"epochs (raise --max-iter for a tighter optimum)")
 
@@ -584,6 +587,9 @@ def _note_convergence(estimator, progress, title):
 
 def _load_compare_data(args, progress):
     """Return X, y_pos (int), groups, description."""
+    if args.path is not None and args.data != "movielens":
+        raise CLIError("--path is for --data movielens (the u.data file or its "
+                       "folder); for a CSV file pass --data FILE.csv.")
     if args.data == "synthetic":
         from .datasets import make_papk_simulation
 
@@ -601,9 +607,6 @@ def _load_compare_data(args, progress):
                                     download=not args.no_download)
         return bunch.data, bunch.target.astype(np.int64), bunch.groups, (
             "MovieLens 100K (App. F.1)")
-    if args.path is not None:
-        raise CLIError("--path is for --data movielens; for a CSV file pass "
-                       "--data FILE.csv.")
     data = read_csv(args.data, group_col=args.group_col, label_col=args.label_col,
                     features=_split_names(args.features),
                     ignore=_split_names(args.ignore_cols) or (),
@@ -993,9 +996,11 @@ def _add_training_options(parser):
                              "0.5, alpha 0.001 .. 1, 48 pairs) (default: small)")
     parser.add_argument("--cv", choices=["within-group", "group"],
                         default="within-group",
-                        help="within-group: CV folds hold out rows of every user "
-                             "(WithinGroupKFold, the paper's protocol); group: "
-                             "folds hold out whole users (GroupKFold) "
+                        help="within-group: CV folds (and compare's test part) "
+                             "hold out rows of every user (WithinGroupKFold, "
+                             "within_group_split: the paper's protocol); group: "
+                             "they hold out whole users (GroupKFold, "
+                             "GroupShuffleSplit), to rank items for new users "
                              "(default: within-group)")
     parser.add_argument("--cv-folds", type=_positive_int, default=3, metavar="N",
                         help="number of CV folds (default: 3)")
@@ -1004,8 +1009,8 @@ def _add_training_options(parser):
                         help="feature scaling fitted on the training rows "
                              "(default: minmax, as the paper)")
     parser.add_argument("--max-iter", type=_positive_int, default=None, metavar="N",
-                        help="maximum number of epochs of the rankers "
-                             "(default: the ranker's, 200)")
+                        help="maximum number of epochs of the subgradient "
+                             "rankers (default: theirs, 200)")
     parser.add_argument("--n-jobs", type=_n_jobs, default=1, metavar="N",
                         help="parallel CV fits (-1: all cores; default: 1)")
     parser.add_argument("--random-state", type=int, default=0, metavar="SEED",
@@ -1039,9 +1044,9 @@ def build_parser():
     compare.add_argument("--data", default="synthetic", metavar="SOURCE",
                          help="synthetic (built-in, default), movielens "
                               "(MovieLens 100K, see --path) or a CSV file")
-    compare.add_argument("--methods", default="avg,max,ts,ramp", metavar="LIST",
-                         help=f"comma-separated methods or 'all'; available: "
-                              f"{method_names} (default: avg,max,ts,ramp)")
+    compare.add_argument("--methods", default="all", metavar="LIST",
+                         help=f"comma-separated methods or 'all' (default); "
+                              f"available: {method_names}")
     compare.add_argument("--test-size", type=float, default=0.2, metavar="FRAC",
                          help="fraction of every user's rows (of the users with "
                               "--cv group) held out for the test (default: 0.2)")

@@ -270,11 +270,16 @@ def test_compare_held_out_users_markdown(dataset):
 
 
 def test_compare_in_process_default_table(capsys):
-    assert main(["compare", "--n-users", "10", "--methods", "ramp", *FAST]) == 0
+    assert main(["compare", "--n-users", "10", "--methods", "ramp", "--k", "4",
+                 *FAST]) == 0
     out, err = capsys.readouterr()
     assert "synthetic: 10 users" in err
     assert "[1/1] ramp" in err
-    assert out.splitlines()[2].startswith("ramp")
+    lines = out.splitlines()
+    assert lines[0].split() == ["method", "estimator", "eta0", "alpha", "cv",
+                                "pAp@4", "test", "pAp@4", "test", "prec@4", "test",
+                                "pAUC@4", "seconds"]
+    assert [line.split()[0] for line in lines[2:]] == ["ramp", "random"]
 
 
 def test_methods_table_lists_papk_rankers_and_baselines_when_importable():
@@ -290,18 +295,49 @@ def test_methods_table_lists_papk_rankers_and_baselines_when_importable():
         assert (name in methods) == hasattr(_baselines, class_name)
 
 
+def test_max_iter_option_sets_only_the_epochs_of_subgradient_rankers():
+    from skpapk._base import BaseSubgradientRanker
+    from skpapk._cli import _make_pipeline, _parse_methods
+
+    assert _parse_methods("all") == list(available_methods())
+    for name, (_, cls) in available_methods().items():
+        ranker = _make_pipeline(name, k=3, scale="none",
+                                max_iter=7).named_steps["ranker"]
+        assert ranker.k == 3
+        if issubclass(cls, BaseSubgradientRanker):
+            assert ranker.max_iter == 7
+        elif "max_iter" in cls().get_params():  # e.g. Select's outer rounds
+            assert ranker.max_iter == cls().max_iter
+
+
 # ---------------------------------------------------------------------------
 # Entry points, help, version
 # ---------------------------------------------------------------------------
 
 
-def test_version_and_help():
-    proc = run_cli("--version")
+def test_version_through_console_script_or_module():
+    script = Path(sys.executable).with_name("skpapk")
+    if script.exists():  # installed with pip install -e . (pyproject scripts)
+        proc = subprocess.run([str(script), "--version"], capture_output=True,
+                              text=True, timeout=60)
+    else:
+        proc = run_cli("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"skpapk {__version__}"
-    proc = run_cli("compare", "--help")
-    assert proc.returncode == 0
-    for option in ("--data", "--methods", "--cv", "--n-jobs", "--quiet", "--grid"):
-        assert option in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["compare", "fit", "score", "recommend"])
+def test_help_of_every_command(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith(f"usage: skpapk {command}")
+    for option in ("--quiet", "--traceback", "--delimiter"):
+        assert option in out
+    if command == "compare":
+        for option in ("--data", "--methods", "--cv", "--n-jobs", "--grid",
+                       "--format", "--n-users"):
+            assert option in out
 
 
 def test_no_command_prints_help(capsys):
@@ -382,6 +418,11 @@ def _error_cases(base, dataset_path, model_path):
         "usage_bad_k": (["compare", "--k", "0"], "expected a positive integer"),
         "usage_missing_out": (["fit", d], "--out"),
         "bad_test_size": (["compare", "--test-size", "1.5"], "--test-size"),
+        "movielens_not_found": (["compare", "--data", "movielens", "--path",
+                                 base / "nowhere", "--no-download", "-q"],
+                                "u.data not found"),
+        "path_without_movielens": (["compare", "--path", base], "--path is for"),
+        "fit_two_methods": ([*fit, d, "--method", "avg,max"], "one method"),
         "too_many_cv_folds": (["compare", "--data", d, "--group-col", "user",
                                "--label-col", "rel", "--cv", "group",
                                "--cv-folds", "50", "--max-iter", "5", "-q"],
@@ -392,9 +433,8 @@ def _error_cases(base, dataset_path, model_path):
 #: Cases run end to end in a subprocess (the CSV problems of the issue, the
 #: model file problems and a usage error); the others run main() in-process.
 SUBPROCESS_CASES = [
-    "missing_file", "missing_model", "invalid_model", "empty_file",
-    "missing_group_col", "non_numeric_feature", "non_binary_label",
-    "usage_unknown_option",
+    "missing_model", "invalid_model", "empty_file", "missing_group_col",
+    "non_numeric_feature", "non_binary_label",
 ]
 ERROR_NAMES = [
     "missing_file", "missing_model", "invalid_model", "model_not_dict",
@@ -404,7 +444,8 @@ ERROR_NAMES = [
     "ragged_line", "no_numeric_feature", "compare_non_binary",
     "compare_missing_csv", "unknown_method", "score_label_mismatch",
     "usage_unknown_option", "usage_bad_k", "usage_missing_out", "bad_test_size",
-    "too_many_cv_folds",
+    "too_many_cv_folds", "movielens_not_found", "path_without_movielens",
+    "fit_two_methods",
 ]
 
 
