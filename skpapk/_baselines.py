@@ -37,7 +37,7 @@ _BASELINE_REFERENCE = """Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbe
 
 class PAUCRanker(_FixedSurrogateRanker):
     __doc__ = _doc(
-        "Linear ranker trained on the structural surrogate of pAUC(0, k/n-] (SVM-pAUC).",
+        "Linear ranker trained on the structural pAUC(0, k/n-] surrogate (SVM-pAUC).",
         """The SVM-pAUC baseline of the paper (Section 7.3.2, Table 3;
     Narasimhan & Agarwal, "Support Vector Algorithms for Optimizing the
     Partial Area under the ROC Curve", Neural Computation 2017). Group
@@ -452,7 +452,14 @@ class SelectPApKRanker(BaseRanker):
         the defined groups, then every pool.
 
     converged_ : bool
-        Whether the pool stopped changing before ``max_iter`` rounds.
+        Whether the pool stopped changing within ``max_iter`` rounds.
+
+    train_scores_ : ndarray of shape (n_iter_ + 1,)
+        Training micro-pAp@k of the initial model and of every round's
+        model. It need not increase: the last model is returned, as the
+        procedure prescribes, even when an earlier round scored higher (on
+        weakly separable data the rounds can drift; watch this curve and
+        tune ``max_iter``).
 
     n_groups_skipped_ : int
         Training groups without a relevant or without an irrelevant row;
@@ -542,29 +549,30 @@ class SelectPApKRanker(BaseRanker):
         X, y_pos, codes = X[rows], y_pos[rows], codes[rows]
         coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol, max_iter=1000)
         sizes = [rows.shape[0]]
+        train_scores = []
         previous = None
         self.converged_ = False
         self.n_iter_ = 0
-        for _ in range(self.max_iter):  # a loop over the few rounds
+        for _ in range(self.max_iter + 1):  # a loop over the few rounds
             pool, scores = self._pool(X, y_pos, codes, n_groups, coef)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                train_scores.append(papk_score(y_pos, scores, k=self.k,
+                                               groups=codes, pos_label=True))
             if previous is not None and np.array_equal(pool, previous):
                 self.converged_ = True
                 break
+            if self.n_iter_ == self.max_iter:
+                break
             if self.verbose:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", UndefinedMetricWarning)
-                    papk = papk_score(y_pos, scores, k=self.k, groups=codes,
-                                      pos_label=True)
                 print(f"-- Round {self.n_iter_ + 1}: pool of {pool.shape[0]} "
-                      f"rows, train micro-pAp@{self.k} {papk:.4f}")
+                      f"rows, train micro-pAp@{self.k} of the current model "
+                      f"{train_scores[-1]:.4f}")
             coef, _ = _fit_logistic(X[pool], y_pos[pool], self.alpha,
                                     tol=self.tol, max_iter=1000)
             sizes.append(pool.shape[0])
             previous = pool
             self.n_iter_ += 1
-        if not self.converged_:
-            pool, _ = self._pool(X, y_pos, codes, n_groups, coef)
-            self.converged_ = previous is not None and np.array_equal(pool, previous)
         if not self.converged_:
             warnings.warn(
                 f"The pool of top rows still changed after max_iter="
@@ -572,6 +580,7 @@ class SelectPApKRanker(BaseRanker):
                 ConvergenceWarning,
                 stacklevel=2,
             )
+        self.train_scores_ = np.asarray(train_scores, dtype=np.float64)
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
         self.coef_ = coef
         return self

@@ -233,6 +233,8 @@ def test_select_stops_at_a_fixed_point():
     assert ranker.n_iter_ < 30
     assert ranker.pool_sizes_.shape == (ranker.n_iter_ + 1,)
     assert ranker.pool_sizes_[0] == X.shape[0]
+    assert ranker.train_scores_.shape == (ranker.n_iter_ + 1,)
+    assert ranker.train_scores_[-1] == pytest.approx(ranker.score(X, y, groups=g))
     _, codes = np.unique(g, return_inverse=True)
     n_pos = np.bincount(codes, weights=y).astype(int)
     n_neg = np.bincount(codes) - n_pos
@@ -252,6 +254,9 @@ def test_select_warns_when_the_pool_still_moves():
         warnings.simplefilter("error", ConvergenceWarning)
         with pytest.raises(ConvergenceWarning, match="max_iter=1"):
             SelectPApKRanker(k=5, max_iter=1).fit(X, y, groups=g)
+    ranker = SelectPApKRanker(k=5, max_iter=1).fit(X, y, groups=g)
+    assert ranker.n_iter_ == 1 and not ranker.converged_
+    assert ranker.pool_sizes_.shape == ranker.train_scores_.shape == (2,)
 
 
 @pytest.mark.parametrize("alpha", [1e-3, 0.1])
