@@ -292,7 +292,7 @@ def _label_text(value):
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
-             require_label=True, delimiter=","):
+             require_label=True, delimiter=",", for_model=False):
     """Read a CSV file with a header line into a :class:`CSVData`.
 
     Parameters
@@ -314,6 +314,9 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
         Whether the label column must exist.
     delimiter : str
         Field separator.
+    for_model : bool
+        The columns are those of a saved model (changes the hint of the
+        missing-column message).
 
     Returns
     -------
@@ -365,9 +368,11 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
 
     def column_index(name, option):
         if name not in header:
+            hint = ("the model was trained with it" if for_model
+                    else f"choose it with {option}")
             raise CLIError(
-                f"{path} has no column {name!r} (choose it with {option}); its "
-                f"columns are: {', '.join(header)}."
+                f"{path} has no column {name!r} ({hint}); its columns are: "
+                f"{', '.join(header)}."
             )
         return header.index(name)
 
@@ -392,6 +397,10 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
             raise CLIError(f"{path}, line {lines[empty[0]]}: empty label in column "
                            f"{label_col!r}; every row needs its label.")
         data.labels = _normalise_labels(table[:, lab])
+        if data.labels.dtype.kind == "f" and not np.all(np.isfinite(data.labels)):
+            bad = np.flatnonzero(~np.isfinite(data.labels))[0]
+            raise CLIError(f"{path}, line {lines[bad]}: label {table[bad, lab]!s} "
+                           f"in column {label_col!r} is not a finite value.")
         distinct = np.unique(data.labels)
         if distinct.shape[0] > 2:
             shown = ", ".join(_label_text(v) for v in distinct[:5])
@@ -820,7 +829,8 @@ def load_model(path):
 def _read_for_model(args, model, *, require_label):
     data = read_csv(args.file, group_col=model["group_col"],
                     label_col=model["label_col"], features=model["feature_cols"],
-                    require_label=require_label, delimiter=args.delimiter)
+                    require_label=require_label, delimiter=args.delimiter,
+                    for_model=True)
     return data
 
 

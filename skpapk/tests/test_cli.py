@@ -379,6 +379,10 @@ def _error_cases(base, dataset_path, model_path):
     numeric_labels = write_csv(base / "numlabels.csv",
                                ["user", "f0", "f1", "f2", "rel"],
                                [["u1", 0.1, 0.2, 0.3, 1], ["u1", 0.1, 0.2, 0.3, 0]])
+    nan_label = write_csv(base / "nan_label.csv", ["group", "label", "a"],
+                          [["g1", "nan", 0.5], ["g1", 0, 0.2]])
+    missing_f2 = write_csv(base / "missing_f2.csv", ["user", "f0", "f1", "rel"],
+                           [["u1", 0.1, 0.2, "yes"], ["u1", 0.1, 0.2, "no"]])
     fit = ["fit", "--out", base / "m.joblib", *FAST]
     d = dataset_path
     return {
@@ -396,7 +400,8 @@ def _error_cases(base, dataset_path, model_path):
         "missing_label_col": ([*fit, d, "--group-col", "user"], "no column 'label'"),
         "missing_feature": ([*fit, d, "--group-col", "user", "--label-col", "rel",
                              "--features", "f0,f9"], "no column 'f9'"),
-        "non_numeric_feature": ([*fit, nonnum], "line 3: feature column 'b' holds 'abc'"),
+        "non_numeric_feature": ([*fit, nonnum],
+                                "line 3: feature column 'b' holds 'abc'"),
         "explicit_text_feature": ([*fit, d, "--group-col", "user", "--label-col",
                                    "rel", "--features", "item"],
                                   "feature column 'item' holds 'item0'"),
@@ -423,6 +428,9 @@ def _error_cases(base, dataset_path, model_path):
                                 "u.data not found"),
         "path_without_movielens": (["compare", "--path", base], "--path is for"),
         "fit_two_methods": ([*fit, d, "--method", "avg,max"], "one method"),
+        "nan_label": ([*fit, nan_label], "line 2: label nan"),
+        "score_missing_feature": (["score", missing_f2, "--model", model_path],
+                                  "no column 'f2' (the model was trained with it)"),
         "too_many_cv_folds": (["compare", "--data", d, "--group-col", "user",
                                "--label-col", "rel", "--cv", "group",
                                "--cv-folds", "50", "--max-iter", "5", "-q"],
@@ -445,7 +453,7 @@ ERROR_NAMES = [
     "compare_missing_csv", "unknown_method", "score_label_mismatch",
     "usage_unknown_option", "usage_bad_k", "usage_missing_out", "bad_test_size",
     "too_many_cv_folds", "movielens_not_found", "path_without_movielens",
-    "fit_two_methods",
+    "fit_two_methods", "nan_label", "score_missing_feature",
 ]
 
 
