@@ -104,8 +104,10 @@ def _group_codes(groups, n_samples):
             if high - low < 2 * n_samples + 1024:
                 shifted = g - low if low else g
                 present = np.bincount(shifted, minlength=high - low + 1) > 0
-                code_of = np.cumsum(present) - 1
                 labels = (np.flatnonzero(present) + low).astype(g.dtype)
+                if present.all():  # ids low, low + 1, ..., high: no remap
+                    return shifted.astype(np.intp, copy=False), labels
+                code_of = np.cumsum(present) - 1
                 return code_of[shifted].astype(np.intp, copy=False), labels
     return check_groups(groups, n_samples)
 
