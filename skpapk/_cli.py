@@ -126,7 +126,9 @@ class _CapturedWarnings:
 
     ``ignore`` lists categories the command reports itself. Under ``quiet``
     every warning is ignored. The filters also reach scikit-learn's joblib
-    workers (scikit-learn >= 1.7 passes the warning filters to them).
+    workers (scikit-learn >= 1.7 passes the warning filters to them; for older
+    versions, ``PYTHONWARNINGS=ignore`` is set for the workers started while
+    quiet).
     """
 
     def __init__(self, progress, ignore=()):
@@ -139,9 +141,17 @@ class _CapturedWarnings:
         warnings.simplefilter("ignore" if self.progress.quiet else "always")
         for category in self.ignore:
             warnings.filterwarnings("ignore", category=category)
+        self._env = os.environ.get("PYTHONWARNINGS")
+        if self.progress.quiet:
+            os.environ["PYTHONWARNINGS"] = "ignore"
         return self
 
     def __exit__(self, *exc_info):
+        if self.progress.quiet:
+            if self._env is None:
+                os.environ.pop("PYTHONWARNINGS", None)
+            else:
+                os.environ["PYTHONWARNINGS"] = self._env
         self._catcher.__exit__(*exc_info)
         counts = {}
         for record in self.records:

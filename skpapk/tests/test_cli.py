@@ -539,8 +539,10 @@ def test_read_csv_numeric_labels_greater_is_relevant(tmp_path, capsys):
     data = read_csv(path, group_col="group", label_col="label")
     assert data.labels.dtype.kind == "f"
     model = tmp_path / "m.joblib"
+    env_before = os.environ.get("PYTHONWARNINGS")
     assert main(["fit", str(path), "--out", str(model), "--k", "2", "-q",
                  "--eta0", "0.1", "--alpha", "0.001", "--max-iter", "5"]) == 0
+    assert os.environ.get("PYTHONWARNINGS") == env_before  # quiet mode restores it
     assert joblib.load(model)["labels"] == [-1.0, 1.0]
     _, err = capsys.readouterr()
     assert err == ""
