@@ -1043,7 +1043,7 @@ def build_parser():
     parser = _Parser(
         prog=PROG,
         description="Train, tune and evaluate linear rankers for top-k "
-                    "recommendation with the pAp@k metric (Hiranandani et al., "
+                    "recommendation with the pAp@k\nmetric (Hiranandani et al., "
                     "ICML 2020), on your own CSV files.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version",
