@@ -1,5 +1,6 @@
 """Base classes of the rankers: validation, scoring, recommendation, fitting."""
 
+import copy
 from collections import namedtuple
 from numbers import Integral, Real
 
@@ -7,11 +8,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils import ClassifierTags
 from sklearn.utils._param_validation import Interval
+from sklearn.utils import assert_all_finite, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._solver import projected_subgradient
+from ._solver import SolverState, ValidationSet, projected_subgradient
 from .metrics import papk_score
+from .model_selection import within_group_split
 from .utils._groups import rank_within_segments
 from .utils._validation import check_binary_target, check_groups, check_k
 
@@ -159,13 +162,25 @@ class BaseRanker(BaseEstimator):
         return Recommendations(indices=indices, indptr=indptr, groups=labels)
 
 
+def _defined_groups(y_pos, codes, n_groups):
+    """Mask of the groups with at least one relevant and one irrelevant row."""
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_rows = np.bincount(codes, minlength=n_groups)
+    return (n_pos > 0) & (n_pos < n_rows)
+
+
 class BaseSubgradientRanker(BaseRanker):
     """Base class of the rankers trained by projected subgradient descent.
 
     Subclasses give the surrogate through :meth:`_get_surrogate` (a
     :class:`~skpapk.losses.BaseSurrogate`) and define ``__init__`` with the
-    parameters below (plus their own).
+    parameters below (plus their own). ``fit``, ``partial_fit``, warm starts,
+    early stopping and averaging all run the one solver,
+    :func:`skpapk._solver.projected_subgradient`, from a
+    :class:`~skpapk._solver.SolverState` kept in ``_solver_state``.
     """
+
+    __metadata_request__partial_fit = {"groups": True}
 
     _parameter_constraints: dict = {
         "k": [Interval(Integral, 1, None, closed="left")],
@@ -175,11 +190,72 @@ class BaseSubgradientRanker(BaseRanker):
         "tol": [Interval(Real, 0, None, closed="left"), None],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
         "radius": [Interval(Real, 0, None, closed="neither"), None],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "average": ["boolean"],
+        "warm_start": ["boolean"],
+        "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
     def _get_surrogate(self):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _initial_state(self, n_features):
+        """Fresh ``w_0 = 0``, or the previous state under ``warm_start``."""
+        previous = getattr(self, "_solver_state", None)
+        if not self.warm_start or previous is None:
+            return SolverState.zeros(n_features)
+        if previous.w.shape[0] != n_features:
+            raise ValueError(
+                f"warm_start=True but X has {n_features} features while the "
+                f"previous fit had {previous.w.shape[0]}; pass data with the "
+                f"same features or set warm_start=False."
+            )
+        state = copy.deepcopy(previous)
+        state.reset_stopping()
+        return state
+
+    def _early_stopping_split(self, X, y_pos, codes, n_groups):
+        """Hold out ``validation_fraction`` of every group's rows, by label."""
+        train, val = within_group_split(
+            y_pos, codes,
+            sizes=(1.0 - self.validation_fraction, self.validation_fraction),
+            random_state=self.random_state,
+        )
+        if not _defined_groups(y_pos[val], codes[val], n_groups).any():
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{self.validation_fraction} leaves no group with both a "
+                f"relevant and an irrelevant validation row (a group needs "
+                f"about 1 / validation_fraction rows of each label to give "
+                f"one of each to validation); raise validation_fraction or "
+                f"set early_stopping=False."
+            )
+        if not _defined_groups(y_pos[train], codes[train], n_groups).any():
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{self.validation_fraction} leaves no training group with "
+                f"both a relevant and an irrelevant row; lower "
+                f"validation_fraction or set early_stopping=False."
+            )
+        validation = ValidationSet(X=X[val], y_pos=y_pos[val], codes=codes[val])
+        return X[train], y_pos[train], codes[train], validation
+
+    def _set_fitted(self, state, n_iter, validation):
+        self._solver_state = state
+        self.coef_ = state.solution(average=self.average,
+                                    early_stopping=validation is not None).copy()
+        self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
+        self.n_iter_ = int(n_iter)
+        self.t_ = int(state.t)
+        if validation is not None:
+            self.validation_scores_ = np.asarray(state.validation_scores,
+                                                 dtype=np.float64)
+            self.best_validation_score_ = float(state.best_validation_score)
+        else:
+            self.validation_scores_ = None
+            self.best_validation_score_ = None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, groups=None):
@@ -190,7 +266,8 @@ class BaseSubgradientRanker(BaseRanker):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Features of every (user, item) row. Dense or CSR, float32 or
             float64 (other types are converted); ``X`` is not copied by the
-            epochs.
+            epochs (``early_stopping=True`` copies it once into its training
+            and validation rows).
         y : array-like of shape (n_samples,)
             Binary relevance (any two labels; the greater is relevant).
         groups : array-like of shape (n_samples,), default=None
@@ -205,18 +282,135 @@ class BaseSubgradientRanker(BaseRanker):
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         loss = self._get_surrogate()
+        state = self._initial_state(X.shape[1])
+        validation = None
+        if self.early_stopping:
+            X, y_pos, codes, validation = self._early_stopping_split(
+                X, y_pos, codes, n_groups)
+            self.n_groups_skipped_ = int(
+                n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
         if self.verbose:
             print(f"Fitting {type(self).__name__} ({loss.name} surrogate, k={self.k})"
                   f" on {X.shape[0]} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
                   f"irrelevant row).")
+        n_before = len(state.objective_curve)
         state = projected_subgradient(
             X, y_pos, codes, n_groups, loss=loss, k=self.k, eta0=self.eta0,
             alpha=self.alpha, max_iter=self.max_iter, tol=self.tol,
             n_iter_no_change=self.n_iter_no_change, radius=self.radius,
+            state=state, average=self.average, validation=validation,
             verbose=self.verbose,
         )
-        self.coef_ = state.w
-        self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
-        self.n_iter_ = len(state.objective_curve)
+        self._set_fitted(state, len(state.objective_curve) - n_before, validation)
+        return self
+
+    def _check_partial_fit_target(self, y, classes, first_call):
+        """Binary labels of a chunk against ``classes_``; set it on the first call."""
+        y = column_or_1d(y, warn=True)
+        if y.dtype.kind == "f":
+            assert_all_finite(y, input_name="y")
+        if type_of_target(y, input_name="y") not in ("binary", "multiclass"):
+            raise ValueError(
+                f"y must hold binary relevance labels (two distinct values such "
+                f"as 0/1 or 'no'/'yes'), got a {type_of_target(y)!r} target of "
+                f"dtype {y.dtype}; threshold graded relevance first."
+            )
+        seen = np.unique(y)
+        if classes is not None:
+            classes = np.unique(np.asarray(classes))
+            if classes.shape[0] != 2:
+                raise ValueError(
+                    f"Only binary classification is supported. classes must "
+                    f"hold the two labels (irrelevant, relevant), got "
+                    f"{classes.tolist()}."
+                )
+            if not first_call and not np.array_equal(classes, self.classes_):
+                raise ValueError(
+                    f"classes={classes.tolist()} differs from the classes of the "
+                    f"first partial_fit call, {self.classes_.tolist()}; the "
+                    f"labels must be the same across chunks."
+                )
+        elif first_call:
+            if seen.shape[0] != 2:
+                raise ValueError(
+                    f"The first partial_fit call got y with the label(s) "
+                    f"{seen.tolist()}: pass classes=[irrelevant_label, "
+                    f"relevant_label] on the first call when a chunk may not "
+                    f"hold both labels."
+                )
+            classes = seen
+        else:
+            classes = self.classes_
+        if seen.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported. y has "
+                f"{seen.shape[0]} distinct values {seen[:5].tolist()}; threshold "
+                f"it to relevant / not relevant first."
+            )
+        unknown = np.setdiff1d(seen, classes)
+        if unknown.shape[0]:
+            raise ValueError(
+                f"y has the label(s) {unknown.tolist()} not in classes "
+                f"{classes.tolist()} (set by the first partial_fit call or by "
+                f"fit); the binary labels must be the same across chunks."
+            )
+        if first_call:
+            self.classes_ = classes
+        return np.asarray(y == self.classes_[-1])
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, groups=None, classes=None):
+        """One projected subgradient step on a chunk of whole groups.
+
+        The stochastic variant of Algorithm 1 (the mini-batch subgradient
+        method Kar et al. (2015) analyse for streams of users): the step is
+        ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` the
+        subgradient of the mean surrogate over the *chunk's* groups plus
+        ``alpha * ||w||^2``, and ``t`` counts the steps of every earlier
+        ``partial_fit`` and ``fit`` call (``t_``). A chunk should hold every
+        row of its groups (a group split across chunks is scored as several
+        smaller groups). ``early_stopping`` and ``max_iter``/``tol`` are not
+        used; ``average=True`` updates the running mean of the iterates.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of the chunk's rows (same features at every call).
+        y : array-like of shape (n_samples,)
+            Binary relevance labels of the chunk; their labels must be among
+            ``classes_``.
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group. Groups of
+            the chunk without both a relevant and an irrelevant row are
+            skipped and counted in ``n_groups_skipped_`` (a chunk with no
+            such group makes a step of the regularisation term only).
+        classes : array-like of shape (2,), default=None
+            The two labels ``(irrelevant, relevant)`` (sorted; the greater is
+            relevant). Needed on the first call when its chunk does not hold
+            both labels; later calls check it against ``classes_``.
+
+        Returns
+        -------
+        self : object
+            The ranker, one step further.
+        """
+        first_call = not hasattr(self, "_solver_state")
+        X, y = validate_data(self, X, y, accept_sparse="csr",
+                             dtype=[np.float64, np.float32], reset=first_call)
+        y_pos = self._check_partial_fit_target(y, classes, first_call)
+        codes, labels = check_groups(groups, X.shape[0])
+        n_groups = labels.shape[0]
+        self.n_groups_skipped_ = int(
+            n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
+        state = (SolverState.zeros(X.shape[1]) if first_call
+                 else self._solver_state)
+        n_before = len(state.objective_curve)
+        state = projected_subgradient(
+            X, y_pos, codes, n_groups, loss=self._get_surrogate(), k=self.k,
+            eta0=self.eta0, alpha=self.alpha, max_iter=1, tol=None,
+            radius=self.radius, state=state, average=self.average,
+            verbose=self.verbose,
+        )
+        self._set_fitted(state, len(state.objective_curve) - n_before, None)
         return self

@@ -26,11 +26,52 @@ _PARAMETERS = """k : int, default=10
         ``max_iter`` epochs.
 
     n_iter_no_change : int, default=10
-        Number of epochs without improvement before stopping.
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
 
     radius : float or None, default=None
         Project every iterate on the L2 ball of this radius (the feasible
         set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
 
     verbose : int, default=0
         Print the objective and the training micro-pAp@k at every epoch
@@ -38,7 +79,9 @@ _PARAMETERS = """k : int, default=10
 
 _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
         The last iterate (the one the stopping rule stopped at, or the last
-        finite one if the iterates diverged). Not the iterate with the
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
         lowest objective: on weakly separable data the surrogates are
         lowest near ``w = 0`` and that iterate ranks much worse on held-out
         data than the last one.
@@ -47,14 +90,32 @@ _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations).
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
 
-    objective_curve_ : ndarray of shape (n_iter_,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate.
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
 
     n_groups_skipped_ : int
-        Training groups without a relevant or without an irrelevant row:
-        they carry no pAp@k signal and are left out of the objective.
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
 
     n_features_in_ : int
         Number of features seen during fit.
@@ -91,7 +152,18 @@ def _doc(summary, body, see_also, example, extra_params=""):
     subgradient (Algorithm 2) of the mean surrogate over groups plus
     ``alpha * ||w||^2``. Each epoch costs one ``X @ w``, one ``X.T @ c`` and
     O(n log n) sorting; ``X`` (dense or CSR, float32 or float64) is not
-    copied. Ties among scores are broken by row order (stable sort).
+    copied. Ties among scores are broken by row order (stable sort), so the
+    same data and parameters give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
 
     Parameters
     ----------
@@ -165,7 +237,9 @@ class PApKRanker(BaseSubgradientRanker):
     }
 
     def __init__(self, surrogate="avg", *, k=10, eta0=1.0, alpha=1e-3, max_iter=200,
-                 tol=1e-4, n_iter_no_change=10, radius=None, verbose=0):
+                 tol=1e-4, n_iter_no_change=10, radius=None, early_stopping=False,
+                 validation_fraction=0.1, average=False, warm_start=False,
+                 random_state=None, verbose=0):
         self.surrogate = surrogate
         self.k = k
         self.eta0 = eta0
@@ -174,6 +248,11 @@ class PApKRanker(BaseSubgradientRanker):
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.radius = radius
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.average = average
+        self.warm_start = warm_start
+        self.random_state = random_state
         self.verbose = verbose
 
     def _get_surrogate(self):
@@ -186,7 +265,9 @@ class _FixedSurrogateRanker(BaseSubgradientRanker):
     _surrogate = None
 
     def __init__(self, *, k=10, eta0=1.0, alpha=1e-3, max_iter=200, tol=1e-4,
-                 n_iter_no_change=10, radius=None, verbose=0):
+                 n_iter_no_change=10, radius=None, early_stopping=False,
+                 validation_fraction=0.1, average=False, warm_start=False,
+                 random_state=None, verbose=0):
         self.k = k
         self.eta0 = eta0
         self.alpha = alpha
@@ -194,6 +275,11 @@ class _FixedSurrogateRanker(BaseSubgradientRanker):
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.radius = radius
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.average = average
+        self.warm_start = warm_start
+        self.random_state = random_state
         self.verbose = verbose
 
     def _get_surrogate(self):

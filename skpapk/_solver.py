@@ -1,12 +1,17 @@
 """Projected subgradient descent for the pAp@k surrogates (paper Algorithm 1).
 
 One solver serves every surrogate (and the baselines built on
-:class:`~skpapk.losses.BaseSurrogate`). An epoch is one full-batch step::
+:class:`~skpapk.losses.BaseSurrogate`) and every variant of the rankers
+(``fit``, ``partial_fit``, ``warm_start``, ``early_stopping``, ``average``):
+they differ only in the :class:`SolverState` they resume from and in the
+options of :func:`projected_subgradient`. An epoch is one full-batch step::
 
     s_t   = X @ w_t
     f_t   = surrogate(s_t) + alpha * ||w_t||^2          (recorded)
     g_t   = X.T @ coef(s_t) + 2 * alpha * w_t
     w_t+1 = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)
+    a_t+1 = mean(w_1, ..., w_t+1)                      (average=True)
+    v_t+1 = micro-pAp@k of X_val @ (a_t+1 or w_t+1)    (validation given)
 
 ``X`` is only used through ``X @ w`` and ``X.T @ c`` (dense or CSR, float32 or
 float64): it is never copied. The iterate is kept in float64 and cast to
@@ -14,6 +19,7 @@ float64): it is never copied. The iterate is kept in float64 and cast to
 """
 
 import warnings
+from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,6 +56,18 @@ class SolverState:
         Whether the ``tol`` criterion stopped the last call.
     diverged : bool
         Whether an iterate or objective became non-finite.
+    avg_w : ndarray of float64 of shape (n_features,) or None
+        Running mean of the iterates ``w_(t0+1), ..., w_t`` since averaging
+        started at step ``t0`` (Polyak averaging); ``None`` before.
+    n_averaged : int
+        Number of iterates in ``avg_w``.
+    validation_scores : list of float
+        Validation micro-pAp@k of every validated iterate (the average when
+        averaging).
+    best_validation_score : float
+        The highest of them (``-inf`` before the first).
+    best_validation_w : ndarray of float64 of shape (n_features,) or None
+        The validated iterate that reached it.
     """
 
     w: np.ndarray
@@ -61,12 +79,56 @@ class SolverState:
     n_groups_used: int = 0
     converged: bool = False
     diverged: bool = False
+    avg_w: np.ndarray = None
+    n_averaged: int = 0
+    validation_scores: list = field(default_factory=list)
+    best_validation_score: float = -np.inf
+    best_validation_w: np.ndarray = None
 
     @classmethod
     def zeros(cls, n_features):
         """Algorithm 1's start, ``w_0 = 0``."""
         w = np.zeros(n_features, dtype=np.float64)
         return cls(w=w, best_w=w.copy())
+
+    def reset_stopping(self):
+        """Forget the stopping records, keep the iterate, step count and average.
+
+        A warm-started ``fit`` calls this: it continues the optimisation from
+        ``w_t`` with the step ``eta0 / sqrt(t + 1)``, but its stopping rule
+        (best objective, best validation score, epochs without improvement)
+        starts afresh, as the data may have changed.
+        """
+        self.best_w = self.w.copy()
+        self.best_objective = np.inf
+        self.n_no_improvement = 0
+        self.validation_scores = []
+        self.best_validation_score = -np.inf
+        self.best_validation_w = None
+
+    def solution(self, *, average=False, early_stopping=False):
+        """The iterate a ranker returns as ``coef_``.
+
+        The best validated iterate under early stopping, else the running
+        average when averaging, else the last iterate ``w``.
+        """
+        if early_stopping and self.best_validation_w is not None:
+            return self.best_validation_w
+        if average and self.avg_w is not None:
+            return self.avg_w
+        return self.w
+
+
+ValidationSet = namedtuple("ValidationSet", ["X", "y_pos", "codes"])
+ValidationSet.__doc__ = """Held-out rows scored by micro-pAp@k for early stopping.
+
+Attributes
+----------
+X : ndarray or CSR matrix of shape (n_val, n_features)
+y_pos : ndarray of bool of shape (n_val,)
+codes : ndarray of int of shape (n_val,)
+    Group codes (any integers; groups without both labels are left out).
+"""
 
 
 def _train_papk(y_pos, scores, codes, k):
@@ -76,9 +138,18 @@ def _train_papk(y_pos, scores, codes, k):
         return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True)
 
 
+def _validation_score(validation, w, k):
+    """Micro-pAp@k of ``validation.X @ w`` (NaN when no group is defined)."""
+    X_val = validation.X
+    scores = np.asarray(X_val @ w.astype(X_val.dtype, copy=False)).reshape(-1)
+    if not np.all(np.isfinite(scores)):
+        return np.nan
+    return _train_papk(validation.y_pos, scores, validation.codes, k)
+
+
 def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                           max_iter, tol=None, n_iter_no_change=5, radius=None,
-                          state=None, verbose=0):
+                          state=None, average=False, validation=None, verbose=0):
     """Run projected subgradient descent (Algorithm 1) on a surrogate.
 
     Parameters
@@ -104,8 +175,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         Maximum number of epochs in this call.
     tol : float or None, default=None
         Stop when the objective has not gone below ``best - tol`` for
-        ``n_iter_no_change`` consecutive epochs. ``None`` runs ``max_iter``
-        epochs.
+        ``n_iter_no_change`` consecutive epochs (with ``validation``: when
+        the validation score has not gone above ``best + tol``). ``None``
+        runs ``max_iter`` epochs.
     n_iter_no_change : int, default=5
         See ``tol``.
     radius : float or None, default=None
@@ -113,6 +185,16 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     state : SolverState or None, default=None
         Resume from this state (it is updated in place); ``None`` starts from
         ``w_0 = 0``.
+    average : bool, default=False
+        Keep the running mean of the iterates in ``state.avg_w`` (Polyak
+        averaging; started at the first step of the first call with
+        ``average=True``).
+    validation : ValidationSet or None, default=None
+        Held-out rows: after every step the new iterate (the running mean
+        when ``average``) is scored by micro-pAp@k on them, recorded in
+        ``state.validation_scores``, and the best one kept in
+        ``state.best_validation_w``; ``tol`` then applies to this score
+        instead of the objective (early stopping).
     verbose : int, default=0
         Print the objective and the training micro-pAp@k every epoch.
 
@@ -132,7 +214,8 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     -----
     ConvergenceWarning
         When ``max_iter`` epochs ran without meeting ``tol``, or when the
-        iterates diverged (non-finite values: lower ``eta0``).
+        iterates diverged (non-finite values: lower ``eta0`` or scale the
+        features).
     """
     if state is None:
         state = SolverState.zeros(X.shape[1])
@@ -161,14 +244,16 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                       f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
                       f"step {eta0 / np.sqrt(state.t + 1):.3g}")
             if state.t > 0:  # w_0 = 0 scores every row alike: never the answer
-                if tol is not None and objective > state.best_objective - tol:
-                    state.n_no_improvement += 1
-                else:
-                    state.n_no_improvement = 0
+                if validation is None:
+                    if tol is not None and objective > state.best_objective - tol:
+                        state.n_no_improvement += 1
+                    else:
+                        state.n_no_improvement = 0
                 if objective < state.best_objective:
                     state.best_objective = objective
                     state.best_w = w.copy()
-                if tol is not None and state.n_no_improvement >= n_iter_no_change:
+                if (validation is None and tol is not None
+                        and state.n_no_improvement >= n_iter_no_change):
                     state.converged = True
                     break
             grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
@@ -184,20 +269,46 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                 state.diverged = True
                 break
             state.w = w_new
+            if average:
+                if state.avg_w is None:
+                    state.avg_w = np.zeros_like(w_new)
+                    state.n_averaged = 0
+                state.n_averaged += 1
+                state.avg_w = state.avg_w + (w_new - state.avg_w) / state.n_averaged
+            if validation is not None:
+                candidate = state.avg_w if average else state.w
+                score = _validation_score(validation, candidate, k)
+                state.validation_scores.append(score)
+                if verbose:
+                    print(f"   validation micro-pAp@k of w_{state.t}"
+                          f"{' (averaged)' if average else ''}: {score:.4f}")
+                if tol is not None and not score >= state.best_validation_score + tol:
+                    state.n_no_improvement += 1
+                elif tol is not None:
+                    state.n_no_improvement = 0
+                if score > state.best_validation_score:
+                    state.best_validation_score = score
+                    state.best_validation_w = candidate.copy()
+                if tol is not None and state.n_no_improvement >= n_iter_no_change:
+                    state.converged = True
+                    break
     if not np.isfinite(state.best_objective) and state.t > 0 and not state.diverged:
         state.best_w = state.w.copy()  # only w_0 was evaluated: keep w_1
     if state.diverged:
         warnings.warn(
             f"The iterates became non-finite after {state.t} epochs: the step "
-            f"size is too large; lower eta0 (got eta0={eta0}). The last finite "
+            f"size is too large for the scale of the features; lower eta0 (got "
+            f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last finite "
             f"iterate is kept.",
             ConvergenceWarning,
             stacklevel=2,
         )
     elif tol is not None and not state.converged:
+        what = ("the validation micro-pAp@k" if validation is not None
+                else "the objective")
         warnings.warn(
             f"Maximum number of iterations max_iter={max_iter} reached before "
-            f"the objective stopped improving by tol={tol}; increase max_iter "
+            f"{what} stopped improving by tol={tol}; increase max_iter "
             f"or tol, or tune eta0.",
             ConvergenceWarning,
             stacklevel=2,
