@@ -2,8 +2,7 @@
 
 Every surrogate is evaluated for all groups at once: one ranking of every
 group's positives and negatives (as
-:func:`~skpapk.utils._groups.rank_by_group_and_label`, with a faster score
-sort), then counts of active (positive, negative) pairs from one more sort of the few
+:func:`~skpapk.utils._groups.rank_by_group_and_label`), then counts of active (positive, negative) pairs from one more sort of the few
 rows that take part (:func:`~skpapk.utils._groups.count_at_least`) and prefix
 sums of the sorted top negatives. There is no Python loop over groups and no
 (positives x negatives) pair matrix: an evaluation costs O(n log n).
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..utils._groups import count_at_least, stable_sort_by_codes
+from ..utils._groups import count_at_least, rank_by_group_and_label
 from ..utils._validation import check_k, check_ranking_inputs
 
 
@@ -52,43 +51,9 @@ class _Context:
     k: int = None  # number of items shown to each user
 
 
-def _descending_order(scores):
-    """The stable descending order of ``scores``, fast when they do not tie.
-
-    numpy's stable sort of floats is several times slower than its default
-    (SIMD) sort. When no two scores tie, every sort gives the stable order,
-    so the fast sort is used and checked; with ties (e.g. at ``w = 0``) the
-    stable sort is used.
-    """
-    neg_scores = -scores
-    order = np.argsort(neg_scores)
-    sorted_scores = neg_scores[order]
-    if np.any(sorted_scores[1:] == sorted_scores[:-1]):
-        return np.argsort(neg_scores, kind="stable")
-    return order
-
-
-def _rank_by_group_and_label(y_pos, scores, codes, n_groups):
-    """:func:`~skpapk.utils._groups.rank_by_group_and_label`, faster sort.
-
-    Same result (ranks among the group's positives / negatives, ties by
-    row order), with :func:`_descending_order` for the score sort.
-    """
-    n = scores.shape[0]
-    n_segments = 2 * n_groups
-    segments = 2 * codes.astype(np.intp, copy=False) + (~y_pos)
-    order = stable_sort_by_codes(segments, n_segments, _descending_order(scores))
-    counts = np.bincount(segments, minlength=n_segments)
-    starts = np.zeros(n_segments, dtype=np.intp)
-    np.cumsum(counts[:-1], out=starts[1:])
-    rank = np.empty(n, dtype=np.intp)
-    rank[order] = np.arange(n, dtype=np.intp) - np.repeat(starts, counts)
-    counts = counts.reshape(n_groups, 2)
-    return rank, counts[:, 0], counts[:, 1]
-
-
 def _make_context(y_pos, scores, codes, n_groups, k):
-    rank, n_pos, n_neg = _rank_by_group_and_label(y_pos, scores, codes, n_groups)
+    ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
+    rank, n_pos, n_neg = ranking.rank, ranking.n_pos, ranking.n_neg
     beta = np.minimum(n_pos, k)
     k_neg = np.minimum(n_neg, k)
     defined = (n_pos > 0) & (n_neg > 0)

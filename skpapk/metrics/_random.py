@@ -9,14 +9,8 @@ import numpy as np
 from scipy.special import digamma
 from scipy.stats import hypergeom
 
-from ._ranking import (
-    _aggregate,
-    _binary_target,
-    _check_not_empty,
-    _check_options,
-    _group_codes,
-)
-from ..utils._validation import check_k
+from ._ranking import _aggregate, _check_not_empty, _check_options
+from ..utils._validation import check_binary_target, check_groups, check_k
 
 
 def _check_counts(name, values, *, minimum):
@@ -292,9 +286,9 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     """
     _check_options(average)
     k = check_k(k)
-    y_pos = _binary_target(y_true, pos_label)
+    y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
     _check_not_empty(y_pos)
-    codes, labels = _group_codes(groups, y_pos.shape[0])
+    codes, labels = check_groups(groups, y_pos.shape[0])
     n_groups = labels.shape[0]
     n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
     n_neg = np.bincount(codes, minlength=n_groups) - n_pos

@@ -11,7 +11,12 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_consistent_length
 
-from ..utils._groups import rank_within_segments
+from ..utils._groups import (
+    order_by_segment,
+    ragged_positions,
+    rank_within_segments,
+    segment_starts,
+)
 from ..utils._validation import (
     check_binary_target,
     check_groups,
@@ -68,50 +73,6 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 
-def _binary_target(y_true, pos_label):
-    """``check_binary_target(y_true)[0]``, without its two sorts for int labels.
-
-    For a 1-d integer or boolean array whose values all equal its min or its
-    max, the labels are validated by :func:`check_binary_target` on those
-    (at most two) values, which applies the very same rules; anything else
-    goes through the full check.
-    """
-    y = np.asarray(y_true)
-    if y.ndim == 1 and y.shape[0] and y.dtype.kind in "biu":
-        low, high = y.min(), y.max()
-        n_high = np.count_nonzero(y == high)
-        if low == high or n_high + np.count_nonzero(y == low) == y.shape[0]:
-            classes = np.unique(np.array([low, high], dtype=y.dtype))
-            is_pos, _ = check_binary_target(classes, pos_label=pos_label)
-            if not is_pos.any():
-                return np.zeros(y.shape[0], dtype=bool)
-            return y == classes[is_pos][0]
-    return check_binary_target(y_true, pos_label=pos_label)[0]
-
-
-def _group_codes(groups, n_samples):
-    """``check_groups(groups, n_samples)``, without a sort for compact int ids.
-
-    Integer ids spanning fewer than ``2 * n_samples + 1024`` values are
-    encoded with a ``bincount`` (the same codes and labels as
-    :func:`numpy.unique`); anything else goes through :func:`check_groups`.
-    """
-    if groups is not None:
-        g = np.asarray(groups)
-        if (g.ndim == 1 and g.shape[0] == n_samples and n_samples
-                and g.dtype.kind in "iu"):
-            low, high = int(g.min()), int(g.max())
-            if high - low < 2 * n_samples + 1024:
-                shifted = g - low if low else g
-                present = np.bincount(shifted, minlength=high - low + 1) > 0
-                labels = (np.flatnonzero(present) + low).astype(g.dtype)
-                if present.all():  # ids low, low + 1, ..., high: no remap
-                    return shifted.astype(np.intp, copy=False), labels
-                code_of = np.cumsum(present) - 1
-                return code_of[shifted].astype(np.intp, copy=False), labels
-    return check_groups(groups, n_samples)
-
-
 def _check_not_empty(y_pos):
     if y_pos.shape[0] == 0:
         raise ValueError(
@@ -124,7 +85,7 @@ def _validate(y_true, y_score, groups, pos_label):
 
     The same checks as :func:`skpapk.utils._validation.check_ranking_inputs`
     (equal lengths, binary ``y_true``, finite numeric scores, one group id
-    per row), with fast paths for integer labels and group ids.
+    per row), plus the label counts and segment codes the metrics share.
     """
     try:
         check_consistent_length(y_true, y_score)
@@ -133,10 +94,10 @@ def _validate(y_true, y_score, groups, pos_label):
             f"y_true and y_score must have the same length ({exc}); pass one "
             f"score per labelled row."
         ) from exc
-    y_pos = _binary_target(y_true, pos_label)
+    y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
     _check_not_empty(y_pos)
     y_score = check_scores(y_score, y_pos.shape[0])
-    codes, labels = _group_codes(groups, y_pos.shape[0])
+    codes, labels = check_groups(groups, y_pos.shape[0])
     n_groups = labels.shape[0]
     n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
     return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments
@@ -159,40 +120,6 @@ def _label_counts(y_pos, codes, n_groups):
     segments |= ~y_pos
     counts = np.bincount(segments, minlength=2 * n_groups)
     return counts[0::2], counts[1::2], segments
-
-
-def _order_by_segment(scores, segments, n_segments):
-    """Sort rows by segment code, then by decreasing score.
-
-    Unlike :func:`skpapk.utils._groups.rank_within_segments`, tied scores
-    come in no particular order: numpy's default (unstable, vectorised)
-    sort is several times faster than a stable float sort, and the metrics
-    that use this handle ties by value, not by position. The segment pass is
-    a stable radix sort of small unsigned codes.
-
-    Returns
-    -------
-    by_score, by_segment : ndarray of intp of shape (n,)
-        ``by_score[by_segment]`` is the sorted order. Callers that need only
-        a few positions index ``by_segment`` first and save a full gather.
-    """
-    by_score = np.argsort(scores)[::-1]
-    dtype = np.uint16 if n_segments <= 2**16 else np.uint32
-    small = segments.astype(dtype, copy=False)  # radix sort for 16 bits
-    return by_score, np.argsort(small[by_score], kind="stable")
-
-
-def _segment_starts(counts):
-    starts = np.zeros(counts.shape[0], dtype=np.intp)
-    np.cumsum(counts[:-1], out=starts[1:])
-    return starts
-
-
-def _ragged_positions(starts, lengths):
-    """Concatenation of ``arange(starts[i], starts[i] + lengths[i])``."""
-    offsets = np.cumsum(lengths) - lengths
-    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
-    return np.arange(owner.shape[0], dtype=np.intp) + (starts - offsets)[owner]
 
 
 def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
@@ -221,12 +148,12 @@ def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     n_pairs = (n_top_pos * n_top_neg).astype(np.float64)
     if n_pos is None or n_neg is None or segments is None:
         n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
-    by_score, by_segment = _order_by_segment(y_score, segments, 2 * n_groups)
+    by_score, by_segment = order_by_segment(y_score, segments, 2 * n_groups)
     counts = np.empty(2 * n_groups, dtype=np.intp)
     counts[0::2], counts[1::2] = n_pos, n_neg
-    starts = _segment_starts(counts)
-    top_pos = by_score[by_segment[_ragged_positions(starts[0::2], n_top_pos)]]
-    top_neg = by_score[by_segment[_ragged_positions(starts[1::2], n_top_neg)]]
+    starts = segment_starts(counts)
+    top_pos = by_score[by_segment[ragged_positions(starts[0::2], n_top_pos)]]
+    top_neg = by_score[by_segment[ragged_positions(starts[1::2], n_top_neg)]]
     if top_pos.shape[0] == 0 or top_neg.shape[0] == 0:
         return np.zeros(n_groups), n_pairs
     # Dense rank (0 = highest) of the selected values; equal values, equal rank.
@@ -266,9 +193,9 @@ def _tie_blocks(y_pos, y_score, codes, n_groups):
         In sorted order.
     gt_items, ge_items, gt_pos, ge_pos : ndarray of intp of shape (n,)
     """
-    by_score, by_segment = _order_by_segment(y_score, codes, n_groups)
+    by_score, by_segment = order_by_segment(y_score, codes, n_groups)
     order = by_score[by_segment]
-    group_starts = _segment_starts(np.bincount(codes, minlength=n_groups))
+    group_starts = segment_starts(np.bincount(codes, minlength=n_groups))
     codes_s = codes[order]
     pos_s = y_pos[order]
     score_s = y_score[order]

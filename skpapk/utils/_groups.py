@@ -44,6 +44,67 @@ def stable_sort_by_codes(codes, n_codes, order=None):
     return order[np.argsort(small[order], kind="stable")]
 
 
+def descending_order(scores):
+    """Row order by decreasing score, ties in row order (a stable sort).
+
+    numpy's stable sort of floats is several times slower than its default
+    vectorised sort. When no two scores tie, every sort gives the stable
+    order, so the fast sort is used and checked; with ties (e.g. at
+    ``w = 0``) the stable sort is used. Either way the result is the stable
+    order, so everything built on it is deterministic.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import descending_order
+    >>> descending_order(np.array([0.5, 2.0, 0.5, 1.0]))
+    array([1, 3, 0, 2])
+    """
+    neg_scores = -scores
+    order = np.argsort(neg_scores)
+    sorted_scores = neg_scores[order]
+    if np.any(sorted_scores[1:] == sorted_scores[:-1]):
+        return np.argsort(neg_scores, kind="stable")
+    return order
+
+
+def order_by_segment(scores, segments, n_segments):
+    """Sort rows by segment code, then by decreasing score, in two factors.
+
+    Returns
+    -------
+    by_score, by_segment : ndarray of intp of shape (n,)
+        ``by_score[by_segment]`` is the sorted order (ties by row order).
+        Callers that need only a few positions can index ``by_segment``
+        first and save a full gather.
+    """
+    by_score = descending_order(scores)
+    small = segments.astype(_smallest_uint(n_segments), copy=False)
+    return by_score, np.argsort(small[by_score], kind="stable")
+
+
+def segment_starts(counts):
+    """Offset of every segment in a layout of consecutive segments."""
+    starts = np.zeros(counts.shape[0], dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    return starts
+
+
+def ragged_positions(starts, lengths):
+    """Concatenation of ``arange(starts[i], starts[i] + lengths[i])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import ragged_positions
+    >>> ragged_positions(np.array([0, 10]), np.array([2, 3]))
+    array([ 0,  1, 10, 11, 12])
+    """
+    offsets = np.cumsum(lengths) - lengths
+    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
+    return np.arange(owner.shape[0], dtype=np.intp) + (starts - offsets)[owner]
+
+
 @dataclass
 class SegmentRanking:
     """Rows sorted by segment, then by decreasing score.
@@ -94,11 +155,10 @@ def rank_within_segments(scores, segments, n_segments):
     array([1, 0, 1, 0])
     """
     n = scores.shape[0]
-    order = np.argsort(-scores, kind="stable")
-    order = stable_sort_by_codes(segments, n_segments, order)
+    by_score, by_segment = order_by_segment(scores, segments, n_segments)
+    order = by_score[by_segment]
     counts = np.bincount(segments, minlength=n_segments)
-    starts = np.zeros(n_segments, dtype=np.intp)
-    np.cumsum(counts[:-1], out=starts[1:])
+    starts = segment_starts(counts)
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n, dtype=np.intp) - np.repeat(starts, counts)
     return SegmentRanking(order=order, counts=counts, starts=starts, rank=rank)
@@ -209,8 +269,9 @@ def count_at_least(ref_codes, ref_values, query_codes, query_values, n_groups,
         is_ref = np.zeros(n_ref + n_query, dtype=bool)
         is_ref[:n_ref] = True
         query_slice = slice(n_ref, n_ref + n_query)
-    order = np.argsort(-values, kind="stable")
-    order = stable_sort_by_codes(codes, n_groups, order)
+    # The stable order is needed here: ties are broken by concatenation order.
+    order = stable_sort_by_codes(codes, n_groups,
+                                 np.argsort(-values, kind="stable"))
     refs_so_far = np.cumsum(is_ref[order])
     refs_before_group = np.zeros(n_groups, dtype=np.intp)
     np.cumsum(np.bincount(ref_codes, minlength=n_groups)[:-1],

@@ -60,6 +60,11 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     if groups is None:
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
     groups = np.asarray(groups)
+    if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
+            and groups.dtype.kind in "iu"):
+        encoded = _encode_compact_ints(groups, n_samples)
+        if encoded is not None:
+            return encoded
     if groups.ndim != 1:
         groups = column_or_1d(groups, warn=True)
     if groups.shape[0] != n_samples:
@@ -96,6 +101,36 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     return codes.reshape(-1).astype(np.intp, copy=False), labels
 
 
+def _encode_compact_ints(groups, n_samples):
+    """``np.unique(groups, return_inverse=True)`` without a sort.
+
+    For integer ids spanning fewer than ``2 * n_samples + 1024`` values a
+    ``bincount`` gives the same codes and labels; ``None`` otherwise.
+    """
+    low, high = int(groups.min()), int(groups.max())
+    if high - low >= 2 * n_samples + 1024:
+        return None
+    shifted = groups - low if low else groups
+    present = np.bincount(shifted, minlength=high - low + 1) > 0
+    labels = (np.flatnonzero(present) + low).astype(groups.dtype)
+    if present.all():  # ids low, low + 1, ..., high: no remap
+        return shifted.astype(np.intp, copy=False), labels
+    code_of = np.cumsum(present) - 1
+    return code_of[shifted].astype(np.intp, copy=False), labels
+
+
+def _binary_int_classes(y):
+    """The sorted distinct values of an int/bool array with at most two, else None.
+
+    Two passes (min/max and a count) instead of the sorts of ``np.unique``.
+    """
+    low, high = y.min(), y.max()
+    n_high = np.count_nonzero(y == high)
+    if low == high or n_high + np.count_nonzero(y == low) == y.shape[0]:
+        return np.unique(np.array([low, high], dtype=y.dtype))
+    return None
+
+
 def check_binary_target(y, *, pos_label=None, input_name="y_true"):
     """Validate a binary relevance target and return a boolean mask.
 
@@ -115,16 +150,20 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true"):
     (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
     """
     y = column_or_1d(y, warn=True)
-    if y.dtype.kind == "f":
-        assert_all_finite(y, input_name=input_name)
-    target_type = type_of_target(y, input_name=input_name)
-    if target_type not in ("binary", "multiclass"):
-        raise ValueError(
-            f"{input_name} must hold binary relevance labels (two distinct "
-            f"values, e.g. 0/1), got a {target_type!r} target; threshold graded "
-            f"relevance first, e.g. {input_name} = (rating >= 4)."
-        )
-    classes = np.unique(y)
+    classes = None
+    if y.shape[0] and y.dtype.kind in "biu":
+        classes = _binary_int_classes(y)
+    if classes is None:
+        if y.dtype.kind == "f":
+            assert_all_finite(y, input_name=input_name)
+        target_type = type_of_target(y, input_name=input_name)
+        if target_type not in ("binary", "multiclass"):
+            raise ValueError(
+                f"{input_name} must hold binary relevance labels (two distinct "
+                f"values, e.g. 0/1), got a {target_type!r} target; threshold "
+                f"graded relevance first, e.g. {input_name} = (rating >= 4)."
+            )
+        classes = np.unique(y)
     if classes.shape[0] > 2:
         raise ValueError(
             f"Only binary classification is supported. {input_name} has "

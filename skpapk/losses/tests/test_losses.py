@@ -326,8 +326,10 @@ def test_bad_inputs():
 
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("seed", range(3))
-def test_fast_ranking_equals_stable_ranking(ties, seed):
-    from skpapk.losses._losses import _rank_by_group_and_label
+def test_ranking_equals_stable_lexsort_ranking(ties, seed):
+    # The losses rank with rank_by_group_and_label, whose score sort takes a
+    # fast unstable path when no scores tie: the ranks must be those of a
+    # stable sort (ties by row order) either way.
     from skpapk.utils._groups import rank_by_group_and_label
 
     rng = np.random.default_rng(seed)
@@ -336,8 +338,14 @@ def test_fast_ranking_equals_stable_ranking(ties, seed):
         s = rng.integers(-3, 3, y.shape[0]).astype(float)
     else:
         s = rng.normal(size=y.shape[0])
-    rank, n_pos, n_neg = _rank_by_group_and_label(y, s, g, 30)
-    expected = rank_by_group_and_label(y, s, g, 30)
-    np.testing.assert_array_equal(rank, expected.rank)
-    np.testing.assert_array_equal(n_pos, expected.n_pos)
-    np.testing.assert_array_equal(n_neg, expected.n_neg)
+    n = y.shape[0]
+    order = np.lexsort((np.arange(n), -s, ~y, g))
+    seg = 2 * g[order] + (~y[order])
+    first = np.r_[True, seg[1:] != seg[:-1]]
+    start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    expected_rank = np.empty(n, dtype=np.intp)
+    expected_rank[order] = np.arange(n) - start
+    ranking = rank_by_group_and_label(y, s, g, 30)
+    np.testing.assert_array_equal(ranking.rank, expected_rank)
+    np.testing.assert_array_equal(ranking.n_pos, np.bincount(g[y], minlength=30))
+    np.testing.assert_array_equal(ranking.n_neg, np.bincount(g[~y], minlength=30))

@@ -515,45 +515,6 @@ def test_string_labels_and_pos_label(metric, kwargs):
         metric(y_str, s, pos_label="maybe", **kwargs)
 
 
-# --------------------------------------------------------------------------
-# The metrics' validation fast paths agree with the utils' full checks
-# --------------------------------------------------------------------------
-
-
-@settings(max_examples=200, deadline=None)
-@given(ids=st.lists(st.integers(-5, 40), min_size=1, max_size=30),
-       dtype=st.sampled_from([np.int64, np.int32, np.int8]),
-       spread=st.sampled_from([1, 10**6]))
-def test_group_codes_fast_path_matches_check_groups(ids, dtype, spread):
-    from skpapk.metrics._ranking import _group_codes
-    from skpapk.utils._validation import check_groups
-
-    g = (np.array(ids) * (spread if dtype is np.int64 else 1)).astype(dtype)
-    codes, labels = _group_codes(g, g.shape[0])
-    ref_codes, ref_labels = check_groups(g, g.shape[0])
-    np.testing.assert_array_equal(codes, ref_codes)
-    np.testing.assert_array_equal(labels, ref_labels)
-    assert labels.dtype == ref_labels.dtype and codes.dtype == np.intp
-
-
-@settings(max_examples=200, deadline=None)
-@given(y=st.lists(st.integers(-2, 3), min_size=1, max_size=12),
-       dtype=st.sampled_from([np.int64, np.uint8, bool]),
-       pos_label=st.sampled_from([None, 0, 1, 3, -2]))
-def test_binary_target_fast_path_matches_check_binary_target(y, dtype, pos_label):
-    from skpapk.metrics._ranking import _binary_target
-    from skpapk.utils._validation import check_binary_target
-
-    y = np.abs(np.array(y)).astype(dtype) if dtype is not np.int64 else np.array(y)
-    try:
-        expected = check_binary_target(y, pos_label=pos_label)[0]
-    except (ValueError, TypeError) as exc:
-        with pytest.raises(type(exc)):
-            _binary_target(y, pos_label)
-        return
-    np.testing.assert_array_equal(_binary_target(y, pos_label), expected)
-
-
 def _rectools_style_pap(ranked, k):
     """pAp@k as RecTools' PAP computes it from a ranked list (no ties):
     each of the top min(n+, k) relevant items gains k minus the number of

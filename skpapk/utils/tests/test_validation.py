@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skpapk.utils._validation import (
     check_binary_target,
@@ -114,3 +116,38 @@ def test_check_ranking_inputs_names_both_arrays_on_length_mismatch():
     np.testing.assert_array_equal(y_pos, [False, True])
     np.testing.assert_array_equal(codes, [0, 1])
     assert scores.dtype == np.float64 and list(labels) == ["u", "v"]
+
+
+# --------------------------------------------------------------------------
+# Fast paths for integer labels and group ids agree with the general path
+# --------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.integers(-5, 40), min_size=1, max_size=30),
+       dtype=st.sampled_from([np.int64, np.int32, np.int8]),
+       spread=st.sampled_from([1, 10**6]))
+def test_check_groups_int_fast_path_matches_unique(ids, dtype, spread):
+    g = (np.array(ids) * (spread if dtype is np.int64 else 1)).astype(dtype)
+    codes, labels = check_groups(g, g.shape[0])
+    ref_labels, ref_codes = np.unique(g, return_inverse=True)
+    np.testing.assert_array_equal(codes, ref_codes)
+    np.testing.assert_array_equal(labels, ref_labels)
+    assert labels.dtype == ref_labels.dtype and codes.dtype == np.intp
+
+
+@settings(max_examples=200, deadline=None)
+@given(y=st.lists(st.integers(-2, 3), min_size=1, max_size=12),
+       dtype=st.sampled_from([np.int64, np.uint8, bool]),
+       pos_label=st.sampled_from([None, 0, 1, 3, -2]))
+def test_check_binary_target_int_fast_path_matches_float_path(y, dtype, pos_label):
+    y = np.abs(np.array(y)).astype(dtype) if dtype is not np.int64 else np.array(y)
+    try:
+        expected = check_binary_target(y.astype(np.float64), pos_label=pos_label)
+    except (ValueError, TypeError) as exc:
+        with pytest.raises(type(exc)):
+            check_binary_target(y, pos_label=pos_label)
+        return
+    y_pos, classes = check_binary_target(y, pos_label=pos_label)
+    np.testing.assert_array_equal(y_pos, expected[0])
+    np.testing.assert_array_equal(classes, expected[1])
