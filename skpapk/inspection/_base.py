@@ -1,0 +1,79 @@
+"""Helpers shared by the Displays: the optional matplotlib import, axes, names."""
+
+import numpy as np
+
+_PLOT_EXTRA = "pip install 'skpapk[plot]'"
+
+
+def check_matplotlib_support(caller_name):
+    """Raise a clear ``ImportError`` when matplotlib is not installed.
+
+    As :func:`sklearn.utils.check_matplotlib_support`, with the message
+    naming skpapk's optional ``plot`` extra.
+
+    Parameters
+    ----------
+    caller_name : str
+        The function or method that needs matplotlib (shown in the message).
+
+    Raises
+    ------
+    ImportError
+        When ``import matplotlib`` fails.
+    """
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(
+            f"{caller_name} requires matplotlib; install it with "
+            f"{_PLOT_EXTRA} (the optional 'plot' extra) or pip install "
+            f"matplotlib."
+        ) from exc
+
+
+def _get_ax(ax, caller_name):
+    """``(ax, figure)``: the given axes, or new ones on a new figure."""
+    check_matplotlib_support(caller_name)
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax, ax.figure
+
+
+def _response(estimator, X):
+    """Scores of ``estimator`` on ``X``: higher means ranked first.
+
+    ``decision_function`` when the estimator has one (the rankers, linear
+    classifiers, pipelines ending in either), else the probability of the
+    last class from ``predict_proba``.
+    """
+    if hasattr(estimator, "decision_function"):
+        scores = estimator.decision_function(X)
+    elif hasattr(estimator, "predict_proba"):
+        scores = np.asarray(estimator.predict_proba(X))[:, -1]
+    else:
+        raise TypeError(
+            f"{type(estimator).__name__} has neither decision_function nor "
+            f"predict_proba: pass a fitted ranker (e.g. skpapk.PApKRanker) or "
+            f"a fitted classifier, or use from_predictions with your own "
+            f"scores."
+        )
+    scores = np.asarray(scores)
+    if scores.ndim != 1:
+        raise ValueError(
+            f"{type(estimator).__name__} gave scores of shape {scores.shape}; "
+            f"a ranker must give one score per row (a binary problem)."
+        )
+    return scores
+
+
+def _unique_names(names):
+    """The names, with `` (2)``, `` (3)`` ... added to repeated ones."""
+    seen = {}
+    out = []
+    for name in names:
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        out.append(name if count == 1 else f"{name} ({count})")
+    return out

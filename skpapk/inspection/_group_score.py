@@ -1,0 +1,408 @@
+"""Distribution of a per-group (per-user) ranking metric: GroupScoreDisplay."""
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..metrics import (
+    expected_average_precision,
+    expected_papk,
+    mean_average_precision_score,
+    papk_score,
+    partial_auc_score,
+    precision_at_k_score,
+)
+from ..utils._validation import check_binary_target, check_groups, check_k
+from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
+
+#: metric -> (function, label template, uses k, has a ``ties`` option)
+_METRICS = {
+    "papk": (papk_score, "pAp@{k}", True, True),
+    "precision_at_k": (precision_at_k_score, "prec@{k}", True, True),
+    "partial_auc": (partial_auc_score, "pAUC(0, {k}/n-]", True, True),
+    "average_precision": (mean_average_precision_score, "AP", False, False),
+}
+_KINDS = ("box", "hist", "scatter")
+_BASELINE_NAME = "random ranking"
+
+
+def _check_metric(metric, k):
+    if metric not in _METRICS:
+        raise ValueError(
+            f"metric must be one of {sorted(_METRICS)}, got {metric!r}."
+        )
+    if _METRICS[metric][2]:
+        if k is None:
+            raise ValueError(
+                f"metric={metric!r} needs k, the number of items shown to each "
+                f"user: pass k=... (e.g. k=10)."
+            )
+        return check_k(k)
+    return None  # average precision has no k
+
+
+def _check_kind(kind):
+    if kind not in _KINDS:
+        raise ValueError(
+            f"kind must be 'box' or 'hist' (the distribution over users) or "
+            f"'scatter' (each user's value against its number of relevant "
+            f"items), got {kind!r}."
+        )
+
+
+def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label):
+    """Per-group values of every model, counts and random baseline per group."""
+    func, _, uses_k, has_ties = _METRICS[metric]
+    options = {"groups": groups, "average": None, "pos_label": pos_label}
+    if uses_k:
+        options["k"] = k
+    if has_ties:
+        options["ties"] = ties
+    values = {name: np.asarray(func(y_true, s, **options), dtype=np.float64)
+              for name, s in scores.items()}
+    y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
+    codes, labels = check_groups(groups, y_pos.shape[0])
+    n_groups = labels.shape[0]
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    baseline = None
+    if metric == "papk":
+        baseline = np.asarray(expected_papk(n_pos, n_neg, k), dtype=np.float64)
+    elif metric == "average_precision":
+        baseline = np.asarray(expected_average_precision(n_pos + n_neg, n_pos),
+                              dtype=np.float64)
+    return values, labels, n_pos, n_neg, baseline
+
+
+class GroupScoreDisplay:
+    """Distribution over groups (users) of a ranking metric, one or several models.
+
+    Shows which users a recommender serves badly: each user's pAp@k (or
+    prec@k, pAUC(0, k/n-], average precision), of one or several models,
+    beside each user's exact random-ranking baseline, as box plots or
+    histograms of the distribution, or as a scatter plot against the user's
+    number of relevant items (the heterogeneous engagement that motivates
+    pAp@k in the paper's Section 1 and Section 3).
+
+    Build it with :meth:`from_estimator` or :meth:`from_predictions`; the
+    constructor only stores the numbers. The per-group values are those of
+    the metric function with ``average=None`` (groups in sorted label
+    order); the mean of a model's defined values is its micro average (the
+    paper's eq. 17 for pAp@k), shown in the legend.
+
+    Parameters
+    ----------
+    scores : dict of str to ndarray of shape (n_groups,)
+        Per-group metric value of each model (NaN where undefined).
+    n_pos : ndarray of int of shape (n_groups,)
+        Number of relevant rows of each group.
+    n_neg : ndarray of int of shape (n_groups,), default=None
+        Number of irrelevant rows of each group.
+    groups : ndarray of shape (n_groups,), default=None
+        The sorted group labels.
+    baseline : ndarray of shape (n_groups,), default=None
+        Each group's expected metric under a uniformly random ranking
+        (:func:`~skpapk.metrics.expected_papk` for pAp@k,
+        :func:`~skpapk.metrics.expected_average_precision` for AP); ``None``
+        when not available (prec@k and pAUC: skpapk.metrics has no exact
+        random expectation for them yet).
+    metric : {"papk", "precision_at_k", "partial_auc", "average_precision"}, \
+default="papk"
+        The metric, for the labels.
+    k : int, default=None
+        The ``k`` of the metric, for the labels.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+        Axes with the plot.
+    figure_ : matplotlib Figure
+        Figure containing the plot.
+    artists_ : dict of str to matplotlib artist(s)
+        What was drawn for each model (and for ``"random ranking"`` when the
+        baseline is shown): the patches of its histogram (``kind="hist"``),
+        its box (``kind="box"``) or its ``PathCollection`` (``kind="scatter"``).
+    boxes_ : dict or None
+        With ``kind="box"``, the dict returned by ``Axes.boxplot`` (keys
+        ``"boxes"``, ``"medians"``, ``"whiskers"``, ...); ``None`` otherwise.
+
+    See Also
+    --------
+    sklearn.metrics.RocCurveDisplay : the Display API this follows.
+    skpapk.metrics.papk_score : pAp@k per group with ``average=None``.
+    skpapk.metrics.expected_papk : the random-ranking baseline of a group.
+    TrainingCurveDisplay : objective and scores per epoch of a fit.
+    SurrogateDisplay : surrogates and pAp@k risk along a fit.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from skpapk.inspection import GroupScoreDisplay
+    >>> y = [1, 0, 0, 1, 1, 0, 0]
+    >>> s = [3, 2, 1, 1, 2, 3, 0]
+    >>> g = [0, 0, 0, 1, 1, 1, 1]
+    >>> disp = GroupScoreDisplay.from_predictions(y, s, groups=g, k=2)
+    >>> disp.scores["Ranker"]          # papk_score(y, s, ..., average=None)
+    array([1. , 0.5])
+    >>> disp.baseline                  # expected_papk(n_pos, n_neg, k=2)
+    array([0.5, 0.5])
+    >>> disp.n_pos
+    array([1, 2])
+    >>> disp = disp.plot(kind="scatter")
+    >>> sorted(disp.artists_)
+    ['Ranker', 'random ranking']
+    """
+
+    def __init__(self, *, scores, n_pos, n_neg=None, groups=None, baseline=None,
+                 metric="papk", k=None):
+        if not isinstance(scores, Mapping):
+            scores = {"Ranker": scores}
+        self.scores = {str(name): np.asarray(v, dtype=np.float64)
+                       for name, v in scores.items()}
+        self.n_pos = np.asarray(n_pos)
+        for name, values in self.scores.items():
+            if values.shape != self.n_pos.shape:
+                raise ValueError(
+                    f"scores[{name!r}] has shape {values.shape} but n_pos has "
+                    f"shape {self.n_pos.shape}: give one value per group."
+                )
+        self.n_neg = None if n_neg is None else np.asarray(n_neg)
+        self.groups = None if groups is None else np.asarray(groups)
+        self.baseline = None if baseline is None else np.asarray(baseline,
+                                                                 dtype=np.float64)
+        self.metric = metric
+        self.k = k
+
+    def _metric_label(self):
+        template = _METRICS.get(self.metric, (None, str(self.metric)))[1]
+        return template.format(k=self.k if self.k is not None else "k")
+
+    def plot(self, ax=None, *, name=None, kind="box", show_baseline=True, **kwargs):
+        """Plot the per-group values.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; ``None`` creates a figure and axes.
+        name : str or list of str, default=None
+            Labels of the models, replacing the keys of ``scores`` (one per
+            model).
+        kind : {"box", "hist", "scatter"}, default="box"
+            ``"box"``: one box per model (and one for the random baseline);
+            ``"hist"``: overlaid histograms over ``[0, 1]``; ``"scatter"``:
+            each group's value against its number of relevant rows ``n+``.
+            Groups where the metric is undefined (NaN) are not drawn (the
+            metric function warned about them).
+        show_baseline : bool, default=True
+            Draw the random-ranking baseline when ``baseline`` is known.
+        **kwargs : dict
+            Passed to ``Axes.hist`` / ``Axes.boxplot`` / ``Axes.scatter``.
+
+        Returns
+        -------
+        display : GroupScoreDisplay
+            Object that stores the computed values.
+        """
+        _check_kind(kind)
+        self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
+        labels = list(self.scores)
+        if name is not None:
+            labels = [name] if isinstance(name, str) else list(name)
+            if len(labels) != len(self.scores):
+                raise ValueError(
+                    f"name has {len(labels)} entries for {len(self.scores)} "
+                    f"models: give one name per model."
+                )
+        series = {label: values for label, values in zip(labels, self.scores.values())}
+        legend = {label: f"{label} (micro = {np.nanmean(v):.3f})"
+                  if np.any(np.isfinite(v)) else label
+                  for label, v in series.items()}
+        if show_baseline and self.baseline is not None:
+            series[_BASELINE_NAME] = self.baseline
+            legend[_BASELINE_NAME] = (
+                f"{_BASELINE_NAME} (micro = {np.nanmean(self.baseline):.3f})"
+                if np.any(np.isfinite(self.baseline)) else _BASELINE_NAME)
+        metric_label = self._metric_label()
+        self.artists_ = {}
+        self.boxes_ = None
+        if kind == "box":
+            data = [v[np.isfinite(v)] for v in series.values()]
+            self.boxes_ = self.ax_.boxplot(data, **kwargs)
+            positions = np.arange(1, len(data) + 1)
+            self.ax_.set_xticks(positions, list(series))
+            self.artists_ = dict(zip(series, self.boxes_["boxes"]))
+            self.ax_.set_ylabel(f"{metric_label} of each user")
+        elif kind == "hist":
+            options = {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",
+                       "linewidth": 1.5, **kwargs}
+            for label, values in series.items():
+                style = {"linestyle": "--", "color": "0.4"} if label == _BASELINE_NAME else {}
+                _, _, patches = self.ax_.hist(values[np.isfinite(values)],
+                                              label=legend[label],
+                                              **{**options, **style})
+                self.artists_[label] = patches
+            self.ax_.set_xlabel(f"{metric_label} of a user")
+            self.ax_.set_ylabel("number of users")
+            self.ax_.legend()
+        else:
+            options = {"alpha": 0.7, "s": 16, **kwargs}
+            for label, values in series.items():
+                style = {"marker": "_", "color": "0.4"} if label == _BASELINE_NAME else {}
+                self.artists_[label] = self.ax_.scatter(
+                    self.n_pos, values, label=legend[label], **{**options, **style})
+            self.ax_.set_xlabel("number of relevant items of the user (n+)")
+            self.ax_.set_ylabel(f"{metric_label} of the user")
+            self.ax_.legend()
+        return self
+
+    @classmethod
+    def from_predictions(cls, y_true, y_score, *, groups=None, k=None, metric="papk",
+                         ties="half", pos_label=None, name=None, kind="box",
+                         show_baseline=True, ax=None, **kwargs):
+        """Plot the per-group metric of given scores.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Binary relevance labels (the greater label is relevant unless
+            ``pos_label`` is given).
+        y_score : array-like of shape (n_samples,) or dict of str to array-like
+            Scores of one model, or ``{name: scores}`` of several.
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group.
+        k : int, default=None
+            Number of items shown to each user; required except for
+            ``metric="average_precision"`` (which ignores it).
+        metric : {"papk", "precision_at_k", "partial_auc", \
+"average_precision"}, default="papk"
+            :func:`~skpapk.metrics.papk_score`,
+            :func:`~skpapk.metrics.precision_at_k_score`,
+            :func:`~skpapk.metrics.partial_auc_score` or
+            :func:`~skpapk.metrics.mean_average_precision_score`, each with
+            ``average=None``.
+        ties : {"half", "error"}, default="half"
+            Passed to the metric (not used by average precision).
+        pos_label : int, float, bool or str, default=None
+            The relevant label.
+        name : str, default=None
+            Name of the model when ``y_score`` is one array (default
+            ``"Ranker"``); must be ``None`` with a dict.
+        kind : {"box", "hist", "scatter"}, default="box"
+            See :meth:`plot`.
+        show_baseline : bool, default=True
+            See :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to plot on.
+        **kwargs : dict
+            Passed to the matplotlib call.
+
+        Returns
+        -------
+        display : GroupScoreDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_predictions")
+        _check_kind(kind)
+        k = _check_metric(metric, k)
+        if isinstance(y_score, Mapping):
+            if name is not None:
+                raise ValueError(
+                    "name must be None when y_score is a dict: its keys are the "
+                    "model names."
+                )
+            if not y_score:
+                raise ValueError("y_score is an empty dict: give at least one model.")
+            scores = {str(key): value for key, value in y_score.items()}
+        else:
+            scores = {"Ranker" if name is None else str(name): y_score}
+        values, labels, n_pos, n_neg, baseline = _per_group_scores(
+            y_true, scores, groups, k=k, metric=metric, ties=ties,
+            pos_label=pos_label)
+        display = cls(scores=values, n_pos=n_pos, n_neg=n_neg, groups=labels,
+                      baseline=baseline, metric=metric, k=k)
+        return display.plot(ax=ax, kind=kind, show_baseline=show_baseline, **kwargs)
+
+    @classmethod
+    def from_estimator(cls, estimator, X, y, *, groups=None, k=None, metric="papk",
+                       ties="half", pos_label=None, name=None, kind="box",
+                       show_baseline=True, ax=None, **kwargs):
+        """Plot the per-group metric of one or several fitted models on ``X``.
+
+        Parameters
+        ----------
+        estimator : estimator, list of estimators or dict of str to estimator
+            Fitted ranker(s) (or classifiers, pipelines): the scores are
+            ``decision_function(X)``, else ``predict_proba(X)[:, -1]``.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+        y : array-like of shape (n_samples,)
+            Binary relevance labels.
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group.
+        k : int, default=None
+            Number of items shown to each user; ``None`` takes the
+            estimators' ``k`` attribute (they must agree).
+        metric : {"papk", "precision_at_k", "partial_auc", \
+"average_precision"}, default="papk"
+            See :meth:`from_predictions`.
+        ties : {"half", "error"}, default="half"
+            Passed to the metric.
+        pos_label : int, float, bool or str, default=None
+            The relevant label.
+        name : str or list of str, default=None
+            Model names; ``None``: the class names (the keys of a dict).
+        kind : {"box", "hist", "scatter"}, default="box"
+            See :meth:`plot`.
+        show_baseline : bool, default=True
+            See :meth:`plot`.
+        ax : matplotlib Axes, default=None
+            Axes to plot on.
+        **kwargs : dict
+            Passed to the matplotlib call.
+
+        Returns
+        -------
+        display : GroupScoreDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_estimator")
+        if isinstance(estimator, Mapping):
+            if name is not None:
+                raise ValueError(
+                    "name must be None when estimator is a dict: its keys are "
+                    "the model names."
+                )
+            names, estimators = [str(n) for n in estimator], list(estimator.values())
+        else:
+            estimators = (list(estimator) if isinstance(estimator, (list, tuple))
+                          else [estimator])
+            if name is None:
+                names = _unique_names([type(e).__name__ for e in estimators])
+            else:
+                names = [name] if isinstance(name, str) else list(name)
+        if not estimators:
+            raise ValueError("estimator is empty: give at least one fitted model.")
+        if len(names) != len(estimators):
+            raise ValueError(
+                f"name has {len(names)} entries for {len(estimators)} "
+                f"estimators: give one name per estimator."
+            )
+        if len(set(names)) != len(names):
+            raise ValueError(f"the model names must be distinct, got {names}.")
+        if k is None and _METRICS.get(metric, (None, None, False))[2]:
+            ks = {getattr(e, "k", None) for e in estimators}
+            if None in ks:
+                raise ValueError(
+                    "k is None and an estimator has no k attribute: pass k=..."
+                )
+            if len(ks) > 1:
+                raise ValueError(
+                    f"the estimators have different k ({sorted(ks)}): pass the "
+                    f"k to compare them at, e.g. k={min(ks)}."
+                )
+            (k,) = ks
+        scores = {n: _response(e, X) for n, e in zip(names, estimators)}
+        return cls.from_predictions(
+            y, scores, groups=groups, k=k, metric=metric, ties=ties,
+            pos_label=pos_label, kind=kind, show_baseline=show_baseline, ax=ax,
+            **kwargs)

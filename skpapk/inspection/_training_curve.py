@@ -1,0 +1,193 @@
+"""Objective and pAp@k per epoch of a fitted ranker: TrainingCurveDisplay."""
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import _get_ax, check_matplotlib_support
+
+
+def _curve(values, name):
+    if values is None:
+        return None
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(
+            f"{name} must be one value per epoch (1-d), got shape {values.shape}."
+        )
+    return values
+
+
+class TrainingCurveDisplay:
+    """Training objective and train / validation micro-pAp@k per epoch.
+
+    Did training converge? The objective (mean surrogate over groups plus
+    ``alpha * ||w||^2``, the quantity Algorithm 1 of the paper descends) at
+    every iterate, and, when the ranker records them, the training and
+    validation micro-pAp@k (eq. 17) per epoch, on a second y axis.
+
+    Build it with :meth:`from_estimator` from a fitted ranker; the
+    constructor only stores the numbers. Entry ``t`` of every curve is
+    plotted at epoch ``t`` (``t = 0`` is the first recorded iterate, ``w_0 =
+    0`` for the subgradient rankers).
+
+    Parameters
+    ----------
+    objective : ndarray of shape (n_epochs,), default=None
+        Objective per epoch (``objective_curve_``).
+    train_scores : ndarray of shape (n_epochs_train,), default=None
+        Training micro-pAp@k per epoch (``train_scores_``).
+    validation_scores : ndarray of shape (n_epochs_val,), default=None
+        Validation micro-pAp@k per epoch (``validation_scores_``, recorded by
+        early stopping).
+    name : str, default=None
+        Name of the ranker, for the title.
+    k : int, default=None
+        The ``k`` of pAp@k, for the labels.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+        Axes of the objective (left y axis); when there is no objective,
+        the axes of the scores.
+    score_ax_ : matplotlib Axes or None
+        Axes of the micro-pAp@k curves: the right y axis (a twin of
+        ``ax_``) when there is an objective too; ``None`` without scores.
+    figure_ : matplotlib Figure
+        Figure containing the plot.
+    lines_ : dict of str to matplotlib Line2D
+        ``"objective"``, ``"train"``, ``"validation"``: the curves drawn.
+
+    See Also
+    --------
+    sklearn.metrics.RocCurveDisplay : the Display API this follows.
+    sklearn.model_selection.LearningCurveDisplay : scores against the
+        training size.
+    GroupScoreDisplay : per-user scores of fitted models.
+    SurrogateDisplay : every surrogate and the pAp@k risk along a fit.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skpapk import PApKMaxRanker
+    >>> from skpapk.datasets import make_papk_simulation
+    >>> from skpapk.inspection import TrainingCurveDisplay
+    >>> X, y, groups = make_papk_simulation(10, n_pos=5, n_neg=30,
+    ...                                     random_state=0)
+    >>> ranker = PApKMaxRanker(k=5, eta0=0.1, max_iter=30, tol=None)
+    >>> ranker = ranker.fit(X, y, groups=groups)
+    >>> disp = TrainingCurveDisplay.from_estimator(ranker)
+    >>> disp.objective.shape
+    (30,)
+    >>> bool((disp.objective == ranker.objective_curve_).all())
+    True
+    >>> sorted(disp.lines_)
+    ['objective']
+    """
+
+    def __init__(self, *, objective=None, train_scores=None,
+                 validation_scores=None, name=None, k=None):
+        self.objective = _curve(objective, "objective")
+        self.train_scores = _curve(train_scores, "train_scores")
+        self.validation_scores = _curve(validation_scores, "validation_scores")
+        self.name = name
+        self.k = k
+
+    def plot(self, ax=None, *, name=None, **kwargs):
+        """Plot the curves.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; ``None`` creates a figure and axes.
+        name : str, default=None
+            Title; ``None`` uses the ``name`` given to the constructor.
+        **kwargs : dict
+            Passed to every ``Axes.plot`` call.
+
+        Returns
+        -------
+        display : TrainingCurveDisplay
+            Object that stores the computed values.
+        """
+        curves = {"objective": self.objective, "train": self.train_scores,
+                  "validation": self.validation_scores}
+        if all(v is None for v in curves.values()):
+            raise ValueError(
+                "TrainingCurveDisplay has nothing to plot: objective, "
+                "train_scores and validation_scores are all None."
+            )
+        self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
+        name = self.name if name is None else name
+        papk = f"micro-pAp@{self.k if self.k is not None else 'k'}"
+        self.lines_ = {}
+        has_scores = self.train_scores is not None or self.validation_scores is not None
+        handles = []
+        if self.objective is not None:
+            (line,) = self.ax_.plot(np.arange(self.objective.shape[0]), self.objective,
+                                    color="C0", label="objective", **kwargs)
+            self.lines_["objective"] = line
+            handles.append(line)
+            self.ax_.set_ylabel("objective (surrogate + alpha ||w||^2)")
+            self.score_ax_ = self.ax_.twinx() if has_scores else None
+        else:
+            self.score_ax_ = self.ax_
+        for key, color, style in (("train", "C1", "-"), ("validation", "C2", "--")):
+            values = curves[key]
+            if values is None:
+                continue
+            (line,) = self.score_ax_.plot(np.arange(values.shape[0]), values,
+                                          color=color, linestyle=style,
+                                          label=f"{key} {papk}", **kwargs)
+            self.lines_[key] = line
+            handles.append(line)
+        if self.score_ax_ is not None:
+            self.score_ax_.set_ylabel(papk)
+        self.ax_.set_xlabel("epoch t (iterate w_t)")
+        if name is not None:
+            self.ax_.set_title(name)
+        self.ax_.legend(handles=handles, loc="best")
+        return self
+
+    @classmethod
+    def from_estimator(cls, estimator, *, name=None, ax=None, **kwargs):
+        """Plot the curves recorded by a fitted ranker.
+
+        Reads ``objective_curve_`` (the subgradient rankers),
+        ``train_scores_`` (e.g. :class:`~skpapk.SelectPApKRanker`) and
+        ``validation_scores_`` (early stopping), each when present.
+
+        Parameters
+        ----------
+        estimator : fitted ranker
+            A fitted skpapk ranker (or any fitted estimator with one of the
+            attributes above).
+        name : str, default=None
+            Title; ``None``: the class name.
+        ax : matplotlib Axes, default=None
+            Axes to plot on.
+        **kwargs : dict
+            Passed to every ``Axes.plot`` call.
+
+        Returns
+        -------
+        display : TrainingCurveDisplay
+        """
+        check_matplotlib_support(f"{cls.__name__}.from_estimator")
+        check_is_fitted(estimator)
+        curves = {attr: getattr(estimator, attr, None)
+                  for attr in ("objective_curve_", "train_scores_",
+                               "validation_scores_")}
+        if all(v is None for v in curves.values()):
+            raise ValueError(
+                f"{type(estimator).__name__} records no training curve (none of "
+                f"objective_curve_, train_scores_, validation_scores_): use a "
+                f"ranker trained by epochs, e.g. skpapk.PApKRanker or "
+                f"skpapk.SelectPApKRanker."
+            )
+        display = cls(objective=curves["objective_curve_"],
+                      train_scores=curves["train_scores_"],
+                      validation_scores=curves["validation_scores_"],
+                      name=type(estimator).__name__ if name is None else name,
+                      k=getattr(estimator, "k", None))
+        return display.plot(ax=ax, **kwargs)

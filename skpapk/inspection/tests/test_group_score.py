@@ -1,0 +1,227 @@
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.linear_model import LogisticRegression
+
+from skpapk import PApKAvgRanker, PApKMaxRanker
+from skpapk.datasets import make_papk_simulation
+from skpapk.inspection import GroupScoreDisplay
+from skpapk.metrics import (
+    expected_average_precision,
+    expected_papk,
+    mean_average_precision_score,
+    papk_score,
+    partial_auc_score,
+    precision_at_k_score,
+)
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+METRICS = {
+    "papk": papk_score,
+    "precision_at_k": precision_at_k_score,
+    "partial_auc": partial_auc_score,
+    "average_precision": mean_average_precision_score,
+}
+
+
+def _metric(metric, y, s, g, k):
+    func = METRICS[metric]
+    if metric == "average_precision":
+        return func(y, s, groups=g, average=None)
+    return func(y, s, k=k, groups=g, average=None)
+
+
+def _data(seed=0):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["ann", "bob", "cy", "dee", "eve", "fay"], size=120)
+    y = (rng.random(120) < 0.3).astype(int)
+    y[g == "fay"] = 0  # one user with no relevant item: undefined pAp@k
+    s1 = rng.normal(size=120) + y
+    s2 = np.round(rng.normal(size=120), 1)  # ties
+    return y, {"model a": s1, "model b": s2}, g
+
+
+def _papk_oracle(y, s, k):
+    """pAp@k of one group from the definition: top-beta pos x top-k' neg pairs."""
+    pos = np.sort(s[y == 1])[::-1][:k]
+    neg = np.sort(s[y == 0])[::-1][:k]
+    if pos.size == 0 or neg.size == 0:
+        return np.nan
+    gain = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return gain / (pos.size * neg.size)
+
+
+def _random_papk_oracle(n_pos, n_neg, k):
+    """Mean pAp@k over every ordering of the group's items (a random ranking)."""
+    y = np.array([1] * n_pos + [0] * n_neg)
+    values = [_papk_oracle(y, np.array(perm, dtype=float), k)
+              for perm in itertools.permutations(range(y.size))]
+    return np.mean(values)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("kind", ["box", "hist", "scatter"])
+@pytest.mark.parametrize("metric", list(METRICS))
+def test_from_predictions_holds_the_metric_per_group(metric, kind):
+    y, scores, g = _data()
+    k = 3
+    disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=k,
+                                              metric=metric, kind=kind)
+    assert list(disp.scores) == ["model a", "model b"]
+    for name, s in scores.items():
+        assert_allclose(disp.scores[name], _metric(metric, y, s, g, k), equal_nan=True)
+    labels = np.unique(g)
+    assert_array_equal(disp.groups, labels)
+    assert_array_equal(disp.n_pos, [y[g == u].sum() for u in labels])
+    assert_array_equal(disp.n_neg, [(y[g == u] == 0).sum() for u in labels])
+    if metric == "papk":
+        assert_allclose(disp.baseline, expected_papk(disp.n_pos, disp.n_neg, k),
+                        equal_nan=True)
+    elif metric == "average_precision":
+        assert_allclose(disp.baseline,
+                        expected_average_precision(disp.n_pos + disp.n_neg,
+                                                   disp.n_pos), equal_nan=True)
+    else:
+        assert disp.baseline is None
+    has_baseline = disp.baseline is not None
+    expected_artists = ["model a", "model b"] + (["random ranking"] if has_baseline else [])
+    assert list(disp.artists_) == expected_artists
+    assert isinstance(disp.ax_, matplotlib.axes.Axes)
+    assert disp.figure_ is disp.ax_.figure
+    assert (disp.boxes_ is not None) == (kind == "box")
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_box_medians_and_legend_are_the_metric_values():
+    y, scores, g = _data(1)
+    disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=4, kind="box")
+    series = [*disp.scores.values(), disp.baseline]
+    for median, values in zip(disp.boxes_["medians"], series):
+        assert median.get_ydata()[0] == pytest.approx(np.median(values[np.isfinite(values)]))
+    assert [t.get_text() for t in disp.ax_.get_xticklabels()] == [
+        "model a", "model b", "random ranking"]
+    disp.plot(kind="hist")
+    legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    micro = papk_score(y, scores["model a"], k=4, groups=g)
+    assert legend[0] == f"model a (micro = {micro:.3f})"
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_scatter_puts_each_user_at_its_number_of_positives():
+    y, scores, g = _data(2)
+    disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=2,
+                                              kind="scatter")
+    offsets = np.asarray(disp.artists_["model b"].get_offsets())
+    assert_array_equal(offsets[:, 0], disp.n_pos)
+    assert_allclose(offsets[:, 1], disp.scores["model b"], equal_nan=True)
+    assert "n+" in disp.ax_.get_xlabel()
+
+
+def test_undefined_groups_are_warned_about_not_dropped_silently():
+    y, scores, g = _data()
+    with pytest.warns(UndefinedMetricWarning, match="1 of 6 groups"):
+        disp = GroupScoreDisplay.from_predictions(y, scores["model a"], groups=g,
+                                                  k=3, name="m")
+    assert np.isnan(disp.scores["m"][-1])  # "fay", no relevant item
+    assert np.isnan(disp.baseline[-1])
+
+
+def test_from_estimator_several_rankers_and_axes_reuse():
+    X, y, g = make_papk_simulation(12, n_pos=(2, 8), n_neg=(10, 30), random_state=0)
+    rankers = [PApKAvgRanker(k=4, max_iter=20, tol=None).fit(X, y, groups=g),
+               PApKMaxRanker(k=4, max_iter=20, tol=None).fit(X, y, groups=g),
+               PApKMaxRanker(k=4, eta0=0.1, max_iter=5, tol=None).fit(X, y, groups=g)]
+    fig, ax = matplotlib.pyplot.subplots()
+    disp = GroupScoreDisplay.from_estimator(rankers, X, y, groups=g, ax=ax)
+    assert disp.ax_ is ax and disp.figure_ is fig
+    assert list(disp.scores) == ["PApKAvgRanker", "PApKMaxRanker", "PApKMaxRanker (2)"]
+    assert disp.k == 4  # taken from the rankers
+    for r, values in zip(rankers, disp.scores.values()):
+        assert_allclose(values, papk_score(y, r.decision_function(X), k=4, groups=g,
+                                           average=None))
+    # a dict names the models; a classifier is scored by decision_function
+    clf = LogisticRegression().fit(X, y)
+    disp = GroupScoreDisplay.from_estimator({"lr": clf, "avg": rankers[0]}, X, y,
+                                            groups=g, k=2, metric="precision_at_k")
+    assert_allclose(disp.scores["lr"], precision_at_k_score(
+        y, clf.decision_function(X), k=2, groups=g, average=None))
+
+
+def test_plot_name_relabels_models():
+    y, scores, g = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=3)
+    disp.plot(name=["A", "B"], kind="hist", show_baseline=False)
+    assert list(disp.artists_) == ["A", "B"]
+    with pytest.raises(ValueError, match="one name per model"):
+        disp.plot(name="A")
+
+
+def test_constructor_checks_shapes():
+    with pytest.raises(ValueError, match="one value per group"):
+        GroupScoreDisplay(scores={"a": [0.5, 0.5]}, n_pos=[1, 2, 3])
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"metric": "ndcg"}, ValueError, "metric must be one of"),
+    ({"kind": "violin"}, ValueError, "kind must be"),
+    ({"k": None}, ValueError, "needs k"),
+    ({"name": "x", "y_score": {"a": [1, 2, 3, 4]}}, ValueError, "name must be None"),
+    ({"y_score": {}}, ValueError, "empty dict"),
+    ({"y_score": [1, 2, 3]}, ValueError, "same length"),
+])
+def test_from_predictions_errors(kwargs, error, match):
+    params = {"y_score": [0.1, 0.2, 0.3, 0.4], "k": 2, **kwargs}
+    y_score = params.pop("y_score")
+    with pytest.raises(error, match=match):
+        GroupScoreDisplay.from_predictions([0, 1, 0, 1], y_score, **params)
+
+
+def test_from_estimator_errors():
+    X, y, g = make_papk_simulation(3, n_pos=3, n_neg=6, random_state=0)
+    a = PApKAvgRanker(k=2, max_iter=3, tol=None).fit(X, y, groups=g)
+    b = PApKAvgRanker(k=3, max_iter=3, tol=None).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match="different k"):
+        GroupScoreDisplay.from_estimator([a, b], X, y, groups=g)
+    with pytest.raises(ValueError, match="one name per estimator"):
+        GroupScoreDisplay.from_estimator([a, b], X, y, groups=g, k=2, name=["a"])
+    with pytest.raises(ValueError, match="distinct"):
+        GroupScoreDisplay.from_estimator([a, b], X, y, groups=g, k=2, name=["a", "a"])
+    with pytest.raises(TypeError, match="neither decision_function nor predict_proba"):
+        GroupScoreDisplay.from_estimator(object(), X, y, groups=g, k=2)
+    with pytest.raises(ValueError, match="pass k"):
+        GroupScoreDisplay.from_estimator(LogisticRegression().fit(X, y), X, y, groups=g)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_papk_values_and_baseline_match_brute_force(data):
+    n_groups = data.draw(st.integers(1, 3))
+    sizes = data.draw(st.lists(st.integers(2, 6), min_size=n_groups, max_size=n_groups))
+    g = np.repeat(np.arange(n_groups) * 7, sizes)
+    n = g.size
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    s = np.array(data.draw(st.lists(st.integers(-2, 2), min_size=n, max_size=n)),
+                 dtype=float)
+    k = data.draw(st.integers(1, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        disp = GroupScoreDisplay.from_predictions(y, s, groups=g, k=k, kind="hist")
+    matplotlib.pyplot.close(disp.figure_)
+    for i, u in enumerate(np.unique(g)):
+        rows = g == u
+        assert_allclose(disp.scores["Ranker"][i], _papk_oracle(y[rows], s[rows], k),
+                        equal_nan=True)
+        n_pos, n_neg = int(y[rows].sum()), int((y[rows] == 0).sum())
+        expected = (_random_papk_oracle(n_pos, n_neg, k) if n_pos and n_neg
+                    else np.nan)
+        assert_allclose(disp.baseline[i], expected, equal_nan=True)

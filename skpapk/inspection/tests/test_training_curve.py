@@ -1,0 +1,74 @@
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression
+
+from skpapk import PApKAvgRanker, SelectPApKRanker
+from skpapk.datasets import make_papk_simulation
+from skpapk.inspection import TrainingCurveDisplay
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_papk_simulation(10, n_pos=(2, 6), n_neg=(10, 30), random_state=0)
+
+
+def test_objective_curve_of_a_subgradient_ranker(data):
+    X, y, g = data
+    ranker = PApKAvgRanker(k=4, eta0=0.1, max_iter=25, tol=None).fit(X, y, groups=g)
+    disp = TrainingCurveDisplay.from_estimator(ranker)
+    assert_array_equal(disp.objective, ranker.objective_curve_)
+    line = disp.lines_["objective"]
+    assert_array_equal(line.get_ydata(), ranker.objective_curve_)
+    assert_array_equal(line.get_xdata(), np.arange(25))
+    assert getattr(ranker, "validation_scores_", None) is None
+    assert set(disp.lines_) == {"objective"}
+    assert disp.score_ax_ is None
+    assert disp.ax_.get_title() == "PApKAvgRanker"
+    assert disp.figure_ is disp.ax_.figure
+
+
+def test_validation_scores_go_on_a_second_axis(data):
+    # early stopping records validation_scores_; any such 1-d record is drawn
+    X, y, g = data
+    ranker = PApKAvgRanker(k=4, eta0=0.1, max_iter=10, tol=None).fit(X, y, groups=g)
+    ranker.validation_scores_ = np.linspace(0.4, 0.7, 10)
+    fig, ax = matplotlib.pyplot.subplots()
+    disp = TrainingCurveDisplay.from_estimator(ranker, ax=ax, name="avg")
+    assert disp.ax_ is ax
+    assert disp.score_ax_ is not None and disp.score_ax_ is not ax
+    assert_array_equal(disp.lines_["validation"].get_ydata(), ranker.validation_scores_)
+    assert disp.lines_["validation"].axes is disp.score_ax_
+    assert disp.lines_["objective"].axes is ax
+    assert disp.score_ax_.get_ylabel() == "micro-pAp@4"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "objective", "validation micro-pAp@4"]
+    assert ax.get_title() == "avg"
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_train_scores_without_objective(data):
+    X, y, g = data
+    ranker = SelectPApKRanker(k=3, max_iter=3).fit(X, y, groups=g)
+    disp = TrainingCurveDisplay.from_estimator(ranker)
+    assert disp.objective is None
+    assert_array_equal(disp.train_scores, ranker.train_scores_)
+    assert set(disp.lines_) == {"train"}
+    assert disp.score_ax_ is disp.ax_
+    assert_array_equal(disp.lines_["train"].get_ydata(), ranker.train_scores_)
+
+
+def test_errors(data):
+    X, y, g = data
+    with pytest.raises(NotFittedError):
+        TrainingCurveDisplay.from_estimator(PApKAvgRanker())
+    with pytest.raises(ValueError, match="records no training curve"):
+        TrainingCurveDisplay.from_estimator(LogisticRegression().fit(X, y))
+    with pytest.raises(ValueError, match="nothing to plot"):
+        TrainingCurveDisplay().plot()
+    with pytest.raises(ValueError, match="1-d"):
+        TrainingCurveDisplay(objective=np.zeros((2, 2)))
