@@ -317,6 +317,12 @@ class BaseSubgradientRanker(BaseRanker):
                 f"dtype {y.dtype}; threshold graded relevance first."
             )
         seen = np.unique(y)
+        if seen.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported. y has "
+                f"{seen.shape[0]} distinct values {seen[:5].tolist()}; threshold "
+                f"it to relevant / not relevant first."
+            )
         if classes is not None:
             classes = np.unique(np.asarray(classes))
             if classes.shape[0] != 2:
@@ -342,12 +348,6 @@ class BaseSubgradientRanker(BaseRanker):
             classes = seen
         else:
             classes = self.classes_
-        if seen.shape[0] > 2:
-            raise ValueError(
-                f"Only binary classification is supported. y has "
-                f"{seen.shape[0]} distinct values {seen[:5].tolist()}; threshold "
-                f"it to relevant / not relevant first."
-            )
         unknown = np.setdiff1d(seen, classes)
         if unknown.shape[0]:
             raise ValueError(

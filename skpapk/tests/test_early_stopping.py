@@ -1,0 +1,180 @@
+"""Tests of ``early_stopping`` and ``average`` of the subgradient rankers.
+
+Oracles: the iterates ``w_1, w_2, ...`` of a plain fit on the training rows
+(``max_iter=j, tol=None`` gives ``w_j``), the held-out rows of
+:func:`skpapk.model_selection.within_group_split`, and
+:func:`skpapk.metrics.papk_score` on them; the stopping rule replayed from
+its definition (SGDClassifier's: no gain above ``best + tol`` for
+``n_iter_no_change`` epochs).
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import InvalidParameterError
+
+from skpapk import PApKRanker, PAUCRanker
+from skpapk.metrics import papk_score
+from skpapk.model_selection import within_group_split
+
+
+def make_data(seed=0, n_groups=30, d=4, sep=0.7):
+    """Groups of 6-15 positives and 10-40 negatives (validation gets both)."""
+    rng = np.random.default_rng(seed)
+    n_pos = rng.integers(6, 16, n_groups)
+    n_neg = rng.integers(10, 40, n_groups)
+    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
+    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
+                        for a, b in zip(n_pos, n_neg)])
+    X = rng.normal(size=(y.shape[0], d)) - sep * y[:, None] * rng.random(d)
+    return X, y, groups
+
+
+def split(y, g, fraction, seed):
+    return within_group_split(y == 1, g, sizes=(1 - fraction, fraction),
+                              random_state=seed)
+
+
+def plain_iterates(X, y, g, n, **params):
+    """w_1 .. w_n of Algorithm 1 (plain fits, no stopping)."""
+    return [PApKRanker(max_iter=j, tol=None, **params).fit(X, y, groups=g).coef_
+            for j in range(1, n + 1)]
+
+
+def replay_stopping(scores, tol, n_iter_no_change):
+    """Number of validated iterates after which the rule stops (or all)."""
+    best, count = -np.inf, 0
+    for i, s in enumerate(scores):
+        count = count + 1 if not s >= best + tol else 0
+        best = max(best, s)
+        if count >= n_iter_no_change:
+            return i + 1
+    return len(scores)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_convergence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("surrogate", ["avg", "max"])
+def test_validation_scores_and_best_coef_match_the_definitions(average, surrogate):
+    X, y, g = make_data(0)
+    params = dict(k=5, eta0=2.0, alpha=1e-3)
+    ranker = PApKRanker(surrogate, max_iter=30, tol=1e-3, n_iter_no_change=3,
+                        early_stopping=True, validation_fraction=0.25,
+                        average=average, random_state=0, **params)
+    ranker.fit(X, y, groups=g)
+    train, val = split(y, g, 0.25, 0)
+    n = ranker.validation_scores_.shape[0]
+    iterates = plain_iterates(X[train], y[train], g[train], n, surrogate=surrogate,
+                              **params)
+    if average:  # Polyak: the running mean of w_1 .. w_j
+        iterates = np.cumsum(iterates, axis=0) / np.arange(1, n + 1)[:, None]
+    expected = [papk_score(y[val], X[val] @ w, k=5, groups=g[val])
+                for w in iterates]
+    np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-9)
+    best = int(np.argmax(expected))
+    np.testing.assert_allclose(ranker.coef_, iterates[best], rtol=1e-9, atol=1e-12)
+    assert ranker.best_validation_score_ == ranker.validation_scores_.max()
+    # the rule stopped where replaying it on the scores stops
+    assert n == replay_stopping(expected, 1e-3, 3)
+    assert ranker.t_ == n
+    assert ranker.n_iter_ == n
+
+
+def test_stops_before_max_iter_and_tol_none_runs_all():
+    X, y, g = make_data(1)
+    params = dict(k=5, eta0=5.0, early_stopping=True, validation_fraction=0.2,
+                  random_state=1, max_iter=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        stopped = PApKRanker(tol=1e-4, n_iter_no_change=5, **params).fit(
+            X, y, groups=g)
+    assert stopped.n_iter_ < 300
+    full = PApKRanker(tol=None, **params).fit(X, y, groups=g)
+    assert full.n_iter_ == 300
+    assert full.validation_scores_.shape == (300,)
+    # the kept iterate is the best validated one of all 300
+    assert full.best_validation_score_ == full.validation_scores_.max()
+    assert full.best_validation_score_ >= stopped.best_validation_score_
+
+
+def test_max_iter_warning_names_the_validation_score():
+    X, y, g = make_data(2)
+    with pytest.warns(ConvergenceWarning, match="validation micro-pAp@k"):
+        warnings.simplefilter("always", ConvergenceWarning)
+        PApKRanker(max_iter=2, tol=1e-12, early_stopping=True, validation_fraction=0.2,
+                   random_state=0).fit(X, y, groups=g)
+
+
+def test_average_without_early_stopping_is_the_mean_of_the_iterates():
+    X, y, g = make_data(3)
+    params = dict(k=4, eta0=1.0, alpha=1e-2)
+    avg = PApKRanker("ts", max_iter=12, tol=None, average=True, **params).fit(
+        X, y, groups=g)
+    iterates = plain_iterates(X, y, g, 12, surrogate="ts", **params)
+    np.testing.assert_allclose(avg.coef_, np.mean(iterates, axis=0), rtol=1e-10,
+                               atol=1e-12)
+    assert avg.validation_scores_ is None and avg.best_validation_score_ is None
+
+
+def test_averaging_stays_in_the_ball():
+    X, y, g = make_data(4)
+    ranker = PAUCRanker(k=4, eta0=10.0, radius=0.5, average=True, max_iter=20,
+                        tol=None).fit(X, y, groups=g)
+    assert np.linalg.norm(ranker.coef_) <= 0.5 * (1 + 1e-12)
+
+
+def test_early_stopping_is_seeded_and_works_on_csr():
+    X, y, g = make_data(5)
+    params = dict(max_iter=15, early_stopping=True, validation_fraction=0.2)
+    a = PApKRanker(random_state=3, **params).fit(X, y, groups=g)
+    b = PApKRanker(random_state=3, **params).fit(sp.csr_matrix(X), y, groups=g)
+    np.testing.assert_allclose(a.validation_scores_, b.validation_scores_,
+                               rtol=1e-10)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-12)
+    c = PApKRanker(random_state=4, **params).fit(X, y, groups=g)
+    assert not np.array_equal(a.validation_scores_, c.validation_scores_)
+
+
+def test_too_small_validation_fraction_raises():
+    # 2 positives per group: none reaches a 10% validation part
+    rng = np.random.default_rng(6)
+    g = np.repeat(np.arange(10), 12)
+    y = np.tile(np.r_[1, 1, np.zeros(10, int)], 10)
+    X = rng.normal(size=(120, 3))
+    with pytest.raises(ValueError, match="validation_fraction=0.1"):
+        PApKRanker(early_stopping=True).fit(X, y, groups=g)
+    PApKRanker(early_stopping=False, max_iter=3).fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize("fraction", [0.0, 1.0, 1.5, -0.1])
+def test_validation_fraction_out_of_range_raises(fraction):
+    X, y, g = make_data(7)
+    with pytest.raises(InvalidParameterError, match="validation_fraction"):
+        PApKRanker(early_stopping=True, validation_fraction=fraction).fit(
+            X, y, groups=g)
+
+
+def test_skipped_groups_count_the_training_part():
+    X, y, g = make_data(8)
+    keep = ~((g == 0) & (y == 1))  # group 0 has negatives only
+    ranker = PApKRanker(max_iter=3, early_stopping=True, validation_fraction=0.2,
+                        random_state=0).fit(X[keep], y[keep], groups=g[keep])
+    assert ranker.n_groups_skipped_ == 1
+
+
+def test_verbose_prints_validation_scores(capsys):
+    X, y, g = make_data(9)
+    PApKRanker(max_iter=2, tol=None, early_stopping=True, validation_fraction=0.2,
+               average=True, random_state=0, verbose=1).fit(X, y, groups=g)
+    out = capsys.readouterr().out
+    assert out.count("validation micro-pAp@k of w_") == 2
+    assert "(averaged)" in out
