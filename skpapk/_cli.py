@@ -36,6 +36,8 @@ from ._base import BaseSubgradientRanker
 from ._ranker import PApKAvgRanker, PApKMaxRanker, PApKRampRanker, PApKTSRanker
 from .metrics import (
     expected_papk_score,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     micro_papk_scorer,
     papk_score,
     partial_auc_score,
@@ -494,50 +496,6 @@ def _group_counts(y_pos, groups):
     return n_pos.astype(np.intp), (n_rows - n_pos).astype(np.intp)
 
 
-def expected_precision_at_k(y_pos, groups, k):
-    """Micro prec@k of a uniformly random ranking of every group.
-
-    A group of ``n`` rows, ``n+`` relevant, shows ``min(k, n)`` rows, of
-    which ``min(k, n) * n+ / n`` are relevant on average; prec@k divides by
-    ``k`` (as :func:`~skpapk.metrics.precision_at_k_score`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skpapk._cli import expected_precision_at_k
-    >>> expected_precision_at_k(np.array([1, 0, 0, 0]), np.zeros(4), k=2)
-    0.25
-    """
-    n_pos, n_neg = _group_counts(y_pos, groups)
-    n = n_pos + n_neg
-    return float(np.mean(np.minimum(k, n) * n_pos / n / k))
-
-
-def expected_partial_auc(y_pos, groups, k):
-    """Micro pAUC(0, k/n-] of a uniformly random ranking of every group.
-
-    A relevant item lies above the ``j``-th highest irrelevant one with
-    probability ``j / (n- + 1)`` (its place among the irrelevant items is
-    uniform over ``n- + 1`` slots), so the expected gain of a group is
-    ``(k' + 1) / (2 (n- + 1))`` with ``k' = min(k, n-)``; groups without a
-    relevant or an irrelevant item are left out, as in
-    :func:`~skpapk.metrics.partial_auc_score`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skpapk._cli import expected_partial_auc
-    >>> expected_partial_auc(np.array([1, 0, 0]), np.zeros(3), k=3)
-    0.5
-    """
-    n_pos, n_neg = _group_counts(y_pos, groups)
-    defined = (n_pos > 0) & (n_neg > 0)
-    if not defined.any():
-        return float("nan")
-    n_neg = n_neg[defined]
-    return float(np.mean((np.minimum(k, n_neg) + 1) / (2.0 * (n_neg + 1))))
-
-
 def _test_metrics(y_pos, scores, groups, k):
     """micro-pAp@k, prec@k, pAUC of scores (undefined groups left out)."""
     with warnings.catch_warnings():
@@ -550,9 +508,9 @@ def _test_metrics(y_pos, scores, groups, k):
 def _random_metrics(y_pos, groups, k):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        papk = expected_papk_score(y_pos, k=k, groups=groups)
-    return (papk, expected_precision_at_k(y_pos, groups, k),
-            expected_partial_auc(y_pos, groups, k))
+        return (expected_papk_score(y_pos, k=k, groups=groups),
+                expected_precision_at_k_score(y_pos, k=k, groups=groups),
+                expected_partial_auc_score(y_pos, k=k, groups=groups))
 
 
 def _describe_groups(y_pos, groups):

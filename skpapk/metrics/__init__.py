@@ -4,6 +4,8 @@ from ._random import (
     expected_average_precision,
     expected_papk,
     expected_papk_score,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     worst_average_precision,
 )
 from ._ranking import (
@@ -21,6 +23,8 @@ __all__ = [
     "expected_average_precision",
     "expected_papk",
     "expected_papk_score",
+    "expected_partial_auc_score",
+    "expected_precision_at_k_score",
     "mean_average_precision_score",
     "micro_papk_scorer",
     "papk_score",

@@ -239,6 +239,17 @@ def expected_papk(n_pos, n_neg, k):
     return _scalar_or_array(gain[inverse.reshape(-1)], shape)
 
 
+def _group_label_counts(y_true, groups, pos_label):
+    """Relevant and irrelevant rows of each group (validated inputs)."""
+    y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
+    _check_not_empty(y_pos)
+    codes, labels = check_groups(groups, y_pos.shape[0])
+    n_groups = labels.shape[0]
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    return n_pos, n_neg
+
+
 def expected_papk_score(y_true, *, k, groups=None, average="micro",
                         pos_label=None):
     """pAp@k of a uniformly random ranking of the same groups (the baseline).
@@ -286,16 +297,104 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     """
     _check_options(average)
     k = check_k(k)
-    y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
-    _check_not_empty(y_pos)
-    codes, labels = check_groups(groups, y_pos.shape[0])
-    n_groups = labels.shape[0]
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
-    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n_pairs = (np.minimum(n_pos, k) * np.minimum(n_neg, k)).astype(np.float64)
     defined = n_pairs > 0
-    gain = np.zeros(n_groups)
+    gain = np.zeros(n_pos.shape[0])
     if defined.any():
         gain[defined] = expected_papk(n_pos[defined], n_neg[defined], k)
     return _aggregate(gain * n_pairs, n_pairs, defined, average,
                       "Expected pAp@k")
+
+
+def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
+                                  pos_label=None):
+    """prec@k of a uniformly random ranking of the same groups (the baseline).
+
+    A group of ``n`` rows, ``n+`` relevant, shows ``min(k, n)`` rows, of
+    which ``min(k, n) * n+ / n`` are relevant on average; prec@k divides by
+    ``k``, as :func:`precision_at_k_score`, and is defined for every group.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary relevance labels.
+    k : int
+        Number of items shown to each user.
+    groups : array-like of shape (n_samples,), default=None
+        Group (user) id of each row; ``None``: one group.
+    average : {"micro", "pooled"} or None, default="micro"
+        As in :func:`precision_at_k_score`.
+    pos_label : int, float, bool or str, default=None
+        The relevant label.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+
+    See Also
+    --------
+    precision_at_k_score : the metric of a given ranking.
+    expected_papk_score : the same baseline for pAp@k.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import expected_precision_at_k_score
+    >>> expected_precision_at_k_score([1, 0, 0, 0], k=2)
+    0.25
+    """
+    _check_options(average)
+    k = check_k(k)
+    n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
+    n = n_pos + n_neg
+    hits = np.minimum(k, n) * n_pos / np.maximum(n, 1)
+    return _aggregate(hits, np.full(n.shape[0], float(k)), n > 0, average,
+                      "Expected prec@k")
+
+
+def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
+                               pos_label=None):
+    """pAUC(0, k/n-] of a uniformly random ranking of the same groups.
+
+    A relevant item lies above the ``j``-th highest irrelevant one with
+    probability ``j / (n- + 1)`` (its place among the irrelevant items is
+    uniform over ``n- + 1`` slots), so the expected gain of a group is
+    ``(k' + 1) / (2 (n- + 1))`` with ``k' = min(k, n-)``. Groups without a
+    relevant or an irrelevant item are left out, as in
+    :func:`partial_auc_score`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary relevance labels.
+    k : int
+        Number of irrelevant items at the top that count.
+    groups : array-like of shape (n_samples,), default=None
+        Group (user) id of each row; ``None``: one group.
+    average : {"micro", "pooled"} or None, default="micro"
+        As in :func:`partial_auc_score`.
+    pos_label : int, float, bool or str, default=None
+        The relevant label.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_groups,)
+
+    See Also
+    --------
+    partial_auc_score : the metric of a given ranking.
+    expected_papk_score : the same baseline for pAp@k.
+
+    Examples
+    --------
+    >>> from skpapk.metrics import expected_partial_auc_score
+    >>> expected_partial_auc_score([1, 0, 0], k=3)
+    0.5
+    """
+    _check_options(average)
+    k = check_k(k)
+    n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
+    n_pairs = (n_pos * np.minimum(n_neg, k)).astype(np.float64)
+    gain = (np.minimum(k, n_neg) + 1) / (2.0 * (n_neg + 1))
+    return _aggregate(gain * n_pairs, n_pairs, n_pairs > 0, average,
+                      "Expected pAUC")

@@ -6,7 +6,6 @@ the file fast. A few checks call :func:`skpapk._cli.main` in-process.
 """
 
 import csv
-import itertools
 import os
 import subprocess
 import sys
@@ -15,21 +14,19 @@ from pathlib import Path
 import joblib
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from skpapk import __version__
 from skpapk._cli import (
     CLIError,
     available_methods,
-    expected_partial_auc,
-    expected_precision_at_k,
     main,
     read_csv,
 )
 from skpapk.datasets import make_papk_simulation
 from skpapk.metrics import (
     expected_papk_score,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     papk_score,
     partial_auc_score,
     precision_at_k_score,
@@ -238,9 +235,9 @@ def test_compare_on_csv_reports_every_method_and_the_random_row(dataset):
     assert float(random_row[5]) == pytest.approx(
         expected_papk_score(y[test], k=3, groups=users[test]), abs=5e-5)
     assert float(random_row[6]) == pytest.approx(
-        expected_precision_at_k(y[test], users[test], 3), abs=5e-5)
+        expected_precision_at_k_score(y[test], k=3, groups=users[test]), abs=5e-5)
     assert float(random_row[7]) == pytest.approx(
-        expected_partial_auc(y[test], users[test], 3), abs=5e-5)
+        expected_partial_auc_score(y[test], k=3, groups=users[test]), abs=5e-5)
     assert "[2/2] ts" in proc.stderr and "best" in proc.stderr
 
 
@@ -548,34 +545,3 @@ def test_read_csv_numeric_labels_greater_is_relevant(tmp_path, capsys):
     assert err == ""
 
 
-def _brute_force_random(n_pos, n_neg, k):
-    """Mean prec@k and pAUC(0, k/n-] over every distinct ranking of a group."""
-    n = n_pos + n_neg
-    precs, paucs = [], []
-    for pos_places in itertools.combinations(range(n), n_pos):
-        y = np.zeros(n, dtype=int)
-        y[list(pos_places)] = 1
-        scores = np.arange(n, 0, -1, dtype=float)  # place 0 ranked first
-        precs.append(precision_at_k_score(y, scores, k=k))
-        if n_pos and n_neg:
-            paucs.append(partial_auc_score(y, scores, k=k))
-    return np.mean(precs), (np.mean(paucs) if paucs else np.nan)
-
-
-@settings(max_examples=25, deadline=None)
-@given(counts=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5)),
-                       min_size=1, max_size=3),
-       k=st.integers(1, 6))
-def test_random_prec_and_pauc_match_enumeration(counts, k):
-    counts = [(p, n) for p, n in counts if p + n > 0] or [(1, 1)]
-    y = np.concatenate([np.r_[np.ones(p), np.zeros(n)] for p, n in counts])
-    groups = np.repeat(np.arange(len(counts)), [p + n for p, n in counts])
-    brute = [_brute_force_random(p, n, k) for p, n in counts]
-    prec = np.mean([b[0] for b in brute])
-    paucs = [b[1] for b in brute if not np.isnan(b[1])]
-    assert expected_precision_at_k(y, groups, k) == pytest.approx(prec)
-    got = expected_partial_auc(y, groups, k)
-    if paucs:
-        assert got == pytest.approx(np.mean(paucs))
-    else:
-        assert np.isnan(got)

@@ -14,7 +14,11 @@ from skpapk.metrics import (
     expected_average_precision,
     expected_papk,
     expected_papk_score,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     papk_score,
+    partial_auc_score,
+    precision_at_k_score,
     worst_average_precision,
 )
 
@@ -250,3 +254,38 @@ def test_expected_papk_score_all_undefined_and_labels():
 def test_expected_papk_score_empty_input_is_an_error():
     with pytest.raises(ValueError, match="y_true is empty"):
         expected_papk_score([], k=2)
+
+
+def _brute_force_random(n_pos, n_neg, k):
+    """Mean prec@k and pAUC(0, k/n-] over every distinct ranking of a group."""
+    n = n_pos + n_neg
+    precs, paucs = [], []
+    for pos_places in itertools.combinations(range(n), n_pos):
+        y = np.zeros(n, dtype=int)
+        y[list(pos_places)] = 1
+        scores = np.arange(n, 0, -1, dtype=float)  # place 0 ranked first
+        precs.append(precision_at_k_score(y, scores, k=k))
+        if n_pos and n_neg:
+            paucs.append(partial_auc_score(y, scores, k=k))
+    return np.mean(precs), (np.mean(paucs) if paucs else np.nan)
+
+
+@settings(max_examples=25, deadline=None)
+@given(counts=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5)),
+                       min_size=1, max_size=3),
+       k=st.integers(1, 6))
+def test_random_prec_and_pauc_match_enumeration(counts, k):
+    counts = [(p, n) for p, n in counts if p + n > 0] or [(1, 1)]
+    y = np.concatenate([np.r_[np.ones(p), np.zeros(n)] for p, n in counts])
+    groups = np.repeat(np.arange(len(counts)), [p + n for p, n in counts])
+    brute = [_brute_force_random(p, n, k) for p, n in counts]
+    prec = np.mean([b[0] for b in brute])
+    paucs = [b[1] for b in brute if not np.isnan(b[1])]
+    assert expected_precision_at_k_score(y, k=k, groups=groups) == pytest.approx(prec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        got = expected_partial_auc_score(y, k=k, groups=groups)
+    if paucs:
+        assert got == pytest.approx(np.mean(paucs))
+    else:
+        assert np.isnan(got)
