@@ -238,7 +238,8 @@ default="papk"
             options = {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",
                        "linewidth": 1.5, **kwargs}
             for label, values in series.items():
-                style = {"linestyle": "--", "color": "0.4"} if label == _BASELINE_NAME else {}
+                style = ({"linestyle": "--", "color": "0.4"}
+                         if label == _BASELINE_NAME else {})
                 _, _, patches = self.ax_.hist(values[np.isfinite(values)],
                                               label=legend[label],
                                               **{**options, **style})
@@ -249,7 +250,8 @@ default="papk"
         else:
             options = {"alpha": 0.7, "s": 16, **kwargs}
             for label, values in series.items():
-                style = {"marker": "_", "color": "0.4"} if label == _BASELINE_NAME else {}
+                style = ({"marker": "_", "color": "0.4"}
+                         if label == _BASELINE_NAME else {})
                 self.artists_[label] = self.ax_.scatter(
                     self.n_pos, values, label=legend[label], **{**options, **style})
             self.ax_.set_xlabel("number of relevant items of the user (n+)")

@@ -307,8 +307,8 @@ class SurrogateDisplay:
         if max_iter is None:
             n_epochs, tol = est.max_iter, est.tol
         else:
-            if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) \
-                    or max_iter < 0:
+            if (isinstance(max_iter, bool)
+                    or not isinstance(max_iter, (int, np.integer)) or max_iter < 0):
                 raise ValueError(
                     f"max_iter must be None (the ranker's own) or an integer "
                     f">= 0, got {max_iter!r}."

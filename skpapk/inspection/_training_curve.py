@@ -26,9 +26,12 @@ class TrainingCurveDisplay:
     validation micro-pAp@k (eq. 17) per epoch, on a second y axis.
 
     Build it with :meth:`from_estimator` from a fitted ranker; the
-    constructor only stores the numbers. Entry ``t`` of every curve is
-    plotted at epoch ``t`` (``t = 0`` is the first recorded iterate, ``w_0 =
-    0`` for the subgradient rankers).
+    constructor only stores the numbers. The objective and the training
+    scores are plotted from epoch 0 (``objective[t]`` is the objective of
+    the iterate ``w_t``, ``w_0 = 0`` for the subgradient rankers); the
+    validation scores from epoch 1: early stopping scores each new iterate
+    ``w_1, w_2, ...`` after its step, so ``validation_scores[i]`` belongs to
+    ``w_(i+1)``.
 
     Parameters
     ----------
@@ -39,6 +42,8 @@ class TrainingCurveDisplay:
     validation_scores : ndarray of shape (n_epochs_val,), default=None
         Validation micro-pAp@k per epoch (``validation_scores_``, recorded by
         early stopping).
+    validation_epochs : ndarray of shape (n_epochs_val,), default=None
+        Epoch of each validation score; ``None``: ``1, 2, ...``.
     name : str, default=None
         Name of the ranker, for the title.
     k : int, default=None
@@ -86,10 +91,21 @@ class TrainingCurveDisplay:
     """
 
     def __init__(self, *, objective=None, train_scores=None,
-                 validation_scores=None, name=None, k=None):
+                 validation_scores=None, validation_epochs=None, name=None,
+                 k=None):
         self.objective = _curve(objective, "objective")
         self.train_scores = _curve(train_scores, "train_scores")
         self.validation_scores = _curve(validation_scores, "validation_scores")
+        if validation_epochs is None and self.validation_scores is not None:
+            validation_epochs = np.arange(1, self.validation_scores.shape[0] + 1)
+        self.validation_epochs = _curve(validation_epochs, "validation_epochs")
+        if (self.validation_epochs is not None and (
+                self.validation_scores is None
+                or self.validation_epochs.shape != self.validation_scores.shape)):
+            raise ValueError(
+                "validation_epochs must give the epoch of each validation "
+                "score: one entry per entry of validation_scores."
+            )
         self.name = name
         self.k = k
 
@@ -136,7 +152,9 @@ class TrainingCurveDisplay:
             values = curves[key]
             if values is None:
                 continue
-            (line,) = self.score_ax_.plot(np.arange(values.shape[0]), values,
+            epochs = (self.validation_epochs if key == "validation"
+                      else np.arange(values.shape[0]))
+            (line,) = self.score_ax_.plot(epochs, values,
                                           color=color, linestyle=style,
                                           label=f"{key} {papk}", **kwargs)
             self.lines_[key] = line

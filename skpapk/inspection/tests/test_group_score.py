@@ -92,8 +92,8 @@ def test_from_predictions_holds_the_metric_per_group(metric, kind):
     else:
         assert disp.baseline is None
     has_baseline = disp.baseline is not None
-    expected_artists = ["model a", "model b"] + (["random ranking"] if has_baseline else [])
-    assert list(disp.artists_) == expected_artists
+    expected = ["model a", "model b"] + (["random ranking"] if has_baseline else [])
+    assert list(disp.artists_) == expected
     assert isinstance(disp.ax_, matplotlib.axes.Axes)
     assert disp.figure_ is disp.ax_.figure
     assert (disp.boxes_ is not None) == (kind == "box")
@@ -105,7 +105,8 @@ def test_box_medians_and_legend_are_the_metric_values():
     disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=4, kind="box")
     series = [*disp.scores.values(), disp.baseline]
     for median, values in zip(disp.boxes_["medians"], series):
-        assert median.get_ydata()[0] == pytest.approx(np.median(values[np.isfinite(values)]))
+        finite = values[np.isfinite(values)]
+        assert median.get_ydata()[0] == pytest.approx(np.median(finite))
     assert [t.get_text() for t in disp.ax_.get_xticklabels()] == [
         "model a", "model b", "random ranking"]
     disp.plot(kind="hist")

@@ -58,14 +58,15 @@ def test_check_matplotlib_support_names_the_plot_extra(no_matplotlib):
 def test_every_entry_point_raises_a_clear_import_error(no_matplotlib):
     y = [1, 0, 1, 0]
     X = np.array([[1.0], [0.0], [2.0], [1.0]])
+    G, T, S = GroupScoreDisplay, TrainingCurveDisplay, SurrogateDisplay
     calls = {
-        "GroupScoreDisplay.from_predictions": lambda: GroupScoreDisplay.from_predictions(
+        "GroupScoreDisplay.from_predictions": lambda: G.from_predictions(
             y, [1, 0, 1, 0], k=1),
         "GroupScoreDisplay.from_estimator": lambda: GroupScoreDisplay.from_estimator(
             PApKMaxRanker(k=1, max_iter=2, tol=None).fit(X, y), X, y),
         "GroupScoreDisplay.plot": lambda: GroupScoreDisplay(
             scores={"a": [0.5]}, n_pos=[1]).plot(),
-        "TrainingCurveDisplay.from_estimator": lambda: TrainingCurveDisplay.from_estimator(
+        "TrainingCurveDisplay.from_estimator": lambda: T.from_estimator(
             PApKMaxRanker(k=1, max_iter=2, tol=None).fit(X, y)),
         "TrainingCurveDisplay.plot": lambda: TrainingCurveDisplay(
             objective=[1.0, 0.5]).plot(),
@@ -77,6 +78,7 @@ def test_every_entry_point_raises_a_clear_import_error(no_matplotlib):
             values=np.zeros((2, 1)), columns=("papk_risk",)).plot(),
     }
     for caller, call in calls.items():
-        with pytest.raises(ImportError, match=caller.replace(".", r"\.") + " " + MESSAGE):
+        match = caller.replace(".", r"\.") + " " + MESSAGE
+        with pytest.raises(ImportError, match=match):
             call()
     assert "matplotlib" not in sys.modules

@@ -149,16 +149,25 @@ def test_divergence_is_reported_and_the_trace_stops():
     X, y, g = make_papk_simulation(3, n_pos=3, n_neg=10, random_state=0)
     X = X * 1e154  # the first step overflows
     ranker = PApKMaxRanker(k=2, eta0=1e10, max_iter=5, tol=None)
-    with pytest.warns(ConvergenceWarning, match="non-finite"):
-        with pytest.warns(RuntimeWarning, match="overflow"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # overflowing scores
+        with pytest.warns(ConvergenceWarning, match="non-finite"):
             disp = SurrogateDisplay.from_estimator(ranker, X, y, g)
     assert np.all(np.isfinite(disp.coefs))
     assert disp.coefs.shape[0] < 6
     # the rows of iterates whose scores overflow are NaN, the others finite
     with np.errstate(over="ignore", invalid="ignore"):
         finite = np.array([np.all(np.isfinite(X @ w)) for w in disp.coefs])
-    assert not finite.all()
     assert_array_equal(np.isfinite(disp.values).all(axis=1), finite)
+
+
+def test_overflowing_scores_give_a_nan_row():
+    X = np.array([[1e300, 1.0], [-1e300, 0.0], [1.0, 2.0]])
+    coefs = np.array([[0.0, 1.0], [1e10, 0.0], [1.0, 0.0]])
+    with pytest.warns(RuntimeWarning, match="at 1 of 3 iterates"):
+        disp = SurrogateDisplay.from_iterates(coefs, X, [1, 0, 0], k=1)
+    assert_array_equal(np.isnan(disp.values).all(axis=1), [False, True, False])
+    assert_array_equal(np.isfinite(disp.values).all(axis=1), [True, False, True])
 
 
 @pytest.mark.parametrize("kwargs, error, match", [

@@ -42,12 +42,31 @@ def test_validation_scores_go_on_a_second_axis(data):
     assert disp.ax_ is ax
     assert disp.score_ax_ is not None and disp.score_ax_ is not ax
     assert_array_equal(disp.lines_["validation"].get_ydata(), ranker.validation_scores_)
+    assert_array_equal(disp.lines_["validation"].get_xdata(), np.arange(1, 11))
     assert disp.lines_["validation"].axes is disp.score_ax_
     assert disp.lines_["objective"].axes is ax
     assert disp.score_ax_.get_ylabel() == "micro-pAp@4"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "objective", "validation micro-pAp@4"]
     assert ax.get_title() == "avg"
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_early_stopping_scores_of_a_real_fit(data):
+    ranker = PApKAvgRanker(k=4, eta0=0.1, max_iter=40, tol=None)
+    if "early_stopping" not in ranker.get_params():
+        pytest.skip("this version of the rankers has no early stopping")
+    X, y, g = data
+    ranker.set_params(early_stopping=True, validation_fraction=0.3, random_state=0)
+    ranker.fit(X, y, groups=g)
+    disp = TrainingCurveDisplay.from_estimator(ranker)
+    assert_array_equal(disp.validation_scores, ranker.validation_scores_)
+    assert_array_equal(disp.objective, ranker.objective_curve_)
+    line = disp.lines_["validation"]
+    assert_array_equal(line.get_ydata(), ranker.validation_scores_)
+    # validation_scores_[i] scores w_(i+1), the iterate after step i + 1
+    n_val = ranker.validation_scores_.size
+    assert_array_equal(line.get_xdata(), np.arange(1, n_val + 1))
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -72,3 +91,5 @@ def test_errors(data):
         TrainingCurveDisplay().plot()
     with pytest.raises(ValueError, match="1-d"):
         TrainingCurveDisplay(objective=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="one entry per entry"):
+        TrainingCurveDisplay(validation_scores=[0.5, 0.6], validation_epochs=[1])
