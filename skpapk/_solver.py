@@ -23,6 +23,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .metrics import papk_score
@@ -138,6 +139,14 @@ def _train_papk(y_pos, scores, codes, k):
         return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True)
 
 
+def _abs_max(X):
+    """``max |X|`` without a copy of ``X`` (0 for an empty matrix)."""
+    data = X.data if sp.issparse(X) else X
+    if data.size == 0:
+        return 0.0
+    return float(max(data.max(), -data.min()))
+
+
 def _validation_score(validation, w, k):
     """Micro-pAp@k of ``validation.X @ w`` (NaN when no group is defined)."""
     X_val = validation.X
@@ -201,8 +210,10 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     Returns
     -------
     state : SolverState
-        ``state.w`` is the last iterate (the last finite one if the iterates
-        diverged); the rankers return it. ``state.best_w`` is the iterate
+        ``state.w`` is the last iterate (if the iterates diverged: the last
+        one whose scores ``X @ w`` cannot overflow, i.e. with
+        ``max|X| * ||w||_1`` below the largest float of ``X``'s dtype); the
+        rankers return it. ``state.best_w`` is the iterate
         with the lowest objective among ``w_1, w_2, ...`` (``w_0 = 0`` scores
         every row alike and is left out of that choice). A subgradient
         method does not decrease the objective monotonically, yet the last
@@ -222,6 +233,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     state.converged = False
     state.diverged = False
     dtype = X.dtype
+    # |X @ w| <= max|X| * ||w||_1: an iterate past this bound could overflow
+    # X @ w in X's dtype, so the solver stops before taking it
+    score_limit = np.finfo(dtype).max / max(_abs_max(X), np.finfo(dtype).tiny)
     # overflow is detected below (non-finite iterate) and reported once
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(max_iter):
@@ -264,10 +278,11 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                 norm = np.linalg.norm(w_new)
                 if norm > radius:
                     w_new *= radius / norm
-            state.t += 1
-            if not np.all(np.isfinite(w_new)):
+            if (not np.all(np.isfinite(w_new))
+                    or not np.abs(w_new).sum() < score_limit):
                 state.diverged = True
                 break
+            state.t += 1
             state.w = w_new
             if average:
                 if state.avg_w is None:
@@ -296,10 +311,11 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         state.best_w = state.w.copy()  # only w_0 was evaluated: keep w_1
     if state.diverged:
         warnings.warn(
-            f"The iterates became non-finite after {state.t} epochs: the step "
-            f"size is too large for the scale of the features; lower eta0 (got "
-            f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last finite "
-            f"iterate is kept.",
+            f"The iterates diverged after {state.t} steps (the next iterate or "
+            f"its scores X @ w would not be finite in {dtype}): the step size "
+            f"is too large for the scale of the features; lower eta0 (got "
+            f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last iterate "
+            f"with finite scores is kept.",
             ConvergenceWarning,
             stacklevel=2,
         )
