@@ -1,0 +1,287 @@
+"""Hostile inputs to the subgradient rankers: each gets a clear error or a
+documented, tested behaviour. Also: determinism (bit-identical ``coef_``)
+and a hypothesis fuzz of ``fit`` / ``score``.
+"""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+
+from skpapk import (
+    PApKAvgRanker,
+    PApKMaxRanker,
+    PApKRampRanker,
+    PApKRanker,
+    PApKTSRanker,
+    PAUCRanker,
+    PrecAtKRanker,
+)
+from skpapk.metrics import papk_score
+
+RANKERS = [PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker,
+           PAUCRanker, PrecAtKRanker]
+
+
+def make_data(seed=0, n_groups=8, n_per_group=12, d=3):
+    rng = np.random.default_rng(seed)
+    groups = np.repeat(np.arange(n_groups), n_per_group)
+    y = np.tile(np.r_[np.ones(3, int), np.zeros(n_per_group - 3, int)], n_groups)
+    X = rng.normal(size=(y.shape[0], d)) - y[:, None]
+    return X, y, groups
+
+
+@pytest.fixture(autouse=True)
+def _quiet_convergence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+# --- X -------------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "score"])
+def test_nan_or_inf_in_X_raises_naming_X(bad, method):
+    X, y, g = make_data()
+    X_bad = X.copy()
+    X_bad[5, 1] = bad
+    ranker = PApKRanker(max_iter=2)
+    if method == "score":
+        ranker.fit(X, y, groups=g)
+        call = lambda: ranker.score(X_bad, y, groups=g)  # noqa: E731
+    else:
+        call = lambda: getattr(ranker, method)(X_bad, y, groups=g)  # noqa: E731
+    with pytest.raises(ValueError, match="Input X contains (NaN|infinity)"):
+        call()
+
+
+def test_features_near_1e300_stop_with_a_warning_and_a_usable_coef():
+    # documented behaviour: the first step would give scores that overflow,
+    # so the fit stops at once with a ConvergenceWarning naming eta0 and keeps
+    # w_0 = 0 (finite scores)
+    X, y, g = make_data(1)
+    X_huge = X * 1e300
+    with pytest.warns(ConvergenceWarning, match="eta0"):
+        ranker = PApKRanker(max_iter=10).fit(X_huge, y, groups=g)
+    assert np.all(np.isfinite(ranker.coef_))
+    assert np.all(np.isfinite(ranker.decision_function(X_huge)))
+    assert ranker.t_ == 0
+    # a step size on the features' scale trains without overflow (not the
+    # same iterates as on X: the hinge margin 1 is not scale-free)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        scaled = PApKRanker(max_iter=10, tol=None, eta0=1e-300).fit(
+            X_huge, y, groups=g)
+    plain = PApKRanker(max_iter=10, tol=None).fit(X, y, groups=g)
+    assert scaled.t_ == 10
+    assert np.all(np.isfinite(scaled.decision_function(X_huge)))
+    assert scaled.score(X_huge, y, groups=g) > 0.8
+    assert plain.score(X, y, groups=g) > 0.8
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_huge_eta0_warns_and_keeps_the_last_finite_coef(sparse, dtype):
+    X, y, g = make_data(2)
+    X = X.astype(dtype)
+    if sparse:
+        X = sp.csr_matrix(X)
+    ref = PApKRanker(max_iter=3, tol=None, eta0=1.0).fit(X, y, groups=g)
+    with pytest.warns(ConvergenceWarning, match=r"eta0=1e\+300"):
+        ranker = PApKRanker(max_iter=50, tol=None, eta0=1e300).fit(X, y, groups=g)
+    assert np.all(np.isfinite(ranker.coef_))
+    assert np.all(np.isfinite(ranker.decision_function(X)))
+    assert ranker.t_ < 50
+    assert np.isfinite(ranker.score(X, y, groups=g))
+    assert ref.t_ == 3
+
+
+# --- y -------------------------------------------------------------------
+
+def test_string_y_with_two_labels_works_and_three_raise():
+    X, y, g = make_data(3)
+    labels = np.where(y == 1, "relevant", "boring")  # "relevant" > "boring"
+    ranker = PApKRanker(max_iter=20).fit(X, labels, groups=g)
+    assert ranker.classes_.tolist() == ["boring", "relevant"]
+    numeric = PApKRanker(max_iter=20).fit(X, y, groups=g)
+    np.testing.assert_array_equal(ranker.coef_, numeric.coef_)
+    assert ranker.score(X, labels, groups=g) == numeric.score(X, y, groups=g)
+    three = labels.copy()
+    three[0] = "maybe"
+    with pytest.raises(ValueError, match="Only binary classification"):
+        PApKRanker().fit(X, three, groups=g)
+
+
+@pytest.mark.parametrize("y_bad, match", [
+    (lambda y: y + 0.5 * np.arange(y.shape[0]), "continuous"),
+    (lambda y: y * 1 + np.r_[2, np.zeros(y.shape[0] - 1, int)], "Only binary"),
+    (lambda y: np.r_[np.nan, y[1:]], "NaN"),
+    (lambda y: np.c_[y, y], "y"),
+])
+def test_non_binary_y_raises_naming_y(y_bad, match):
+    X, y, g = make_data(4)
+    with pytest.raises(ValueError, match=match):
+        PApKRanker().fit(X, y_bad(y.astype(float)), groups=g)
+
+
+# --- groups ----------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "score", "recommend"])
+def test_groups_of_the_wrong_length_raise(method):
+    X, y, g = make_data(5)
+    ranker = PApKRanker(max_iter=2).fit(X, y, groups=g)
+    args = (X, g[:-1]) if method == "recommend" else (X, y, g[:-1])
+    with pytest.raises(ValueError, match="groups has 95 labels but there are 96 rows"):
+        getattr(ranker, method)(*args)
+
+
+@pytest.mark.parametrize("container", [list, lambda v: np.asarray(v, dtype=object)])
+@pytest.mark.parametrize("method", ["fit", "score", "recommend"])
+def test_mixed_type_group_labels_raise_type_error(container, method):
+    X, y, g = make_data(6)
+    mixed = container([int(v) if v % 2 else f"user{v}" for v in g])
+    ranker = PApKRanker(max_iter=2).fit(X, y, groups=g)
+    args = (X, mixed) if method == "recommend" else (X, y, mixed)
+    with pytest.raises(TypeError, match="groups mixes labels of types"):
+        getattr(ranker, method)(*args)
+
+
+def test_single_group_works():
+    X, y, g = make_data(7, n_groups=1, n_per_group=40)
+    one = PApKRanker(max_iter=15).fit(X, y, groups=g)
+    none = PApKRanker(max_iter=15).fit(X, y)  # groups=None: one group
+    np.testing.assert_array_equal(one.coef_, none.coef_)
+    assert one.n_groups_skipped_ == 0
+    assert one.score(X, y) == one.score(X, y, groups=g) > 0.5
+
+
+def test_one_label_groups_are_skipped_and_all_one_label_raises():
+    X, y, g = make_data(8)
+    y2 = y.copy()
+    y2[g == 0] = 1  # only positives
+    y2[g == 1] = 0  # only negatives
+    ranker = PApKRanker(max_iter=10, tol=None).fit(X, y2, groups=g)
+    assert ranker.n_groups_skipped_ == 2
+    rest = g >= 2
+    ref = PApKRanker(max_iter=10, tol=None).fit(X[rest], y2[rest], groups=g[rest])
+    np.testing.assert_allclose(ranker.coef_, ref.coef_, rtol=1e-12, atol=1e-15)
+    with pytest.warns(UndefinedMetricWarning):
+        score = ranker.score(X, y2, groups=g)
+    assert score == pytest.approx(ref.score(X[rest], y2[rest], groups=g[rest]))
+    y_split = np.where(g % 2 == 0, 1, 0)  # every group has one label
+    with pytest.raises(ValueError, match="No group has both a relevant and an "
+                                         "irrelevant row"):
+        PApKRanker().fit(X, y_split, groups=g)
+
+
+# --- k -------------------------------------------------------------------
+
+@pytest.mark.parametrize("k, error", [
+    (0, ValueError), (-3, ValueError), (2.5, TypeError), ("3", TypeError),
+    (True, TypeError), (None, TypeError),
+])
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_bad_k_raises_naming_k(k, error, method):
+    X, y, g = make_data(9)
+    with pytest.raises(error, match="k"):
+        getattr(PApKRanker(k=k), method)(X, y, groups=g)
+
+
+# --- duplicated rows ---------------------------------------------------------
+
+def test_duplicated_rows_are_separate_items():
+    # documented behaviour: a duplicated row is another item; each copy takes
+    # a place in the top k (no deduplication)
+    y = np.array([1, 0, 0])
+    X = np.array([[1.0], [0.5], [0.0]])
+    ranker = PApKRanker(k=2, max_iter=1, tol=None).fit(X, y)
+    ranker.coef_ = np.array([1.0])  # scores = X
+    assert ranker.score(X, y) == 1.0
+    # the duplicated positive and a negative tied with it: the pairs are
+    # counted per copy (beta = 2 positives x k' = 2 negatives)
+    X_dup = np.array([[1.0], [1.0], [1.0], [0.0]])
+    y_dup = np.array([1, 1, 0, 0])
+    assert ranker.score(X_dup, y_dup) == pytest.approx((0.5 + 1 + 0.5 + 1) / 4)
+    assert ranker.score(X_dup, y_dup) == papk_score(y_dup, X_dup[:, 0], k=2)
+    # training on every row twice is training on a dataset of twice the items
+    X2, y2, g2 = make_data(10)
+    doubled = PApKRanker(k=6, max_iter=5, tol=None).fit(
+        np.r_[X2, X2], np.r_[y2, y2], groups=np.r_[g2, g2])
+    assert np.all(np.isfinite(doubled.coef_))
+    rec = doubled.recommend(np.r_[X2, X2], np.r_[g2, g2], k=2)
+    first = rec.indices[:2]
+    assert abs(first[0] - first[1]) == X2.shape[0]  # both copies of the top row
+
+
+# --- determinism and fuzzing -------------------------------------------------
+
+@pytest.mark.parametrize("cls", RANKERS)
+@pytest.mark.parametrize("options", [{}, {"average": True},
+                                     {"early_stopping": True, "random_state": 0,
+                                      "validation_fraction": 0.3}])
+def test_same_data_and_parameters_give_bit_identical_coef(cls, options):
+    X, y, g = make_data(11, n_groups=10, n_per_group=20)
+    a = cls(k=4, max_iter=15, **options).fit(X, y, groups=g)
+    b = cls(k=4, max_iter=15, **options).fit(X, y, groups=g)
+    c = pickle.loads(pickle.dumps(cls(k=4, max_iter=15, **options))).fit(
+        X, y, groups=g)
+    assert np.array_equal(a.coef_, b.coef_)
+    assert np.array_equal(a.coef_, c.coef_)
+    restored = pickle.loads(pickle.dumps(a))
+    assert np.array_equal(restored.coef_, a.coef_)
+    assert np.array_equal(restored.decision_function(X), a.decision_function(X))
+
+
+@st.composite
+def ranking_problems(draw):
+    n = draw(st.integers(2, 60))
+    d = draw(st.integers(1, 5))
+    n_groups = draw(st.integers(1, 6))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * draw(st.sampled_from([1e-3, 1.0, 1e3]))
+    groups = rng.integers(0, n_groups, n)
+    if draw(st.booleans()):
+        groups = np.array([f"u{v}" for v in groups])
+    y = rng.random(n) < draw(st.floats(0.05, 0.95))
+    labels = draw(st.sampled_from(["bool", "int", "str"]))
+    if labels == "int":
+        y = np.where(y, 5, -1)
+    elif labels == "str":
+        y = np.where(y, "yes", "no")
+    return X, y, groups
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(problem=ranking_problems(), surrogate=st.sampled_from(["avg", "max", "ts",
+                                                             "ramp"]),
+       k=st.integers(1, 5), eta0=st.sampled_from([1e-3, 1.0, 1e3]))
+def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
+    X, y, groups = problem
+    classes = np.unique(y)
+    if classes.shape[0] == 2:
+        y_pos = y == classes[1]
+        defined = any(y_pos[groups == v].any() and not y_pos[groups == v].all()
+                      for v in np.unique(groups))
+    else:
+        defined = False
+    ranker = PApKRanker(surrogate, k=k, eta0=eta0, max_iter=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if not defined:
+            with pytest.raises(ValueError, match="group|pos_label|label"):
+                ranker.fit(X, y, groups=groups)
+            return
+        ranker.fit(X, y, groups=groups)
+        score = ranker.score(X, y, groups=groups)
+    assert ranker.coef_.shape == (X.shape[1],)
+    assert np.all(np.isfinite(ranker.coef_))
+    assert np.isnan(score) or 0.0 <= score <= 1.0
+    assert not np.isnan(score)  # at least one group is defined
