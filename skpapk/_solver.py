@@ -235,7 +235,8 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     dtype = X.dtype
     # |X @ w| <= max|X| * ||w||_1: an iterate past this bound could overflow
     # X @ w in X's dtype, so the solver stops before taking it
-    score_limit = np.finfo(dtype).max / max(_abs_max(X), np.finfo(dtype).tiny)
+    x_max = _abs_max(X)
+    score_limit = np.finfo(dtype).max / x_max if x_max > 1.0 else np.finfo(dtype).max
     # overflow is detected below (non-finite iterate) and reported once
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(max_iter):
