@@ -84,23 +84,25 @@ def plot(rows, path):
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+
+        from skpapk.inspection import SurrogateDisplay
     except ImportError:
-        print("matplotlib is not installed: no PNG (pip install matplotlib)")
+        print("matplotlib is not installed: no PNG (pip install 'skpapk[plot]')")
         return
+    columns = SURROGATE_NAMES + ("papk_risk",)
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), sharey=True)
     for ax, condition in zip(axes, CONDITIONS):
         part = [r for r in rows if r["condition"] == condition]
-        it = [r["iteration"] for r in part]
-        for name in SURROGATE_NAMES + ("papk_risk",):
-            ax.plot(it, [r[name] for r in part], label=name,
-                    linestyle="--" if name == "papk_risk" else "-")
+        values = np.array([[r[name] for name in columns] for r in part])
         optimised, panel = CONDITIONS[condition]
-        ax.set_title(f"{panel} {condition} margin, {optimised} optimised")
-        ax.set_xlabel("iteration")
-    axes[0].set_ylabel("value")
-    axes[0].legend()
+        SurrogateDisplay(values=values, columns=columns).plot(
+            ax=ax, name=f"{panel} {condition} margin, {optimised} optimised")
+    for ax in axes[1:]:
+        ax.set_ylabel("")
+        ax.get_legend().remove()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+    plt.close(fig)
     print(f"wrote {path}")
 
 

@@ -638,10 +638,44 @@ def _parse_methods(text):
     return names
 
 
+def _check_plot_path(path):
+    """Fail before the (long) tuning when ``--plot`` cannot be written."""
+    if path is None:
+        return
+    from .inspection import check_matplotlib_support
+
+    try:
+        check_matplotlib_support("skpapk compare --plot")
+    except ImportError as exc:
+        raise CLIError(str(exc)) from exc
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CLIError(f"--plot {path}: the folder {folder} does not exist.")
+
+
+def _write_group_plot(path, y_true, scores, groups, k, progress):
+    """Box plots of every method's per-user test pAp@k, beside random ranking."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .inspection import GroupScoreDisplay
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * (len(scores) + 1)), 4.5))
+    GroupScoreDisplay.from_predictions(y_true, scores, groups=groups, k=k, ax=ax)
+    ax.set_title(f"test pAp@{k} of each user")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    progress(f"wrote {path}")
+
+
 def cmd_compare(args):
     progress = _Progress(args.quiet)
     methods = _parse_methods(args.methods)
     _check_fraction(args.test_size, "--test-size")
+    _check_plot_path(args.plot)
     with _CapturedWarnings(progress, ignore=(UndefinedMetricWarning,
                                              ConvergenceWarning)):
         X, y, groups, description = _load_compare_data(args, progress)
@@ -662,6 +696,7 @@ def cmd_compare(args):
         cv = _make_cv(args.cv, args.cv_folds, args.random_state)
         y_test, g_test = y[test] == 1, groups[test]
         rows = []
+        test_scores = {}
         for i, method in enumerate(methods, 1):
             label = available_methods()[method][0]
             title = f"[{i}/{len(methods)}] {method} ({label})"
@@ -675,6 +710,7 @@ def cmd_compare(args):
             seconds = time.perf_counter() - t0
             _note_convergence(search.best_estimator_, progress, title)
             scores = search.best_estimator_.decision_function(X[test])
+            test_scores[method] = scores
             papk, prec, pauc = _test_metrics(y_test, scores, g_test, args.k)
             best = search.best_params_
             rows.append([method, label,
@@ -687,6 +723,9 @@ def cmd_compare(args):
         rows.append(["random", "expected, random ranking", "-", "-", "-",
                      _format_value(papk), _format_value(prec), _format_value(pauc),
                      "-"])
+        if args.plot is not None:
+            _write_group_plot(args.plot, y_test, test_scores, g_test, args.k,
+                              progress)
     k = args.k
     header = ["method", "estimator", "eta0", "alpha", f"cv pAp@{k}",
               f"test pAp@{k}", f"test prec@{k}", f"test pAUC@{k}", "seconds"]
@@ -1039,6 +1078,10 @@ def build_parser():
                          help="movielens: the u.data file or its folder (default: "
                               "$SKPAPK_DATA, then the scikit-learn data folder, "
                               "then download)")
+    compare.add_argument("--plot", default=None, metavar="PNG",
+                         help="also draw each method's per-user test pAp@k "
+                              "(box plots, beside a random ranking) into this "
+                              "PNG file; needs pip install 'skpapk[plot]'")
     compare.add_argument("--no-download", action="store_true",
                          help="movielens: never download the archive")
     _add_training_options(compare)

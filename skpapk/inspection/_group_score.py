@@ -7,6 +7,8 @@ import numpy as np
 from ..metrics import (
     expected_average_precision,
     expected_papk,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     mean_average_precision_score,
     papk_score,
     partial_auc_score,
@@ -71,6 +73,11 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label):
     elif metric == "average_precision":
         baseline = np.asarray(expected_average_precision(n_pos + n_neg, n_pos),
                               dtype=np.float64)
+    else:
+        expected = {"precision_at_k": expected_precision_at_k_score,
+                    "partial_auc": expected_partial_auc_score}[metric]
+        baseline = np.asarray(expected(y_true, k=k, groups=groups, average=None,
+                                       pos_label=pos_label), dtype=np.float64)
     return values, labels, n_pos, n_neg, baseline
 
 
@@ -103,9 +110,10 @@ class GroupScoreDisplay:
     baseline : ndarray of shape (n_groups,), default=None
         Each group's expected metric under a uniformly random ranking
         (:func:`~skpapk.metrics.expected_papk` for pAp@k,
+        :func:`~skpapk.metrics.expected_precision_at_k_score`,
+        :func:`~skpapk.metrics.expected_partial_auc_score`,
         :func:`~skpapk.metrics.expected_average_precision` for AP); ``None``
-        when not available (prec@k and pAUC: skpapk.metrics has no exact
-        random expectation for them yet).
+        draws no baseline.
     metric : {"papk", "precision_at_k", "partial_auc", "average_precision"}, \
 default="papk"
         The metric, for the labels.

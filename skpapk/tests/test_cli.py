@@ -545,3 +545,22 @@ def test_read_csv_numeric_labels_greater_is_relevant(tmp_path, capsys):
     assert err == ""
 
 
+
+
+def test_compare_plot_writes_a_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "users.png"
+    assert main(["compare", "--n-users", "10", "--methods", "avg,max", "--k", "4",
+                 "--plot", str(png), "--quiet", *FAST]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert capsys.readouterr().err == ""
+
+
+def test_compare_plot_into_missing_folder_is_a_clean_error(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "no" / "such" / "p.png"
+    assert main(["compare", "--n-users", "10", "--methods", "avg",
+                 "--plot", str(target), *FAST]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("skpapk: error:")
+    assert "does not exist" in err[0]

@@ -15,6 +15,8 @@ from skpapk.inspection import GroupScoreDisplay
 from skpapk.metrics import (
     expected_average_precision,
     expected_papk,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
     mean_average_precision_score,
     papk_score,
     partial_auc_score,
@@ -90,7 +92,12 @@ def test_from_predictions_holds_the_metric_per_group(metric, kind):
                         expected_average_precision(disp.n_pos + disp.n_neg,
                                                    disp.n_pos), equal_nan=True)
     else:
-        assert disp.baseline is None
+        expected_func = {"precision_at_k": expected_precision_at_k_score,
+                         "partial_auc": expected_partial_auc_score}[metric]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            expected = expected_func(y, k=k, groups=g, average=None)
+        assert_allclose(disp.baseline, expected, equal_nan=True)
     has_baseline = disp.baseline is not None
     expected = ["model a", "model b"] + (["random ranking"] if has_baseline else [])
     assert list(disp.artists_) == expected
