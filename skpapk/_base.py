@@ -35,23 +35,6 @@ groups : ndarray of shape (n_groups,)
 """
 
 
-def _keep_label_types(groups):
-    """``groups`` as an array that keeps a list's mixed label types visible.
-
-    ``np.asarray([1, "a"])`` silently turns the int into the string ``"1"``
-    (merging the groups ``1`` and ``"1"``); an object array instead lets
-    :func:`~skpapk.utils._validation.check_groups` raise its ``TypeError``.
-    Arrays (numpy, pandas) are passed through unchanged.
-    """
-    if groups is None or hasattr(groups, "__array__"):
-        return groups
-    array = np.asarray(groups)
-    if array.dtype.kind in "US" and array.ndim == 1 and not all(
-            isinstance(label, (str, bytes)) for label in groups):
-        return np.asarray(list(groups), dtype=object)
-    return array
-
-
 class BaseRanker(BaseEstimator):
     """Base class of the linear rankers of top-k lists per group.
 
@@ -95,7 +78,7 @@ class BaseRanker(BaseEstimator):
                 f"y = np.asarray(y, dtype=int)."
             )
         y_pos, self.classes_ = check_binary_target(y, input_name="y")
-        codes, labels = check_groups(_keep_label_types(groups), X.shape[0])
+        codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
         n_rows = np.bincount(codes, minlength=n_groups)
@@ -146,7 +129,7 @@ class BaseRanker(BaseEstimator):
         """
         pos_label = self.classes_[-1] if len(self.classes_) == 2 else None
         return papk_score(y, self.decision_function(X), k=self.k,
-                          groups=_keep_label_types(groups), pos_label=pos_label)
+                          groups=groups, pos_label=pos_label)
 
     def recommend(self, X, groups=None, *, k=None):
         """Each group's ``k`` highest scored rows: the recommendation itself.
@@ -171,7 +154,7 @@ class BaseRanker(BaseEstimator):
         """
         k = check_k(self.k if k is None else k)
         scores = self.decision_function(X)
-        codes, labels = check_groups(_keep_label_types(groups), scores.shape[0])
+        codes, labels = check_groups(groups, scores.shape[0])
         n_groups = labels.shape[0]
         seg = rank_within_segments(scores, codes, n_groups)
         indices = seg.order[seg.rank[seg.order] < k]
@@ -418,7 +401,7 @@ class BaseSubgradientRanker(BaseRanker):
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32], reset=first_call)
         y_pos = self._check_partial_fit_target(y, classes, first_call)
-        codes, labels = check_groups(_keep_label_types(groups), X.shape[0])
+        codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         self.n_groups_skipped_ = int(
             n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))

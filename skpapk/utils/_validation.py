@@ -59,7 +59,16 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     """
     if groups is None:
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
-    groups = np.asarray(groups)
+    if hasattr(groups, "__array__"):  # numpy, pandas: the dtype is the user's
+        groups = np.asarray(groups)
+    else:
+        # np.asarray([1, "a"]) silently turns 1 into "1" (merging the groups
+        # 1 and "1"): keep a list's label types visible to the check below.
+        labels = list(groups)
+        groups = np.asarray(labels)
+        if groups.dtype.kind in "US" and not all(
+                isinstance(label, (str, bytes)) for label in labels):
+            groups = np.asarray(labels, dtype=object)
     if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
             and groups.dtype.kind in "iu"):
         encoded = _encode_compact_ints(groups, n_samples)

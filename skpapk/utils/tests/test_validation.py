@@ -151,3 +151,9 @@ def test_check_binary_target_int_fast_path_matches_float_path(y, dtype, pos_labe
     y_pos, classes = check_binary_target(y, pos_label=pos_label)
     np.testing.assert_array_equal(y_pos, expected[0])
     np.testing.assert_array_equal(classes, expected[1])
+
+
+@pytest.mark.parametrize("groups", [[1, "a", 1], (1, "a", 1)])
+def test_check_groups_mixed_list_is_not_silently_stringified(groups):
+    with pytest.raises(TypeError, match="groups mixes labels of types"):
+        check_groups(groups, 3)
