@@ -148,7 +148,8 @@ def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     n_pairs = (n_top_pos * n_top_neg).astype(np.float64)
     if n_pos is None or n_neg is None or segments is None:
         n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
-    by_score, by_segment = order_by_segment(y_score, segments, 2 * n_groups)
+    by_score, by_segment = order_by_segment(y_score, segments, 2 * n_groups,
+                                            stable=False)
     counts = np.empty(2 * n_groups, dtype=np.intp)
     counts[0::2], counts[1::2] = n_pos, n_neg
     starts = segment_starts(counts)
@@ -193,7 +194,8 @@ def _tie_blocks(y_pos, y_score, codes, n_groups):
         In sorted order.
     gt_items, ge_items, gt_pos, ge_pos : ndarray of intp of shape (n,)
     """
-    by_score, by_segment = order_by_segment(y_score, codes, n_groups)
+    by_score, by_segment = order_by_segment(y_score, codes, n_groups,
+                                            stable=False)
     order = by_score[by_segment]
     group_starts = segment_starts(np.bincount(codes, minlength=n_groups))
     codes_s = codes[order]

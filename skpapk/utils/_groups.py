@@ -44,14 +44,15 @@ def stable_sort_by_codes(codes, n_codes, order=None):
     return order[np.argsort(small[order], kind="stable")]
 
 
-def descending_order(scores):
-    """Row order by decreasing score, ties in row order (a stable sort).
+def descending_order(scores, *, stable=True):
+    """Row order by decreasing score; with ``stable``, ties in row order.
 
     numpy's stable sort of floats is several times slower than its default
     vectorised sort. When no two scores tie, every sort gives the stable
     order, so the fast sort is used and checked; with ties (e.g. at
     ``w = 0``) the stable sort is used. Either way the result is the stable
-    order, so everything built on it is deterministic.
+    order, so everything built on it is deterministic. ``stable=False``
+    skips the check, for callers that treat tied rows alike (the metrics).
 
     Examples
     --------
@@ -60,25 +61,36 @@ def descending_order(scores):
     >>> descending_order(np.array([0.5, 2.0, 0.5, 1.0]))
     array([1, 3, 0, 2])
     """
-    neg_scores = -scores
-    order = np.argsort(neg_scores)
-    sorted_scores = neg_scores[order]
+    order = np.argsort(scores)[::-1]
+    if not stable:
+        return order
+    sorted_scores = scores[order]
     if np.any(sorted_scores[1:] == sorted_scores[:-1]):
-        return np.argsort(neg_scores, kind="stable")
+        return np.argsort(-scores, kind="stable")
     return order
 
 
-def order_by_segment(scores, segments, n_segments):
+def order_by_segment(scores, segments, n_segments, *, stable=True):
     """Sort rows by segment code, then by decreasing score, in two factors.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n,)
+    segments : ndarray of int of shape (n,)
+        Segment code of every row, in ``[0, n_segments)``.
+    n_segments : int
+    stable : bool, default=True
+        Break score ties by row order (see :func:`descending_order`);
+        ``False`` leaves tied rows in no particular order, faster.
 
     Returns
     -------
     by_score, by_segment : ndarray of intp of shape (n,)
-        ``by_score[by_segment]`` is the sorted order (ties by row order).
-        Callers that need only a few positions can index ``by_segment``
-        first and save a full gather.
+        ``by_score[by_segment]`` is the sorted order. Callers that need only
+        a few positions can index ``by_segment`` first and save a full
+        gather.
     """
-    by_score = descending_order(scores)
+    by_score = descending_order(scores, stable=stable)
     small = segments.astype(_smallest_uint(n_segments), copy=False)
     return by_score, np.argsort(small[by_score], kind="stable")
 
