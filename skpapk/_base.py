@@ -163,6 +163,31 @@ class BaseRanker(BaseEstimator):
         return Recommendations(indices=indices, indptr=indptr, groups=labels)
 
 
+def _check_coef_init(coef_init, n_features):
+    """``coef_init`` as a finite float64 vector of length ``n_features``."""
+    try:
+        coef = np.asarray(coef_init, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"coef_init must be an array of {n_features} real numbers (the "
+            f"starting weights w_0, one per feature), got {type(coef_init).__name__}"
+            f" that does not convert to float: {exc}"
+        ) from None
+    if coef.ndim != 1 or coef.shape[0] != n_features:
+        raise ValueError(
+            f"coef_init must have shape ({n_features},), one weight per feature "
+            f"of X, got shape {coef.shape}; pass e.g. np.zeros({n_features}) or "
+            f"rng.normal(size={n_features})."
+        )
+    if not np.all(np.isfinite(coef)):
+        raise ValueError(
+            f"coef_init must be finite, got {np.count_nonzero(~np.isfinite(coef))}"
+            f" NaN or infinite value(s); replace them (e.g. np.nan_to_num) or "
+            f"pass coef_init=None to start at w_0 = 0."
+        )
+    return coef
+
+
 def _defined_groups(y_pos, codes, n_groups):
     """Mask of the groups with at least one relevant and one irrelevant row."""
     n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
@@ -202,8 +227,11 @@ class BaseSubgradientRanker(BaseRanker):
     def _get_surrogate(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _initial_state(self, n_features):
-        """Fresh ``w_0 = 0``, or the previous state under ``warm_start``."""
+    def _initial_state(self, n_features, coef_init=None):
+        """``w_0 = coef_init``, else the previous state under ``warm_start``,
+        else ``w_0 = 0``."""
+        if coef_init is not None:
+            return SolverState.from_coef(_check_coef_init(coef_init, n_features))
         previous = getattr(self, "_solver_state", None)
         if not self.warm_start or previous is None:
             return SolverState.zeros(n_features)
@@ -259,7 +287,7 @@ class BaseSubgradientRanker(BaseRanker):
             self.best_validation_score_ = None
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None):
+    def fit(self, X, y, groups=None, coef_init=None):
         """Fit the linear scorer by projected subgradient descent (Algorithm 1).
 
         Parameters
@@ -275,15 +303,44 @@ class BaseSubgradientRanker(BaseRanker):
             Group (user) label of every row, any sortable hashable values;
             ``None``: all rows form one group. Groups without a relevant or
             without an irrelevant row are skipped (``n_groups_skipped_``).
+        coef_init : array-like of shape (n_features,), default=None
+            The starting iterate ``w_0`` (as ``coef_init`` of
+            :meth:`sklearn.linear_model.SGDClassifier.fit`). ``None`` starts
+            at ``w_0 = 0`` as the paper's Algorithm 1 does (or, with
+            ``warm_start=True``, continues the previous fit); the authors'
+            code starts at a random draw ``w_0 ~ N(0, I)``, e.g.
+            ``coef_init=np.random.default_rng(0).normal(size=X.shape[1])``.
+            A given ``coef_init`` starts a fresh run (step count ``t = 0``,
+            no running average) even under ``warm_start``; it takes part in
+            the solver's choice of the lowest-objective iterate. Not
+            requested by metadata routing: pass it to ``fit`` directly.
 
         Returns
         -------
         self : object
             Fitted ranker.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skpapk import PApKMaxRanker
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(200) < 0.3
+        >>> X = rng.normal(size=(200, 4)) + y[:, None]
+        >>> groups = np.repeat(np.arange(10), 20)
+        >>> w0 = rng.normal(size=4)                     # the authors' random start
+        >>> ranker = PApKMaxRanker(k=3, max_iter=5, tol=None)
+        >>> ranker.fit(X, y, groups=groups, coef_init=w0).t_
+        5
+        >>> zero = PApKMaxRanker(k=3, max_iter=5, tol=None)
+        >>> bool(np.array_equal(
+        ...     zero.fit(X, y, groups=groups, coef_init=np.zeros(4)).coef_,
+        ...     zero.fit(X, y, groups=groups).coef_))   # w_0 = 0 is the default
+        True
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         loss = self._get_surrogate()
-        state = self._initial_state(X.shape[1])
+        state = self._initial_state(X.shape[1], coef_init)
         validation = None
         if self.early_stopping:
             X, y_pos, codes, validation = self._early_stopping_split(

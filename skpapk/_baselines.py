@@ -25,7 +25,6 @@ from sklearn.utils._param_validation import Interval
 
 from ._base import BaseRanker
 from ._ranker import _EXAMPLE, _FixedSurrogateRanker, _doc
-from .losses._losses import _get_surrogate
 from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import rank_by_group_and_label, rank_within_segments
@@ -52,8 +51,7 @@ class PAUCRanker(_FixedSurrogateRanker):
         _EXAMPLE.format(cls="PAUCRanker", args="k=5"),
     )
 
-    def _get_surrogate(self):
-        return _get_surrogate("pauc")
+    _surrogate = "pauc"
 
 
 class PrecAtKRanker(_FixedSurrogateRanker):
@@ -76,8 +74,7 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         _EXAMPLE.format(cls="PrecAtKRanker", args="k=5"),
     )
 
-    def _get_surrogate(self):
-        return _get_surrogate("preck")
+    _surrogate = "preck"
 
 
 def _fit_logistic(X, y_pos, alpha, *, tol, max_iter):

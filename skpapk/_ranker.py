@@ -150,7 +150,8 @@ def _doc(summary, body, see_also, example, extra_params=""):
     Training is the paper's Algorithm 1: ``w_0 = 0``,
     ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
     subgradient (Algorithm 2) of the mean surrogate over groups plus
-    ``alpha * ||w||^2``. Each epoch costs one ``X @ w``, one ``X.T @ c`` and
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each epoch costs one ``X @ w``, one ``X.T @ c`` and
     O(n log n) sorting; ``X`` (dense or CSR, float32 or float64) is not
     copied. Ties among scores are broken by row order (stable sort), so the
     same data and parameters give a bit-identical ``coef_``.
@@ -283,7 +284,7 @@ class _FixedSurrogateRanker(BaseSubgradientRanker):
         self.verbose = verbose
 
     def _get_surrogate(self):
-        return PApKRanker.surrogate_functions[self._surrogate]()
+        return SURROGATES[self._surrogate]()
 
 
 class PApKAvgRanker(_FixedSurrogateRanker):

@@ -92,6 +92,17 @@ class SolverState:
         w = np.zeros(n_features, dtype=np.float64)
         return cls(w=w, best_w=w.copy())
 
+    @classmethod
+    def from_coef(cls, coef):
+        """A fresh start at a given ``w_0`` (copied, as float64).
+
+        Algorithm 1 starts at ``w_0 = 0``; the authors' code starts at a
+        random ``w_0 ~ N(0, I)``. A non-zero ``w_0`` is a candidate for
+        ``best_w`` (``w_0 = 0`` is not: it scores every row alike).
+        """
+        w = np.array(coef, dtype=np.float64)
+        return cls(w=w, best_w=w.copy())
+
     def reset_stopping(self):
         """Forget the stopping records, keep the iterate, step count and average.
 
@@ -193,7 +204,7 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         Project every iterate on the L2 ball of this radius.
     state : SolverState or None, default=None
         Resume from this state (it is updated in place); ``None`` starts from
-        ``w_0 = 0``.
+        ``w_0 = 0``. ``SolverState.from_coef(w0)`` starts from ``w0``.
     average : bool, default=False
         Keep the running mean of the iterates in ``state.avg_w`` (Polyak
         averaging; started at the first step of the first call with
@@ -215,7 +226,8 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         ``max|X| * ||w||_1`` below the largest float of ``X``'s dtype); the
         rankers return it. ``state.best_w`` is the iterate
         with the lowest objective among ``w_1, w_2, ...`` (``w_0 = 0`` scores
-        every row alike and is left out of that choice). A subgradient
+        every row alike and is left out of that choice; a non-zero ``w_0``
+        given through the state at ``t = 0`` takes part in it). A subgradient
         method does not decrease the objective monotonically, yet the last
         iterate is the better ranker in our experiments: on weakly separable
         data the margin-1 surrogates are lowest near ``w = 0``, where the
@@ -258,7 +270,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                 print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
                       f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
                       f"step {eta0 / np.sqrt(state.t + 1):.3g}")
-            if state.t > 0:  # w_0 = 0 scores every row alike: never the answer
+            # w_0 = 0 scores every row alike: never the answer (a given
+            # non-zero w_0, from coef_init, is a candidate like any iterate)
+            if state.t > 0 or np.any(w):
                 if validation is None:
                     if tol is not None and objective > state.best_objective - tol:
                         state.n_no_improvement += 1

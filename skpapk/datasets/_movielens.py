@@ -346,7 +346,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
                 f"{str(file)!r} is not the official MovieLens 100K u.data "
                 f"(sha256 {digest}, expected {ML100K_SHA256}). Download a fresh "
                 f"copy from {ML100K_PAGE} (" + _HOW_TO + ") To load a sample or "
-                f"modified file in the same format, pass check_sha256=False."
+                "modified file in the same format, pass check_sha256=False."
             )
     ratings = _read_udata(file)
 

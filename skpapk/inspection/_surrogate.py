@@ -10,7 +10,7 @@ from sklearn.utils import check_array
 from .._base import BaseSubgradientRanker
 from .._solver import SolverState, projected_subgradient
 from ..losses import SURROGATES
-from ..losses._losses import OTHER_SURROGATES, _get_surrogate
+from ..losses._registry import get_surrogate
 from ..metrics import papk_score
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, check_matplotlib_support
@@ -21,7 +21,7 @@ _NAMES = {"avg": "avg", "max": "max", "ts": "TS", "ramp": "ramp", "pauc": "pAUC"
 
 
 def _check_surrogates(surrogates):
-    valid = sorted({**SURROGATES, **OTHER_SURROGATES})
+    valid = sorted(SURROGATES)
     if isinstance(surrogates, str):
         surrogates = (surrogates,)
     surrogates = tuple(surrogates)
@@ -45,7 +45,7 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
     both, as the surrogates leave them out. An iterate whose scores overflow
     gets a row of NaN (with a warning).
     """
-    losses = [_get_surrogate(name) for name in surrogates]
+    losses = [get_surrogate(name) for name in surrogates]
     dtype = X.dtype
     table = np.empty((coefs.shape[0], len(losses) + 1))
     n_not_finite = 0

@@ -1,7 +1,6 @@
 """Surrogate losses of the pAp@k risk (values and subgradients)."""
 
 from ._losses import (
-    SURROGATES,
     AvgSurrogate,
     BaseSurrogate,
     MaxSurrogate,
@@ -9,9 +8,9 @@ from ._losses import (
     PAUCSurrogate,
     RampSurrogate,
     TightStructSurrogate,
-    surrogate_loss,
 )
 from ._preck import PrecAtKSurrogate
+from ._registry import SURROGATES, surrogate_loss
 
 __all__ = [
     "SURROGATES",

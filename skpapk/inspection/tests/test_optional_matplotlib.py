@@ -58,7 +58,7 @@ def test_check_matplotlib_support_names_the_plot_extra(no_matplotlib):
 def test_every_entry_point_raises_a_clear_import_error(no_matplotlib):
     y = [1, 0, 1, 0]
     X = np.array([[1.0], [0.0], [2.0], [1.0]])
-    G, T, S = GroupScoreDisplay, TrainingCurveDisplay, SurrogateDisplay
+    G, T = GroupScoreDisplay, TrainingCurveDisplay
     calls = {
         "GroupScoreDisplay.from_predictions": lambda: G.from_predictions(
             y, [1, 0, 1, 0], k=1),

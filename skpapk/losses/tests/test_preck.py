@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skpapk.losses import SURROGATES, PrecAtKSurrogate, surrogate_loss
-from skpapk.losses._losses import OTHER_SURROGATES
 from skpapk.metrics import precision_at_k_score
 
 
@@ -227,9 +226,7 @@ def test_gradient_coefficients_of_the_maximiser():
 def test_registry_and_class():
     loss = PrecAtKSurrogate()
     assert loss.name == "preck" and loss.convex
-    assert OTHER_SURROGATES["preck"] is PrecAtKSurrogate
-    # kept out of SURROGATES, whose members are the pairwise-hinge family
-    assert "preck" not in SURROGATES
+    assert SURROGATES["preck"] is PrecAtKSurrogate
     y, s = np.array([1, 0, 1, 0]), np.array([0.3, 0.4, 0.1, 0.2])
     assert (surrogate_loss(y, s, k=1, surrogate=loss)[0]
             == surrogate_loss(y, s, k=1, surrogate="preck")[0])

@@ -1,0 +1,205 @@
+"""Tests of ``fit(..., coef_init=w0)``: Algorithm 1 started at a given ``w_0``."""
+
+import numpy as np
+import pytest
+import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.model_selection import GridSearchCV, GroupKFold
+
+from skpapk import (
+    PApKAvgRanker,
+    PApKMaxRanker,
+    PApKRampRanker,
+    PApKRanker,
+    PApKTSRanker,
+    PAUCRanker,
+    PrecAtKRanker,
+)
+from skpapk.losses import surrogate_loss
+
+RANKERS = {
+    "avg": PApKAvgRanker,
+    "max": PApKMaxRanker,
+    "ts": PApKTSRanker,
+    "ramp": PApKRampRanker,
+    "pauc": PAUCRanker,
+}
+
+
+def _data(seed=0, n_groups=10, d=4):
+    rng = np.random.default_rng(seed)
+    n_pos = rng.integers(1, 6, n_groups)
+    n_neg = rng.integers(1, 12, n_groups)
+    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
+    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
+                        for a, b in zip(n_pos, n_neg)])
+    X = rng.normal(size=(y.shape[0], d)) - y[:, None]
+    return X, y, groups
+
+
+def _reference(X, y, groups, surrogate, k, eta0, alpha, n_epochs, w0):
+    """Algorithm 1 written out with the public surrogate_loss, from ``w0``.
+
+    Returns the last iterate, the objectives of ``w_0 .. w_(T-1)`` and every
+    iterate ``w_0 .. w_T``.
+    """
+    w = np.asarray(w0, dtype=np.float64).copy()
+    objectives, iterates = [], [w]
+    for t in range(n_epochs):
+        value, coef = surrogate_loss(y == 1, X @ w, groups, k=k, surrogate=surrogate)
+        objectives.append(value + alpha * w @ w)
+        w = w - eta0 / np.sqrt(t + 1) * (X.T @ coef + 2 * alpha * w)
+        iterates.append(w)
+    return w, objectives, iterates
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name", list(RANKERS))
+@pytest.mark.parametrize("tol", [None, 1e-4])
+def test_zero_coef_init_equals_the_default_bit_for_bit(name, tol):
+    X, y, groups = _data(1)
+    params = dict(k=3, eta0=0.5, alpha=0.01, max_iter=15, tol=tol,
+                  n_iter_no_change=3)
+    default = RANKERS[name](**params).fit(X, y, groups=groups)
+    zero = RANKERS[name](**params).fit(X, y, groups=groups,
+                                       coef_init=np.zeros(X.shape[1]))
+    np.testing.assert_array_equal(zero.coef_, default.coef_)
+    np.testing.assert_array_equal(zero.objective_curve_, default.objective_curve_)
+    assert zero.n_iter_ == default.n_iter_
+    np.testing.assert_array_equal(zero._solver_state.best_w,
+                                  default._solver_state.best_w)
+
+
+@pytest.mark.parametrize("surrogate", ["avg", "max", "ts", "ramp", "pauc"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_coef_init_equals_algorithm_1_started_there(surrogate, seed):
+    X, y, groups = _data(seed)
+    w0 = np.random.default_rng(100 + seed).normal(size=X.shape[1])
+    w_ref, obj_ref, _ = _reference(X, y, groups, surrogate, 3, 0.2, 0.05, 7, w0)
+    ranker = RANKERS[surrogate](k=3, eta0=0.2, alpha=0.05, max_iter=7, tol=None)
+    ranker.fit(X, y, groups=groups, coef_init=w0)
+    np.testing.assert_allclose(ranker.coef_, w_ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ranker.objective_curve_, obj_ref, rtol=1e-10)
+    # the objective at w_0 is that of the given start, not of 0 (which is 1
+    # for every surrogate): the start was used
+    assert ranker.objective_curve_[0] != pytest.approx(1.0)
+    assert ranker.t_ == 7
+
+
+def test_best_iterate_may_be_the_given_start():
+    # from a start that is already good, the lowest objective can be w_0's:
+    # a given w_0 takes part in best_w (w_0 = 0 does not)
+    X, y, groups = _data(2)
+    w_good = PApKMaxRanker(k=3, eta0=0.5, alpha=0.0, max_iter=200,
+                           tol=None).fit(X, y, groups=groups).coef_
+    ranker = PApKMaxRanker(k=3, eta0=50.0, alpha=0.0, max_iter=5, tol=None)
+    ranker.fit(X, y, groups=groups, coef_init=w_good)
+    curve = ranker.objective_curve_
+    _, _, iterates = _reference(X, y, groups, "max", 3, 50.0, 0.0, 5, w_good)
+    best = int(np.argmin(curve))
+    np.testing.assert_allclose(ranker._solver_state.best_w, iterates[best],
+                               rtol=1e-10, atol=1e-12)
+    assert ranker._solver_state.best_objective == curve.min()
+    assert best == 0  # the huge step makes every later iterate worse here
+
+
+def test_coef_init_is_not_modified_and_overrides_warm_start():
+    X, y, groups = _data(3)
+    w0 = np.random.default_rng(0).normal(size=X.shape[1])
+    w0_copy = w0.copy()
+    params = dict(k=2, eta0=0.3, alpha=0.01, max_iter=6, tol=None)
+    fresh = PApKTSRanker(**params).fit(X, y, groups=groups, coef_init=w0)
+    np.testing.assert_array_equal(w0, w0_copy)
+    warm = PApKTSRanker(warm_start=True, **params).fit(X, y, groups=groups)
+    warm.fit(X, y, groups=groups, coef_init=w0)  # restarts at w0, t = 0
+    np.testing.assert_array_equal(warm.coef_, fresh.coef_)
+    assert warm.t_ == fresh.t_ == 6
+
+
+def test_coef_init_accepts_a_list_and_float32_X():
+    X, y, groups = _data(4)
+    w0 = [0.1, -0.2, 0.3, 0.0]
+    a = PApKRanker("max", k=2, max_iter=4, tol=None).fit(X, y, groups=groups,
+                                                         coef_init=w0)
+    b = PApKRanker("max", k=2, max_iter=4, tol=None).fit(X, y, groups=groups,
+                                                         coef_init=np.array(w0))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    c = PApKRanker("max", k=2, max_iter=4, tol=None).fit(
+        X.astype(np.float32), y, groups=groups, coef_init=w0)
+    assert c.coef_.dtype == np.float64
+    np.testing.assert_allclose(c.coef_, a.coef_, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("bad, shape", [
+    (np.zeros(3), "(3,)"),
+    (np.zeros(5), "(5,)"),
+    (np.zeros((1, 4)), "(1, 4)"),
+    (np.zeros((4, 1)), "(4, 1)"),
+    (1.0, "()"),
+])
+def test_bad_shape_raises(bad, shape):
+    X, y, groups = _data(5)
+    with pytest.raises(ValueError, match=r"coef_init must have shape \(4,\).*"
+                                         + shape.replace("(", r"\(").replace(")", r"\)")):
+        PApKAvgRanker(k=2).fit(X, y, groups=groups, coef_init=bad)
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_non_finite_raises(value):
+    X, y, groups = _data(6)
+    w0 = np.zeros(X.shape[1])
+    w0[1] = value
+    with pytest.raises(ValueError, match="coef_init must be finite"):
+        PApKMaxRanker(k=2).fit(X, y, groups=groups, coef_init=w0)
+
+
+def test_non_numeric_raises_type_error():
+    X, y, groups = _data(7)
+    with pytest.raises(TypeError, match="coef_init must be an array"):
+        PApKMaxRanker(k=2).fit(X, y, groups=groups, coef_init=["a", "b", "c", "d"])
+
+
+def test_baseline_on_the_same_solver_takes_coef_init():
+    X, y, groups = _data(8)
+    w0 = np.random.default_rng(1).normal(size=X.shape[1])
+    ranker = PrecAtKRanker(k=3, eta0=0.1, max_iter=3, tol=None)
+    zero = PrecAtKRanker(k=3, eta0=0.1, max_iter=3, tol=None).fit(X, y, groups=groups)
+    ranker.fit(X, y, groups=groups, coef_init=w0)
+    assert ranker.objective_curve_[0] != zero.objective_curve_[0]
+
+
+def test_metadata_routing_does_not_request_coef_init():
+    routing = PApKAvgRanker().get_metadata_routing()
+    assert routing.fit.requests == {"groups": True, "coef_init": None}
+    X, y, groups = _data(9, n_groups=30)
+    search = GridSearchCV(PApKAvgRanker(k=3, max_iter=10, tol=None),
+                          {"eta0": [0.01, 0.5]}, cv=GroupKFold(3))
+    with sklearn.config_context(enable_metadata_routing=True):
+        search.fit(X, y, groups=groups)
+        # coef_init is not routed unless requested: passing it is an error
+        with pytest.raises(ValueError, match="coef_init"):
+            search.fit(X, y, groups=groups, coef_init=np.zeros(X.shape[1]))
+        # once requested, every fit of the search starts there
+        est = PApKAvgRanker(k=3, max_iter=10, tol=None).set_fit_request(coef_init=True)
+        w0 = np.full(X.shape[1], -0.5)
+        routed = GridSearchCV(est, {"eta0": [0.01]}, cv=GroupKFold(3)).fit(
+            X, y, groups=groups, coef_init=w0)
+    by_hand = PApKAvgRanker(k=3, max_iter=10, tol=None, eta0=0.01).fit(
+        X, y, groups=groups, coef_init=w0)
+    np.testing.assert_array_equal(routed.best_estimator_.coef_, by_hand.coef_)
+    assert search.best_estimator_.n_iter_ == 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), scale=st.floats(0.0, 3.0),
+       surrogate=st.sampled_from(["avg", "max", "ts"]))
+def test_property_first_objective_is_the_start(seed, scale, surrogate):
+    # the first recorded objective is the surrogate (+ alpha ||w_0||^2) at w_0
+    X, y, groups = _data(seed, n_groups=3, d=3)
+    w0 = scale * np.random.default_rng(seed).normal(size=3)
+    ranker = RANKERS[surrogate](k=2, eta0=0.1, alpha=0.1, max_iter=2, tol=None)
+    ranker.fit(X, y, groups=groups, coef_init=w0)
+    value, _ = surrogate_loss(y == 1, X @ w0, groups, k=2, surrogate=surrogate)
+    assert ranker.objective_curve_[0] == pytest.approx(value + 0.1 * w0 @ w0,
+                                                       rel=1e-12, abs=1e-12)
