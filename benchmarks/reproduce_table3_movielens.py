@@ -28,6 +28,28 @@ Run (the data file is never copied into the repository)::
 Quick run: ``--runs 1 --k 8 --methods avg --grid coarse``. ``--tol none
 --max-iter 61`` runs a fixed number of epochs (the authors' cross-validation
 script runs at most 61) instead of the rankers' stopping rule.
+
+The authors' training protocol (github.com/stair-lab/pap-k,
+``auc-rel-k-cross-validation.py``) differs from Algorithm 1 as the paper
+states it in three ways, each an option here:
+
+* ``--init random``: start at ``w_0 ~ N(0, I_d)`` (``fit(...,
+  coef_init=w0)``), one draw per run (seeded by the run, shared by every grid
+  cell of the run, as their fixed ``random_seed=786``) instead of ``w_0 = 0``;
+* ``--iterate best-train``: return the iterate among ``w_0, ..., w_(T-1)``
+  with the lowest mean training surrogate (the regulariser left out, as
+  their ``loss_opt_list_train``) instead of the last one; the fit then runs
+  ``--max-iter`` epochs one at a time (``warm_start=True, max_iter=1``), the
+  surrogate of ``w_t`` being the recorded objective minus
+  ``alpha * ||w_t||^2``;
+* ``--reg authors``: ``alpha = lambda / 2`` for each lambda of the grid
+  (their step adds ``lambda * w``, ours ``2 * alpha * w``).
+
+The authors' protocol in one command::
+
+    python benchmarks/reproduce_table3_movielens.py --methods avg max ts \
+        --init random --iterate best-train --reg authors --max-iter 61 \
+        --tol none --n-jobs 2
 """
 
 import argparse
@@ -81,6 +103,11 @@ METHODS = {
     "select": ("SelectPApKRanker", "Select-pAp@k"),
 }
 
+#: Epochs of the authors' final runs (``auc-rel-k-run.py``), which retrain
+#: the cell chosen by their 61-epoch cross-validation and report its test
+#: score at the iterate of lowest training surrogate.
+AUTHORS_FINAL_EPOCHS = {"avg": 201, "max": 121, "ts": 121, "pauc": 201, "sgd": 121}
+
 GRIDS = {
     "paper": (PAPER_ETA_GRID, PAPER_ALPHA_GRID),
     # every other learning rate of the paper's grid, all its lambdas
@@ -130,17 +157,78 @@ def _micro(y, scores, groups, k, mask):
         return papk_score(y[mask], scores[mask], k=k, groups=groups[mask])
 
 
-def fit_cell(method, k, run, eta0, alpha, max_iter, users, parts, tol="default"):
+def initial_coef(init, n_features, run, seed):
+    """``w_0`` of the subgradient rankers: ``None`` (zero) or ``N(0, I)``."""
+    if init == "zero":
+        return None
+    return np.random.default_rng([seed, run]).normal(size=n_features)
+
+
+def fit_best_train(est, X, y, groups, coef_init, n_epochs):
+    """Run ``n_epochs`` epochs; keep the iterate of lowest training surrogate.
+
+    The authors' choice: among ``w_0, ..., w_(T-1)`` (the iterates whose
+    surrogate was evaluated), the one with the lowest mean surrogate over
+    the training users, the regulariser left out (``w_0 = 0`` is left out
+    too: it scores every row alike). The first epoch is a public
+    ``est.fit(..., coef_init=coef_init)`` with ``max_iter=1`` (validation,
+    ``classes_``); the next ones continue its solver state
+    (``est._solver_state``, a private hook) one epoch at a time with
+    :func:`skpapk._solver.projected_subgradient`, which is what
+    ``warm_start=True, max_iter=1`` would do without re-validating the data
+    every epoch. The surrogate at ``w_t`` is the recorded objective minus
+    ``alpha * ||w_t||^2``. Sets ``est.coef_`` to the chosen iterate and
+    returns its epoch ``t``.
+    """
+    from skpapk._solver import projected_subgradient
+
+    est.set_params(max_iter=1, tol=None)
+    est.fit(X, y, groups=groups, coef_init=coef_init)
+    state = est._solver_state
+    y_pos = np.asarray(y) == est.classes_[-1]
+    labels, codes = np.unique(groups, return_inverse=True)
+    loss = est._get_surrogate()
+    w_prev = (np.zeros(X.shape[1]) if coef_init is None
+              else np.asarray(coef_init, dtype=np.float64))
+    best_value, best_w, best_t = np.inf, w_prev, 0
+    for t in range(n_epochs):
+        if t > 0:
+            w_prev = state.w
+            projected_subgradient(
+                X, y_pos, codes.reshape(-1), labels.shape[0], loss=loss, k=est.k,
+                eta0=est.eta0, alpha=est.alpha, max_iter=1, tol=None,
+                radius=est.radius, state=state)
+            if state.diverged:
+                break
+        value = state.objective_curve[t] - est.alpha * float(w_prev @ w_prev)
+        if value < best_value and (t > 0 or coef_init is not None):
+            best_value, best_w, best_t = value, w_prev, t
+    est.coef_ = np.array(best_w, dtype=np.float64)
+    est.n_iter_, est.t_ = len(state.objective_curve), state.t
+    return best_t
+
+
+def fit_cell(method, k, run, eta0, alpha, max_iter, users, parts, tol="default",
+             init="zero", iterate="last", seed=0):
     """Fit one grid cell; return its validation and test micro-pAp@k."""
     (X_tr, y_tr, g_tr), (X_va, y_va, g_va), (X_te, y_te, g_te) = parts
     train_rows = (paper_user_mask(y_tr, g_tr, k) if users == "paper"
                   else slice(None))
     est = make_estimator(method, k, eta0, alpha, max_iter, random_state=run, tol=tol)
+    fit_data = (X_tr[train_rows], y_tr[train_rows], g_tr[train_rows])
+    step = eta0 is not None
+    coef_init = initial_coef(init, X_tr.shape[1], run, seed) if step else None
+    best_t = -1
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        est.fit(X_tr[train_rows], y_tr[train_rows], groups=g_tr[train_rows])
+        if step and iterate == "best-train":
+            best_t = fit_best_train(est, *fit_data, coef_init, max_iter)
+        elif step:
+            est.fit(*fit_data[:2], groups=fit_data[2], coef_init=coef_init)
+        else:
+            est.fit(*fit_data[:2], groups=fit_data[2])
     seconds = time.perf_counter() - start
     s_va, s_te = est.decision_function(X_va), est.decision_function(X_te)
     all_va = np.ones(y_va.shape[0], dtype=bool)
@@ -153,7 +241,9 @@ def fit_cell(method, k, run, eta0, alpha, max_iter, users, parts, tol="default")
         "test_paper": _micro(y_te, s_te, g_te, k, paper_te),
         "val_all": _micro(y_va, s_va, g_va, k, all_va),
         "test_all": _micro(y_te, s_te, g_te, k, all_te),
-        "n_iter": getattr(est, "n_iter_", -1), "seconds": seconds,
+        "n_iter": getattr(est, "n_iter_", -1),
+        "best_t": best_t, "coef_norm": float(np.linalg.norm(est.coef_)),
+        "seconds": seconds,
     }
 
 
@@ -219,6 +309,38 @@ def chosen_params(best, methods, ks):
     return header, rows
 
 
+def read_records(path, methods=None, exclude=()):
+    """The fits of a CSV written by ``--csv`` (numbers parsed)."""
+    import csv
+
+    with open(path) as f:
+        rows = [r for r in csv.DictReader(f)
+                if (methods is None or r["method"] in methods)
+                and r["method"] not in exclude]
+    return [{key: (value if key == "method" else
+                   float(value) if value not in ("", "None") else None)
+             for key, value in r.items()} for r in rows]
+
+
+def refit_final(best, prepared, args, tol):
+    """Retrain every chosen cell for the authors' final number of epochs.
+
+    The validation scores (which chose the cell) are kept; the test scores
+    become those of the retrained model.
+    """
+    keys = [key for key in best if key[0] in AUTHORS_FINAL_EPOCHS]
+    refits = Parallel(n_jobs=args.n_jobs, verbose=2)(
+        delayed(fit_cell)(m, k, run, best[(m, k, run)]["eta0"],
+                          best[(m, k, run)]["alpha"], AUTHORS_FINAL_EPOCHS[m],
+                          args.users, prepared[run], tol, args.init,
+                          args.iterate, args.seed)
+        for (m, k, run) in keys)
+    for key, rec in zip(keys, refits):
+        best[key] = {**best[key], "test_paper": rec["test_paper"],
+                     "test_all": rec["test_all"], "final_best_t": rec["best_t"]}
+    return best
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_path = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k" / "u.data"
@@ -239,12 +361,31 @@ def main(argv=None):
                         help="tol of the subgradient rankers: 'default' keeps "
                              "theirs (1e-4, 10 epochs without improvement), "
                              "'none' runs --max-iter epochs, or a number")
+    parser.add_argument("--init", choices=["zero", "random"], default="zero",
+                        help="w_0 of the subgradient rankers: 0 (Algorithm 1) "
+                             "or N(0, I) seeded by the run (the authors' code)")
+    parser.add_argument("--iterate", choices=["last", "best-train"], default="last",
+                        help="iterate returned: the rankers' coef_ (last) or the "
+                             "one of lowest training surrogate among w_0..w_(T-1), "
+                             "T = --max-iter epochs, no stopping rule (the "
+                             "authors' code)")
+    parser.add_argument("--reg", choices=["paper", "authors"], default="paper",
+                        help="alpha for each lambda of the grid: alpha = lambda "
+                             "(objective + lambda ||w||^2, App. F) or lambda / 2 "
+                             "(the authors' step adds lambda * w)")
     parser.add_argument("--users", choices=["paper", "all"], default="paper")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--csv", default=None,
                         help="write every fit (one row per grid cell) here; with "
                              "--append, keep the rows of the other methods")
     parser.add_argument("--append", action="store_true")
+    parser.add_argument("--from-csv", default=None,
+                        help="skip the grid: take its fits from this CSV (written "
+                             "by --csv with the same options)")
+    parser.add_argument("--final-epochs", choices=["same", "authors"], default="same",
+                        help="'authors': retrain each chosen cell for the epochs "
+                             "of the authors' final runs (avg and SVM-pAUC 201, "
+                             "max, TS and SGD@k 121) and report its test score")
     parser.add_argument("--markdown", default=None,
                         help="write the tables (command, date, machine) here")
     args = parser.parse_args(argv)
@@ -257,10 +398,13 @@ def main(argv=None):
           f"(loaded in {time.perf_counter() - start:.1f} s)")
     prepared = prepare_runs(data, args.runs, args.seed)
     etas, alphas = GRIDS[args.grid]
+    if args.reg == "authors":
+        alphas = tuple(a / 2 for a in alphas)
     cells = [(m, k, run, e, a) for run in range(args.runs) for k in args.k
              for m in args.methods
              for e in (etas if has_step_size(m) else [None]) for a in alphas]
-    print(f"{len(cells)} fits: {args.runs} runs x {len(args.k)} k x "
+    print((f"fits read from {args.from_csv}; grid of " if args.from_csv else "")
+          + f"{len(cells)} fits: {args.runs} runs x {len(args.k)} k x "
           f"{len(args.methods)} methods x {len(etas)} eta0 (subgradient methods "
           f"only) x {len(alphas)} alpha, "
           f"max_iter={args.max_iter}, n_jobs={args.n_jobs}", flush=True)
@@ -269,29 +413,33 @@ def main(argv=None):
     if args.tol.lower() not in ("default", "none"):
         tol = float(args.tol)
     start = time.perf_counter()
-    records = Parallel(n_jobs=args.n_jobs, verbose=5)(
-        delayed(fit_cell)(m, k, run, e, a, args.max_iter, args.users, prepared[run], tol)
-        for (m, k, run, e, a) in cells)
+    if args.from_csv:
+        records = read_records(args.from_csv, args.methods)
+        for r in records:
+            r["k"], r["run"] = int(r["k"]), int(r["run"])
+        records = [r for r in records if r["k"] in args.k and r["run"] < args.runs]
+    else:
+        records = Parallel(n_jobs=args.n_jobs, verbose=5)(
+            delayed(fit_cell)(m, k, run, e, a, args.max_iter, args.users,
+                              prepared[run], tol, args.init, args.iterate, args.seed)
+            for (m, k, run, e, a) in cells)
     elapsed = time.perf_counter() - start
     fit_seconds = {m: np.mean([r["seconds"] for r in records if r["method"] == m])
                    for m in args.methods}
     print(f"grid done in {elapsed / 60:.1f} min; mean seconds per fit: "
           + ", ".join(f"{m} {s:.2f}" for m, s in fit_seconds.items()))
 
-    if args.csv:
+    if args.csv and not args.from_csv:
         import csv
 
         old = []
         if args.append and os.path.exists(args.csv):
-            with open(args.csv) as f:
-                old = [r for r in csv.DictReader(f) if r["method"] not in args.methods]
+            old = read_records(args.csv, exclude=args.methods)
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(records[0]))
             writer.writeheader()
             writer.writerows(old + records)
-        records = [{key: (value if key == "method" else
-                          float(value) if value not in ("", "None") else None)
-                    for key, value in r.items()} for r in old] + records
+        records = old + records
         for r in records:
             r["k"], r["run"] = int(r["k"]), int(r["run"])
 
@@ -299,11 +447,20 @@ def main(argv=None):
     ks = sorted({r["k"] for r in records})
     out = [f"Command: `{command_line()}`", "", f"Date: {today()}", "",
            f"Machine: {machine_info()}", "",
-           f"Grid time: {elapsed / 60:.1f} min for {len(cells)} fits "
+           (f"Grid fits read from {args.from_csv} " if args.from_csv else
+            f"Grid time: {elapsed / 60:.1f} min for {len(cells)} fits ") +
            f"({args.grid} grid: eta0 in {list(etas)}, alpha in {list(alphas)}; "
            f"max_iter={args.max_iter}; tol={args.tol}; {args.runs} runs; "
-           f"users={args.users})", ""]
+           f"users={args.users}; init={args.init}; iterate={args.iterate}; "
+           f"reg={args.reg})", ""]
     best = select_best(records, args.users)
+    if args.final_epochs == "authors":
+        start = time.perf_counter()
+        best = refit_final(best, prepared, args, tol)
+        out += [f"Test scores of the chosen cells retrained for "
+                f"{AUTHORS_FINAL_EPOCHS} epochs (the authors' final runs) in "
+                f"{(time.perf_counter() - start) / 60:.1f} min; chosen by the "
+                f"validation scores of the {args.max_iter}-epoch grid.", ""]
     for users in (args.users, "all" if args.users == "paper" else "paper"):
         header, ours, paper, diff = summary_tables(best, methods, ks, users)
         title = ("users with >= 1 positive and >= k negatives in the part "
