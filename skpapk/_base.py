@@ -110,7 +110,7 @@ class BaseRanker(BaseEstimator):
                           dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_.astype(X.dtype, copy=False)).reshape(-1)
 
-    def score(self, X, y, groups=None):
+    def score(self, X, y, groups=None, sample_weight=None):
         """Micro-pAp@k at ``self.k`` (paper eq. 17) of the scores on ``X``.
 
         Parameters
@@ -120,6 +120,11 @@ class BaseRanker(BaseEstimator):
             Binary relevance labels.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row; ``None``: one group.
+        sample_weight : None
+            Not supported: micro-pAp@k weighs every user alike. The argument
+            exists because :meth:`sklearn.pipeline.Pipeline.score` passes
+            ``sample_weight=None`` under metadata routing; any other value
+            raises a ``ValueError``.
 
         Returns
         -------
@@ -127,6 +132,13 @@ class BaseRanker(BaseEstimator):
             Mean over groups of the pAp@k gains (groups without a relevant
             or an irrelevant row left out with an ``UndefinedMetricWarning``).
         """
+        if sample_weight is not None:
+            raise ValueError(
+                f"{type(self).__name__}.score does not support sample_weight: "
+                f"micro-pAp@k is the unweighted mean over groups (users); "
+                f"leave sample_weight=None, or call skpapk.metrics.papk_score "
+                f"with average=None and weigh the per-group values yourself."
+            )
         pos_label = self.classes_[-1] if len(self.classes_) == 2 else None
         return papk_score(y, self.decision_function(X), k=self.k,
                           groups=groups, pos_label=pos_label)

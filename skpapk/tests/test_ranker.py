@@ -204,13 +204,21 @@ def test_pipeline_with_scaler_routes_groups():
     with sklearn.config_context(enable_metadata_routing=True):
         pipe = make_pipeline(StandardScaler(), _RecordingRanker(k=5))
         pipe.fit(X, y, groups=g)
-        # Pipeline.score under routing always forwards sample_weight, which
-        # the rankers' score does not take: score through the scorer instead.
         score = micro_papk_scorer(5)(pipe, X, y, groups=g)
+        # Pipeline.score forwards sample_weight=None under routing: accepted
+        pipe_score = pipe.score(X, y, groups=g)
     assert pipe[-1].n_groups_seen_ == 40
     assert score == pytest.approx(papk_score(y, pipe.decision_function(X), k=5,
                                              groups=g))
+    assert pipe_score == pytest.approx(score)
     assert score > expected_papk_score(y, k=5, groups=g) + 0.4
+
+
+def test_score_rejects_sample_weight():
+    X, y, g = make_data(3)
+    ranker = PApKAvgRanker(k=5, max_iter=3).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match="does not support sample_weight"):
+        ranker.score(X, y, groups=g, sample_weight=np.ones(len(y)))
 
 
 def test_not_fitted():
