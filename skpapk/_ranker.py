@@ -153,8 +153,9 @@ def _doc(summary, body, see_also, example, extra_params=""):
     ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
     ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
     epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
-    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores are broken by row order (stable sort), so the
-    same data and parameters give a bit-identical ``coef_``.
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
     :meth:`partial_fit` makes one step per chunk of whole groups, for data
     larger than memory.
 
