@@ -9,7 +9,7 @@ import numpy as np
 from scipy.special import digamma
 from scipy.stats import hypergeom
 
-from ._ranking import _aggregate, _check_not_empty, _check_options
+from ._ranking import _aggregate, _check_options
 from ..utils._validation import check_binary_target, check_groups, check_k
 
 
@@ -242,7 +242,6 @@ def expected_papk(n_pos, n_neg, k):
 def _group_label_counts(y_true, groups, pos_label):
     """Relevant and irrelevant rows of each group (validated inputs)."""
     y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
-    _check_not_empty(y_pos)
     codes, labels = check_groups(groups, y_pos.shape[0])
     n_groups = labels.shape[0]
     n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)

@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.utils import check_consistent_length
 
 from ..utils._groups import (
     order_by_segment,
@@ -17,12 +16,7 @@ from ..utils._groups import (
     rank_within_segments,
     segment_starts,
 )
-from ..utils._validation import (
-    check_binary_target,
-    check_groups,
-    check_k,
-    check_scores,
-)
+from ..utils._validation import check_k, check_ranking_inputs
 
 _AVERAGES = ("micro", "pooled", None)
 _TIES = ("half", "error")
@@ -73,31 +67,15 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 
-def _check_not_empty(y_pos):
-    if y_pos.shape[0] == 0:
-        raise ValueError(
-            "y_true is empty: a ranking metric needs at least one labelled row."
-        )
-
-
 def _validate(y_true, y_score, groups, pos_label):
     """Validated inputs plus the number of relevant / irrelevant rows per group.
 
-    The same checks as :func:`skpapk.utils._validation.check_ranking_inputs`
-    (equal lengths, binary ``y_true``, finite numeric scores, one group id
-    per row), plus the label counts and segment codes the metrics share.
+    :func:`skpapk.utils._validation.check_ranking_inputs` (equal lengths,
+    binary non-empty ``y_true``, finite numeric scores, one group id per
+    row), plus the label counts and segment codes the metrics share.
     """
-    try:
-        check_consistent_length(y_true, y_score)
-    except ValueError as exc:
-        raise ValueError(
-            f"y_true and y_score must have the same length ({exc}); pass one "
-            f"score per labelled row."
-        ) from exc
-    y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
-    _check_not_empty(y_pos)
-    y_score = check_scores(y_score, y_pos.shape[0])
-    codes, labels = check_groups(groups, y_pos.shape[0])
+    y_pos, y_score, codes, labels = check_ranking_inputs(
+        y_true, y_score, groups, pos_label=pos_label)
     n_groups = labels.shape[0]
     n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
     return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments

@@ -159,8 +159,13 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true"):
     (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
     """
     y = column_or_1d(y, warn=True)
+    if y.shape[0] == 0:
+        raise ValueError(
+            f"{input_name} is empty: a ranking metric needs at least one "
+            f"labelled row."
+        )
     classes = None
-    if y.shape[0] and y.dtype.kind in "biu":
+    if y.dtype.kind in "biu":
         classes = _binary_int_classes(y)
     if classes is None:
         if y.dtype.kind == "f":
