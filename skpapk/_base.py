@@ -8,7 +8,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils import ClassifierTags
 from sklearn.utils._param_validation import Interval
-from sklearn.utils import assert_all_finite, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -16,7 +15,12 @@ from ._solver import SolverState, ValidationSet, projected_subgradient
 from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import rank_within_segments
-from .utils._validation import check_binary_target, check_groups, check_k
+from .utils._validation import (
+    binary_classes,
+    check_binary_target,
+    check_groups,
+    check_k,
+)
 
 Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
 Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
@@ -377,22 +381,7 @@ class BaseSubgradientRanker(BaseRanker):
 
     def _check_partial_fit_target(self, y, classes, first_call):
         """Binary labels of a chunk against ``classes_``; set it on the first call."""
-        y = column_or_1d(y, warn=True)
-        if y.dtype.kind == "f":
-            assert_all_finite(y, input_name="y")
-        if type_of_target(y, input_name="y") not in ("binary", "multiclass"):
-            raise ValueError(
-                f"y must hold binary relevance labels (two distinct values such "
-                f"as 0/1 or 'no'/'yes'), got a {type_of_target(y)!r} target of "
-                f"dtype {y.dtype}; threshold graded relevance first."
-            )
-        seen = np.unique(y)
-        if seen.shape[0] > 2:
-            raise ValueError(
-                f"Only binary classification is supported. y has "
-                f"{seen.shape[0]} distinct values {seen[:5].tolist()}; threshold "
-                f"it to relevant / not relevant first."
-            )
+        y, seen = binary_classes(y, input_name="y")
         if classes is not None:
             classes = np.unique(np.asarray(classes))
             if classes.shape[0] != 2:

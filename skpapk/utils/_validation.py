@@ -140,23 +140,24 @@ def _binary_int_classes(y):
     return None
 
 
-def check_binary_target(y, *, pos_label=None, input_name="y_true"):
-    """Validate a binary relevance target and return a boolean mask.
+def binary_classes(y, *, input_name="y_true"):
+    """Validate a binary relevance target; return it and its sorted labels.
 
-    Any two labels are accepted: the greater one is relevant unless
-    ``pos_label`` says otherwise. A target with a single label is accepted
-    when that label is ``pos_label`` or one of ``-1, 0, 1`` (1 is relevant).
+    The checks shared by every binary target of the package: 1-d, not
+    empty, finite, discrete, at most two distinct labels (a ``ValueError``
+    containing "Only binary classification is supported." otherwise).
 
     Returns
     -------
-    y_pos : ndarray of bool of shape (n_samples,)
+    y : ndarray of shape (n_samples,)
     classes : ndarray of shape (n_classes,)
+        The one or two distinct labels, sorted.
 
     Examples
     --------
-    >>> from skpapk.utils._validation import check_binary_target
-    >>> check_binary_target(["no", "yes", "yes"])
-    (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
+    >>> from skpapk.utils._validation import binary_classes
+    >>> binary_classes([3, 1, 3])[1]
+    array([1, 3])
     """
     y = column_or_1d(y, warn=True)
     if y.shape[0] == 0:
@@ -184,6 +185,28 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true"):
             f"{classes.shape[0]} distinct values {classes[:5].tolist()}; "
             f"threshold it to relevant / not relevant first."
         )
+    return y, classes
+
+
+def check_binary_target(y, *, pos_label=None, input_name="y_true"):
+    """Validate a binary relevance target and return a boolean mask.
+
+    Any two labels are accepted: the greater one is relevant unless
+    ``pos_label`` says otherwise. A target with a single label is accepted
+    when that label is ``pos_label`` or one of ``-1, 0, 1`` (1 is relevant).
+
+    Returns
+    -------
+    y_pos : ndarray of bool of shape (n_samples,)
+    classes : ndarray of shape (n_classes,)
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_binary_target
+    >>> check_binary_target(["no", "yes", "yes"])
+    (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
+    """
+    y, classes = binary_classes(y, input_name=input_name)
     if pos_label is None:
         if classes.shape[0] == 2:
             pos_label = classes[1]
