@@ -26,6 +26,7 @@ from skpapk.metrics import (
     papk_score,
     partial_auc_score,
 )
+from skpapk.tests._helpers import make_grouped_data
 
 BASELINES = {
     "pauc": lambda: PAUCRanker(k=5),
@@ -37,15 +38,7 @@ BASELINES = {
 
 def make_data(seed=0, n_groups=40, d=5, sep=1.0):
     """Positives ~ N(-sep 1_d, I), negatives ~ N(0, I), varied positives per user."""
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(1, 15, n_groups)
-    n_neg = rng.integers(10, 40, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - sep * y[:, None]
-    perm = rng.permutation(y.shape[0])
-    return X[perm], y[perm], groups[perm]
+    return make_grouped_data(seed, n_groups, d, sep=sep)
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ from skpapk import (
     PrecAtKRanker,
 )
 from skpapk.losses import surrogate_loss
+from skpapk.tests._helpers import algorithm_1, make_grouped_data
 
 RANKERS = {
     "avg": PApKAvgRanker,
@@ -30,30 +31,8 @@ RANKERS = {
 
 
 def _data(seed=0, n_groups=10, d=4):
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(1, 6, n_groups)
-    n_neg = rng.integers(1, 12, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - y[:, None]
-    return X, y, groups
-
-
-def _reference(X, y, groups, surrogate, k, eta0, alpha, n_epochs, w0):
-    """Algorithm 1 written out with the public surrogate_loss, from ``w0``.
-
-    Returns the last iterate, the objectives of ``w_0 .. w_(T-1)`` and every
-    iterate ``w_0 .. w_T``.
-    """
-    w = np.asarray(w0, dtype=np.float64).copy()
-    objectives, iterates = [], [w]
-    for t in range(n_epochs):
-        value, coef = surrogate_loss(y == 1, X @ w, groups, k=k, surrogate=surrogate)
-        objectives.append(value + alpha * w @ w)
-        w = w - eta0 / np.sqrt(t + 1) * (X.T @ coef + 2 * alpha * w)
-        iterates.append(w)
-    return w, objectives, iterates
+    return make_grouped_data(seed, n_groups, d, n_pos=(1, 6), n_neg=(1, 12),
+                             shuffle=False)
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -78,7 +57,7 @@ def test_zero_coef_init_equals_the_default_bit_for_bit(name, tol):
 def test_coef_init_equals_algorithm_1_started_there(surrogate, seed):
     X, y, groups = _data(seed)
     w0 = np.random.default_rng(100 + seed).normal(size=X.shape[1])
-    w_ref, obj_ref, _ = _reference(X, y, groups, surrogate, 3, 0.2, 0.05, 7, w0)
+    w_ref, obj_ref, _ = algorithm_1(X, y, groups, surrogate, 3, 0.2, 0.05, 7, w0=w0)
     ranker = RANKERS[surrogate](k=3, eta0=0.2, alpha=0.05, max_iter=7, tol=None)
     ranker.fit(X, y, groups=groups, coef_init=w0)
     np.testing.assert_allclose(ranker.coef_, w_ref, rtol=1e-10, atol=1e-12)
@@ -98,7 +77,7 @@ def test_best_iterate_may_be_the_given_start():
     ranker = PApKMaxRanker(k=3, eta0=50.0, alpha=0.0, max_iter=5, tol=None)
     ranker.fit(X, y, groups=groups, coef_init=w_good)
     curve = ranker.objective_curve_
-    _, _, iterates = _reference(X, y, groups, "max", 3, 50.0, 0.0, 5, w_good)
+    _, _, iterates = algorithm_1(X, y, groups, "max", 3, 50.0, 0.0, 5, w0=w_good)
     best = int(np.argmin(curve))
     np.testing.assert_allclose(ranker._solver_state.best_w, iterates[best],
                                rtol=1e-10, atol=1e-12)

@@ -25,20 +25,15 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from skpapk import PApKRanker
 from skpapk.metrics import micro_papk_scorer, papk_score
+from skpapk.tests._helpers import make_grouped_data
 
 distributed = pytest.importorskip("dask.distributed")
 joblib = pytest.importorskip("joblib")
 
 
 def make_data(seed=0, n_groups=30, d=4):
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(2, 8, n_groups)
-    n_neg = rng.integers(10, 25, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - 0.7 * y[:, None] * rng.random(d)
-    return X, y, groups
+    return make_grouped_data(seed, n_groups, d, n_pos=(2, 8), n_neg=(10, 25),
+                             sep=0.7, random_direction=True, shuffle=False)
 
 
 def search(X, y, groups):

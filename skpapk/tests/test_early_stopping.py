@@ -19,18 +19,13 @@ from sklearn.utils._param_validation import InvalidParameterError
 from skpapk import PApKRanker, PAUCRanker
 from skpapk.metrics import papk_score
 from skpapk.model_selection import within_group_split
+from skpapk.tests._helpers import make_grouped_data
 
 
 def make_data(seed=0, n_groups=30, d=4, sep=0.7):
     """Groups of 6-15 positives and 10-40 negatives (validation gets both)."""
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(6, 16, n_groups)
-    n_neg = rng.integers(10, 40, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - sep * y[:, None] * rng.random(d)
-    return X, y, groups
+    return make_grouped_data(seed, n_groups, d, n_pos=(6, 16), n_neg=(10, 40),
+                             sep=sep, random_direction=True, shuffle=False)
 
 
 def split(y, g, fraction, seed):

@@ -16,21 +16,14 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker, PAUCRanker, PrecAtKRanker
 from skpapk.losses import surrogate_loss
 from skpapk.metrics import expected_papk_score
+from skpapk.tests._helpers import make_grouped_data
 
 SURROGATES = ["avg", "max", "ts", "ramp"]
 
 
 def make_data(seed=0, n_groups=24, d=4, sep=1.0):
     """Positives ~ N(-sep 1_d, I), negatives ~ N(0, I), group ids 0..n_groups-1."""
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(1, 8, n_groups)
-    n_neg = rng.integers(3, 20, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - sep * y[:, None]
-    perm = rng.permutation(y.shape[0])
-    return X[perm], y[perm], groups[perm]
+    return make_grouped_data(seed, n_groups, d, n_pos=(1, 8), n_neg=(3, 20), sep=sep)
 
 
 def chunks_of_whole_groups(groups, n_chunks):

@@ -20,6 +20,7 @@ from skpapk import (
     PApKTSRanker,
 )
 from skpapk.metrics import expected_papk_score, micro_papk_scorer, papk_score
+from skpapk.tests._helpers import make_grouped_data
 
 SURROGATES = ["avg", "max", "ts", "ramp"]
 FIXED = {"avg": PApKAvgRanker, "max": PApKMaxRanker, "ts": PApKTSRanker,
@@ -27,16 +28,8 @@ FIXED = {"avg": PApKAvgRanker, "max": PApKMaxRanker, "ts": PApKTSRanker,
 
 
 def make_data(seed=0, n_groups=40, d=5, sep=1.0):
-    """Positives ~ N(-sep 1_d, I), negatives ~ N(0, I), varied group sizes."""
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(1, 15, n_groups)
-    n_neg = rng.integers(10, 40, n_groups)
-    groups = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, int), np.zeros(b, int)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = rng.normal(size=(y.shape[0], d)) - sep * y[:, None]
-    perm = rng.permutation(y.shape[0])
-    return X[perm], y[perm], groups[perm]
+    """Positives ~ N(-sep 1_d, I), negatives ~ N(0, I), varied positives per user."""
+    return make_grouped_data(seed, n_groups, d, sep=sep)
 
 
 @pytest.fixture(autouse=True)

@@ -10,34 +10,15 @@ from sklearn.exceptions import ConvergenceWarning
 
 from skpapk._solver import SolverState, projected_subgradient
 from skpapk.losses import SURROGATES, surrogate_loss
+from skpapk.tests._helpers import algorithm_1, make_grouped_data
 
 ALL = ["avg", "max", "ts", "ramp", "pauc"]
 
 
 def _data(seed=0, n_groups=12, d=4, dtype=np.float64):
-    rng = np.random.default_rng(seed)
-    n_pos = rng.integers(1, 6, n_groups)
-    n_neg = rng.integers(1, 12, n_groups)
-    codes = np.repeat(np.arange(n_groups), n_pos + n_neg)
-    y = np.concatenate([np.r_[np.ones(a, bool), np.zeros(b, bool)]
-                        for a, b in zip(n_pos, n_neg)])
-    X = (rng.normal(size=(y.shape[0], d)) - y[:, None]).astype(dtype)
-    return X, y, codes, n_groups
-
-
-def _reference(X, y, codes, surrogate, k, eta0, alpha, n_epochs, radius=None):
-    """Algorithm 1 written out with the public surrogate_loss."""
-    Xd = X.toarray() if sp.issparse(X) else X
-    Xd = Xd.astype(np.float64)
-    w = np.zeros(X.shape[1])
-    objectives = []
-    for t in range(n_epochs):
-        value, coef = surrogate_loss(y, Xd @ w, codes, k=k, surrogate=surrogate)
-        objectives.append(value + alpha * w @ w)
-        w = w - eta0 / np.sqrt(t + 1) * (Xd.T @ coef + 2 * alpha * w)
-        if radius is not None and np.linalg.norm(w) > radius:
-            w = w * radius / np.linalg.norm(w)
-    return w, objectives
+    X, y, codes = make_grouped_data(seed, n_groups, d, n_pos=(1, 6), n_neg=(1, 12),
+                                    shuffle=False)
+    return X.astype(dtype), y == 1, codes, n_groups
 
 
 @pytest.mark.parametrize("surrogate", ALL)
@@ -50,7 +31,7 @@ def test_matches_algorithm_1(surrogate, sparse, dtype):
     state = projected_subgradient(
         X, y, codes, n_groups, loss=SURROGATES[surrogate](), k=3, eta0=0.3,
         alpha=0.01, max_iter=6, tol=None)
-    w_ref, obj_ref = _reference(X, y, codes, surrogate, 3, 0.3, 0.01, 6)
+    w_ref, obj_ref, _ = algorithm_1(X, y, codes, surrogate, 3, 0.3, 0.01, 6)
     rtol = 1e-4 if dtype == np.float32 else 1e-10
     assert state.t == 6
     assert state.w.dtype == np.float64
@@ -76,7 +57,7 @@ def test_projection_on_ball(radius):
                               eta0=5.0, alpha=0.0, max_iter=1, tol=None,
                               radius=radius, state=state)
         assert np.linalg.norm(state.w) <= radius * (1 + 1e-12)
-    w_ref, _ = _reference(X, y, codes, "max", 3, 5.0, 0.0, 10, radius=radius)
+    w_ref, _, _ = algorithm_1(X, y, codes, "max", 3, 5.0, 0.0, 10, radius=radius)
     np.testing.assert_allclose(state.w, w_ref, rtol=1e-10, atol=1e-12)
     assert np.linalg.norm(state.w) == pytest.approx(radius)  # the ball binds
 
