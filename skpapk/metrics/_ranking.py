@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ..utils._groups import (
+    _smallest_uint,
     order_by_segment,
     ragged_positions,
     rank_within_segments,
@@ -92,7 +93,7 @@ def _label_counts(y_pos, codes, n_groups):
     n_pos, n_neg : ndarray of intp of shape (n_groups,)
     segments : ndarray of unsigned int of shape (n,)
     """
-    dtype = np.uint16 if 2 * n_groups <= 2**16 else np.uint32
+    dtype = _smallest_uint(2 * n_groups)
     segments = codes.astype(dtype)
     segments <<= 1
     segments |= ~y_pos
