@@ -452,6 +452,9 @@ def main(argv=None):
                         help="per-user split: exact 60/20/20 per (user, label) "
                              "(within_group_split) or the authors' per-row "
                              "coins (train with p = 0.6, then val/test 50/50)")
+    parser.add_argument("--nmf-init", choices=["random", "lstsq"], default="random",
+                        help="start of the NMF (load_movielens_100k(nmf_init=...)): "
+                             "ours, or the authors' least-squares item factors")
     parser.add_argument("--nmf-seed", choices=["fixed", "per-run"], default="fixed",
                         help="NMF random_state of the features: 0 for every run, "
                              "or the run's seed (features drawn again per run)")
@@ -472,17 +475,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    data = load_movielens_100k(args.path, random_state=0)
+    data = load_movielens_100k(args.path, random_state=args.seed,
+                               nmf_init=args.nmf_init)
     print(f"MovieLens 100K: {data.data.shape[0]} rows, {data.data.shape[1]} "
           f"features, {int(data.target.sum())} positives, "
           f"{np.unique(data.groups).shape[0]} users "
           f"(loaded in {time.perf_counter() - start:.1f} s)")
     features = None
     if args.nmf_seed == "per-run":
-        features = [data] + [load_movielens_100k(args.path, random_state=args.seed + run)
+        features = [data] + [load_movielens_100k(args.path, random_state=args.seed + run,
+                                                 nmf_init=args.nmf_init)
                              for run in range(1, args.runs)]
-        if args.seed != 0:
-            features[0] = load_movielens_100k(args.path, random_state=args.seed)
     prepared = prepare_runs(data, args.runs, args.seed, args.split, features)
     etas, alphas = GRIDS[args.grid]
     if args.reg == "authors":
@@ -539,7 +542,8 @@ def main(argv=None):
            f"({args.grid} grid: eta0 in {list(etas)}, alpha in {list(alphas)}; "
            f"max_iter={args.max_iter}; tol={args.tol}; {args.runs} runs; "
            f"users={args.users}; init={args.init}; iterate={args.iterate}; "
-           f"reg={args.reg}; split={args.split}; nmf-seed={args.nmf_seed})", ""]
+           f"reg={args.reg}; split={args.split}; nmf-init={args.nmf_init}; "
+           f"nmf-seed={args.nmf_seed})", ""]
     best = select_best(records, args.users)
     if args.final_epochs == "authors":
         start = time.perf_counter()

@@ -215,6 +215,8 @@ def test_malformed_files(tmp_path, content, match):
         ({"n_first": 0}, ValueError),
         ({"min_rows": True}, TypeError),
         ({"tol": -1.0}, ValueError),
+        ({"nmf_init": "nndsvd"}, ValueError),
+        ({"nmf_init": None}, ValueError),
     ],
 )
 def test_bad_parameters(udata, kwargs, error):
@@ -226,26 +228,28 @@ def test_bad_parameters(udata, kwargs, error):
 # ---------------------------------------------------------------- masked NMF
 
 
-def test_masked_nmf_monotone_and_recovers_low_rank():
+@pytest.mark.parametrize("init", ["random", "lstsq"])
+def test_masked_nmf_monotone_and_recovers_low_rank(init):
     rng = np.random.RandomState(0)
     A, B = rng.uniform(0.5, 1.5, size=(12, 2)), rng.uniform(0.5, 1.5, size=(15, 2))
     R = A @ B.T
     rows, cols = np.nonzero(np.ones_like(R, dtype=bool))
     U, V, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 2,
-                               max_iter=3000, tol=0.0, random_state=0)
+                               max_iter=3000, tol=0.0, random_state=0, init=init)
     assert np.all(np.diff(losses) <= 1e-9 * losses[0])
     assert losses[-1] < 1e-4 * losses[0]
     np.testing.assert_allclose(U @ V.T, R, rtol=0.05)
     assert np.all(U >= 0) and np.all(V >= 0)
 
 
-def test_masked_nmf_ignores_unobserved_entries():
+@pytest.mark.parametrize("init", ["random", "lstsq"])
+def test_masked_nmf_ignores_unobserved_entries(init):
     rng = np.random.RandomState(1)
     R = rng.uniform(1, 5, size=(10, 12))
     mask = rng.uniform(size=R.shape) < 0.5
     rows, cols = np.nonzero(mask)
     U, V, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 3,
-                               max_iter=200, tol=0.0, random_state=0)
+                               max_iter=200, tol=0.0, random_state=0, init=init)
     # the loss is the squared error on observed entries only
     P = U @ V.T
     assert losses[-1] == pytest.approx(0.5 * np.sum((R - P)[mask] ** 2))
@@ -260,3 +264,36 @@ def test_masked_nmf_stops_on_tol():
                                max_iter=5000, tol=1e-3, random_state=0)
     assert len(losses) < 5000
     assert (losses[-2] - losses[-1]) / losses[-2] < 1e-3
+
+
+def test_masked_nmf_lstsq_start_is_the_least_squares_fit_of_the_zero_filled_matrix():
+    # the authors' start: U uniform on [0, 1), V.T = argmin ||U V.T - R0||_F
+    # with R0 = R where observed and 0 elsewhere, both floored at 1e-5;
+    # the oracle solves the dense problem with scipy's lstsq
+    from scipy import linalg
+
+    rng = np.random.RandomState(3)
+    R = rng.randint(1, 6, size=(40, 25)).astype(float)
+    mask = rng.uniform(size=R.shape) < 0.3
+    rows, cols = np.nonzero(mask)
+    U, V, losses = _masked_nmf(rows, cols, R[rows, cols], R.shape, 4,
+                               max_iter=0, tol=0.0, random_state=7, init="lstsq")
+    assert losses == []
+    U_expected = np.maximum(np.random.RandomState(7).uniform(size=(40, 4)), 1e-5)
+    R0 = np.where(mask, R, 0.0)
+    V_expected = np.maximum(linalg.lstsq(U_expected, R0)[0].T, 1e-5)
+    np.testing.assert_array_equal(U, U_expected)
+    np.testing.assert_allclose(V, V_expected, rtol=1e-8, atol=1e-10)
+    assert V.min() == 1e-5  # some least-squares entries were negative
+
+
+def test_nmf_init_changes_the_features_not_the_rows(udata):
+    path, _ = udata
+    a = load_movielens_100k(path, **SMALL)
+    b = load_movielens_100k(path, **{**SMALL, "nmf_init": "lstsq"})
+    np.testing.assert_array_equal(a.target, b.target)
+    np.testing.assert_array_equal(a.groups, b.groups)
+    np.testing.assert_array_equal(a.item_ids, b.item_ids)
+    assert not np.allclose(a.data, b.data)
+    assert np.all(b.data >= 0)
+    assert b.n_nmf_iter >= 1
