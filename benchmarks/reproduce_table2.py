@@ -76,19 +76,21 @@ def auc_at_k(y, scores, k):
         return float(auc_at_k_score(y, scores, k=k))
 
 
-def one_run(case, run, eta0, alpha, max_iter, seed):
+def one_run(case, run, eta0, alpha, max_iter, seed, init="zero"):
     n_pos, n_neg, k, baseline_cls, _ = CASES[case]
     rng = np.random.RandomState(seed + 1000 * case + run)
     X, y, _ = make_papk_simulation(1, n_pos=n_pos, n_neg=n_neg, n_features=5,
                                    random_state=rng)
     X_new, y_new, _ = make_papk_simulation(1, n_pos=n_pos, n_neg=n_neg,
                                            n_features=5, random_state=rng)
+    # w_0: 0, or one N(0, I) draw shared by both methods of the run
+    coef_init = rng.normal(size=X.shape[1]) if init == "random" else None
     out = {}
     for name, cls in (("baseline", baseline_cls), ("avg", PApKAvgRanker)):
         est = cls(k=k, eta0=eta0, alpha=alpha, max_iter=max_iter)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            est.fit(X, y)
+            est.fit(X, y, coef_init=coef_init)
         for where, (Xe, ye) in (("in", (X, y)), ("fresh", (X_new, y_new))):
             s = est.decision_function(Xe)
             out[name, where] = (float(precision_at_k_score(ye, s, k=k)),
@@ -124,6 +126,9 @@ def main(argv=None):
     parser.add_argument("--alpha", type=float, default=0.0)
     parser.add_argument("--max-iter", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--init", choices=["zero", "random"], default="zero",
+                        help="w_0: 0, or N(0, I) drawn per run and shared by "
+                             "both methods (as the authors' other scripts)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--markdown", default=None,
                         help="write the tables (command, date, machine) here")
@@ -137,7 +142,8 @@ def main(argv=None):
     start = time.perf_counter()
     for case, (n_pos, n_neg, k, _, label) in CASES.items():
         results = Parallel(n_jobs=args.n_jobs)(
-            delayed(one_run)(case, run, args.eta0, args.alpha, args.max_iter, args.seed)
+            delayed(one_run)(case, run, args.eta0, args.alpha, args.max_iter, args.seed,
+                             args.init)
             for run in range(args.runs))
         iters += [r[m, "in"][2] for r in results for m in ("baseline", "avg")]
         title = f"{case}: n+={n_pos}, n-={n_neg}, k={k}"
@@ -153,7 +159,8 @@ def main(argv=None):
         f"Command: `{command_line()}`", "", f"Date: {today()}", "",
         f"Machine: {machine_info()}", "",
         f"Settings: {args.runs} runs per case, eta0 = {args.eta0}, alpha = "
-        f"{args.alpha}, max_iter = {args.max_iter} (epochs run: median "
+        f"{args.alpha}, w_0 = {'N(0, I)' if args.init == 'random' else '0'}, "
+        f"max_iter = {args.max_iter} (epochs run: median "
         f"{int(np.median(iters))}, max {max(iters)}), seed {args.seed}; "
         f"{elapsed:.0f} s in all.", "",
         "### Ours, scored on the training sample (the paper's setting)", "",
