@@ -456,7 +456,7 @@ def main(argv=None):
                         help="start of the NMF (load_movielens_100k(nmf_init=...)): "
                              "ours, or the authors' least-squares item factors")
     parser.add_argument("--nmf-seed", choices=["fixed", "per-run"], default="fixed",
-                        help="NMF random_state of the features: 0 for every run, "
+                        help="NMF random_state of the features: --seed for every run, "
                              "or the run's seed (features drawn again per run)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--csv", default=None,
