@@ -267,15 +267,14 @@ def authors_split(n_rows, rng):
     return tuple(np.flatnonzero(mask) for mask in (train, val, test))
 
 
-def prepare_runs(data, runs, seed, split="stratified", features=None):
-    """The per-user 60/20/20 splits and train-fitted min-max scaling.
+def prepare_runs(datasets, seed, split="stratified"):
+    """Per run: split its dataset per user, scale with the train min/max.
 
-    ``features`` (optional): one data Bunch per run (the NMF features drawn
-    again for every run); otherwise every run uses ``data``.
+    ``datasets`` holds one data Bunch per run (the same one for every run
+    unless the NMF features are drawn again per run).
     """
     prepared = []
-    for run in range(runs):
-        d = data if features is None else features[run]
+    for run, d in enumerate(datasets):
         X, y, g = d.data, d.target, d.groups
         if split == "stratified":
             parts_idx = within_group_split(y, g, sizes=(0.6, 0.2, 0.2),
@@ -363,22 +362,21 @@ def noise_calibration(best, methods, ks, points=2.0):
     header = ["compared", f"cells within {points:g}", "largest deviation",
               "cells above / below"]
     runs, values = run_values(best, methods, ks)
-    n_cells = values[0].size
+
+    def row(label, diff):
+        return [label, f"{int(within(diff, points).sum())} of {diff.size}",
+                f"{np.abs(diff).max():.1f}",
+                f"{int((diff > 0).sum())} / {int((diff < 0).sum())}"]
+
     rows = []
     if len(runs) >= 2:
-        for i, run in enumerate(runs):
-            diff = values[i] - np.delete(values, i, axis=0).mean(axis=0)
-            rows.append([f"run {run} vs mean of the other {len(runs) - 1} runs",
-                         f"{int(within(diff, points).sum())} of {n_cells}",
-                         f"{np.abs(diff).max():.1f}",
-                         f"{int((diff > 0).sum())} / {int((diff < 0).sum())}"])
+        rows += [row(f"run {run} vs mean of the other {len(runs) - 1} runs",
+                     values[i] - np.delete(values, i, axis=0).mean(axis=0))
+                 for i, run in enumerate(runs)]
     if all(m in PAPER for m in methods) and all(k in KS for k in ks):
         paper = np.array([[PAPER[m][KS.index(k)] for k in ks] for m in methods])
-        diff = paper - values.mean(axis=0)
-        rows.append([f"paper vs mean of our {len(runs)} runs",
-                     f"{int(within(diff, points).sum())} of {n_cells}",
-                     f"{np.abs(diff).max():.1f}",
-                     f"{int((diff > 0).sum())} / {int((diff < 0).sum())}"])
+        rows.append(row(f"paper vs mean of our {len(runs)} runs",
+                        paper - values.mean(axis=0)))
     return header, rows
 
 
@@ -481,12 +479,12 @@ def main(argv=None):
           f"features, {int(data.target.sum())} positives, "
           f"{np.unique(data.groups).shape[0]} users "
           f"(loaded in {time.perf_counter() - start:.1f} s)")
-    features = None
+    datasets = [data] * args.runs
     if args.nmf_seed == "per-run":
-        features = [data] + [load_movielens_100k(args.path, random_state=args.seed + run,
-                                                 nmf_init=args.nmf_init)
-                             for run in range(1, args.runs)]
-    prepared = prepare_runs(data, args.runs, args.seed, args.split, features)
+        datasets[1:] = [load_movielens_100k(args.path, random_state=args.seed + run,
+                                            nmf_init=args.nmf_init)
+                        for run in range(1, args.runs)]
+    prepared = prepare_runs(datasets, args.seed, args.split)
     etas, alphas = GRIDS[args.grid]
     if args.reg == "authors":
         alphas = tuple(a / 2 for a in alphas)
