@@ -1,4 +1,4 @@
-"""Surrogate losses of the pAp@k risk (values and subgradients)."""
+"""Surrogate losses of the pAp@k risk: values, (sub)gradients and Hessians."""
 
 from ._losses import (
     AvgSurrogate,
@@ -10,17 +10,31 @@ from ._losses import (
     TightStructSurrogate,
 )
 from ._preck import PrecAtKSurrogate
-from ._registry import SURROGATES, surrogate_loss
+from ._registry import SMOOTH_SURROGATES, SURROGATES, get_surrogate, surrogate_loss
+from ._smooth import (
+    PairLayout,
+    PairwiseLogisticSurrogate,
+    SmoothPairwiseSurrogate,
+    SoftPApKSurrogate,
+    make_pair_layout,
+)
 
 __all__ = [
+    "SMOOTH_SURROGATES",
     "SURROGATES",
     "AvgSurrogate",
     "BaseSurrogate",
     "MaxSurrogate",
     "PAUCSurrogate",
+    "PairLayout",
     "PairwiseHingeSurrogate",
+    "PairwiseLogisticSurrogate",
     "PrecAtKSurrogate",
     "RampSurrogate",
+    "SmoothPairwiseSurrogate",
+    "SoftPApKSurrogate",
     "TightStructSurrogate",
+    "get_surrogate",
+    "make_pair_layout",
     "surrogate_loss",
 ]

@@ -97,6 +97,10 @@ class BaseSurrogate:
     name = None
     #: whether the surrogate is convex in ``w``
     convex = True
+    #: whether the surrogate is differentiable (a Hessian exists)
+    smooth = False
+    #: names of the constructor's hyper-parameters
+    hyperparameters = ()
 
     def loss_gradient(self, y_pos, scores, codes, n_groups, k):
         """Mean surrogate over defined groups and its subgradient coefficients.

@@ -6,6 +6,8 @@ One string registry, :data:`SURROGATES`, drives the dispatch here and the
 :class:`BaseSurrogate` subclass and one entry below.
 """
 
+from sklearn.utils.validation import _check_sample_weight
+
 from ..utils._validation import check_k, check_ranking_inputs
 from ._losses import (
     AvgSurrogate,
@@ -16,9 +18,11 @@ from ._losses import (
     TightStructSurrogate,
 )
 from ._preck import PrecAtKSurrogate
+from ._smooth import PairwiseLogisticSurrogate, SoftPApKSurrogate
 
-#: Every surrogate by name: the four of the pAp@k paper and the two
-#: baselines' ("pauc": SVM-pAUC, "preck": SGD@k-avg).
+#: Every surrogate by name: the four of the pAp@k paper, the two baselines'
+#: ("pauc": SVM-pAUC, "preck": SGD@k-avg) and the two smooth pairwise ones
+#: ("pairwise_logistic", "soft_papk").
 SURROGATES = {
     "avg": AvgSurrogate,
     "max": MaxSurrogate,
@@ -26,15 +30,27 @@ SURROGATES = {
     "ramp": RampSurrogate,
     "pauc": PAUCSurrogate,
     "preck": PrecAtKSurrogate,
+    "pairwise_logistic": PairwiseLogisticSurrogate,
+    "soft_papk": SoftPApKSurrogate,
 }
 
+#: The names of the differentiable surrogates (those with a Hessian).
+SMOOTH_SURROGATES = tuple(name for name, cls in SURROGATES.items() if cls.smooth)
 
-def get_surrogate(surrogate):
-    """A :class:`BaseSurrogate` instance from its name (or the instance itself)."""
+
+def get_surrogate(surrogate, **params):
+    """A :class:`BaseSurrogate` instance from its name (or the instance itself).
+
+    ``params`` (e.g. ``temperature``) go to the constructor of the surrogates
+    that take them (:attr:`BaseSurrogate.hyperparameters`); the others ignore
+    them.
+    """
     if isinstance(surrogate, BaseSurrogate):
         return surrogate
     if isinstance(surrogate, str) and surrogate in SURROGATES:
-        return SURROGATES[surrogate]()
+        cls = SURROGATES[surrogate]
+        return cls(**{name: params[name] for name in cls.hyperparameters
+                      if name in params})
     raise ValueError(
         f"surrogate must be one of {sorted(SURROGATES)} (or a BaseSurrogate "
         f"instance), got {surrogate!r}."
@@ -42,8 +58,9 @@ def get_surrogate(surrogate):
 
 
 def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
+                   temperature=1.0, sample_weight=None, return_hessian=False,
                    pos_label=None):
-    """Mean-over-groups pAp@k surrogate and its per-row subgradient coefficients.
+    """Mean-over-groups pAp@k surrogate and its per-row (sub)gradient.
 
     Parameters
     ----------
@@ -56,11 +73,20 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         Group (user / query) label of every row; ``None``: one group.
     k : int
         Number of items shown to each user.
-    surrogate : {"avg", "max", "ts", "ramp", "pauc", "preck"}, default="avg"
-        ``"avg"`` (eq. 10), ``"max"`` (eq. 24), ``"ts"`` (eq. 14), ``"ramp"``
-        (eq. 6) of Hiranandani et al. (2020), ``"pauc"``, the structural
-        SVM surrogate of pAUC(0, k/n-], or ``"preck"``, the prec@k avg
-        surrogate of Kar et al. (2015) (:class:`PrecAtKSurrogate`).
+    surrogate : str, default="avg"
+        A name of :data:`SURROGATES`: ``"avg"`` (eq. 10), ``"max"``
+        (eq. 24), ``"ts"`` (eq. 14), ``"ramp"`` (eq. 6) of Hiranandani et
+        al. (2020), ``"pauc"``, the structural SVM surrogate of
+        pAUC(0, k/n-], ``"preck"``, the prec@k avg surrogate of Kar et al.
+        (2015) (:class:`PrecAtKSurrogate`), or the smooth
+        ``"pairwise_logistic"`` and ``"soft_papk"``
+        (:class:`PairwiseLogisticSurrogate`, :class:`SoftPApKSurrogate`).
+    temperature : float, default=1.0
+        Temperature of ``"soft_papk"`` (ignored by the others).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights of the rows; smooth surrogates only.
+    return_hessian : bool, default=False
+        Also return the Hessian diagonal; smooth surrogates only.
     pos_label : int, float, bool or str, default=None
         The relevant label.
 
@@ -71,7 +97,12 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         without a negative are left out (0.0 when none is left).
     coef : ndarray of float64 of shape (n_samples,)
         One coefficient per row: ``X.T @ coef`` is a subgradient of ``value``
-        at ``w`` when ``y_score = X @ w`` (Algorithm 2 of the paper).
+        at ``w`` when ``y_score = X @ w`` (Algorithm 2 of the paper); the
+        gradient with respect to ``y_score`` for the smooth surrogates.
+    hess : ndarray of float64 of shape (n_samples,)
+        Only with ``return_hessian=True``: the Hessian diagonal with respect
+        to ``y_score`` (with the soft top-k weights held fixed for
+        ``"soft_papk"``).
 
     See Also
     --------
@@ -93,10 +124,29 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     array([ 0.  , -0.25,  0.25,  0.  ])
     >>> surrogate_loss([1, 1, 0, 0], [10., -1., 0., -5.], k=2)[0]
     0.0
+    >>> value, grad, hess = surrogate_loss([1, 0], [0., 0.], k=1,
+    ...     surrogate="pairwise_logistic", return_hessian=True)
+    >>> round(value, 4), grad, hess     # log(2); -/+ 1/2; 1/4
+    (0.6931, array([-0.5,  0.5]), array([0.25, 0.25]))
     """
     k = check_k(k)
-    loss = get_surrogate(surrogate)
+    loss = get_surrogate(surrogate, temperature=temperature)
     y_pos, y_score, codes, labels = check_ranking_inputs(
         y_true, y_score, groups, pos_label=pos_label)
-    value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, labels.shape[0], k)
-    return value, coef
+    if not loss.smooth and (return_hessian or sample_weight is not None):
+        raise ValueError(
+            f"surrogate={surrogate!r} is piecewise linear: it has no Hessian "
+            f"and takes no sample_weight; use a smooth surrogate "
+            f"({', '.join(map(repr, SMOOTH_SURROGATES))}) or drop "
+            f"return_hessian / sample_weight."
+        )
+    n_groups = labels.shape[0]
+    if not loss.smooth:
+        value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, n_groups, k)
+        return value, coef
+    if sample_weight is not None:
+        sample_weight = _check_sample_weight(sample_weight, y_score)
+    value, grad, hess, _ = loss.loss_gradient_hessian(
+        y_pos, y_score, codes, n_groups, k, sample_weight=sample_weight,
+        hessian=return_hessian)
+    return (value, grad, hess) if return_hessian else (value, grad)

@@ -281,7 +281,8 @@ def test_registry_classes(surrogate):
     loss = SURROGATES[surrogate]()
     assert isinstance(loss, BaseSurrogate)
     assert loss.name == surrogate
-    assert loss.convex == (surrogate in ("avg", "max", "pauc", "preck"))
+    assert loss.convex == (surrogate in ("avg", "max", "pauc", "preck",
+                                         "pairwise_logistic"))
 
 
 @pytest.mark.parametrize("surrogate, convex", [("ts", False), ("avg", True)])

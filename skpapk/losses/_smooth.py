@@ -1,0 +1,480 @@
+"""Smooth pairwise surrogates of pAp@k: pairwise logistic and soft top-k.
+
+Both are means over groups (users) of a weighted pairwise logistic loss
+``l(z) = log(1 + exp(-z))`` of the score differences ``z = s_i - s_j`` of the
+group's (relevant ``i``, irrelevant ``j``) pairs::
+
+    L_g = sum_i sum_j u_i v_j l(s_i - s_j),   sum_i u_i = sum_j v_j = 1
+
+so every user counts equally, as in the mean over users of micro-pAp@k
+(eq. 17 of Hiranandani et al., 2020), whatever its number of rows.
+
+- ``"pairwise_logistic"``: uniform weights ``u_i = 1 / n+``,
+  ``v_j = 1 / n-`` (a smooth surrogate of the AUC of every user; RankNet's
+  loss averaged per user).
+- ``"soft_papk"``: soft top-k weights. ``u_i = p_i / beta`` with
+  ``p_i = sigmoid((s_i - t+) / T)`` and the threshold ``t+`` chosen so that
+  ``sum_i p_i = beta = min(k, n+)``; likewise ``v_j = q_j / k'`` with
+  ``sum_j q_j = k' = min(k, n-)``. As the temperature ``T`` grows the
+  weights become uniform and the loss tends to ``"pairwise_logistic"``
+  (AUC); as ``T`` goes to 0 they tend to the indicators of the top
+  ``beta`` relevant and top ``k'`` irrelevant rows, the pairs of pAp@k
+  (Definition 1, eq. 1). A group with ``n+ <= k`` keeps all its relevant
+  rows (``p_i = 1``), as pAp@k does.
+
+Row weights ``sample_weight`` act as frequency weights: a row of weight 2
+counts as two copies of the row (in ``n+``, ``n-``, the top-k masses and
+the pairs).
+
+The gradient is exact, including the terms that flow through the soft
+thresholds (implicit differentiation of ``sum_i p_i = beta``). The Hessian
+returned is the diagonal of the Hessian with the weights ``u``, ``v`` held
+fixed: exact for ``"pairwise_logistic"``, and for ``"soft_papk"`` a
+positive curvature (Gauss-Newton-like, as LambdaMART's) that boosting needs.
+
+The pairs are never stored: they are enumerated in chunks of at most
+:data:`PAIR_CHUNK_SIZE` pairs (a chunk may cut a group in two), and each
+chunk's sums are added to every row with ``bincount`` over the contiguous
+range of rows it touches. There is no Python loop over groups; memory is
+bounded whatever the number of rows per user. The cost is
+``O(sum_g n+_g * n-_g)`` per evaluation.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import expit
+
+from ..utils._groups import segment_starts, stable_sort_by_codes
+from ._losses import BaseSurrogate
+
+#: Largest number of (relevant, irrelevant) pairs evaluated at once.
+PAIR_CHUNK_SIZE = 1 << 18
+
+#: A layout keeps the row indices of its pairs (8 bytes a pair) for reuse
+#: when it has at most this many pairs; larger ones recompute them.
+PAIR_CACHE_SIZE = 1 << 22
+
+#: Maximum number of safeguarded Newton steps for the soft thresholds.
+_MAX_THRESHOLD_STEPS = 200
+
+
+@dataclass
+class PairLayout:
+    """Rows of every group gathered by label, and the enumeration of pairs.
+
+    Depends only on the labels, the groups and the row weights, so an
+    optimiser that evaluates a loss many times on the same rows builds it
+    once (:func:`make_pair_layout`).
+
+    Attributes
+    ----------
+    order : ndarray of intp of shape (n,)
+        Rows sorted by group, relevant rows first (stable).
+    codes : ndarray of intp of shape (n,)
+        Group code of every row, in ``order``.
+    y_pos : ndarray of bool of shape (n,)
+        Relevance of every row, in ``order``.
+    weight : ndarray of float64 of shape (n,)
+        Row weights, in ``order``.
+    pos_start, neg_start : ndarray of intp of shape (n_groups,)
+        Position in ``order`` of each group's first relevant / irrelevant row.
+    n_pos, n_neg : ndarray of intp of shape (n_groups,)
+        Numbers of relevant / irrelevant rows of each group.
+    mass_pos, mass_neg : ndarray of float64 of shape (n_groups,)
+        Their total weights (``n+`` and ``n-`` with frequency weights).
+    defined : ndarray of bool of shape (n_groups,)
+        Groups with a relevant and an irrelevant row of positive weight.
+    pair_start : ndarray of int64 of shape (n_groups + 1,)
+        Offset of each defined group's pairs in the enumeration of all pairs
+        (a group's pair ``m`` is its relevant row ``m // n-`` against its
+        irrelevant row ``m % n-``).
+    """
+
+    order: np.ndarray
+    codes: np.ndarray
+    y_pos: np.ndarray
+    weight: np.ndarray
+    pos_start: np.ndarray
+    neg_start: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    mass_pos: np.ndarray
+    mass_neg: np.ndarray
+    defined: np.ndarray
+    pair_start: np.ndarray
+    _chunks: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def n_groups(self):
+        return self.defined.shape[0]
+
+    @property
+    def n_defined(self):
+        return int(np.count_nonzero(self.defined))
+
+    @property
+    def n_pairs(self):
+        return int(self.pair_start[-1])
+
+
+def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
+    """Gather every group's relevant and irrelevant rows (see :class:`PairLayout`).
+
+    Parameters
+    ----------
+    y_pos : ndarray of bool of shape (n,)
+    codes : ndarray of int of shape (n,)
+        Group codes in ``[0, n_groups)``.
+    n_groups : int
+    sample_weight : ndarray of shape (n,) or None
+        Non-negative row weights (validated by the caller); ``None``: ones.
+
+    Returns
+    -------
+    layout : PairLayout
+    """
+    y_pos = np.asarray(y_pos, dtype=bool)
+    codes = np.asarray(codes, dtype=np.intp)
+    segments = 2 * codes + (~y_pos)
+    order = stable_sort_by_codes(segments, 2 * n_groups)
+    counts = np.bincount(segments, minlength=2 * n_groups)
+    starts = segment_starts(counts)
+    weight = (np.ones(y_pos.shape[0]) if sample_weight is None
+              else np.asarray(sample_weight, dtype=np.float64))
+    mass = np.bincount(segments, weights=weight, minlength=2 * n_groups)
+    n_pos, n_neg = counts[0::2], counts[1::2]
+    mass_pos, mass_neg = mass[0::2], mass[1::2]
+    defined = (mass_pos > 0) & (mass_neg > 0)
+    pairs = np.where(defined, n_pos.astype(np.int64) * n_neg, 0)
+    pair_start = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(pairs, out=pair_start[1:])
+    return PairLayout(
+        order=order, codes=codes[order], y_pos=y_pos[order],
+        weight=weight[order], pos_start=starts[0::2], neg_start=starts[1::2],
+        n_pos=n_pos, n_neg=n_neg, mass_pos=mass_pos, mass_neg=mass_neg,
+        defined=defined, pair_start=pair_start,
+    )
+
+
+def _segment_ids(layout):
+    """Segment of every sorted row: ``2 g`` relevant, ``2 g + 1`` irrelevant."""
+    return 2 * layout.codes + (~layout.y_pos)
+
+
+def soft_top_weights(scores, layout, k, temperature):
+    """Soft top-k memberships of the sorted rows, per (group, label) segment.
+
+    In each segment with total weight ``W > k``, ``p = sigmoid((s - t) / T)``
+    with ``t`` solving ``sum weight * p = k`` (safeguarded Newton steps on
+    all segments at once); in the others ``p = 1``.
+
+    Parameters
+    ----------
+    scores : ndarray of float64 of shape (n,)
+        Scores in ``layout.order``.
+    layout : PairLayout
+    k : int
+    temperature : float
+        ``T > 0``.
+
+    Returns
+    -------
+    p : ndarray of float64 of shape (n,)
+        Membership of every row in its segment's soft top ``k``.
+    soft : ndarray of bool of shape (n,)
+        Rows of segments with a threshold (those whose ``p`` depends on the
+        scores).
+    """
+    n_seg = 2 * layout.n_groups
+    seg = _segment_ids(layout)
+    mass = np.empty(n_seg)
+    mass[0::2], mass[1::2] = layout.mass_pos, layout.mass_neg
+    defined = np.repeat(layout.defined, 2)
+    thresholded = defined & (mass > k)
+    p = np.ones(scores.shape[0])
+    soft = thresholded[seg]
+    if not soft.any():
+        return p, soft
+    rows = np.flatnonzero(soft)
+    s, a = scores[rows], layout.weight[rows]
+    # compact ids of the thresholded segments (rows are contiguous per segment)
+    seg_ids = np.flatnonzero(thresholded)
+    local = np.searchsorted(seg_ids, seg[rows])
+    n_local = seg_ids.shape[0]
+    first = np.flatnonzero(np.r_[True, local[1:] != local[:-1]])
+    s_min = np.minimum.reduceat(s, first)
+    s_max = np.maximum.reduceat(s, first)
+    target = np.full(n_local, float(k))
+    ratio = target / mass[seg_ids]
+    logit_r = np.log(ratio) - np.log1p(-ratio)
+    # sum a * sigmoid((s - lo) / T) >= k and sum a * sigmoid((s - hi) / T) <= k
+    lo = s_min - temperature * (np.maximum(logit_r, 0.0) + 1.0)
+    hi = s_max + temperature * (np.maximum(-logit_r, 0.0) + 1.0)
+    t = 0.5 * (lo + hi)
+    tol = 1e-12 * np.maximum(target, 1.0)
+    for _ in range(_MAX_THRESHOLD_STEPS):
+        sig = expit((s - t[local]) / temperature)
+        f = np.bincount(local, weights=a * sig, minlength=n_local) - target
+        slope = np.bincount(local, weights=a * sig * (1.0 - sig),
+                            minlength=n_local) / temperature
+        lo = np.where(f > 0, t, lo)
+        hi = np.where(f < 0, t, hi)
+        done = (np.abs(f) <= tol) | (hi - lo <= 4 * np.finfo(float).eps
+                                     * np.maximum(np.abs(t), 1.0))
+        if done.all():
+            break
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = t + f / slope
+        inside = (slope > 0) & (newton > lo) & (newton < hi)
+        t = np.where(done, t, np.where(inside, newton, 0.5 * (lo + hi)))
+    p[rows] = expit((s - t[local]) / temperature)
+    return p, soft
+
+
+def _chunk_pairs(layout, c0, c1):
+    """Rows ``(i, j)`` of the pairs ``[c0, c1)`` and the row range they touch.
+
+    The rows are positions in ``layout.order``; the range is
+    ``[low, high)``, from the first relevant row of the chunk's first group
+    to the last irrelevant row of its last group.
+    """
+    pair_start = layout.pair_start
+    first, last = np.searchsorted(pair_start, [c0, c1 - 1], side="right") - 1
+    gs = np.arange(first, last + 1)
+    counts = np.minimum(pair_start[gs + 1], c1) - np.maximum(pair_start[gs], c0)
+    g = np.repeat(gs, counts)
+    local = np.arange(c0, c1, dtype=np.int64) - np.repeat(pair_start[gs], counts)
+    n_neg = layout.n_neg[g]
+    low = layout.pos_start[first]
+    high = layout.neg_start[last] + layout.n_neg[last]
+    dtype = np.int32 if high - low < 2**31 else np.int64
+    i = (layout.pos_start[g] - low + local // n_neg).astype(dtype)
+    j = (layout.neg_start[g] - low + local % n_neg).astype(dtype)
+    return i, j, low, high
+
+
+def _iter_chunks(layout, chunk_size):
+    """The pairs in chunks; kept in the layout when there are few enough."""
+    cached = layout._chunks.get(chunk_size)
+    if cached is not None:
+        yield from cached
+        return
+    keep = layout.n_pairs <= PAIR_CACHE_SIZE
+    chunks = []
+    for c0 in range(0, layout.n_pairs, chunk_size):
+        chunk = _chunk_pairs(layout, c0, min(c0 + chunk_size, layout.n_pairs))
+        if keep:
+            chunks.append(chunk)
+        yield chunk
+    if keep:
+        layout._chunks[chunk_size] = chunks
+
+
+def _pair_sums(layout, scores, u, v, need_hessian, chunk_size):
+    """Per-row sums of the pairwise loss and its derivatives.
+
+    For a relevant row ``i``: ``L_i = sum_j v_j l(s_i - s_j)``,
+    ``D1_i = sum_j v_j l'(s_i - s_j)``, ``D2_i = sum_j v_j l''(s_i - s_j)``;
+    for an irrelevant row ``j`` the same sums over ``i`` weighted by ``u_i``.
+    Arrays in ``layout.order``.
+    """
+    n = scores.shape[0]
+    L = np.zeros(n)
+    D1 = np.zeros(n)
+    D2 = np.zeros(n) if need_hessian else None
+    for i, j, low, high in _iter_chunks(layout, chunk_size):
+        window = slice(low, high)
+        width = high - low
+        s_w, u_w, v_w = scores[window], u[window], v[window]
+        z = s_w[i] - s_w[j]
+        # l(z) = log(1 + exp(-z)) and -l'(z) = sigmoid(-z), from one exp
+        e = np.exp(-np.abs(z))
+        loss = np.maximum(-z, 0.0) + np.log1p(e)
+        sig = np.where(z >= 0, e, 1.0) / (1.0 + e)
+        u_i, v_j = u_w[i], v_w[j]
+        L[window] += (np.bincount(i, weights=v_j * loss, minlength=width)
+                      + np.bincount(j, weights=u_i * loss, minlength=width))
+        D1[window] -= (np.bincount(i, weights=v_j * sig, minlength=width)
+                       + np.bincount(j, weights=u_i * sig, minlength=width))
+        if need_hessian:
+            curv = sig * (1.0 - sig)
+            D2[window] += (np.bincount(i, weights=v_j * curv, minlength=width)
+                           + np.bincount(j, weights=u_i * curv, minlength=width))
+    return L, D1, D2
+
+
+class SmoothPairwiseSurrogate(BaseSurrogate):
+    """Base class of the smooth pairwise surrogates (see the module docstring).
+
+    Subclasses give the per-row pair weights through :meth:`_weights`.
+    """
+
+    smooth = True
+
+    def loss_gradient(self, y_pos, scores, codes, n_groups, k, *,
+                      sample_weight=None, layout=None):
+        """Mean loss over defined groups and its per-row gradient.
+
+        Same contract as :meth:`BaseSurrogate.loss_gradient`; ``coef`` is the
+        exact gradient with respect to the scores.
+        """
+        value, grad, _, n_used = self.loss_gradient_hessian(
+            y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
+            layout=layout, hessian=False)
+        return value, grad, n_used
+
+    def loss_gradient_hessian(self, y_pos, scores, codes, n_groups, k, *,
+                              sample_weight=None, layout=None, hessian=True,
+                              chunk_size=None):
+        """Mean loss over defined groups, its gradient and Hessian diagonal.
+
+        Works on validated arrays (no checks).
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores.
+        codes : ndarray of int of shape (n_samples,)
+            Group codes in ``[0, n_groups)``.
+        n_groups : int
+        k : int
+            Number of items shown to each user.
+        sample_weight : ndarray of shape (n_samples,) or None, default=None
+            Non-negative frequency weights of the rows.
+        layout : PairLayout or None, default=None
+            The rows' layout from :func:`make_pair_layout` (built when
+            ``None``); pass it to save the work across evaluations.
+        hessian : bool, default=True
+            Also return the Hessian diagonal (else ``None``).
+        chunk_size : int or None, default=None
+            Pairs evaluated at once (:data:`PAIR_CHUNK_SIZE` when ``None``).
+
+        Returns
+        -------
+        value : float
+            Mean over defined groups of the group loss (0 when none).
+        grad : ndarray of float64 of shape (n_samples,)
+            Gradient of ``value`` with respect to ``scores``.
+        hess : ndarray of float64 of shape (n_samples,) or None
+            Diagonal of the Hessian with the pair weights held fixed
+            (non-negative).
+        n_groups_used : int
+            Number of defined groups.
+        """
+        if layout is None:
+            layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
+        n = layout.order.shape[0]
+        n_used = layout.n_defined
+        if n_used == 0:
+            zeros = np.zeros(n)
+            return 0.0, zeros, (zeros.copy() if hessian else None), 0
+        s = np.asarray(scores, dtype=np.float64)[layout.order]
+        u, v, implicit = self._weights(s, layout, k)
+        L, D1, D2 = _pair_sums(layout, s, u, v, hessian,
+                               chunk_size or PAIR_CHUNK_SIZE)
+        pos = layout.y_pos
+        value = float(np.dot(u[pos], L[pos])) / n_used
+        grad_s = np.where(pos, u * D1, -v * D1)
+        if implicit is not None:
+            grad_s += self._implicit_gradient(L, layout, implicit)
+        grad_s /= n_used
+        grad = np.empty(n)
+        grad[layout.order] = grad_s
+        hess = None
+        if hessian:
+            hess = np.empty(n)
+            hess[layout.order] = np.where(pos, u, v) * D2 / n_used
+        return value, grad, hess, n_used
+
+    def _weights(self, s, layout, k):  # pragma: no cover - abstract
+        """``(u, v, implicit)``: pair weights and what the gradient needs of them."""
+        raise NotImplementedError
+
+    def _implicit_gradient(self, L, layout, implicit):  # pragma: no cover
+        raise NotImplementedError
+
+
+def _uniform_weights(layout):
+    """``u = w / n+`` on relevant rows, ``v = w / n-`` on irrelevant ones."""
+    mass = np.where(layout.y_pos, layout.mass_pos[layout.codes],
+                    layout.mass_neg[layout.codes])
+    share = np.where(layout.defined[layout.codes], layout.weight / mass, 0.0)
+    return np.where(layout.y_pos, share, 0.0), np.where(layout.y_pos, 0.0, share)
+
+
+class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
+    """Pairwise logistic loss of every (relevant, irrelevant) pair, per user.
+
+    Group loss ``(1 / (n+ n-)) * sum_i sum_j log(1 + exp(-(s_i - s_j)))``,
+    averaged over groups: a convex, smooth surrogate of ``1 - AUC`` of every
+    user (RankNet's loss with each user weighted equally). Its Hessian
+    diagonal is exact.
+    """
+
+    name = "pairwise_logistic"
+
+    def _weights(self, s, layout, k):
+        u, v = _uniform_weights(layout)
+        return u, v, None
+
+
+class SoftPApKSurrogate(SmoothPairwiseSurrogate):
+    """Pairwise logistic loss over soft top-k pairs: a smooth pAp@k surrogate.
+
+    Group loss ``sum_i sum_j (p_i / beta) (q_j / k') l(s_i - s_j)`` with the
+    soft top-k memberships ``p_i = sigmoid((s_i - t+) / T)``,
+    ``sum_i p_i = beta = min(k, n+)``, and ``q_j`` likewise over the
+    irrelevant rows with ``sum_j q_j = k' = min(k, n-)`` (see the module
+    docstring). High ``temperature``: the pairwise logistic loss of every
+    pair (AUC); low: the pairs of pAp@k's top ``beta`` relevant and top
+    ``k'`` irrelevant rows (Definition 1 of Hiranandani et al., 2020).
+    Not convex for a finite temperature (like the ramp surrogate, eq. 6,
+    whose top-beta set moves with the scores).
+
+    Parameters
+    ----------
+    temperature : float, default=1.0
+        ``T > 0``, in units of the scores.
+    """
+
+    name = "soft_papk"
+    convex = False
+    hyperparameters = ("temperature",)
+
+    def __init__(self, temperature=1.0):
+        self.temperature = temperature
+
+    def _weights(self, s, layout, k):
+        T = float(self.temperature)
+        p, soft = soft_top_weights(s, layout, k, T)
+        codes = layout.codes
+        top_mass = np.where(layout.y_pos, np.minimum(layout.mass_pos, k)[codes],
+                            np.minimum(layout.mass_neg, k)[codes])
+        share = np.where(layout.defined[codes], layout.weight * p / top_mass, 0.0)
+        u = np.where(layout.y_pos, share, 0.0)
+        v = np.where(layout.y_pos, 0.0, share)
+        # d share_r / d p_r and the curvature of the soft threshold
+        slope = np.where(soft, layout.weight * p * (1.0 - p), 0.0)
+        return u, v, (slope, top_mass, soft)
+
+    def _implicit_gradient(self, L, layout, implicit):
+        """``a_r d_r / (m T) * (L_r - mean of L over the segment, weights a d)``.
+
+        From ``sum_r a_r p_r = m`` with ``p_r = sigmoid((s_r - t) / T)``:
+        ``d p_r / d s_l = (d_r / T) (delta_rl - a_l d_l / sum a d)``, where
+        ``d = p (1 - p)`` and ``a`` are the row weights.
+        """
+        slope, top_mass, soft = implicit
+        seg = _segment_ids(layout)
+        n_seg = 2 * layout.n_groups
+        slope_sum = np.bincount(seg, weights=slope, minlength=n_seg)
+        weighted_L = np.bincount(seg, weights=slope * L, minlength=n_seg)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_L = np.where(slope_sum > 0, weighted_L / slope_sum, 0.0)
+        T = float(self.temperature)
+        return np.where(soft, slope * (L - mean_L[seg]) / (top_mass * T), 0.0)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(temperature={self.temperature!r})"

@@ -1,0 +1,244 @@
+"""The smooth pairwise surrogates against per-group oracles and finite differences."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import brentq
+from scipy.special import expit
+
+from skpapk.losses import (
+    SURROGATES,
+    PairwiseLogisticSurrogate,
+    SoftPApKSurrogate,
+    make_pair_layout,
+    surrogate_loss,
+)
+
+SMOOTH = ["pairwise_logistic", "soft_papk"]
+
+
+def _logistic(z):
+    return np.logaddexp(0.0, -z)
+
+
+def _soft_membership(s, a, m, T):
+    """Per-group oracle: sigmoid((s - t) / T) with sum a * p = m (brentq)."""
+    if a.sum() <= m:
+        return np.ones_like(s)
+    f = lambda t: np.sum(a * expit((s - t) / T)) - m  # noqa: E731
+    t = brentq(f, s.min() - 60 * T, s.max() + 60 * T, xtol=1e-14, rtol=1e-15)
+    return expit((s - t) / T)
+
+
+def oracle_value(y, s, groups, k, surrogate, T=1.0, weight=None, frozen=None):
+    """Mean over groups of sum_ij u_i v_j l(s_i - s_j), written out per group.
+
+    ``frozen``: scores at which the soft weights are computed (default
+    ``s``), to check the Hessian of the loss with the weights held fixed.
+    """
+    weight = np.ones_like(s) if weight is None else weight
+    frozen = s if frozen is None else frozen
+    values = []
+    for g in np.unique(groups):
+        m = groups == g
+        pos, neg = m & y, m & ~y
+        a, b = weight[pos], weight[neg]
+        if a.sum() == 0 or b.sum() == 0:
+            continue
+        if surrogate == "pairwise_logistic":
+            u, v = a / a.sum(), b / b.sum()
+        else:
+            beta, kk = min(k, a.sum()), min(k, b.sum())
+            u = a * _soft_membership(frozen[pos], a, beta, T) / beta
+            v = b * _soft_membership(frozen[neg], b, kk, T) / kk
+        z = s[pos][:, None] - s[neg][None, :]
+        values.append(u @ _logistic(z) @ v)
+    return float(np.mean(values)) if values else 0.0
+
+
+def _data(seed, n=60, n_groups=5, pos_rate=0.3, ties=False):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < pos_rate
+    s = rng.normal(size=n) * 2
+    if ties:
+        s = np.round(s)
+    groups = rng.integers(0, n_groups, n)
+    return y, s, groups
+
+
+def _fd_gradient(f, s, eps=1e-6):
+    grad = np.empty_like(s)
+    for i in range(s.shape[0]):
+        e = np.zeros_like(s)
+        e[i] = eps
+        grad[i] = (f(s + e) - f(s - e)) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+@pytest.mark.parametrize("k", [1, 3, 10])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("temperature", [0.3, 1.0, 5.0])
+def test_value_matches_per_group_oracle(surrogate, k, seed, temperature):
+    y, s, groups = _data(seed)
+    value, _ = surrogate_loss(y, s, groups, k=k, surrogate=surrogate,
+                              temperature=temperature)
+    expected = oracle_value(y, s, groups, k, surrogate, temperature)
+    assert value == pytest.approx(expected, rel=1e-10, abs=1e-12)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+@pytest.mark.parametrize("k", [1, 4])
+@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("ties", [False, True])
+def test_gradient_matches_finite_differences(surrogate, k, seed, ties):
+    y, s, groups = _data(seed, n=40, ties=ties)
+    loss = lambda t: surrogate_loss(y, t, groups, k=k, surrogate=surrogate,  # noqa
+                                    temperature=0.7)[0]
+    _, grad = surrogate_loss(y, s, groups, k=k, surrogate=surrogate, temperature=0.7)
+    np.testing.assert_allclose(grad, _fd_gradient(loss, s), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+@pytest.mark.parametrize("seed", [5, 6])
+def test_hessian_is_diagonal_of_the_fixed_weight_loss(surrogate, seed):
+    """Second finite differences of the loss with the soft weights frozen at s."""
+    y, s, groups = _data(seed, n=40)
+    k, T, eps = 3, 0.8, 1e-4
+    _, _, hess = surrogate_loss(y, s, groups, k=k, surrogate=surrogate,
+                                temperature=T, return_hessian=True)
+    f = lambda t: oracle_value(y, t, groups, k, surrogate, T, frozen=s)  # noqa
+    expected = np.empty_like(s)
+    for i in range(s.shape[0]):
+        e = np.zeros_like(s)
+        e[i] = eps
+        expected[i] = (f(s + e) - 2 * f(s) + f(s - e)) / eps**2
+    np.testing.assert_allclose(hess, expected, rtol=1e-4, atol=1e-7)
+    assert np.all(hess >= 0)
+
+
+def test_pairwise_logistic_hessian_is_exact():
+    """Without soft weights the diagonal is the true second derivative."""
+    y, s, groups = _data(7, n=30)
+    f = lambda t: surrogate_loss(y, t, groups, k=2,  # noqa: E731
+                                 surrogate="pairwise_logistic")[0]
+    _, _, hess = surrogate_loss(y, s, groups, k=2, surrogate="pairwise_logistic",
+                                return_hessian=True)
+    eps = 1e-4
+    for i in range(s.shape[0]):
+        e = np.zeros_like(s)
+        e[i] = eps
+        assert hess[i] == pytest.approx((f(s + e) - 2 * f(s) + f(s - e)) / eps**2,
+                                        rel=1e-4, abs=1e-7)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+@pytest.mark.parametrize("chunk_size", [1, 7, 64, 10_000])
+def test_chunks_cutting_groups_give_the_same_sums(surrogate, chunk_size):
+    y, s, groups = _data(8, n=80, n_groups=3)
+    codes = np.unique(groups, return_inverse=True)[1]
+    loss = SURROGATES[surrogate]()
+    ref = loss.loss_gradient_hessian(y, s, codes, 3, 4, chunk_size=1 << 20)
+    got = loss.loss_gradient_hessian(y, s, codes, 3, 4, chunk_size=chunk_size)
+    assert got[0] == pytest.approx(ref[0], rel=1e-12)
+    np.testing.assert_allclose(got[1], ref[1], rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(got[2], ref[2], rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+def test_integer_weights_equal_repeated_rows(surrogate):
+    y, s, groups = _data(9, n=40)
+    w = np.random.default_rng(9).integers(0, 4, 40)
+    rep = np.repeat(np.arange(40), w)
+    v_w, g_w, h_w = surrogate_loss(y, s, groups, k=3, surrogate=surrogate,
+                                   sample_weight=w, return_hessian=True)
+    v_r, g_r, h_r = surrogate_loss(y[rep], s[rep], groups[rep], k=3,
+                                   surrogate=surrogate, return_hessian=True)
+    assert v_w == pytest.approx(v_r, rel=1e-10)
+    # a row's gradient is the sum of its copies' gradients (zero weight: 0)
+    np.testing.assert_allclose(g_w, np.bincount(rep, g_r, minlength=40),
+                               atol=1e-12)
+    np.testing.assert_allclose(h_w, np.bincount(rep, h_r, minlength=40),
+                               atol=1e-12)
+
+
+def test_temperature_limits():
+    """High T: every pair alike (AUC); low T: pAp@k's top pairs only."""
+    y, s, groups = _data(10, n=60, n_groups=2)
+    k = 3
+    auc = surrogate_loss(y, s, groups, k=k, surrogate="pairwise_logistic")[0]
+    hot = surrogate_loss(y, s, groups, k=k, surrogate="soft_papk",
+                         temperature=1e6)[0]
+    assert hot == pytest.approx(auc, rel=1e-5)
+    cold = surrogate_loss(y, s, groups, k=k, surrogate="soft_papk",
+                          temperature=1e-4)[0]
+    hard = []
+    for g in np.unique(groups):
+        pos = np.sort(s[(groups == g) & y])[::-1][:k]
+        neg = np.sort(s[(groups == g) & ~y])[::-1][:k]
+        hard.append(_logistic(pos[:, None] - neg[None, :]).mean())
+    assert cold == pytest.approx(np.mean(hard), rel=1e-6)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+def test_row_order_and_undefined_groups(surrogate):
+    y, s, groups = _data(11, n=50)
+    # a group with relevant rows only and one with irrelevant rows only
+    y = np.r_[y, True, True, False]
+    s = np.r_[s, 0.1, 0.2, 0.3]
+    groups = np.r_[groups, 100, 100, 101]
+    value, grad = surrogate_loss(y, s, groups, k=2, surrogate=surrogate)
+    assert np.all(grad[-3:] == 0)
+    perm = np.random.default_rng(0).permutation(y.shape[0])
+    value_p, grad_p = surrogate_loss(y[perm], s[perm], groups[perm], k=2,
+                                     surrogate=surrogate)
+    assert value_p == pytest.approx(value, rel=1e-12)
+    np.testing.assert_allclose(grad_p, grad[perm], rtol=1e-10, atol=1e-15)
+
+
+def test_layout_is_reusable():
+    y, s, groups = _data(12)
+    codes = np.unique(groups, return_inverse=True)[1]
+    layout = make_pair_layout(y, codes, 5)
+    loss = SoftPApKSurrogate(temperature=0.5)
+    for shift in (0.0, 1.0):
+        a = loss.loss_gradient_hessian(y, s + shift * y, codes, 5, 3, layout=layout)
+        b = loss.loss_gradient_hessian(y, s + shift * y, codes, 5, 3)
+        assert a[0] == b[0]
+        np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_pair_count_and_no_pairs():
+    y = np.array([True, False, False, True, True])
+    codes = np.array([0, 0, 0, 1, 1])
+    layout = make_pair_layout(y, codes, 2)
+    assert layout.n_pairs == 2 and layout.n_defined == 1
+    value, grad, hess, n_used = PairwiseLogisticSurrogate().loss_gradient_hessian(
+        np.array([True]), np.array([0.0]), np.array([0]), 1, 1)
+    assert (value, n_used) == (0.0, 0) and grad.tolist() == [0.0]
+
+
+def test_hinge_surrogates_refuse_hessian_and_weights():
+    with pytest.raises(ValueError, match="no Hessian"):
+        surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="max",
+                       return_hessian=True)
+    with pytest.raises(ValueError, match="sample_weight"):
+        surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="avg",
+                       sample_weight=[1, 1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6),
+       st.floats(0.05, 20.0), st.booleans())
+def test_fuzz_value_and_gradient(seed, k, temperature, ties):
+    y, s, groups = _data(seed, n=25, n_groups=3, ties=ties)
+    value, grad = surrogate_loss(y, s, groups, k=k, surrogate="soft_papk",
+                                 temperature=temperature)
+    assert value == pytest.approx(
+        oracle_value(y, s, groups, k, "soft_papk", temperature),
+        rel=1e-9, abs=1e-12)
+    f = lambda t: surrogate_loss(y, t, groups, k=k, surrogate="soft_papk",  # noqa
+                                 temperature=temperature)[0]
+    np.testing.assert_allclose(grad, _fd_gradient(f, s, eps=1e-6 * temperature),
+                               rtol=1e-4, atol=1e-7)
