@@ -12,14 +12,17 @@ from ._losses import (
 from ._preck import PrecAtKSurrogate
 from ._registry import SMOOTH_SURROGATES, SURROGATES, get_surrogate, surrogate_loss
 from ._smooth import (
+    GROUP_WEIGHTS,
     PairLayout,
     PairwiseLogisticSurrogate,
     SmoothPairwiseSurrogate,
     SoftPApKSurrogate,
+    group_weights,
     make_pair_layout,
 )
 
 __all__ = [
+    "GROUP_WEIGHTS",
     "SMOOTH_SURROGATES",
     "SURROGATES",
     "AvgSurrogate",
@@ -35,6 +38,7 @@ __all__ = [
     "SoftPApKSurrogate",
     "TightStructSurrogate",
     "get_surrogate",
+    "group_weights",
     "make_pair_layout",
     "surrogate_loss",
 ]

@@ -130,14 +130,39 @@ class BaseSurrogate:
         n_groups_used : int
             Number of defined groups.
         """
+        total, coef, weight, n_used = self.loss_gradient_sums(
+            y_pos, scores, codes, n_groups, k)
+        if n_used == 0:
+            return 0.0, coef, 0
+        coef /= weight
+        return float(total) / weight, coef, n_used
+
+    def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k):
+        """The sums behind :meth:`loss_gradient`, before the mean over groups.
+
+        ``value = total / weight`` and ``coef = coef_sum / weight``. A sum over
+        several parts of the groups (each part holding whole groups) adds
+        up, which lets workers evaluate their own groups (distributed fits).
+
+        Returns
+        -------
+        total : float
+            Sum of the defined groups' surrogates (weighted by their group
+            weights, 1 here).
+        coef_sum : ndarray of float64 of shape (n_samples,)
+            Its (sub)gradient coefficients.
+        weight : float
+            Sum of the defined groups' weights (their number here).
+        n_groups_used : int
+            Number of defined groups.
+        """
         scores = np.asarray(scores, dtype=np.float64)
         ctx = _make_context(y_pos, scores, codes, n_groups, k)
         coef = np.zeros(scores.shape[0], dtype=np.float64)
         if ctx.n_defined == 0:
-            return 0.0, coef, 0
+            return 0.0, coef, 0.0, 0
         total = self._group_terms(ctx, coef)
-        coef /= ctx.n_defined
-        return float(total) / ctx.n_defined, coef, ctx.n_defined
+        return float(total), coef, float(ctx.n_defined), ctx.n_defined
 
     def loss(self, y_pos, scores, codes, n_groups, k):
         """Mean surrogate over defined groups (see :meth:`loss_gradient`)."""
@@ -147,7 +172,9 @@ class BaseSurrogate:
         raise NotImplementedError
 
     def __repr__(self):
-        return f"{type(self).__name__}()"
+        params = ", ".join(f"{name}={getattr(self, name)!r}"
+                           for name in self.hyperparameters)
+        return f"{type(self).__name__}({params})"
 
 
 class PairwiseHingeSurrogate(BaseSurrogate):

@@ -58,8 +58,8 @@ def get_surrogate(surrogate, **params):
 
 
 def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
-                   temperature=1.0, sample_weight=None, return_hessian=False,
-                   pos_label=None):
+                   temperature=1.0, group_weight="uniform", sample_weight=None,
+                   return_hessian=False, pos_label=None):
     """Mean-over-groups pAp@k surrogate and its per-row (sub)gradient.
 
     Parameters
@@ -83,6 +83,10 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         (:class:`PairwiseLogisticSurrogate`, :class:`SoftPApKSurrogate`).
     temperature : float, default=1.0
         Temperature of ``"soft_papk"`` (ignored by the others).
+    group_weight : {"uniform", "inverse_variance"}, default="uniform"
+        Weight of each group in the mean over groups, smooth surrogates only
+        (:func:`~skpapk.losses.group_weights`); the others weigh every group
+        alike.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative frequency weights of the rows; smooth surrogates only.
     return_hessian : bool, default=False
@@ -130,15 +134,17 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     (0.6931, array([-0.5,  0.5]), array([0.25, 0.25]))
     """
     k = check_k(k)
-    loss = get_surrogate(surrogate, temperature=temperature)
+    loss = get_surrogate(surrogate, temperature=temperature,
+                         group_weight=group_weight)
     y_pos, y_score, codes, labels = check_ranking_inputs(
         y_true, y_score, groups, pos_label=pos_label)
-    if not loss.smooth and (return_hessian or sample_weight is not None):
+    if not loss.smooth and (return_hessian or sample_weight is not None
+                            or group_weight != "uniform"):
         raise ValueError(
             f"surrogate={surrogate!r} is piecewise linear: it has no Hessian "
-            f"and takes no sample_weight; use a smooth surrogate "
-            f"({', '.join(map(repr, SMOOTH_SURROGATES))}) or drop "
-            f"return_hessian / sample_weight."
+            f"and takes no sample_weight or group_weight; use a smooth "
+            f"surrogate ({', '.join(map(repr, SMOOTH_SURROGATES))}) or drop "
+            f"return_hessian / sample_weight / group_weight."
         )
     n_groups = labels.shape[0]
     if not loss.smooth:

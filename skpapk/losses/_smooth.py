@@ -304,13 +304,47 @@ def _pair_sums(layout, scores, u, v, need_hessian, chunk_size):
     return L, D1, D2
 
 
+#: Weights of the groups in the mean over groups (``group_weight``).
+GROUP_WEIGHTS = ("uniform", "inverse_variance")
+
+
+def group_weights(layout, group_weight):
+    """Weight of every group in the mean over groups (0 for undefined ones).
+
+    ``"uniform"``: 1, every user alike (the mean over users of micro-pAp@k,
+    eq. 17 of Hiranandani et al., 2020). ``"inverse_variance"``:
+    ``12 n+ n- / (n+ + n- + 1)``, the inverse of the variance of a user's
+    AUC (Mann-Whitney statistic) under a random ranking, so that users with
+    few rows, whose pairs are noisy evidence about the scorer, weigh less.
+    """
+    if group_weight == "uniform":
+        weight = np.ones(layout.n_groups)
+    elif group_weight == "inverse_variance":
+        n_pos, n_neg = layout.mass_pos, layout.mass_neg
+        weight = 12.0 * n_pos * n_neg / (n_pos + n_neg + 1.0)
+    else:
+        raise ValueError(
+            f"group_weight must be one of {GROUP_WEIGHTS}, got {group_weight!r}."
+        )
+    return np.where(layout.defined, weight, 0.0)
+
+
 class SmoothPairwiseSurrogate(BaseSurrogate):
     """Base class of the smooth pairwise surrogates (see the module docstring).
 
     Subclasses give the per-row pair weights through :meth:`_weights`.
+
+    Parameters
+    ----------
+    group_weight : {"uniform", "inverse_variance"}, default="uniform"
+        Weight of each group in the mean over groups (:func:`group_weights`).
     """
 
     smooth = True
+    hyperparameters = ("group_weight",)
+
+    def __init__(self, group_weight="uniform"):
+        self.group_weight = group_weight
 
     def loss_gradient(self, y_pos, scores, codes, n_groups, k, *,
                       sample_weight=None, layout=None):
@@ -323,6 +357,14 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
             layout=layout, hessian=False)
         return value, grad, n_used
+
+    def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k, *,
+                           sample_weight=None, layout=None):
+        """The sums behind :meth:`loss_gradient` (see the base class)."""
+        total, grad, _, weight, n_used = self.loss_gradient_hessian_sums(
+            y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
+            layout=layout, hessian=False)
+        return total, grad, weight, n_used
 
     def loss_gradient_hessian(self, y_pos, scores, codes, n_groups, k, *,
                               sample_weight=None, layout=None, hessian=True,
@@ -354,7 +396,8 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         Returns
         -------
         value : float
-            Mean over defined groups of the group loss (0 when none).
+            Weighted mean over defined groups of the group loss (0 when
+            none).
         grad : ndarray of float64 of shape (n_samples,)
             Gradient of ``value`` with respect to ``scores``.
         hess : ndarray of float64 of shape (n_samples,) or None
@@ -363,30 +406,51 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_groups_used : int
             Number of defined groups.
         """
+        total, grad, hess, weight, n_used = self.loss_gradient_hessian_sums(
+            y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
+            layout=layout, hessian=hessian, chunk_size=chunk_size)
+        if n_used == 0:
+            return 0.0, grad, hess, 0
+        grad /= weight
+        if hess is not None:
+            hess /= weight
+        return total / weight, grad, hess, n_used
+
+    def loss_gradient_hessian_sums(self, y_pos, scores, codes, n_groups, k, *,
+                                   sample_weight=None, layout=None,
+                                   hessian=True, chunk_size=None):
+        """The sums behind :meth:`loss_gradient_hessian`, before the mean.
+
+        Returns ``(total, grad_sum, hess_sum, weight, n_groups_used)``: the
+        group-weighted sums of the losses, gradients and Hessian diagonals of
+        the defined groups, and the sum of their group weights (see
+        :meth:`BaseSurrogate.loss_gradient_sums`).
+        """
         if layout is None:
             layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
         n = layout.order.shape[0]
         n_used = layout.n_defined
         if n_used == 0:
             zeros = np.zeros(n)
-            return 0.0, zeros, (zeros.copy() if hessian else None), 0
+            return 0.0, zeros, (zeros.copy() if hessian else None), 0.0, 0
         s = np.asarray(scores, dtype=np.float64)[layout.order]
         u, v, implicit = self._weights(s, layout, k)
         L, D1, D2 = _pair_sums(layout, s, u, v, hessian,
                                chunk_size or PAIR_CHUNK_SIZE)
+        weight = group_weights(layout, self.group_weight)
+        row_weight = weight[layout.codes]
         pos = layout.y_pos
-        value = float(np.dot(u[pos], L[pos])) / n_used
+        total = float(np.dot((row_weight * u)[pos], L[pos]))
         grad_s = np.where(pos, u * D1, -v * D1)
         if implicit is not None:
             grad_s += self._implicit_gradient(L, layout, implicit)
-        grad_s /= n_used
         grad = np.empty(n)
-        grad[layout.order] = grad_s
+        grad[layout.order] = grad_s * row_weight
         hess = None
         if hessian:
             hess = np.empty(n)
-            hess[layout.order] = np.where(pos, u, v) * D2 / n_used
-        return value, grad, hess, n_used
+            hess[layout.order] = np.where(pos, u, v) * D2 * row_weight
+        return total, grad, hess, float(weight.sum()), n_used
 
     def _weights(self, s, layout, k):  # pragma: no cover - abstract
         """``(u, v, implicit)``: pair weights and what the gradient needs of them."""
@@ -409,8 +473,13 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
 
     Group loss ``(1 / (n+ n-)) * sum_i sum_j log(1 + exp(-(s_i - s_j)))``,
     averaged over groups: a convex, smooth surrogate of ``1 - AUC`` of every
-    user (RankNet's loss with each user weighted equally). Its Hessian
-    diagonal is exact.
+    user (RankNet's loss with each user weighted equally by default). Its
+    Hessian diagonal is exact.
+
+    Parameters
+    ----------
+    group_weight : {"uniform", "inverse_variance"}, default="uniform"
+        Weight of each group in the mean over groups (:func:`group_weights`).
     """
 
     name = "pairwise_logistic"
@@ -437,14 +506,17 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
     ----------
     temperature : float, default=1.0
         ``T > 0``, in units of the scores.
+    group_weight : {"uniform", "inverse_variance"}, default="uniform"
+        Weight of each group in the mean over groups (:func:`group_weights`).
     """
 
     name = "soft_papk"
     convex = False
-    hyperparameters = ("temperature",)
+    hyperparameters = ("temperature", "group_weight")
 
-    def __init__(self, temperature=1.0):
+    def __init__(self, temperature=1.0, group_weight="uniform"):
         self.temperature = temperature
+        self.group_weight = group_weight
 
     def _weights(self, s, layout, k):
         T = float(self.temperature)
@@ -476,5 +548,3 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         T = float(self.temperature)
         return np.where(soft, slope * (L - mean_L[seg]) / (top_mass * T), 0.0)
 
-    def __repr__(self):
-        return f"{type(self).__name__}(temperature={self.temperature!r})"

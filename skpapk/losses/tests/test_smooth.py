@@ -8,6 +8,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from skpapk.losses import (
+    GROUP_WEIGHTS,
     SURROGATES,
     PairwiseLogisticSurrogate,
     SoftPApKSurrogate,
@@ -31,15 +32,20 @@ def _soft_membership(s, a, m, T):
     return expit((s - t) / T)
 
 
-def oracle_value(y, s, groups, k, surrogate, T=1.0, weight=None, frozen=None):
+def oracle_value(y, s, groups, k, surrogate, T=1.0, weight=None, frozen=None,
+                 group_weight="uniform"):
     """Mean over groups of sum_ij u_i v_j l(s_i - s_j), written out per group.
+
+    ``group_weight="inverse_variance"`` weighs group ``g`` by the inverse of
+    the variance of its AUC under a random ranking (Mann-Whitney),
+    ``12 n+ n- / (n+ + n- + 1)``.
 
     ``frozen``: scores at which the soft weights are computed (default
     ``s``), to check the Hessian of the loss with the weights held fixed.
     """
     weight = np.ones_like(s) if weight is None else weight
     frozen = s if frozen is None else frozen
-    values = []
+    values, weights = [], []
     for g in np.unique(groups):
         m = groups == g
         pos, neg = m & y, m & ~y
@@ -54,7 +60,10 @@ def oracle_value(y, s, groups, k, surrogate, T=1.0, weight=None, frozen=None):
             v = b * _soft_membership(frozen[neg], b, kk, T) / kk
         z = s[pos][:, None] - s[neg][None, :]
         values.append(u @ _logistic(z) @ v)
-    return float(np.mean(values)) if values else 0.0
+        n_pos, n_neg = a.sum(), b.sum()
+        var = (n_pos + n_neg + 1) / (12 * n_pos * n_neg)
+        weights.append(1.0 if group_weight == "uniform" else 1.0 / var)
+    return float(np.average(values, weights=weights)) if values else 0.0
 
 
 def _data(seed, n=60, n_groups=5, pos_rate=0.3, ties=False):
@@ -80,11 +89,14 @@ def _fd_gradient(f, s, eps=1e-6):
 @pytest.mark.parametrize("k", [1, 3, 10])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("temperature", [0.3, 1.0, 5.0])
-def test_value_matches_per_group_oracle(surrogate, k, seed, temperature):
+@pytest.mark.parametrize("group_weight", GROUP_WEIGHTS)
+def test_value_matches_per_group_oracle(surrogate, k, seed, temperature,
+                                        group_weight):
     y, s, groups = _data(seed)
     value, _ = surrogate_loss(y, s, groups, k=k, surrogate=surrogate,
-                              temperature=temperature)
-    expected = oracle_value(y, s, groups, k, surrogate, temperature)
+                              temperature=temperature, group_weight=group_weight)
+    expected = oracle_value(y, s, groups, k, surrogate, temperature,
+                            group_weight=group_weight)
     assert value == pytest.approx(expected, rel=1e-10, abs=1e-12)
 
 
@@ -92,23 +104,28 @@ def test_value_matches_per_group_oracle(surrogate, k, seed, temperature):
 @pytest.mark.parametrize("k", [1, 4])
 @pytest.mark.parametrize("seed", [3, 4])
 @pytest.mark.parametrize("ties", [False, True])
-def test_gradient_matches_finite_differences(surrogate, k, seed, ties):
+@pytest.mark.parametrize("group_weight", GROUP_WEIGHTS)
+def test_gradient_matches_finite_differences(surrogate, k, seed, ties, group_weight):
     y, s, groups = _data(seed, n=40, ties=ties)
-    loss = lambda t: surrogate_loss(y, t, groups, k=k, surrogate=surrogate,  # noqa
-                                    temperature=0.7)[0]
-    _, grad = surrogate_loss(y, s, groups, k=k, surrogate=surrogate, temperature=0.7)
+    params = dict(k=k, surrogate=surrogate, temperature=0.7,
+                  group_weight=group_weight)
+    loss = lambda t: surrogate_loss(y, t, groups, **params)[0]  # noqa: E731
+    _, grad = surrogate_loss(y, s, groups, **params)
     np.testing.assert_allclose(grad, _fd_gradient(loss, s), rtol=1e-6, atol=1e-8)
 
 
 @pytest.mark.parametrize("surrogate", SMOOTH)
 @pytest.mark.parametrize("seed", [5, 6])
-def test_hessian_is_diagonal_of_the_fixed_weight_loss(surrogate, seed):
+@pytest.mark.parametrize("group_weight", GROUP_WEIGHTS)
+def test_hessian_is_diagonal_of_the_fixed_weight_loss(surrogate, seed, group_weight):
     """Second finite differences of the loss with the soft weights frozen at s."""
     y, s, groups = _data(seed, n=40)
     k, T, eps = 3, 0.8, 1e-4
     _, _, hess = surrogate_loss(y, s, groups, k=k, surrogate=surrogate,
-                                temperature=T, return_hessian=True)
-    f = lambda t: oracle_value(y, t, groups, k, surrogate, T, frozen=s)  # noqa
+                                temperature=T, group_weight=group_weight,
+                                return_hessian=True)
+    f = lambda t: oracle_value(y, t, groups, k, surrogate, T, frozen=s,  # noqa
+                               group_weight=group_weight)
     expected = np.empty_like(s)
     for i in range(s.shape[0]):
         e = np.zeros_like(s)
@@ -217,6 +234,29 @@ def test_pair_count_and_no_pairs():
     value, grad, hess, n_used = PairwiseLogisticSurrogate().loss_gradient_hessian(
         np.array([True]), np.array([0.0]), np.array([0]), 1, 1)
     assert (value, n_used) == (0.0, 0) and grad.tolist() == [0.0]
+
+
+def test_parts_of_the_groups_add_up():
+    """Sums over disjoint sets of whole groups add to the sums of all groups."""
+    y, s, groups = _data(13, n=80, n_groups=6)
+    loss = SoftPApKSurrogate(temperature=0.5, group_weight="inverse_variance")
+    codes = np.unique(groups, return_inverse=True)[1]
+    whole = loss.loss_gradient_hessian_sums(y, s, codes, 6, 3)
+    parts = [np.flatnonzero(codes < 2), np.flatnonzero(codes >= 2)]
+    sums = [loss.loss_gradient_hessian_sums(y[r], s[r], codes[r], 6, 3)
+            for r in parts]
+    assert sums[0][0] + sums[1][0] == pytest.approx(whole[0], rel=1e-12)
+    assert sums[0][3] + sums[1][3] == pytest.approx(whole[3], rel=1e-12)
+    assert sums[0][4] + sums[1][4] == whole[4]
+    for r, part in zip(parts, sums):
+        np.testing.assert_allclose(part[1], whole[1][r], rtol=1e-12)
+        np.testing.assert_allclose(part[2], whole[2][r], rtol=1e-12)
+
+
+def test_unknown_group_weight():
+    with pytest.raises(ValueError, match="group_weight must be one of"):
+        surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="soft_papk",
+                       group_weight="rows")
 
 
 def test_hinge_surrogates_refuse_hessian_and_weights():
