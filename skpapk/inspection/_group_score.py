@@ -259,12 +259,15 @@ default="papk"
             self.ax_.legend()
         else:
             options = _validate_style_kwargs({"alpha": 0.7, "s": 16}, kwargs)
+            baseline_options = {key: value for key, value in options.items()
+                                if key not in ("edgecolor", "facecolor")}
             for label, values in series.items():
-                style = ({"marker": "_", "color": "0.4"}
-                         if label == _BASELINE_NAME else {})
+                if label == _BASELINE_NAME:  # gray dashes ('_' has no face)
+                    style = {**baseline_options, "marker": "_", "color": "0.4"}
+                else:
+                    style = options
                 self.artists_[label] = self.ax_.scatter(
-                    self.n_pos, values,
-                    **{"label": legend[label], **options, **style})
+                    self.n_pos, values, **{"label": legend[label], **style})
             self.ax_.set_xlabel("number of relevant items of the user (n+)")
             self.ax_.set_ylabel(f"{metric_label} of the user")
             self.ax_.legend()
