@@ -188,6 +188,19 @@ def test_check_groups_ids_of_every_integer_width(dtype, where):
     assert labels.dtype == g.dtype and codes.dtype == np.intp
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint16])
+def test_check_groups_many_rows_of_ids_spanning_the_whole_dtype(dtype):
+    # enough rows for the bincount path to cover the dtype's whole range
+    # (int16: -32768 and 32767 among 40000 rows crashed "no negative elements")
+    info = np.iinfo(dtype)
+    ids = np.array([info.min, info.max, 0, 5, info.max - 1], dtype=dtype)
+    g = np.random.default_rng(0).permutation(np.tile(ids, 8000))
+    codes, labels = check_groups(g, g.shape[0])
+    ref_labels, ref_codes = np.unique(g, return_inverse=True)
+    np.testing.assert_array_equal(codes, ref_codes)
+    np.testing.assert_array_equal(labels, ref_labels)
+
+
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), dtype=st.sampled_from(INT_DTYPES))
 def test_check_groups_any_integer_ids_match_unique(data, dtype):
