@@ -94,8 +94,9 @@ def run(data, seed, max_iter):
             rows.append({"setting": setting, "variant": name, "eta0": eta0,
                          "alpha": alpha, "test": micro(ranker, test),
                          "epochs": ranker.n_iter_,
-                         "best_epoch": (np.nan if ranker.validation_scores_ is None
-                                        else 1 + int(np.argmax(ranker.validation_scores_))),
+                         "best_epoch": (
+                             np.nan if ranker.validation_scores_ is None
+                             else 1 + int(np.argmax(ranker.validation_scores_))),
                          "seconds": time.perf_counter() - start})
     return rows
 
@@ -120,7 +121,8 @@ def summarise(rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k" / "u.data"
+    default = (Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k"
+               / "u.data")
     parser.add_argument("--path", default=str(default) if default.exists() else None)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--max-iter", type=int, default=200)
@@ -145,7 +147,8 @@ def main(argv=None):
     if args.markdown:
         argv_line = " ".join(sys.argv[1:])
         with open(args.markdown, "w") as fh:
-            fh.write(f"""# Early stopping and averaging on MovieLens 100K (avg surrogate, k = 10)
+            fh.write(f"""# Early stopping and averaging on MovieLens 100K \
+(avg surrogate, k = 10)
 
 Command: `python benchmarks/bench_early_stopping.py {argv_line}`
 

@@ -22,7 +22,8 @@ resumable state: the iterates are exactly those of
 
 Writes a CSV always and a PNG when matplotlib is installed::
 
-    python benchmarks/reproduce_figure1.py --csv benchmarks/results/figure1_surrogates.csv \
+    python benchmarks/reproduce_figure1.py \
+        --csv benchmarks/results/figure1_surrogates.csv \
         --png /tmp/figure1_surrogates.png
 """
 
@@ -155,7 +156,8 @@ def main(argv=None):
         f"moderate), alpha = {args.alpha}, {args.n_iter} epochs from w_0 = 0.", "",
         markdown_table(header, table), "",
         "The paper (Section 7.2): "
-        + "; ".join(f"{CONDITIONS[c][1]} {c}: {claim}" for c, claim in PAPER_CLAIMS.items())
+        + "; ".join(f"{CONDITIONS[c][1]} {c}: {claim}"
+                    for c, claim in PAPER_CLAIMS.items())
         + ".", ""])
     print(text)
     if args.markdown:

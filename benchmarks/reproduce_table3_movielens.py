@@ -303,7 +303,8 @@ def summary_tables(best, methods, ks, users):
     header = ["method"] + [f"k={k}" for k in ks]
     ours, paper, diff = [], [], []
     for method in methods:
-        row, prow, drow = [METHODS[method][1]], [METHODS[method][1]], [METHODS[method][1]]
+        label = METHODS[method][1]
+        row, prow, drow = [label], [label], [label]
         for k in ks:
             vals = [rec[f"test_{users}"] for (m, kk, _), rec in best.items()
                     if m == method and kk == k]
@@ -414,8 +415,10 @@ def refit_final(best, prepared, args, tol):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_path = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k" / "u.data"
-    parser.add_argument("--path", default=str(default_path) if default_path.exists() else None,
+    default_path = (Path(__file__).resolve().parents[2] / "shared" / "data"
+                    / "ml-100k" / "u.data")
+    parser.add_argument("--path",
+                        default=str(default_path) if default_path.exists() else None,
                         help="u.data of MovieLens 100K (default: ../shared/data/"
                              "ml-100k/u.data when present, else SKPAPK_DATA / "
                              "the scikit-learn data home / download)")
@@ -563,7 +566,8 @@ def main(argv=None):
         out += [f"### Noise of one run (the paper's numbers are one split, one "
                 f"set of features): {', '.join(METHODS[m][1] for m in subgradient)}",
                 "", markdown_table(*noise_calibration(best, subgradient, ks)), ""]
-    out += ["### The paper's Table 3 (MovieLens)", "", markdown_table(header, paper), "",
+    out += ["### The paper's Table 3 (MovieLens)", "",
+            markdown_table(header, paper), "",
             "### Chosen eta0/alpha per run (on validation)", "",
             markdown_table(*chosen_params(best, methods, ks)), ""]
     text = "\n".join(out)

@@ -15,9 +15,11 @@ from ._solver import SolverState, ValidationSet, projected_subgradient
 from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import rank_within_segments
+from .utils._routing import check_groups_routing
 from .utils._validation import (
     binary_classes,
     check_binary_target,
+    check_fitted_labels,
     check_groups,
     check_k,
 )
@@ -84,6 +86,7 @@ class BaseRanker(BaseEstimator):
         y_pos, self.classes_ = check_binary_target(y, input_name="y")
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
+        check_groups_routing(self, groups, method="fit", n_groups=n_groups)
         n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
         n_rows = np.bincount(codes, minlength=n_groups)
         defined = (n_pos > 0) & (n_pos < n_rows)
@@ -121,9 +124,14 @@ class BaseRanker(BaseEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Binary relevance labels.
+            Binary relevance labels, among the fitted ``classes_`` (other
+            labels raise a ``ValueError``: the relevant rows would not be
+            known).
         groups : array-like of shape (n_samples,), default=None
-            Group (user) label of every row; ``None``: one group.
+            Group (user) label of every row; ``None``: one group (with a
+            :class:`~skpapk.exceptions.MissingGroupsWarning` when the ranker
+            was fitted on several groups, or inside a search without metadata
+            routing).
         sample_weight : None
             Not supported: micro-pAp@k weighs every user alike. The argument
             exists because :meth:`sklearn.pipeline.Pipeline.score` passes
@@ -143,7 +151,10 @@ class BaseRanker(BaseEstimator):
                 f"leave sample_weight=None, or call skpapk.metrics.papk_score "
                 f"with average=None and weigh the per-group values yourself."
             )
-        pos_label = self.classes_[-1] if len(self.classes_) == 2 else None
+        check_is_fitted(self)
+        check_groups_routing(self, groups, method="score")
+        pos_label = check_fitted_labels(y, self.classes_,
+                                        estimator_name=type(self).__name__)
         return papk_score(y, self.decision_function(X), k=self.k,
                           groups=groups, pos_label=pos_label)
 
@@ -461,6 +472,8 @@ class BaseSubgradientRanker(BaseRanker):
         y_pos = self._check_partial_fit_target(y, classes, first_call)
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
+        check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
+                             reset=first_call)
         self.n_groups_skipped_ = int(
             n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
         state = (SolverState.zeros(X.shape[1]) if first_call

@@ -24,7 +24,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from ._base import BaseRanker
-from ._ranker import _EXAMPLE, _FixedSurrogateRanker, _doc
+from ._ranker import _EXAMPLE, _doc, _FixedSurrogateRanker
 from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import rank_by_group_and_label, rank_within_segments

@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 
 import numpy as np
+from sklearn.utils._plotting import _validate_style_kwargs
 
 from ..metrics import (
     expected_average_precision,
@@ -243,25 +244,30 @@ default="papk"
             self.artists_ = dict(zip(series, self.boxes_["boxes"]))
             self.ax_.set_ylabel(f"{metric_label} of each user")
         elif kind == "hist":
-            options = {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",
-                       "linewidth": 1.5, **kwargs}
+            options = _validate_style_kwargs(
+                {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",
+                 "linewidth": 1.5}, kwargs)
             for label, values in series.items():
                 style = ({"linestyle": "--", "color": "0.4"}
                          if label == _BASELINE_NAME else {})
-                _, _, patches = self.ax_.hist(values[np.isfinite(values)],
-                                              label=legend[label],
-                                              **{**options, **style})
+                _, _, patches = self.ax_.hist(
+                    values[np.isfinite(values)],
+                    **{"label": legend[label], **options, **style})
                 self.artists_[label] = patches
             self.ax_.set_xlabel(f"{metric_label} of a user")
             self.ax_.set_ylabel("number of users")
             self.ax_.legend()
         else:
-            options = {"alpha": 0.7, "s": 16, **kwargs}
+            options = _validate_style_kwargs({"alpha": 0.7, "s": 16}, kwargs)
+            baseline_options = {key: value for key, value in options.items()
+                                if key not in ("edgecolor", "facecolor")}
             for label, values in series.items():
-                style = ({"marker": "_", "color": "0.4"}
-                         if label == _BASELINE_NAME else {})
+                if label == _BASELINE_NAME:  # gray dashes ('_' has no face)
+                    style = {**baseline_options, "marker": "_", "color": "0.4"}
+                else:
+                    style = options
                 self.artists_[label] = self.ax_.scatter(
-                    self.n_pos, values, label=legend[label], **{**options, **style})
+                    self.n_pos, values, **{"label": legend[label], **style})
             self.ax_.set_xlabel("number of relevant items of the user (n+)")
             self.ax_.set_ylabel(f"{metric_label} of the user")
             self.ax_.legend()

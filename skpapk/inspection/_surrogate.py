@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.utils import check_array
+from sklearn.utils._plotting import _validate_style_kwargs
 
 from .._base import BaseSubgradientRanker
 from .._solver import SolverState, projected_subgradient
@@ -164,7 +165,9 @@ class SurrogateDisplay:
         name : str, default=None
             Title; ``None`` uses the ``name`` given to the constructor.
         **kwargs : dict
-            Passed to every ``Axes.plot`` call.
+            Passed to every ``Axes.plot`` call; they override the default
+            style (the risk is dashed black), their matplotlib aliases
+            (``c``, ``ls``, ``lw``...) included.
 
         Returns
         -------
@@ -176,10 +179,11 @@ class SurrogateDisplay:
         iterations = np.arange(self.values.shape[0])
         self.lines_ = {}
         for j, column in enumerate(self.columns):
-            style = {"linestyle": "--", "color": "k"} if column == RISK else {}
+            style = {"label": _NAMES.get(column, column)}
+            if column == RISK:
+                style.update(linestyle="--", color="k")
             (self.lines_[column],) = self.ax_.plot(
-                iterations, self.values[:, j], label=_NAMES.get(column, column),
-                **{**style, **kwargs})
+                iterations, self.values[:, j], **_validate_style_kwargs(style, kwargs))
         self.ax_.set_xlabel("iteration t (iterate w_t)")
         self.ax_.set_ylabel("value (mean over users)")
         if name is not None:

@@ -1,6 +1,7 @@
 """Objective and pAp@k per epoch of a fitted ranker: TrainingCurveDisplay."""
 
 import numpy as np
+from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import _get_ax, check_matplotlib_support
@@ -119,7 +120,9 @@ class TrainingCurveDisplay:
         name : str, default=None
             Title; ``None`` uses the ``name`` given to the constructor.
         **kwargs : dict
-            Passed to every ``Axes.plot`` call.
+            Passed to every ``Axes.plot`` call; they override the default
+            style of each curve (``color``, ``linestyle``, ``label``...), their
+            matplotlib aliases (``c``, ``ls``, ``lw``...) included.
 
         Returns
         -------
@@ -140,8 +143,10 @@ class TrainingCurveDisplay:
         has_scores = self.train_scores is not None or self.validation_scores is not None
         handles = []
         if self.objective is not None:
-            (line,) = self.ax_.plot(np.arange(self.objective.shape[0]), self.objective,
-                                    color="C0", label="objective", **kwargs)
+            style = _validate_style_kwargs({"color": "C0", "label": "objective"},
+                                           kwargs)
+            (line,) = self.ax_.plot(np.arange(self.objective.shape[0]),
+                                    self.objective, **style)
             self.lines_["objective"] = line
             handles.append(line)
             self.ax_.set_ylabel("objective (surrogate + alpha ||w||^2)")
@@ -154,9 +159,9 @@ class TrainingCurveDisplay:
                 continue
             epochs = (self.validation_epochs if key == "validation"
                       else np.arange(values.shape[0]))
-            (line,) = self.score_ax_.plot(epochs, values,
-                                          color=color, linestyle=style,
-                                          label=f"{key} {papk}", **kwargs)
+            defaults = {"color": color, "linestyle": style, "label": f"{key} {papk}"}
+            (line,) = self.score_ax_.plot(
+                epochs, values, **_validate_style_kwargs(defaults, kwargs))
             self.lines_[key] = line
             handles.append(line)
         if self.score_ax_ is not None:

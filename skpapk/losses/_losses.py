@@ -2,9 +2,10 @@
 
 Every surrogate is evaluated for all groups at once: one ranking of every
 group's positives and negatives (as
-:func:`~skpapk.utils._groups.rank_by_group_and_label`), then counts of active (positive, negative) pairs from one more sort of the few
-rows that take part (:func:`~skpapk.utils._groups.count_at_least`) and prefix
-sums of the sorted top negatives. There is no Python loop over groups and no
+:func:`~skpapk.utils._groups.rank_by_group_and_label`), then counts of active
+(positive, negative) pairs from one more sort of the few rows that take part
+(:func:`~skpapk.utils._groups.count_at_least`) and prefix sums of the sorted
+top negatives. There is no Python loop over groups and no
 (positives x negatives) pair matrix: an evaluation costs O(n log n).
 
 Notation (one group = one user): ``n+`` positives, ``n-`` negatives,

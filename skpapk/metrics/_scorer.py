@@ -8,8 +8,8 @@ them to a scorer only through metadata routing, so the scorer requests
 import sklearn
 from sklearn.metrics import make_scorer
 
-from ._ranking import _check_options, papk_score
 from ..utils._validation import check_k
+from ._ranking import _check_options, papk_score
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
 

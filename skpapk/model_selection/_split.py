@@ -43,6 +43,8 @@ def _encode_labels(y, n_samples, *, input_name="y"):
             f"rows; pass one label per row."
         )
     target_type = type_of_target(y, input_name=input_name)
+    if target_type == "continuous" and np.unique(y).shape[0] <= 2:
+        target_type = "binary"  # any two numbers are two labels, e.g. 0 / 0.5
     if target_type not in ("binary", "multiclass"):
         raise ValueError(
             f"{input_name} must hold discrete labels to stratify on (e.g. 0/1 "

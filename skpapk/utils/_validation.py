@@ -114,22 +114,29 @@ def _encode_compact_ints(groups, n_samples):
     """``np.unique(groups, return_inverse=True)`` without a sort.
 
     For integer ids spanning fewer than ``2 * n_samples + 1024`` values a
-    ``bincount`` gives the same codes and labels; ``None`` otherwise.
+    ``bincount`` gives the same codes and labels; ``None`` otherwise. Ids of
+    every integer width and sign: the offsets from the smallest id are taken
+    in 64 bits (in the ids' own dtype an int8 range such as -128..127
+    overflows, and uint64 ids at or above 2**63 do not fit an intp).
     """
     low, high = int(groups.min()), int(groups.max())
     if high - low >= 2 * n_samples + 1024:
         return None
-    shifted = groups - low if low else groups
+    wide = np.uint64 if groups.dtype.kind == "u" else np.int64
+    shifted = groups.astype(wide, copy=False)
+    if low:
+        shifted = shifted - wide(low)
+    shifted = shifted.astype(np.intp, copy=False)  # < 2 n + 1024: fits an intp
     present = np.bincount(shifted, minlength=high - low + 1) > 0
-    labels = (np.flatnonzero(present) + low).astype(groups.dtype)
+    labels = (np.flatnonzero(present).astype(wide) + wide(low)).astype(groups.dtype)
     if present.all():  # ids low, low + 1, ..., high: no remap
-        return shifted.astype(np.intp, copy=False), labels
+        return shifted, labels
     code_of = np.cumsum(present) - 1
     return code_of[shifted].astype(np.intp, copy=False), labels
 
 
 def _binary_int_classes(y):
-    """The sorted distinct values of an int/bool array with at most two, else None.
+    """The sorted distinct values of a numeric array with at most two, else None.
 
     Two passes (min/max and a count) instead of the sorts of ``np.unique``.
     """
@@ -144,8 +151,10 @@ def binary_classes(y, *, input_name="y_true"):
     """Validate a binary relevance target; return it and its sorted labels.
 
     The checks shared by every binary target of the package: 1-d, not
-    empty, finite, discrete, at most two distinct labels (a ``ValueError``
-    containing "Only binary classification is supported." otherwise).
+    empty, finite, at most two distinct labels (a ``ValueError``
+    containing "Only binary classification is supported." otherwise). Any
+    two numbers are labels, ``0`` / ``0.5`` as well as ``0`` / ``1``; more
+    than two must be discrete (a graded or continuous target is refused).
 
     Returns
     -------
@@ -166,11 +175,13 @@ def binary_classes(y, *, input_name="y_true"):
             f"labelled row."
         )
     classes = None
-    if y.dtype.kind in "biu":
+    if y.dtype.kind == "f":
+        assert_all_finite(y, input_name=input_name)
+    if y.dtype.kind in "biuf":
+        # any two numbers are two labels, 0 / 0.5 as well as 0 / 1
+        # (type_of_target calls 0 / 0.5 "continuous")
         classes = _binary_int_classes(y)
     if classes is None:
-        if y.dtype.kind == "f":
-            assert_all_finite(y, input_name=input_name)
         target_type = type_of_target(y, input_name=input_name)
         if target_type not in ("binary", "multiclass"):
             raise ValueError(
@@ -223,6 +234,58 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true"):
             f"{classes.tolist()}."
         )
     return np.asarray(y == pos_label), classes
+
+
+def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="y"):
+    """The relevant label of ``y`` for a model fitted on ``classes``.
+
+    ``y`` must use the labels seen in ``fit``: a ``y`` recoded after fitting
+    (0/1 to 1/2, say) would make the fitted irrelevant label ``1`` the
+    relevant one and silently turn the score upside down, so labels outside
+    ``classes`` raise a ``ValueError``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Binary relevance labels given to ``score``.
+    classes : ndarray of shape (n_classes,)
+        The fitted ``classes_``; the last one is relevant.
+    estimator_name : str, default="the ranker"
+        Name used in the message.
+    input_name : str, default="y"
+        Name used in the message.
+
+    Returns
+    -------
+    pos_label : scalar
+        ``classes[-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import check_fitted_labels
+    >>> str(check_fitted_labels(["no", "yes"], np.array(["no", "yes"])))
+    'yes'
+    >>> check_fitted_labels([1, 2], np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y has the label(s) [2], which the ranker did not see in fit: ...
+    """
+    _, seen = binary_classes(y, input_name=input_name)
+    known = set(classes.tolist())
+    unknown = [label for label in seen.tolist() if label not in known]
+    if unknown:
+        raise ValueError(
+            f"{input_name} has the label(s) {unknown}, which {estimator_name} "
+            f"did not see in fit: it was fitted on the labels "
+            f"{classes.tolist()}, of which {classes[-1]!r} is relevant, so the "
+            f"relevant rows of {input_name} would not be known. Recode "
+            f"{input_name} to the fitted labels (e.g. {input_name} = "
+            f"np.where({input_name} == relevant_label, {classes[-1]!r}, "
+            f"{classes[0]!r})), or score decision_function(X) with "
+            f"skpapk.metrics.papk_score(..., pos_label=relevant_label)."
+        )
+    return classes[-1]
 
 
 def check_scores(y_score, n_samples, *, input_name="y_score"):

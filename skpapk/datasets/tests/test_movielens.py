@@ -12,8 +12,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from skpapk.datasets import load_movielens_100k
-from skpapk.datasets import _movielens
+from skpapk.datasets import _movielens, load_movielens_100k
 from skpapk.datasets._movielens import ML100K_SHA256, _masked_nmf
 
 SMALL = dict(check_sha256=False, n_components=3, max_iter=300, n_first=5,

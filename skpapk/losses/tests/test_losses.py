@@ -173,7 +173,8 @@ def test_design_facts_ordering(seed, k):
         return
     val = {name: surrogate_loss(y, s, g, k=k, surrogate=name)[0] for name in ALL}
     # skip groups that are undefined consistently: the risk averages the same groups
-    defined = [lab for lab in np.unique(g) if y[g == lab].any() and (~y[g == lab]).any()]
+    defined = [lab for lab in np.unique(g)
+               if y[g == lab].any() and (~y[g == lab]).any()]
     mask = np.isin(g, defined)
     risk = 1.0 - papk_score(y[mask], s[mask], k=k, groups=g[mask], ties="error")
     tol = 1e-12

@@ -12,8 +12,7 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from skpapk.metrics import micro_papk_scorer, papk_score, papk_scorer
-from skpapk.metrics import _scorer
+from skpapk.metrics import _scorer, micro_papk_scorer, papk_score, papk_scorer
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
 

@@ -335,3 +335,19 @@ def test_within_group_split_requires_y_and_groups():
         within_group_split(None, [0, 0])
     with pytest.raises(ValueError, match="groups has 3 labels"):
         within_group_split([0, 1], [0, 0, 1])
+
+
+@pytest.mark.parametrize("relevant", [0.5, 0.25, -1.5])
+def test_any_two_numbers_are_labels_to_stratify_on(relevant):
+    # {0, 0.5} is "continuous" to type_of_target, but two values are two labels
+    X, y, groups = _random_data(0, n_groups=6, max_size=30)
+    recoded = np.where(y == 1, relevant, 0.0)
+    y = np.unique(recoded, return_inverse=True)[1]  # the same labels as 0 / 1
+    for a, b in zip(within_group_split(recoded, groups, random_state=0),
+                    within_group_split(y, groups, random_state=0)):
+        np.testing.assert_array_equal(a, b)
+    cv = WithinGroupKFold(3, shuffle=True, random_state=0)
+    for (tr_a, te_a), (tr_b, te_b) in zip(cv.split(X, recoded, groups),
+                                          cv.split(X, y, groups)):
+        np.testing.assert_array_equal(tr_a, tr_b)
+        np.testing.assert_array_equal(te_a, te_b)

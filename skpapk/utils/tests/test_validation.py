@@ -1,5 +1,7 @@
 """Tests of the input validation helpers: accepted inputs and error messages."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,6 +9,7 @@ from hypothesis import strategies as st
 
 from skpapk.utils._validation import (
     check_binary_target,
+    check_fitted_labels,
     check_groups,
     check_k,
     check_ranking_inputs,
@@ -157,3 +160,91 @@ def test_check_binary_target_int_fast_path_matches_float_path(y, dtype, pos_labe
 def test_check_groups_mixed_list_is_not_silently_stringified(groups):
     with pytest.raises(TypeError, match="groups mixes labels of types"):
         check_groups(groups, 3)
+
+
+# --------------------------------------------------------------------------
+# Group ids of every integer width and sign; any two numeric labels
+# --------------------------------------------------------------------------
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64,
+              np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("where", ["bottom", "top", "span"])
+def test_check_groups_ids_of_every_integer_width(dtype, where):
+    # ids at the ends of the dtype's range: int8 -128..127 overflowed an int8
+    # subtraction, uint64 ids >= 2**63 did not fit the intp bincount
+    info = np.iinfo(dtype)
+    low, high = int(info.min), int(info.max)
+    ids = {"bottom": [low + 3, low, low + 3, low + 1],
+           "top": [high, high - 2, high, high - 1],
+           "span": [high, low, high, low + 1]}[where]
+    g = np.array(ids, dtype=dtype)
+    codes, labels = check_groups(g, g.shape[0])
+    ref_labels, ref_codes = np.unique(g, return_inverse=True)
+    np.testing.assert_array_equal(codes, ref_codes)
+    np.testing.assert_array_equal(labels, ref_labels)
+    assert labels.dtype == g.dtype and codes.dtype == np.intp
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint16])
+def test_check_groups_many_rows_of_ids_spanning_the_whole_dtype(dtype):
+    # enough rows for the bincount path to cover the dtype's whole range
+    # (int16: -32768 and 32767 among 40000 rows crashed "no negative elements")
+    info = np.iinfo(dtype)
+    ids = np.array([info.min, info.max, 0, 5, info.max - 1], dtype=dtype)
+    g = np.random.default_rng(0).permutation(np.tile(ids, 8000))
+    codes, labels = check_groups(g, g.shape[0])
+    ref_labels, ref_codes = np.unique(g, return_inverse=True)
+    np.testing.assert_array_equal(codes, ref_codes)
+    np.testing.assert_array_equal(labels, ref_labels)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(INT_DTYPES))
+def test_check_groups_any_integer_ids_match_unique(data, dtype):
+    info = np.iinfo(dtype)
+    base = data.draw(st.integers(int(info.min), int(info.max)))
+    offsets = data.draw(st.lists(st.integers(-300, 300), min_size=1, max_size=40))
+    g = np.array([min(max(base + o, int(info.min)), int(info.max))
+                  for o in offsets], dtype=dtype)
+    codes, labels = check_groups(g, g.shape[0])
+    ref_labels, ref_codes = np.unique(g, return_inverse=True)
+    np.testing.assert_array_equal(codes, ref_codes)
+    np.testing.assert_array_equal(labels, ref_labels)
+
+
+@pytest.mark.parametrize(
+    "y, pos_label, expected, classes",
+    [([0.0, 0.5, 0.5], None, [False, True, True], [0.0, 0.5]),
+     ([0.5, 0.25], None, [True, False], [0.25, 0.5]),
+     ([-0.1, 0.3, -0.1], -0.1, [True, False, True], [-0.1, 0.3]),
+     (np.array([0, 0.5], dtype=np.float32), None, [False, True], [0.0, 0.5])],
+)
+def test_check_binary_target_any_two_numbers(y, pos_label, expected, classes):
+    # type_of_target calls {0, 0.5} "continuous"; two values are two labels
+    y_pos, got = check_binary_target(y, pos_label=pos_label)
+    np.testing.assert_array_equal(y_pos, expected)
+    np.testing.assert_allclose(got, classes)
+
+
+@pytest.mark.parametrize(
+    "y, classes",
+    [([0, 1, 1], [0, 1]), ([0.0, 1.0], [0, 1]), ([1, 1], [0, 1]),
+     ([True, False], [0, 1]), (["no", "yes"], ["no", "yes"]),
+     ([0.5, 0.0], [0.0, 0.5])],
+)
+def test_check_fitted_labels_accepts_the_fitted_labels(y, classes):
+    assert check_fitted_labels(y, np.asarray(classes)) == classes[-1]
+
+
+@pytest.mark.parametrize(
+    "y, classes, unknown",
+    [([1, 2, 2], [0, 1], "[2]"), ([2, 3], [0, 1], "[2, 3]"),
+     (["n", "y"], [0, 1], "['n', 'y']"), ([0, 1], ["no", "yes"], "[0, 1]")],
+)
+def test_check_fitted_labels_rejects_labels_not_fitted(y, classes, unknown):
+    with pytest.raises(ValueError, match=re.escape(f"y has the label(s) {unknown}")
+                       + ".*Recode y to the fitted labels"):
+        check_fitted_labels(y, np.asarray(classes))

@@ -1,0 +1,38 @@
+"""Warnings of skpapk (as :mod:`sklearn.exceptions` holds scikit-learn's)."""
+
+__all__ = ["MissingGroupsWarning"]
+
+
+class MissingGroupsWarning(UserWarning):
+    """A ranker got no ``groups`` where its rows most likely span several groups.
+
+    Raised by the rankers' ``fit``, ``partial_fit`` and ``score`` when
+    ``groups=None`` (every row in one list) is most likely a mistake:
+
+    - inside a scikit-learn model-selection routine
+      (:class:`~sklearn.model_selection.GridSearchCV`,
+      :func:`~sklearn.model_selection.cross_validate`, ...) while metadata
+      routing is off: scikit-learn then gives ``groups`` to the splitter only,
+      so each candidate is fitted on all its training rows as one group and
+      each test fold is scored as one list; the search can pick a worse model
+      and nothing else says so. The fix is
+      ``sklearn.set_config(enable_metadata_routing=True)``;
+    - in ``score`` of a ranker fitted on several groups: the rows are scored
+      as one list, not per group (micro-pAp@k). The fix is to pass
+      ``groups``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from skpapk import PApKAvgRanker
+    >>> from skpapk.exceptions import MissingGroupsWarning
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> y, groups = [0, 1, 0, 1], [0, 0, 1, 1]
+    >>> ranker = PApKAvgRanker(k=1, max_iter=5, tol=None).fit(X, y, groups=groups)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = ranker.score(X, y)             # groups forgotten
+    >>> [w.category.__name__ for w in caught]
+    ['MissingGroupsWarning']
+    """

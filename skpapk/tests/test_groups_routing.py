@@ -1,0 +1,197 @@
+"""Rankers without ``groups`` where they were most likely lost: a warning.
+
+Metadata routing is off by default in scikit-learn; a search then fits every
+candidate on its training rows as one group and scores every test fold as
+one list. The rankers say so (MissingGroupsWarning naming
+``sklearn.set_config(enable_metadata_routing=True)``), and say so too when a
+ranker fitted on several groups is scored without them. Also: the labels
+given to ``score`` must be the fitted ones, and any two numbers are labels.
+"""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    cross_val_score,
+    cross_validate,
+    learning_curve,
+)
+
+from skpapk import (
+    GreedyPApKRanker,
+    PApKAvgRanker,
+    PAUCRanker,
+    SelectPApKRanker,
+)
+from skpapk.exceptions import MissingGroupsWarning
+
+ROUTING_FIX = re.escape("sklearn.set_config(enable_metadata_routing=True)")
+RANKERS = [
+    PApKAvgRanker(k=3, max_iter=5, tol=None),
+    PAUCRanker(k=3, max_iter=5, tol=None),
+    GreedyPApKRanker(k=3, n_estimators=2, random_state=0),
+    SelectPApKRanker(k=3, max_iter=2),
+]
+IDS = [type(r).__name__ for r in RANKERS]
+
+
+def make_data(seed=0, n_groups=12, n_per_group=16, d=3):
+    rng = np.random.default_rng(seed)
+    groups = np.repeat(np.arange(n_groups), n_per_group)
+    y = np.tile(np.r_[np.ones(4, int), np.zeros(n_per_group - 4, int)], n_groups)
+    X = rng.normal(size=(y.shape[0], d)) - y[:, None]
+    return X, y, groups
+
+
+@pytest.fixture(autouse=True)
+def _quiet_convergence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
+
+
+def missing_groups_messages(func):
+    """Messages of the MissingGroupsWarnings that ``func()`` issues."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MissingGroupsWarning)
+        func()
+    return [str(w.message) for w in caught
+            if issubclass(w.category, MissingGroupsWarning)]
+
+
+# --- inside a search, routing off -----------------------------------------
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_grid_search_without_routing_warns_naming_the_fix(ranker):
+    X, y, g = make_data()
+    search = GridSearchCV(ranker, {"k": [2, 3]}, cv=GroupKFold(3))
+    messages = missing_groups_messages(lambda: search.fit(X, y, groups=g))
+    name = type(ranker).__name__
+    fit = [m for m in messages if m.startswith(f"{name}.fit got groups=None")]
+    score = [m for m in messages if m.startswith(f"{name}.score got groups=None")]
+    # 2 candidates x 3 folds fitted and scored, plus the refit
+    assert len(fit) == 7 and len(score) == 6
+    assert all(re.search(ROUTING_FIX, m) for m in messages)
+    assert "ONE group" in fit[0] and "ONE list" in score[0]
+
+
+@pytest.mark.parametrize("routine", ["cross_val_score", "learning_curve"])
+def test_other_model_selection_routines_without_routing_warn(routine):
+    X, y, g = make_data()
+    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None)
+    if routine == "cross_val_score":
+        def run():
+            cross_val_score(ranker, X, y, groups=g, cv=GroupKFold(3))
+    else:
+        def run():
+            learning_curve(ranker, X, y, groups=g, cv=GroupKFold(3),
+                           train_sizes=[0.5, 1.0])
+    messages = missing_groups_messages(run)
+    assert any(m.startswith("PApKAvgRanker.fit") for m in messages)
+    assert any(m.startswith("PApKAvgRanker.score") for m in messages)
+
+
+def test_groups_given_to_fit_but_not_score_without_routing_warn_at_score():
+    # without routing, cross_validate's params go to fit only: fit is per
+    # user, the test folds are still scored as one list
+    X, y, g = make_data()
+    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None)
+    messages = missing_groups_messages(lambda: cross_validate(
+        ranker, X, y, groups=g, cv=GroupKFold(3), params={"groups": g}))
+    assert messages and all(m.startswith("PApKAvgRanker.score") for m in messages)
+    assert all(re.search(ROUTING_FIX, m) for m in messages)
+
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_search_with_routing_does_not_warn(ranker):
+    X, y, g = make_data()
+    search = GridSearchCV(ranker, {"k": [2, 3]}, cv=GroupKFold(3))
+    with sklearn.config_context(enable_metadata_routing=True):
+        messages = missing_groups_messages(lambda: search.fit(X, y, groups=g))
+    assert messages == []
+
+
+def test_routing_changes_the_search_scores_that_the_warning_is_about():
+    # the warning is about a real difference: per-user scores with routing,
+    # one-list scores without
+    X, y, g = make_data(n_groups=15)
+    search = GridSearchCV(PApKAvgRanker(k=3, max_iter=5, tol=None),
+                          {"eta0": [0.01, 1.0]}, cv=GroupKFold(3))
+    with pytest.warns(MissingGroupsWarning):
+        off = search.fit(X, y, groups=g).cv_results_["mean_test_score"]
+    with sklearn.config_context(enable_metadata_routing=True):
+        on = search.fit(X, y, groups=g).cv_results_["mean_test_score"]
+    assert not np.allclose(off, on)
+
+
+# --- outside a search --------------------------------------------------------
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_score_without_groups_after_fitting_several_groups_warns(ranker):
+    X, y, g = make_data()
+    ranker = sklearn.clone(ranker).fit(X, y, groups=g)
+    with pytest.warns(MissingGroupsWarning,
+                      match="fitted on 12 groups.*" + ROUTING_FIX) as record:
+        ranker.score(X, y)
+    assert record[0].filename == __file__  # the warning names the user's line
+    assert missing_groups_messages(lambda: ranker.score(X, y, groups=g)) == []
+
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_plain_fit_and_score_of_one_group_do_not_warn(ranker):
+    X, y, g = make_data()
+    one = g == 0
+    ranker = sklearn.clone(ranker)
+    messages = missing_groups_messages(
+        lambda: ranker.fit(X[one], y[one]).score(X[one], y[one]))
+    assert messages == []
+    # fitted on one group given explicitly: scoring without groups is fine
+    assert missing_groups_messages(
+        lambda: ranker.fit(X[one], y[one], groups=g[one]).score(X, y)) == []
+
+
+def test_partial_fit_counts_the_groups_of_every_chunk():
+    X, y, g = make_data()
+    ranker = PApKAvgRanker(k=3)
+    first, second = g == 0, g == 1
+    ranker.partial_fit(X[first], y[first], groups=g[first])
+    assert missing_groups_messages(lambda: ranker.score(X[first], y[first])) == []
+    ranker.partial_fit(X[second], y[second], groups=g[second])
+    with pytest.warns(MissingGroupsWarning, match="fitted on 2 groups"):
+        ranker.score(X, y)
+    ranker.fit(X[first], y[first])  # a fit starts the count again
+    assert missing_groups_messages(lambda: ranker.score(X, y)) == []
+
+
+# --- labels of score -------------------------------------------------------
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_score_on_recoded_labels_raises_instead_of_inverting(ranker):
+    # a 0/1 model scored on 1/2 labels took 1 as relevant: 0.081, not 0.919
+    X, y, g = make_data()
+    ranker = sklearn.clone(ranker).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match=re.escape(
+            "y has the label(s) [2], which " + type(ranker).__name__
+            + " did not see in fit") + ".*Recode y to the fitted labels"):
+        ranker.score(X, y + 1, groups=g)
+    # the fitted labels in another dtype are the same labels
+    assert ranker.score(X, y.astype(float), groups=g) == ranker.score(X, y, groups=g)
+    assert ranker.score(X, y == 1, groups=g) == ranker.score(X, y, groups=g)
+
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_any_two_numbers_are_labels(ranker):
+    # {0, 0.5} was rejected as "continuous" although any two labels work
+    X, y, g = make_data()
+    half = np.where(y == 1, 0.5, 0.0)
+    ref = sklearn.clone(ranker).fit(X, y, groups=g)
+    ranker = sklearn.clone(ranker).fit(X, half, groups=g)
+    np.testing.assert_array_equal(ranker.classes_, [0.0, 0.5])
+    np.testing.assert_array_equal(ranker.coef_, ref.coef_)
+    assert ranker.score(X, half, groups=g) == ref.score(X, y, groups=g)

@@ -1,0 +1,78 @@
+"""Tests of check_groups_routing, the groups check shared by every ranker."""
+
+import warnings
+
+import pytest
+import sklearn
+
+from skpapk.exceptions import MissingGroupsWarning
+from skpapk.utils._routing import check_groups_routing
+
+
+class Estimator:
+    """A stand-in ranker: the helper only sets ``_n_fit_groups`` on it."""
+
+
+def call_from_module(module, func):
+    """Call ``func()`` from a frame whose module is named ``module``."""
+    namespace = {"__name__": module, "func": func}
+    exec("def caller():\n    return func()\n", namespace)
+    return namespace["caller"]()
+
+
+def messages_of(func):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        func()
+    return [str(w.message) for w in caught
+            if issubclass(w.category, MissingGroupsWarning)]
+
+
+@pytest.mark.parametrize("module", [
+    "sklearn.model_selection._validation",
+    "sklearn.model_selection._search",
+    "sklearn.model_selection._search_successive_halving",
+])
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "score"])
+def test_warns_inside_model_selection_without_routing(module, method):
+    est = Estimator()
+    messages = messages_of(lambda: call_from_module(
+        module, lambda: check_groups_routing(est, None, method=method)))
+    assert len(messages) == 1
+    assert messages[0].startswith(f"Estimator.{method} got groups=None inside")
+    assert "sklearn.set_config(enable_metadata_routing=True)" in messages[0]
+
+
+@pytest.mark.parametrize("module", ["sklearn.model_selection._validation",
+                                    "sklearn.pipeline", "my_script"])
+def test_no_warning_with_groups_with_routing_or_outside_a_search(module):
+    est = Estimator()
+
+    def check(groups):
+        return lambda: call_from_module(
+            module, lambda: check_groups_routing(est, groups, method="fit"))
+
+    assert messages_of(check([0, 1])) == []
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert messages_of(check(None)) == []
+    if module != "sklearn.model_selection._validation":
+        assert messages_of(check(None)) == []
+
+
+def test_records_the_fit_groups_and_warns_at_score():
+    est = Estimator()
+    check_groups_routing(est, [0, 1, 1], method="fit", n_groups=2)
+    assert est._n_fit_groups == 2
+    msgs = messages_of(lambda: check_groups_routing(est, None, method="score"))
+    assert len(msgs) == 1 and "fitted on 2 groups" in msgs[0]
+    assert messages_of(lambda: check_groups_routing(est, [0], method="score")) == []
+    check_groups_routing(est, None, method="fit", n_groups=1)  # reset
+    assert est._n_fit_groups == 1
+    assert messages_of(lambda: check_groups_routing(est, None, method="score")) == []
+    check_groups_routing(est, [3], method="partial_fit", n_groups=1, reset=False)
+    assert est._n_fit_groups == 2
+
+
+def test_unfitted_estimator_scored_without_groups_does_not_warn():
+    assert messages_of(
+        lambda: check_groups_routing(Estimator(), None, method="score")) == []
