@@ -489,23 +489,56 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
         return u, v, None
 
 
+def _standardize(s, layout):
+    """Scores standardised in each group: ``(s - mean) / std`` (weighted rows).
+
+    Returns the standardised scores (0 in a group whose scores are all
+    equal) and each row's group standard deviation (0 there).
+    """
+    n_groups = layout.n_groups
+    codes, weight = layout.codes, layout.weight
+    mass = np.bincount(codes, weights=weight, minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(codes, weights=weight * s, minlength=n_groups) / mass
+        centred = s - mean[codes]
+        var = np.bincount(codes, weights=weight * centred**2,
+                          minlength=n_groups) / mass
+    std = np.sqrt(np.where(mass > 0, var, 0.0))
+    # a spread below the rounding of the scores counts as no spread
+    scale = np.abs(np.where(mass > 0, mean, 0.0)) + std
+    std = np.where(std > 1e-12 * scale, std, 0.0)
+    row_std = std[codes]
+    z = np.zeros_like(s)
+    np.divide(centred, row_std, out=z, where=row_std > 0)
+    return z, row_std
+
+
 class SoftPApKSurrogate(SmoothPairwiseSurrogate):
     """Pairwise logistic loss over soft top-k pairs: a smooth pAp@k surrogate.
 
     Group loss ``sum_i sum_j (p_i / beta) (q_j / k') l(s_i - s_j)`` with the
-    soft top-k memberships ``p_i = sigmoid((s_i - t+) / T)``,
+    soft top-k memberships ``p_i = sigmoid((z_i - t+) / T)``,
     ``sum_i p_i = beta = min(k, n+)``, and ``q_j`` likewise over the
     irrelevant rows with ``sum_j q_j = k' = min(k, n-)`` (see the module
-    docstring). High ``temperature``: the pairwise logistic loss of every
-    pair (AUC); low: the pairs of pAp@k's top ``beta`` relevant and top
-    ``k'`` irrelevant rows (Definition 1 of Hiranandani et al., 2020).
-    Not convex for a finite temperature (like the ramp surrogate, eq. 6,
-    whose top-beta set moves with the scores).
+    docstring), where ``z = (s - mean) / std`` are the scores standardised in
+    the group (user): the temperature ``T`` is in units of each user's score
+    spread, so the memberships do not change when the scores are scaled, and
+    a model cannot flatten its weights by shrinking its scores. High
+    ``temperature``: the pairwise logistic loss of every pair (AUC); low: the
+    pairs of pAp@k's top ``beta`` relevant and top ``k'`` irrelevant rows
+    (Definition 1 of Hiranandani et al., 2020). Not convex for a finite
+    temperature (like the ramp surrogate, eq. 6, whose top-beta set moves
+    with the scores). In a group whose scores are all equal the memberships
+    are uniform.
+
+    The gradient includes the terms through the thresholds and through the
+    standardisation (exact); the Hessian diagonal holds the memberships
+    fixed.
 
     Parameters
     ----------
     temperature : float, default=1.0
-        ``T > 0``, in units of the scores.
+        ``T > 0``, in units of each group's score standard deviation.
     group_weight : {"uniform", "inverse_variance"}, default="uniform"
         Weight of each group in the mean over groups (:func:`group_weights`).
     """
@@ -520,7 +553,8 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
 
     def _weights(self, s, layout, k):
         T = float(self.temperature)
-        p, soft = soft_top_weights(s, layout, k, T)
+        z, row_std = _standardize(s, layout)
+        p, soft = soft_top_weights(z, layout, k, T)
         codes = layout.codes
         top_mass = np.where(layout.y_pos, np.minimum(layout.mass_pos, k)[codes],
                             np.minimum(layout.mass_neg, k)[codes])
@@ -529,16 +563,20 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         v = np.where(layout.y_pos, 0.0, share)
         # d share_r / d p_r and the curvature of the soft threshold
         slope = np.where(soft, layout.weight * p * (1.0 - p), 0.0)
-        return u, v, (slope, top_mass, soft)
+        return u, v, (slope, top_mass, soft, z, row_std)
 
     def _implicit_gradient(self, L, layout, implicit):
-        """``a_r d_r / (m T) * (L_r - mean of L over the segment, weights a d)``.
+        """Gradient of the loss through the memberships.
 
-        From ``sum_r a_r p_r = m`` with ``p_r = sigmoid((s_r - t) / T)``:
-        ``d p_r / d s_l = (d_r / T) (delta_rl - a_l d_l / sum a d)``, where
-        ``d = p (1 - p)`` and ``a`` are the row weights.
+        With respect to the standardised scores, from ``sum_r a_r p_r = m``
+        and ``p_r = sigmoid((z_r - t) / T)``:
+        ``d p_r / d z_l = (d_r / T) (delta_rl - a_l d_l / sum a d)``, where
+        ``d = p (1 - p)`` and ``a`` are the row weights, which gives
+        ``h_l = a_l d_l / (m T) * (L_l - mean of L over the segment, weights
+        a d)``. Then through ``z = (s - mean) / std`` in each group:
+        ``d z_l / d s_r = (delta_lr - a_r / W - z_l z_r a_r / W) / std``.
         """
-        slope, top_mass, soft = implicit
+        slope, top_mass, soft, z, row_std = implicit
         seg = _segment_ids(layout)
         n_seg = 2 * layout.n_groups
         slope_sum = np.bincount(seg, weights=slope, minlength=n_seg)
@@ -546,5 +584,12 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_L = np.where(slope_sum > 0, weighted_L / slope_sum, 0.0)
         T = float(self.temperature)
-        return np.where(soft, slope * (L - mean_L[seg]) / (top_mass * T), 0.0)
-
+        h = np.where(soft, slope * (L - mean_L[seg]) / (top_mass * T), 0.0)
+        codes, weight, n_groups = layout.codes, layout.weight, layout.n_groups
+        mass = np.bincount(codes, weights=weight, minlength=n_groups)[codes]
+        h_sum = np.bincount(codes, weights=h, minlength=n_groups)[codes]
+        hz_sum = np.bincount(codes, weights=h * z, minlength=n_groups)[codes]
+        grad = np.zeros_like(h)
+        np.divide(h - weight / mass * (h_sum + z * hz_sum), row_std, out=grad,
+                  where=row_std > 0)
+        return grad

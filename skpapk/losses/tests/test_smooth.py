@@ -55,9 +55,14 @@ def oracle_value(y, s, groups, k, surrogate, T=1.0, weight=None, frozen=None,
         if surrogate == "pairwise_logistic":
             u, v = a / a.sum(), b / b.sum()
         else:
+            # standardise the group's scores, then soft top-k of each label
+            w_g, s_g = weight[m], frozen[m]
+            mean = np.average(s_g, weights=w_g)
+            std = np.sqrt(np.average((s_g - mean) ** 2, weights=w_g))
+            z = np.zeros_like(frozen) if std == 0 else (frozen - mean) / std
             beta, kk = min(k, a.sum()), min(k, b.sum())
-            u = a * _soft_membership(frozen[pos], a, beta, T) / beta
-            v = b * _soft_membership(frozen[neg], b, kk, T) / kk
+            u = a * _soft_membership(z[pos], a, beta, T) / beta
+            v = b * _soft_membership(z[neg], b, kk, T) / kk
         z = s[pos][:, None] - s[neg][None, :]
         values.append(u @ _logistic(z) @ v)
         n_pos, n_neg = a.sum(), b.sum()
@@ -178,6 +183,27 @@ def test_integer_weights_equal_repeated_rows(surrogate):
                                atol=1e-12)
     np.testing.assert_allclose(h_w, np.bincount(rep, h_r, minlength=40),
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 10.0])
+def test_soft_memberships_do_not_depend_on_the_scale(scale):
+    """The temperature is in units of each group's score spread."""
+    y, s, groups = _data(14, n=50)
+    shift = np.random.default_rng(1).normal(size=5)[groups]  # per-group offset
+    loss = SoftPApKSurrogate(temperature=0.4)
+    codes = np.unique(groups, return_inverse=True)[1]
+    layout = make_pair_layout(y, codes, 5)
+    u, v, _ = loss._weights(s[layout.order], layout, 3)
+    u2, v2, _ = loss._weights((scale * s + shift)[layout.order], layout, 3)
+    np.testing.assert_allclose(u2, u, rtol=1e-8, atol=1e-14)
+    np.testing.assert_allclose(v2, v, rtol=1e-8, atol=1e-14)
+
+
+def test_equal_scores_give_uniform_memberships():
+    y = np.array([True, True, False, False, False])
+    value, grad = surrogate_loss(y, np.zeros(5), k=2, surrogate="soft_papk")
+    assert value == pytest.approx(np.log(2))
+    np.testing.assert_allclose(grad, [-0.25, -0.25, 1 / 6, 1 / 6, 1 / 6])
 
 
 def test_temperature_limits():
