@@ -1,12 +1,13 @@
 """skpapk: rankers and per-group metrics for top-k recommendation with pAp@k."""
 
-from ._base import BaseRanker, BaseSubgradientRanker, Recommendations
+from ._base import BaseRanker, Recommendations
 from ._baselines import (
     GreedyPApKRanker,
     PAUCRanker,
     PrecAtKRanker,
     SelectPApKRanker,
 )
+from ._linear import BaseLinearRanker
 from ._ranker import (
     PApKAvgRanker,
     PApKMaxRanker,
@@ -19,7 +20,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BaseRanker",
-    "BaseSubgradientRanker",
+    "BaseLinearRanker",
     "GreedyPApKRanker",
     "PApKAvgRanker",
     "PApKMaxRanker",

@@ -1,9 +1,11 @@
 """Linear rankers trained on the pAp@k surrogates (Hiranandani et al., 2020)."""
 
-from sklearn.utils._param_validation import StrOptions
+from numbers import Real
 
-from ._base import BaseSubgradientRanker
-from .losses import SURROGATES
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ._linear import BaseLinearRanker
+from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, SURROGATES, get_surrogate
 
 _PARAMETERS = """k : int, default=10
         Number of items shown to each user: the ``k`` of pAp@k, used by the
@@ -127,6 +129,18 @@ _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
 _REFERENCES = """G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
     and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020."""
 
+_LINEAR_NOTE = """Why the default is not one of the paper's surrogates: on MovieLens
+    100K (``benchmarks/compare_peers.py``) the objectives of the avg, max and TS
+    surrogates are lowest at or near ``w = 0``: with many noisy irrelevant
+    items per user, the top-``k`` irrelevant items under any ``w`` outscore
+    the relevant ones the hinge compares them with, so the hinge terms grow
+    with ``||w||`` and Algorithm 1 returns an early iterate. The smooth
+    pairwise loss of every pair has no such degenerate minimum and, with the
+    inverse-variance weighting of users, ranks better on held-out
+    micro-pAp@k than a logistic regression on the same features; restricting
+    the pairs to pAp@k's top ones (``"soft_papk"``) did not help there
+    (fewer pairs, noisier estimates). See ``benchmarks/results/``."""
+
 _AVG_NOTE = """The avg surrogate is zero under the beta-margin condition (Def. 3) but,
     contrary to Proposition 3 of the paper, it is **not** an upper bound of
     the pAp@k risk (the proof swaps a min and a max in eq. 9).
@@ -208,42 +222,175 @@ _EXAMPLE = """    >>> import numpy as np
 """
 
 
-class PApKRanker(BaseSubgradientRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on a pAp@k surrogate of the user's choice.",
-        """The surrogate is one of the four of the paper: ``"avg"`` (eq. 10),
-    ``"max"`` (eq. 24, App. C), ``"ts"`` (tight-struct, eq. 14) and
-    ``"ramp"`` (eq. 6), all over the top-``k`` irrelevant items of every
-    group (user) under the current weights.
+_SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
+        The surrogate minimised, a name of
+        :data:`skpapk.losses.SURROGATES`: the smooth ``"pairwise_logistic"``
+        (every relevant/irrelevant pair of each user,
+        :class:`~skpapk.losses.PairwiseLogisticSurrogate`) or
+        ``"soft_papk"`` (the pairs of pAp@k's soft top ``min(k, n+)``
+        relevant and top ``k`` irrelevant rows,
+        :class:`~skpapk.losses.SoftPApKSurrogate`), or one of the paper's
+        four: ``"avg"`` (eq. 10), ``"max"`` (eq. 24), ``"ts"``
+        (tight-struct, eq. 14), ``"ramp"`` (eq. 6).
 
-    """ + _AVG_NOTE + "\n\n    " + _TS_NOTE,
-        """PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker : the same
-        with a fixed surrogate.""",
-        _EXAMPLE.format(cls="PApKRanker", args='surrogate="max", k=5'),
-        extra_params="""surrogate : {"avg", "max", "ts", "ramp"}, default="avg"
-        The surrogate minimised: avg (eq. 10), max (eq. 24), tight-struct
-        (eq. 14) or ramp (eq. 6, non-convex).
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
 
-    """,
-    )
+    solver : {"auto", "lbfgs", "subgradient"}, default="auto"
+        ``"lbfgs"``: scipy's L-BFGS on the objective (smooth surrogates
+        only); ``"subgradient"``: the paper's Algorithm 1, projected
+        subgradient descent with steps ``eta0 / sqrt(t + 1)``; ``"auto"``:
+        L-BFGS for the smooth surrogates, Algorithm 1 for the others.
+
+    temperature : float, default=1.0
+        Temperature of ``"soft_papk"``, in units of each user's score
+        standard deviation: large values weigh every pair alike (AUC),
+        small ones keep pAp@k's top pairs. Ignored by the other surrogates.
+
+    group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
+        Weight of each user in the smooth surrogates' mean over users:
+        ``"uniform"`` weighs every user alike; ``"inverse_variance"`` weighs
+        a user by the inverse of the variance of its AUC under a random
+        ranking, ``12 n+ n- / (n+ + n- + 1)`` (Mann-Whitney), so that users
+        with few rows, whose pairs say little about the scorer, weigh less
+        (:func:`skpapk.losses.group_weights`). The metric still weighs every
+        user alike; this is about estimating ``w``. The paper's four
+        surrogates always weigh users alike.
+
+    eta0 : float, default=1.0
+        ``solver="subgradient"`` (and :meth:`partial_fit`) only: initial
+        step size; epoch ``t`` (from 0) steps ``eta0 / sqrt(t + 1)`` (paper
+        App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-4
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of L-BFGS iterations, or of epochs (full subgradient
+        steps) of Algorithm 1.
+
+    tol : float or None, default=1e-4
+        L-BFGS: stop when the largest entry of the gradient falls under
+        ``tol`` times its value at the start (``None``: ``1e-10``).
+        Algorithm 1: stop when the objective has not gone below the best
+        objective minus ``tol`` for ``n_iter_no_change`` consecutive epochs
+        (``None``: run ``max_iter`` epochs).
+
+    n_iter_no_change : int, default=10
+        Number of iterations without improvement of the validation score
+        (``early_stopping``), or of Algorithm 1's objective, before stopping.
+
+    radius : float or None, default=None
+        ``solver="subgradient"`` only: project every iterate on the L2 ball
+        of this radius (the feasible set W of Algorithm 1).
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best for
+        ``n_iter_no_change`` iterations (Algorithm 1: above its best plus
+        ``tol``), and return the best scored iterate. ``X`` is copied once
+        into its training and validation rows.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``.
+
+    average : bool, default=False
+        ``solver="subgradient"`` only: Polyak averaging, ``coef_`` is the mean
+        of the iterates (see :class:`PApKAvgRanker`).
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues from the previous solution (and,
+        for Algorithm 1, its step count and running average).
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective at every iteration."""
+
+
+class PApKRanker(BaseLinearRanker):
+    """Linear ranker trained for pAp@k on a surrogate of the user's choice.
+
+    By default it minimises, by L-BFGS, the smooth pairwise logistic loss of
+    every (relevant, irrelevant) pair of each user, with users weighted by
+    the inverse of the variance of their AUC (``group_weight``), plus
+    ``alpha * ||w||^2``. On real recommendation data this is the linear
+    surrogate that ranks best on held-out micro-pAp@k (see Notes): the
+    paper's four hinge surrogates are available through ``surrogate`` (with
+    the paper's Algorithm 1 as solver, exactly as in
+    :class:`PApKAvgRanker` and the other fixed-surrogate rankers), and
+    ``"soft_papk"`` restricts the pairs softly to pAp@k's top ones.
+
+    ``X`` (dense or CSR, float32 or float64) is not copied (except by
+    ``early_stopping``); an objective evaluation costs one ``X @ w``, one
+    ``X.T @ g`` and, for the smooth surrogates, ``O(sum_u n+_u n-_u)``
+    pair terms in bounded chunks (the paper's surrogates: ``O(n log n)``).
+    The same data and parameters give the same ``coef_``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    See Also
+    --------
+    PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker : the paper's
+        surrogates and Algorithm 1, with the surrogate fixed.
+    PApKBoostRanker : gradient-boosted trees on the same smooth surrogates.
+    skpapk.losses.surrogate_loss : the surrogates, their gradients.
+    skpapk.metrics.papk_score : the pAp@k metric.
+
+    Notes
+    -----
+    {hinge_note}
+
+    References
+    ----------
+    {references}
+
+    Examples
+    --------
+{example}
+    """
 
     #: The surrogates this ranker can train on; feeds both the parameter
     #: validation and the dispatch in ``fit``.
     surrogate_functions = {
-        name: SURROGATES[name] for name in ("avg", "max", "ts", "ramp")
+        name: SURROGATES[name]
+        for name in ("pairwise_logistic", "soft_papk", "avg", "max", "ts", "ramp")
     }
+
+    #: The solvers; "auto" picks L-BFGS for the smooth surrogates.
+    solvers = ("auto", "lbfgs", "subgradient")
 
     _parameter_constraints: dict = {
-        **BaseSubgradientRanker._parameter_constraints,
+        **BaseLinearRanker._parameter_constraints,
         "surrogate": [StrOptions(set(surrogate_functions))],
+        "solver": [StrOptions(set(solvers))],
+        "temperature": [Interval(Real, 0, None, closed="neither")],
+        "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
     }
 
-    def __init__(self, surrogate="avg", *, k=10, eta0=1.0, alpha=1e-3, max_iter=200,
-                 tol=1e-4, n_iter_no_change=10, radius=None, early_stopping=False,
-                 validation_fraction=0.1, average=False, warm_start=False,
-                 random_state=None, verbose=0):
+    def __init__(self, surrogate="pairwise_logistic", *, k=10, solver="auto",
+                 temperature=1.0, group_weight="inverse_variance", eta0=1.0,
+                 alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
+                 radius=None, early_stopping=False, validation_fraction=0.1,
+                 average=False, warm_start=False, random_state=None, verbose=0):
         self.surrogate = surrogate
         self.k = k
+        self.solver = solver
+        self.temperature = temperature
+        self.group_weight = group_weight
         self.eta0 = eta0
         self.alpha = alpha
         self.max_iter = max_iter
@@ -258,10 +405,31 @@ class PApKRanker(BaseSubgradientRanker):
         self.verbose = verbose
 
     def _get_surrogate(self):
-        return self.surrogate_functions[self.surrogate]()
+        return get_surrogate(self.surrogate, temperature=self.temperature,
+                             group_weight=self.group_weight)
+
+    def _get_solver(self, loss):
+        if self.solver == "auto":
+            return "lbfgs" if loss.smooth else "subgradient"
+        if self.solver == "lbfgs" and not loss.smooth:
+            raise ValueError(
+                f"solver='lbfgs' needs a smooth surrogate "
+                f"({', '.join(map(repr, SMOOTH_SURROGATES))}); surrogate="
+                f"{self.surrogate!r} is piecewise linear: use "
+                f"solver='subgradient' (the paper's Algorithm 1) or 'auto'."
+            )
+        return self.solver
 
 
-class _FixedSurrogateRanker(BaseSubgradientRanker):
+PApKRanker.__doc__ = PApKRanker.__doc__.format(
+    parameters=_SMOOTH_PARAMETERS, attributes=_ATTRIBUTES,
+    hinge_note="\n\n    ".join([_LINEAR_NOTE, _AVG_NOTE, _TS_NOTE]),
+    references=_REFERENCES,
+    example=_EXAMPLE.format(cls="PApKRanker", args="k=5"),
+)
+
+
+class _FixedSurrogateRanker(BaseLinearRanker):
     """A :class:`PApKRanker` whose surrogate is fixed by the class."""
 
     _surrogate = None

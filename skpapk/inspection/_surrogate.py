@@ -8,7 +8,7 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.utils import check_array
 from sklearn.utils._plotting import _validate_style_kwargs
 
-from .._base import BaseSubgradientRanker
+from .._linear import BaseLinearRanker
 from .._solver import SolverState, projected_subgradient
 from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
@@ -297,7 +297,7 @@ class SurrogateDisplay:
             iterate.
         """
         check_matplotlib_support(f"{cls.__name__}.from_estimator")
-        if not isinstance(estimator, BaseSubgradientRanker):
+        if not isinstance(estimator, BaseLinearRanker):
             raise TypeError(
                 f"SurrogateDisplay.from_estimator needs a ranker trained by "
                 f"projected subgradient descent (PApKRanker, PApKAvgRanker, "
@@ -308,6 +308,13 @@ class SurrogateDisplay:
         surrogates = _check_surrogates(surrogates)
         est = clone(estimator)
         est._validate_params()
+        if est._get_solver(est._get_surrogate()) != "subgradient":
+            raise ValueError(
+                f"SurrogateDisplay.from_estimator replays Algorithm 1 (projected "
+                f"subgradient descent), but this {type(estimator).__name__} is "
+                f"trained by L-BFGS; set solver='subgradient', or record the "
+                f"iterates yourself and use from_iterates."
+            )
         if max_iter is None:
             n_epochs, tol = est.max_iter, est.tol
         else:

@@ -78,10 +78,12 @@ def test_sparse_and_float32_agree_with_dense(surrogate):
 def test_fixed_rankers_equal_papk_ranker(surrogate):
     X, y, g = make_data(3)
     fixed = FIXED[surrogate](k=3, max_iter=10).fit(X, y, groups=g)
-    general = PApKRanker(surrogate, k=3, max_iter=10).fit(X, y, groups=g)
+    general = PApKRanker(surrogate, k=3, max_iter=10, alpha=fixed.alpha).fit(
+        X, y, groups=g)
     np.testing.assert_array_equal(fixed.coef_, general.coef_)
     assert "surrogate" not in fixed.get_params()
-    assert set(general.get_params()) == set(fixed.get_params()) | {"surrogate"}
+    assert set(general.get_params()) == set(fixed.get_params()) | {
+        "surrogate", "solver", "temperature", "group_weight"}
     assert sklearn.clone(fixed).get_params() == fixed.get_params()
 
 
@@ -127,11 +129,15 @@ def test_no_defined_group_raises():
 def test_verbose_prints_objective_and_papk(capsys):
     X, y, g = make_data(7, n_groups=5)
     g = np.r_[g[:-1], 99]  # one group of a single row: skipped
-    PApKRanker(max_iter=3, tol=None, verbose=1).fit(X, y, groups=g)
+    PApKRanker("avg", max_iter=3, tol=None, verbose=1).fit(X, y, groups=g)
     out = capsys.readouterr().out
     assert "1 groups skipped" in out
     assert out.count("objective") == 3
     assert out.count("train micro-pAp@k") == 3
+    ranker = PApKRanker(max_iter=3, tol=None, verbose=1).fit(X, y, groups=g)
+    out = capsys.readouterr().out
+    assert "lbfgs solver" in out and "1 groups skipped" in out
+    assert out.count("-- Iteration") == ranker.n_iter_ <= 3
 
 
 def test_recommend_matches_brute_force():

@@ -1,0 +1,357 @@
+"""Linear rankers ``s = X @ w``: fitting by Algorithm 1 or by L-BFGS.
+
+:class:`BaseLinearRanker` gives ``fit``, ``partial_fit``, warm starts,
+``coef_init``, early stopping and averaging to every linear ranker of the
+package. Two solvers share one :class:`~skpapk._solver.SolverState`:
+
+- ``"subgradient"``: the paper's Algorithm 1, projected subgradient descent
+  (:func:`skpapk._solver.projected_subgradient`), for every surrogate;
+- ``"lbfgs"``: scipy's L-BFGS (:func:`skpapk._lbfgs.minimize_lbfgs`) on the
+  smooth surrogates (``"pairwise_logistic"``, ``"soft_papk"``).
+"""
+
+import copy
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import validate_data
+
+from ._base import BaseRanker
+from ._lbfgs import linear_objective, minimize_lbfgs
+from ._solver import SolverState, ValidationSet, projected_subgradient
+from .model_selection import within_group_split
+from .utils._routing import check_groups_routing
+from .utils._validation import binary_classes, check_groups, check_k
+
+
+def _check_coef_init(coef_init, n_features):
+    """``coef_init`` as a finite float64 vector of length ``n_features``."""
+    try:
+        coef = np.asarray(coef_init, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"coef_init must be an array of {n_features} real numbers (the "
+            f"starting weights w_0, one per feature), got {type(coef_init).__name__}"
+            f" that does not convert to float: {exc}"
+        ) from None
+    if coef.ndim != 1 or coef.shape[0] != n_features:
+        raise ValueError(
+            f"coef_init must have shape ({n_features},), one weight per feature "
+            f"of X, got shape {coef.shape}; pass e.g. np.zeros({n_features}) or "
+            f"rng.normal(size={n_features})."
+        )
+    if not np.all(np.isfinite(coef)):
+        raise ValueError(
+            f"coef_init must be finite, got {np.count_nonzero(~np.isfinite(coef))}"
+            f" NaN or infinite value(s); replace them (e.g. np.nan_to_num) or "
+            f"pass coef_init=None to start at w_0 = 0."
+        )
+    return coef
+
+
+def _defined_groups(y_pos, codes, n_groups):
+    """Mask of the groups with at least one relevant and one irrelevant row."""
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_rows = np.bincount(codes, minlength=n_groups)
+    return (n_pos > 0) & (n_pos < n_rows)
+
+
+class BaseLinearRanker(BaseRanker):
+    """Base class of the linear rankers ``s = X @ coef_``.
+
+    Subclasses give the surrogate through :meth:`_get_surrogate` (a
+    :class:`~skpapk.losses.BaseSurrogate`), may choose the solver through
+    :meth:`_get_solver` (Algorithm 1 by default), and define ``__init__``
+    with the parameters below (plus their own). ``fit``, ``partial_fit``,
+    warm starts, early stopping and averaging share one
+    :class:`~skpapk._solver.SolverState`, kept in ``_solver_state``:
+    :func:`skpapk._solver.projected_subgradient` (Algorithm 1) or
+    :func:`skpapk._lbfgs.minimize_lbfgs` continue from it.
+    """
+
+    __metadata_request__partial_fit = {"groups": True}
+
+    _parameter_constraints: dict = {
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "radius": [Interval(Real, 0, None, closed="neither"), None],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "average": ["boolean"],
+        "warm_start": ["boolean"],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def _get_surrogate(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _get_solver(self, loss):
+        """The solver of ``fit``: ``"subgradient"`` (Algorithm 1) or ``"lbfgs"``."""
+        return "subgradient"
+
+    def _check_lbfgs_options(self):
+        """Options of Algorithm 1 that L-BFGS has no use for must be off."""
+        for name, default in (("average", False), ("radius", None)):
+            if getattr(self, name) != default:
+                raise ValueError(
+                    f"{name}={getattr(self, name)!r} is an option of "
+                    f"solver='subgradient' (Algorithm 1); L-BFGS minimises the "
+                    f"smooth surrogate itself. Set {name}={default!r} or "
+                    f"solver='subgradient'."
+                )
+
+    def _initial_state(self, n_features, coef_init=None):
+        """``w_0 = coef_init``, else the previous state under ``warm_start``,
+        else ``w_0 = 0``."""
+        if coef_init is not None:
+            return SolverState.from_coef(_check_coef_init(coef_init, n_features))
+        previous = getattr(self, "_solver_state", None)
+        if not self.warm_start or previous is None:
+            return SolverState.zeros(n_features)
+        if previous.w.shape[0] != n_features:
+            raise ValueError(
+                f"warm_start=True but X has {n_features} features while the "
+                f"previous fit had {previous.w.shape[0]}; pass data with the "
+                f"same features or set warm_start=False."
+            )
+        state = copy.deepcopy(previous)
+        state.reset_stopping()
+        return state
+
+    def _early_stopping_split(self, X, y_pos, codes, n_groups):
+        """Hold out ``validation_fraction`` of every group's rows, by label."""
+        train, val = within_group_split(
+            y_pos, codes,
+            sizes=(1.0 - self.validation_fraction, self.validation_fraction),
+            random_state=self.random_state,
+        )
+        if not _defined_groups(y_pos[val], codes[val], n_groups).any():
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{self.validation_fraction} leaves no group with both a "
+                f"relevant and an irrelevant validation row (a group needs "
+                f"about 1 / validation_fraction rows of each label to give "
+                f"one of each to validation); raise validation_fraction or "
+                f"set early_stopping=False."
+            )
+        if not _defined_groups(y_pos[train], codes[train], n_groups).any():
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{self.validation_fraction} leaves no training group with "
+                f"both a relevant and an irrelevant row; lower "
+                f"validation_fraction or set early_stopping=False."
+            )
+        validation = ValidationSet(X=X[val], y_pos=y_pos[val], codes=codes[val])
+        return X[train], y_pos[train], codes[train], validation
+
+    def _set_fitted(self, state, n_iter, validation):
+        self._solver_state = state
+        self.coef_ = state.solution(average=self.average,
+                                    early_stopping=validation is not None).copy()
+        self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
+        self.n_iter_ = int(n_iter)
+        self.t_ = int(state.t)
+        if validation is not None:
+            self.validation_scores_ = np.asarray(state.validation_scores,
+                                                 dtype=np.float64)
+            self.best_validation_score_ = float(state.best_validation_score)
+        else:
+            self.validation_scores_ = None
+            self.best_validation_score_ = None
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, groups=None, coef_init=None):
+        """Fit the linear scorer by Algorithm 1, or by L-BFGS (smooth surrogates).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of every (user, item) row. Dense or CSR, float32 or
+            float64 (other types are converted); ``X`` is not copied by the
+            epochs (``early_stopping=True`` copies it once into its training
+            and validation rows).
+        y : array-like of shape (n_samples,)
+            Binary relevance (any two labels; the greater is relevant).
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row, any sortable hashable values;
+            ``None``: all rows form one group. Groups without a relevant or
+            without an irrelevant row are skipped (``n_groups_skipped_``).
+        coef_init : array-like of shape (n_features,), default=None
+            The starting iterate ``w_0`` (as ``coef_init`` of
+            :meth:`sklearn.linear_model.SGDClassifier.fit`). ``None`` starts
+            at ``w_0 = 0`` as the paper's Algorithm 1 does (or, with
+            ``warm_start=True``, continues the previous fit); the authors'
+            code starts at a random draw ``w_0 ~ N(0, I)``, e.g.
+            ``coef_init=np.random.default_rng(0).normal(size=X.shape[1])``.
+            A given ``coef_init`` starts a fresh run (step count ``t = 0``,
+            no running average) even under ``warm_start``; it takes part in
+            the solver's choice of the lowest-objective iterate. Not
+            requested by metadata routing: pass it to ``fit`` directly.
+
+        Returns
+        -------
+        self : object
+            Fitted ranker.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skpapk import PApKMaxRanker
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(200) < 0.3
+        >>> X = rng.normal(size=(200, 4)) + y[:, None]
+        >>> groups = np.repeat(np.arange(10), 20)
+        >>> w0 = rng.normal(size=4)                     # the authors' random start
+        >>> ranker = PApKMaxRanker(k=3, max_iter=5, tol=None)
+        >>> ranker.fit(X, y, groups=groups, coef_init=w0).t_
+        5
+        >>> zero = PApKMaxRanker(k=3, max_iter=5, tol=None)
+        >>> bool(np.array_equal(
+        ...     zero.fit(X, y, groups=groups, coef_init=np.zeros(4)).coef_,
+        ...     zero.fit(X, y, groups=groups).coef_))   # w_0 = 0 is the default
+        True
+        """
+        X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
+        loss = self._get_surrogate()
+        solver = self._get_solver(loss)
+        if solver == "lbfgs":
+            self._check_lbfgs_options()
+        state = self._initial_state(X.shape[1], coef_init)
+        validation = None
+        if self.early_stopping:
+            X, y_pos, codes, validation = self._early_stopping_split(
+                X, y_pos, codes, n_groups)
+            self.n_groups_skipped_ = int(
+                n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
+        if self.verbose:
+            print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
+                  f"{solver} solver, k={self.k}) on {X.shape[0]} rows, "
+                  f"{n_groups} groups; {self.n_groups_skipped_} groups skipped "
+                  f"(no relevant or no irrelevant row).")
+        t_before, n_before = state.t, len(state.objective_curve)
+        if solver == "lbfgs":
+            fun = linear_objective(X, y_pos, codes, n_groups, loss=loss, k=self.k,
+                                   alpha=self.alpha)
+            state = minimize_lbfgs(
+                fun, state, max_iter=self.max_iter, tol=self.tol,
+                validation=validation, k=self.k,
+                n_iter_no_change=self.n_iter_no_change, verbose=self.verbose,
+            )
+            state.n_groups_used = fun.n_groups_used
+            n_iter = state.t - t_before
+        else:
+            state = projected_subgradient(
+                X, y_pos, codes, n_groups, loss=loss, k=self.k, eta0=self.eta0,
+                alpha=self.alpha, max_iter=self.max_iter, tol=self.tol,
+                n_iter_no_change=self.n_iter_no_change, radius=self.radius,
+                state=state, average=self.average, validation=validation,
+                verbose=self.verbose,
+            )
+            n_iter = len(state.objective_curve) - n_before  # epochs evaluated
+        self._set_fitted(state, n_iter, validation)
+        return self
+
+    def _check_partial_fit_target(self, y, classes, first_call):
+        """Binary labels of a chunk against ``classes_``; set it on the first call."""
+        y, seen = binary_classes(y, input_name="y")
+        if classes is not None:
+            classes = np.unique(np.asarray(classes))
+            if classes.shape[0] != 2:
+                raise ValueError(
+                    f"Only binary classification is supported. classes must "
+                    f"hold the two labels (irrelevant, relevant), got "
+                    f"{classes.tolist()}."
+                )
+            if not first_call and not np.array_equal(classes, self.classes_):
+                raise ValueError(
+                    f"classes={classes.tolist()} differs from the classes of the "
+                    f"first partial_fit call, {self.classes_.tolist()}; the "
+                    f"labels must be the same across chunks."
+                )
+        elif first_call:
+            if seen.shape[0] != 2:
+                raise ValueError(
+                    f"The first partial_fit call got y with the label(s) "
+                    f"{seen.tolist()}: pass classes=[irrelevant_label, "
+                    f"relevant_label] on the first call when a chunk may not "
+                    f"hold both labels."
+                )
+            classes = seen
+        else:
+            classes = self.classes_
+        unknown = np.setdiff1d(seen, classes)
+        if unknown.shape[0]:
+            raise ValueError(
+                f"y has the label(s) {unknown.tolist()} not in classes "
+                f"{classes.tolist()} (set by the first partial_fit call or by "
+                f"fit); the binary labels must be the same across chunks."
+            )
+        if first_call:
+            self.classes_ = classes
+        return np.asarray(y == self.classes_[-1])
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, groups=None, classes=None):
+        """One projected subgradient step on a chunk of whole groups.
+
+        The stochastic variant of Algorithm 1 (the mini-batch subgradient
+        method Kar et al. (2015) analyse for streams of users): the step is
+        ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` the
+        subgradient of the mean surrogate over the *chunk's* groups plus
+        ``alpha * ||w||^2``, and ``t`` counts the steps of every earlier
+        ``partial_fit`` and ``fit`` call (``t_``). A chunk should hold every
+        row of its groups (a group split across chunks is scored as several
+        smaller groups). ``early_stopping`` and ``max_iter``/``tol`` are not
+        used; ``average=True`` updates the running mean of the iterates.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of the chunk's rows (same features at every call).
+        y : array-like of shape (n_samples,)
+            Binary relevance labels of the chunk; their labels must be among
+            ``classes_``.
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group. Groups of
+            the chunk without both a relevant and an irrelevant row are
+            skipped and counted in ``n_groups_skipped_`` (a chunk with no
+            such group makes a step of the regularisation term only).
+        classes : array-like of shape (2,), default=None
+            The two labels ``(irrelevant, relevant)`` (sorted; the greater is
+            relevant). Needed on the first call when its chunk does not hold
+            both labels; later calls check it against ``classes_``.
+
+        Returns
+        -------
+        self : object
+            The ranker, one step further.
+        """
+        check_k(self.k)
+        first_call = not hasattr(self, "_solver_state")
+        X, y = validate_data(self, X, y, accept_sparse="csr",
+                             dtype=[np.float64, np.float32], reset=first_call)
+        y_pos = self._check_partial_fit_target(y, classes, first_call)
+        codes, labels = check_groups(groups, X.shape[0])
+        n_groups = labels.shape[0]
+        check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
+                             reset=first_call)
+        self.n_groups_skipped_ = int(
+            n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
+        state = (SolverState.zeros(X.shape[1]) if first_call
+                 else self._solver_state)
+        n_before = len(state.objective_curve)
+        state = projected_subgradient(
+            X, y_pos, codes, n_groups, loss=self._get_surrogate(), k=self.k,
+            eta0=self.eta0, alpha=self.alpha, max_iter=1, tol=None,
+            radius=self.radius, state=state, average=self.average,
+            verbose=self.verbose,
+        )
+        self._set_fitted(state, len(state.objective_curve) - n_before, None)
+        return self

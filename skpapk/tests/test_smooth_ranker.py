@@ -1,0 +1,188 @@
+"""PApKRanker on the smooth surrogates (L-BFGS) against direct optimisation."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import InvalidParameterError
+
+from skpapk import PApKRanker
+from skpapk.losses import surrogate_loss
+from skpapk.metrics import expected_papk_score, papk_score
+from skpapk.tests._helpers import make_grouped_data
+
+SMOOTH = ["pairwise_logistic", "soft_papk"]
+
+
+def objective(w, X, y, g, k, surrogate, alpha, **params):
+    """The objective written with the public surrogate_loss only."""
+    value, grad = surrogate_loss(y, X @ w, g, k=k, surrogate=surrogate, **params)
+    return value + alpha * w @ w, X.T @ grad + 2 * alpha * w
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+@pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
+def test_lbfgs_reaches_the_minimum_of_the_objective(surrogate, group_weight):
+    X, y, g = make_grouped_data(0, n_groups=30)
+    params = dict(temperature=0.5, group_weight=group_weight)
+    ranker = PApKRanker(surrogate, k=4, alpha=1e-3, tol=1e-8, max_iter=500,
+                        **params).fit(X, y, groups=g)
+    assert ranker.solver == "auto" and ranker.n_iter_ > 1
+    value, grad = objective(ranker.coef_, X, y, g, 4, surrogate, 1e-3, **params)
+    _, grad0 = objective(np.zeros(5), X, y, g, 4, surrogate, 1e-3, **params)
+    assert np.abs(grad).max() <= 1e-6 * np.abs(grad0).max()
+    assert ranker.objective_curve_[-1] == pytest.approx(value, rel=1e-12)
+    assert np.all(np.diff(ranker.objective_curve_) <= 1e-12)  # monotone
+    if surrogate == "pairwise_logistic":  # convex: the one minimiser
+        direct = minimize(
+            lambda w: objective(w, X, y, g, 4, surrogate, 1e-3, **params),
+            np.zeros(5), jac=True, method="L-BFGS-B",
+            options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 1000})
+        np.testing.assert_allclose(ranker.coef_, direct.x, rtol=1e-5, atol=1e-7)
+
+
+def test_group_weight_matters_only_when_users_differ():
+    X, y, g = make_grouped_data(1, n_groups=20)
+    uniform = PApKRanker(group_weight="uniform").fit(X, y, groups=g)
+    weighted = PApKRanker(group_weight="inverse_variance").fit(X, y, groups=g)
+    assert not np.allclose(uniform.coef_, weighted.coef_, rtol=1e-3)
+    # every user with 3 relevant and 9 irrelevant rows: equal weights
+    rng = np.random.default_rng(0)
+    y_eq = np.tile(np.r_[np.ones(3), np.zeros(9)], 15)
+    X_eq = rng.normal(size=(180, 4)) - y_eq[:, None]
+    g_eq = np.repeat(np.arange(15), 12)
+    a = PApKRanker(group_weight="uniform").fit(X_eq, y_eq, groups=g_eq)
+    b = PApKRanker(group_weight="inverse_variance").fit(X_eq, y_eq, groups=g_eq)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10)
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+def test_smooth_rankers_learn(surrogate):
+    X, y, g = make_grouped_data(2)
+    Xt, yt, gt = make_grouped_data(3)
+    ranker = PApKRanker(surrogate, k=5).fit(X, y, groups=g)
+    assert ranker.score(Xt, yt, groups=gt) > expected_papk_score(yt, k=5,
+                                                                groups=gt) + 0.4
+    assert np.all(ranker.coef_ < 0)  # relevant rows lie along -1_d
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+def test_sparse_float32_and_row_order(surrogate):
+    X, y, g = make_grouped_data(4, n_groups=15)
+    dense = PApKRanker(surrogate, k=3, tol=1e-8).fit(X, y, groups=g)
+    csr = PApKRanker(surrogate, k=3, tol=1e-8).fit(sp.csr_matrix(X), y, groups=g)
+    np.testing.assert_allclose(csr.coef_, dense.coef_, rtol=1e-9, atol=1e-12)
+    perm = np.random.default_rng(0).permutation(y.shape[0])
+    shuffled = PApKRanker(surrogate, k=3, tol=1e-8).fit(X[perm], y[perm],
+                                                        groups=g[perm])
+    np.testing.assert_allclose(shuffled.coef_, dense.coef_, rtol=1e-6, atol=1e-9)
+    f32 = PApKRanker(surrogate, k=3, tol=1e-8).fit(X.astype(np.float32), y,
+                                                   groups=g)
+    np.testing.assert_allclose(f32.coef_, dense.coef_, rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(surrogate="max", solver="lbfgs"), "needs a smooth surrogate"),
+        (dict(average=True), "average=True is an option of solver='subgradient'"),
+        (dict(radius=1.0), "radius=1.0 is an option of solver='subgradient'"),
+    ],
+)
+def test_options_that_lbfgs_does_not_take(params, match):
+    X, y, g = make_grouped_data(5, n_groups=5)
+    with pytest.raises(ValueError, match=match):
+        PApKRanker(**params).fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [dict(solver="newton"), dict(temperature=0.0), dict(temperature="hot"),
+     dict(group_weight="rows"), dict(surrogate="logistic")],
+)
+def test_parameter_validation(params):
+    X, y, g = make_grouped_data(5, n_groups=5)
+    with pytest.raises(InvalidParameterError):
+        PApKRanker(**params).fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize("surrogate, solver", [("pairwise_logistic", "lbfgs"),
+                                               ("avg", "subgradient"),
+                                               ("pairwise_logistic", "subgradient")])
+def test_auto_and_explicit_solvers(surrogate, solver):
+    X, y, g = make_grouped_data(6, n_groups=10)
+    ranker = PApKRanker(surrogate, solver=solver, max_iter=30, tol=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ranker.fit(X, y, groups=g)
+    auto = PApKRanker(surrogate, max_iter=30, tol=None)
+    assert auto._get_solver(auto._get_surrogate()) == (
+        "lbfgs" if surrogate == "pairwise_logistic" else "subgradient")
+    if surrogate != "avg" and solver == "subgradient":  # Algorithm 1, by hand
+        w = np.zeros(X.shape[1])
+        for t in range(30):
+            _, grad = objective(w, X, y, g, 10, surrogate, ranker.alpha,
+                                group_weight="inverse_variance")
+            w = w - ranker.eta0 / np.sqrt(t + 1) * grad
+        np.testing.assert_allclose(ranker.coef_, w, rtol=1e-9, atol=1e-12)
+
+
+def test_early_stopping_keeps_the_best_validated_iterate():
+    X, y, g = make_grouped_data(7, n_groups=40, sep=0.3)
+    ranker = PApKRanker(early_stopping=True, validation_fraction=0.3,
+                        n_iter_no_change=3, random_state=0, tol=1e-12,
+                        max_iter=300, alpha=0.0).fit(X, y, groups=g)
+    scores = ranker.validation_scores_
+    assert scores.shape == (ranker.n_iter_,)
+    assert ranker.best_validation_score_ == scores.max()
+    # stopped n_iter_no_change iterations after the best one
+    assert ranker.n_iter_ - 1 - int(np.argmax(scores)) == 3
+    refit = PApKRanker(early_stopping=True, validation_fraction=0.3,
+                       n_iter_no_change=3, random_state=0, tol=1e-12,
+                       max_iter=300, alpha=0.0).fit(X, y, groups=g)
+    np.testing.assert_array_equal(refit.coef_, ranker.coef_)
+
+
+def test_coef_init_and_warm_start_start_from_the_given_point():
+    X, y, g = make_grouped_data(8, n_groups=10)
+    w0 = np.random.default_rng(0).normal(size=5)
+    ranker = PApKRanker(max_iter=1, tol=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ranker.fit(X, y, groups=g, coef_init=w0)
+    expected, _ = objective(w0, X, y, g, 10, "pairwise_logistic", ranker.alpha,
+                            group_weight="inverse_variance")
+    assert ranker.objective_curve_[0] == pytest.approx(expected, rel=1e-12)
+    full = PApKRanker(tol=1e-10).fit(X, y, groups=g)
+    warm = PApKRanker(tol=1e-10, warm_start=True).fit(X, y, groups=g)
+    first, n_before = warm.coef_.copy(), warm.objective_curve_.shape[0]
+    warm.fit(X, y, groups=g)
+    # the curve goes on from the previous fit's last iterate
+    assert warm.objective_curve_[n_before] == pytest.approx(
+        full.objective_curve_[-1], rel=1e-9)
+    np.testing.assert_allclose(warm.coef_, first, rtol=1e-5, atol=1e-8)
+
+
+def test_partial_fit_takes_one_gradient_step():
+    X, y, g = make_grouped_data(9, n_groups=10)
+    ranker = PApKRanker(eta0=0.5).partial_fit(X, y, groups=g)
+    _, grad = objective(np.zeros(5), X, y, g, 10, "pairwise_logistic", 1e-4,
+                        group_weight="inverse_variance")
+    np.testing.assert_allclose(ranker.coef_, -0.5 * grad, rtol=1e-10)
+
+
+def test_max_iter_warns():
+    X, y, g = make_grouped_data(10, n_groups=10)
+    with pytest.warns(ConvergenceWarning, match="L-BFGS reached max_iter=2"):
+        PApKRanker(max_iter=2, tol=1e-12).fit(X, y, groups=g)
+
+
+def test_default_beats_scores_of_a_constant():
+    """The fitted scores are not all alike and rank per user."""
+    X, y, g = make_grouped_data(11)
+    scores = PApKRanker(k=5).fit(X, y, groups=g).decision_function(X)
+    assert np.unique(scores).shape[0] == scores.shape[0]
+    assert papk_score(y, scores, k=5, groups=g) > 0.8
