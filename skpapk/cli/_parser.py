@@ -200,8 +200,8 @@ def build_parser(methods, version, commands):
                               "--cv group) held out for the test (default: 0.2)")
     compare.add_argument("--format", choices=["table", "csv", "markdown"],
                          default="table", help="output format (default: table)")
-    compare.add_argument("--n-users", type=_positive_int, default=200, metavar="N",
-                         help="synthetic data: number of users (default: 200)")
+    compare.add_argument("--n-users", type=_positive_int, default=500, metavar="N",
+                         help="synthetic data: number of users (default: 500)")
     compare.add_argument("--n-features", type=_positive_int, default=8,
                          metavar="D",
                          help="synthetic data: number of features, >= 5 "
