@@ -134,7 +134,7 @@ def cmd_fit(args):
                      n_jobs=n_jobs, progress=progress, title=method,
                      fixed=fixed)
         report_warnings(captured, tuned)
-    check_tuned(tuned, settings, data.X, groups, progress, method,
+    check_tuned(tuned, settings, data.X, y, groups, progress, method,
                 grid_hint="; try --grid paper" if args.grid == "small" else "")
     if tuned.cv_score is not None:
         progress(f"{method}: best {_params_text(tuned.params)}, cv micro-pAp@"
@@ -196,6 +196,8 @@ def cmd_score(args):
     y_pos = relevant[data.label_codes]
     groups = data.group_codes
     progress(f"read {data.path}: {describe_groups(y_pos, groups)}")
+    if _announced(model["labels"]):
+        progress(f"relevant label: {model['pos_label']!r} (recorded in the model)")
     scores = model.decision_function(data.X)
     data.X = None  # not needed any more: the metrics' memory can reuse it
     values = ranking_metrics(y_pos, scores, groups, k)
@@ -205,6 +207,12 @@ def cmd_score(args):
             for name, v, r in zip(names, values, randoms)]
     sys.stdout.write(render(["metric", "model", "random"], rows, args.format))
     return 0
+
+
+def _announced(labels):
+    """Whether labels are other than 0/1 and False/True (then say which is
+    relevant)."""
+    return sorted(v.lower() for v in labels) not in (["0", "1"], ["false", "true"])
 
 
 def _unique_name(name, taken):

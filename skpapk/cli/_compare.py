@@ -168,7 +168,8 @@ def cmd_compare(args):
                 tuned = tune(settings, grid, X_train, y_train, g_train, cv=cv,
                              n_jobs=n_jobs, progress=progress, title=title)
                 report_warnings(captured, tuned)
-                check_tuned(tuned, settings, X_train, g_train, progress, title,
+                check_tuned(tuned, settings, X_train, y_train, g_train, progress,
+                            title,
                             grid_hint="; try --grid paper"
                             if args.grid == "small" else "")
             except CLIError as exc:

@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from ._output import CLIError
+from ._output import CLIError, Progress
 from ._scan import scan_csv
 
 #: Rows read to decide which columns hold numbers (default features).
@@ -188,8 +188,6 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
         For every problem in the file, with its line.
     """
     check_input_file(path)
-    from ._output import Progress
-
     progress = progress or Progress(quiet=True)
     size = os.path.getsize(path)
     with progress.task(f"checking {path}", total=size, unit="bytes") as task:
@@ -338,8 +336,6 @@ def read_rows(path, scan_header, indices, *, delimiter=",", progress=None):
     rows : pandas.DataFrame of str
         The cells as written in the file (quotes removed), one row per index.
     """
-    from ._output import Progress
-
     progress = progress or Progress(quiet=True)
     indices = np.asarray(indices, dtype=np.intp)
     n_wanted = int(indices.max()) + 1 if indices.size else 0

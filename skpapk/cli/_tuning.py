@@ -18,7 +18,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import GroupKFold
 
-from ..metrics import papk_score
+from ..metrics import expected_papk_score, papk_score
 from ..model_selection import WithinGroupKFold
 from ._methods import available_methods, make_estimator, make_scaler
 from ._output import CLIError, format_param, record_warnings
@@ -199,8 +199,9 @@ def _useless(method, records, grid):
         f"vary within users.", status=1)
 
 
-def check_tuned(tuned, settings, X, groups, progress, title, grid_hint=""):
-    """Fail when the chosen model scores every row alike; note grid edges.
+def check_tuned(tuned, settings, X, y, groups, progress, title, grid_hint=""):
+    """Fail when the chosen model scores every row alike; warn when it ranks
+    its training rows no better than a random ranking; note grid edges.
 
     Returns the training scores of the chosen model.
     """
@@ -216,6 +217,16 @@ def check_tuned(tuned, settings, X, groups, progress, title, grid_hint=""):
             "Scale the features (--scale minmax or standard), use smaller "
             "steps (--grid paper or --eta0), or check that the features vary "
             "within users.", status=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        fitted = micro_papk(y, scores, groups, settings.k)
+        chance = float(expected_papk_score(y, k=settings.k, groups=groups))
+    if not fitted > chance:
+        progress(f"{title}: warning: the model ranks its own training rows no "
+                 f"better than a random ranking (micro-pAp@{settings.k} "
+                 f"{fitted:.4f}, random {chance:.4f}): it learned nothing "
+                 f"useful; try other hyper-parameters (--grid paper, --eta0, "
+                 f"--alpha) or another --method")
     if any("diverged" in m for _, m in tuned.warnings):
         progress(f"{title}: note: some fits diverged (their last finite iterate "
                  f"is kept); smaller --eta0 values would be safer")

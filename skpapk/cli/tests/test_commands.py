@@ -113,6 +113,7 @@ def test_score_prints_the_metrics_and_a_random_ranking(fitted, dataset, capsys):
     assert values["micro-pAp@3"][1] == pytest.approx(
         expected_papk_score(y, k=3, groups=users), abs=5e-5)
     assert "12 groups" in err
+    assert "relevant label: 'yes' (recorded in the model)" in err
 
 
 def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
