@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from .._base import BaseSubgradientRanker
+from .._linear import BaseLinearRanker
 from ._output import CLIError
 
 #: The paper's grids (App. F): eta in 1e-4 ... 0.5 in 1-2-5 steps, lambda in
@@ -77,9 +77,12 @@ def _papk_ranker():
 
 
 def _papk_grids():
-    # eta0 is a step size of the subgradient solver only: a ranker with a
-    # ``solver`` parameter (the smooth surrogates) is tuned on alpha.
-    return _sgd_grids(has_eta0="solver" not in _papk_ranker().get_params())
+    # PApKRanker's default is the smooth pairwise surrogate fitted by L-BFGS:
+    # eta0 (a step size of Algorithm 1) plays no part; alpha does, on the scale
+    # of a mean logistic loss (its default is 1e-4).
+    return {"small": {"alpha": [1e-5, 1e-4, 1e-3]},
+            "paper": {"alpha": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2],
+                      "group_weight": ["uniform", "inverse_variance"]}}
 
 
 def _class(module, name):
@@ -194,7 +197,7 @@ def make_estimator(method, *, k, random_state, max_iter=None, params=None):
     for name in own:
         if name == "random_state" or name.endswith("__random_state"):
             settings[name] = random_state
-    if max_iter is not None and isinstance(estimator, BaseSubgradientRanker):
+    if max_iter is not None and isinstance(estimator, BaseLinearRanker):
         settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
     for name, value in (params or {}).items():
         if name not in own:
