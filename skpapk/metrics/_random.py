@@ -9,7 +9,7 @@ import numpy as np
 from scipy.special import digamma
 from scipy.stats import hypergeom
 
-from ._ranking import _aggregate, _check_options
+from ._common import _aggregate, _check_options
 from ..utils._validation import check_binary_target, check_groups, check_k
 
 

@@ -8,7 +8,8 @@ them to a scorer only through metadata routing, so the scorer requests
 import sklearn
 from sklearn.metrics import make_scorer
 
-from ._ranking import _check_options, papk_score
+from ._common import _check_options
+from ._ranking import papk_score
 from ..utils._validation import check_k
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
