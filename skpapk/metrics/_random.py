@@ -9,8 +9,8 @@ import numpy as np
 from scipy.special import digamma
 from scipy.stats import hypergeom
 
-from ._common import _aggregate, _check_options
 from ..utils._validation import check_binary_target, check_groups, check_k
+from ._common import _aggregate, _check_options
 
 
 def _check_counts(name, values, *, minimum):
