@@ -407,3 +407,18 @@ def test_ragged_range():
     owner, i = _ragged_range([2, 0, 1, 3])
     np.testing.assert_array_equal(owner, [0, 0, 2, 3, 3, 3])
     np.testing.assert_array_equal(i, [0, 1, 0, 0, 1, 2])
+
+
+def test_ranker_score_unchanged_on_tie_free_data():
+    """PApKAvgRanker.score (micro-pAp@k with the default ties) gives on
+    continuous scores what it gave with the old default, ties="half"."""
+    from skpapk import PApKAvgRanker
+    from skpapk.datasets import make_papk_simulation
+
+    X, y, g = make_papk_simulation(n_users=40, n_pos=(3, 15), n_neg=(20, 80),
+                                   random_state=0)
+    ranker = PApKAvgRanker(k=8, max_iter=5).fit(X, y, groups=g)
+    s = ranker.decision_function(X)
+    assert np.unique(s).shape[0] == s.shape[0]  # no ties
+    assert ranker.score(X, y, groups=g) == papk_score(y, s, k=8, groups=g,
+                                                      ties="half")
