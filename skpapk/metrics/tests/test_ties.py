@@ -409,6 +409,7 @@ def test_ragged_range():
     np.testing.assert_array_equal(i, [0, 1, 0, 0, 1, 2])
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_ranker_score_unchanged_on_tie_free_data():
     """PApKAvgRanker.score (micro-pAp@k with the default ties) gives on
     continuous scores what it gave with the old default, ties="half"."""
