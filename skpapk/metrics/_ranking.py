@@ -92,7 +92,11 @@ def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
         redo = np.bincount(pos_codes[tied], minlength=n_groups) > 0
         redo &= (n_top_pos < n_pos) | (n_top_neg < n_neg)
         if redo.any():
-            rows = redo[codes]
+            # Rows below a group's k'-th top negative change nothing (their
+            # blocks hold no top negative): keep the rest of the redo groups.
+            threshold = np.full(n_groups, np.inf)
+            threshold[redo] = y_score[top_neg[(np.cumsum(n_top_neg) - 1)[redo]]]
+            rows = y_score >= threshold[codes]
             correct[redo] = _random_pair_gains(
                 y_pos[rows], y_score[rows], codes[rows], n_groups,
                 n_top_pos=n_top_pos, n_top_neg=n_top_neg)[redo]
