@@ -290,9 +290,9 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best for
-        ``n_iter_no_change`` iterations (Algorithm 1: above its best plus
-        ``tol``), and return the best scored iterate. ``X`` is copied once
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` iterations (never with ``tol=None``), and
+        return the best scored iterate. ``X`` is copied once
         into its training and validation rows.
 
     validation_fraction : float, default=0.1
