@@ -112,7 +112,8 @@ def test_huge_eta0_warns_and_keeps_the_last_finite_coef(sparse, dtype):
         X = sp.csr_matrix(X)
     ref = PApKRanker("avg", max_iter=3, tol=None, eta0=1.0).fit(X, y, groups=g)
     with pytest.warns(ConvergenceWarning, match=r"eta0=1e\+300"):
-        ranker = PApKRanker("avg", max_iter=50, tol=None, eta0=1e300).fit(X, y, groups=g)
+        ranker = PApKRanker("avg", max_iter=50, tol=None, eta0=1e300).fit(
+            X, y, groups=g)
     assert np.all(np.isfinite(ranker.coef_))
     assert np.all(np.isfinite(ranker.decision_function(X)))
     assert ranker.t_ < 50
