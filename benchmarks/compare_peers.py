@@ -186,13 +186,14 @@ def _boost_defaults():
 
 
 def available(method):
+    """Whether the method's library (and skpapk's boosted ranker) is here."""
     if method.requires is None:
         return True
     try:
         __import__(method.requires)
     except ImportError:
         return False
-    return method.requires != "lightgbm" or hasattr(skpapk, "PApKBoostRanker")
+    return method.family != "skpapk boosted" or hasattr(skpapk, "PApKBoostRanker")
 
 
 def load_split(split, path):
@@ -258,10 +259,13 @@ def run_method(method, parts, ks):
 
 
 def random_row(parts, ks):
+    """The exact expectations of a random ranking of the test rows."""
     _, _, (_, ys, gs) = parts
-    return {k: {"papk": expected_papk_score(ys, k=k, groups=gs),
-                "preck": expected_precision_at_k_score(ys, k=k, groups=gs),
-                "ndcg": np.nan, "seconds": 0.0, "params": {}} for k in ks}
+    with warnings.catch_warnings():  # the same users are left out as above
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return {k: {"papk": expected_papk_score(ys, k=k, groups=gs),
+                    "preck": expected_precision_at_k_score(ys, k=k, groups=gs),
+                    "ndcg": np.nan, "seconds": 0.0, "params": {}} for k in ks}
 
 
 def summarise(results, names, ks, n_splits):
