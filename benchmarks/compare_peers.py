@@ -265,7 +265,11 @@ def random_row(parts, ks):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         return {k: {"papk": expected_papk_score(ys, k=k, groups=gs),
                     "preck": expected_precision_at_k_score(ys, k=k, groups=gs),
-                    "ndcg": np.nan, "seconds": 0.0, "params": {}} for k in ks}
+                    # a constant score under ties="random" is exactly the
+                    # expectation over uniformly random rankings
+                    "ndcg": ndcg_at_k_score(ys, np.zeros(ys.shape[0]), k=k,
+                                            groups=gs),
+                    "seconds": 0.0, "params": {}} for k in ks}
 
 
 def summarise(results, names, ks, n_splits):
