@@ -20,22 +20,24 @@ def _brute_group(pos, neg, k):
     """max over |yhat| = k of the seed's surrogate, divided by k.
 
     ``Delta = k - K``, ``1/C = (n+ - k)/(n+ - K)``; the ``1/C`` term is 0
-    when it multiplies an empty sum (``K = n+``). A group with ``n < k`` rows
-    has no such ``yhat``: its list holds every row (``k`` -> ``n``).
+    when it multiplies an empty sum (``K = n+``). A group with at most ``k``
+    rows is 0: its prec@k does not depend on the scores (every row is
+    shown; the definition has no ``yhat`` when ``n < k``).
     """
     s = np.r_[pos, neg].astype(float)
     y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
     n, n_pos = s.shape[0], len(pos)
-    k_list = min(k, n)
+    if n <= k:
+        return 0.0
     best = -np.inf
-    for chosen in itertools.combinations(range(n), k_list):
+    for chosen in itertools.combinations(range(n), k):
         yhat = np.zeros(n)
         yhat[list(chosen)] = 1.0
         n_true = int(np.sum(yhat * y))
-        value = (k_list - n_true) + np.sum((yhat - y) * s)
+        value = (k - n_true) + np.sum((yhat - y) * s)
         left_out = (1 - yhat) * y
         if left_out.any():
-            value += (n_pos - k_list) / (n_pos - n_true) * np.sum(left_out * s)
+            value += (n_pos - k) / (n_pos - n_true) * np.sum(left_out * s)
         best = max(best, value)
     return best / k
 
@@ -52,16 +54,15 @@ def _brute_maximisers(pos, neg, k):
     s = np.r_[pos, neg].astype(float)
     y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
     n, n_pos = s.shape[0], len(pos)
-    k_list = min(k, n)
     terms = []
-    for chosen in itertools.combinations(range(n), k_list):
+    for chosen in itertools.combinations(range(n), k):
         yhat = np.zeros(n)
         yhat[list(chosen)] = 1.0
         n_true = int(np.sum(yhat * y))
         left_out = (1 - yhat) * y
-        inv_c = (n_pos - k_list) / (n_pos - n_true) if left_out.any() else 0.0
+        inv_c = (n_pos - k) / (n_pos - n_true) if left_out.any() else 0.0
         a = (yhat - y) + inv_c * left_out
-        terms.append(((k_list - n_true) + a @ s, a))
+        terms.append(((k - n_true) + a @ s, a))
     best = max(value for value, _ in terms)
     return best / k, [a / k for value, a in terms if value >= best - 1e-12]
 
@@ -126,9 +127,10 @@ def test_value_matches_brute_force_hypothesis(data, k):
         ([0.1, 0.3], [0.5, 0.2], 2, 2.3 / 2),
         # separated with margin 1 and n+ >= k: zero (Claim 6 of the seed)
         ([3.0, 2.5, 2.0], [1.0, 0.0, -4.0], 2, 0.0),
-        # fewer rows than k: the list is the whole group, k -> n = 3:
-        # K = n+ = 1 is forced: (3 - 1) + 0 + (-1), divided by k = 4
-        ([2.0], [0.0, -1.0], 4, 0.25),
+        # at most k rows: every row is shown, prec@k is constant: 0
+        # (the only yhat of n = k would give n- + sum of negatives = 1.5 / 2)
+        ([2.0], [0.0, -1.0], 4, 0.0),
+        ([2.0], [0.0, 0.5], 3, 0.0),
     ],
 )
 def test_edge_cases(pos, neg, k, expected):
@@ -164,12 +166,14 @@ def test_subgradient_matches_finite_differences(k, seed):
 
 
 @pytest.mark.parametrize("n_pos, n_neg, k", [(2, 6, 4), (1, 5, 3), (3, 5, 6),
-                                           (4, 3, 3), (2, 2, 5), (5, 2, 4)])
+                                           (4, 3, 3), (1, 2, 2), (5, 2, 4)])
 @pytest.mark.parametrize("point", ["zero", "random", "large", "integer"])
 def test_subgradient_is_the_gradient_of_a_brute_force_maximiser(n_pos, n_neg, k,
                                                                 point):
-    # One group, several w (w = 0: every score ties; integer features: ties
-    # between labellings), n+ < k included. The returned coefficients must be
+    # One group of more than k rows, several w (w = 0: every score ties;
+    # integer features: ties between labellings), n+ < k included (groups of
+    # at most k rows are 0, see test_groups_of_at_most_k_rows_are_constant).
+    # The returned coefficients must be
     # those of a maximising yhat of the seed's definition, so X.T @ coef is
     # the gradient of an active linear piece: a subgradient, and the gradient
     # itself where the maximiser is unique.
@@ -311,3 +315,20 @@ def test_shift_of_the_scores_changes_the_value_only_when_fewer_positives_than_k(
     assert value == pytest.approx(((4 - 2) * (1 + 10.0) + top_neg) / 4)
     assert np.all(coef[y_few] == 0)  # no positive in the gradient of that term
     assert value == pytest.approx(_brute_group(s_few[:2] + 10, s_few[2:] + 10, 4))
+
+
+@pytest.mark.parametrize("n_rows", [3, 4])
+def test_groups_of_at_most_k_rows_are_constant(n_rows):
+    # k = 4: every row of the first group is shown whatever the scores, so its
+    # prec@k is constant: it adds 0 and no gradient, but counts in the mean.
+    rng = np.random.default_rng(n_rows)
+    y = np.r_[np.ones(1, bool), np.zeros(n_rows - 1, bool),
+              np.ones(3, bool), np.zeros(5, bool)]
+    g = np.r_[np.zeros(n_rows, int), np.ones(8, int)]
+    s = rng.normal(size=y.shape[0])
+    for shift in (0.0, -5.0, 5.0):
+        t = s + shift * (g == 0)
+        value, coef = surrogate_loss(y, t, g, k=4, surrogate="preck")
+        assert np.all(coef[g == 0] == 0)
+        alone = surrogate_loss(y[g == 1], t[g == 1], k=4, surrogate="preck")[0]
+        assert value == pytest.approx(alone / 2)
