@@ -67,11 +67,11 @@ class PrecAtKSurrogate(BaseSurrogate):
       row) gives ``n- + sum of the negative scores``, a term without any
       positive that rewards lowering the scores of the negatives, and so
       lowering every score (e.g. ``w`` against the mean of non-negative
-      features). On MovieLens at ``k = 24`` (a quarter of the users have at
-      most 24 training rows) that term made the ranker learn ``w`` close to
+      features). On MovieLens at ``k = 24`` (23% of the users have at most
+      24 training rows) that term made the ranker learn ``w`` close to
       ``-mean(x)``, which ranks the relevant items last (test micro-pAp@24
-      40.7% against 46.2% for a random ranking; 55.6% with those groups
-      left out, ``benchmarks/results/linear_rankers_why.md``).
+      40.7% against 46.2% for a random ranking; 51.0% with those groups
+      adding 0, ``benchmarks/results/linear_rankers_why.md``).
     - Groups without a positive or without a negative are left out of the
       mean, as for the other surrogates.
 
