@@ -7,6 +7,7 @@ from ._baselines import (
     PrecAtKRanker,
     SelectPApKRanker,
 )
+from ._boost import PApKBoostRanker
 from ._ranker import (
     PApKAvgRanker,
     PApKMaxRanker,
@@ -22,6 +23,7 @@ __all__ = [
     "BaseSubgradientRanker",
     "GreedyPApKRanker",
     "PApKAvgRanker",
+    "PApKBoostRanker",
     "PApKMaxRanker",
     "PApKRampRanker",
     "PApKRanker",
