@@ -68,6 +68,12 @@ def _holdout(y_pos, codes, n_groups, fraction, random_state):
     return train, val
 
 
+def _any_split(dataset):
+    """Whether a constructed ``lightgbm.Dataset`` has a feature with bins."""
+    return any(dataset.feature_num_bin(j) > 0
+               for j in range(dataset.num_feature()))
+
+
 class _ValidationMonitor:
     """LightGBM callback: micro-pAp@k of every round on the held-out rows.
 
@@ -444,19 +450,33 @@ class PApKBoostRanker(BaseRanker):
         order = np.argsort(codes, kind="stable")
         sizes = np.bincount(codes, minlength=n_groups)
         weight = None if sample_weight is None else sample_weight[order]
+        params = self._lightgbm_params(seed)
+        dataset_params = {key: value for key, value in params.items()
+                          if key != "objective"}
         dataset = lgb.Dataset(
             X[order], label=y_pos[order].astype(np.float64), weight=weight,
             group=None if self.objective == "binary" else sizes[sizes > 0],
-            params={"verbosity": -1 if self.verbose < 2 else 1},
-            free_raw_data=True)
+            params=dataset_params, free_raw_data=True).construct()
         if self.verbose:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
                   f"k={self.k}) on {X.shape[0]} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
                   f"irrelevant row).")
+        n_rounds = self.n_estimators
+        if callable(params["objective"]) and not _any_split(dataset):
+            # LightGBM cannot take a custom objective on a Dataset without a
+            # usable feature; every tree would be one leaf anyway.
+            warnings.warn(
+                f"No feature of X can be split on (every feature is constant "
+                f"over the training rows, or has too few rows for "
+                f"min_child_samples={self.min_child_samples}): the ranker "
+                f"scores every row alike.", UserWarning, stacklevel=2)
+            dataset.set_label(np.zeros(dataset.num_data()))
+            params = dict(dataset_params, objective="regression",
+                          boost_from_average=False)
+            n_rounds = 1
         booster = lgb.train(
-            self._lightgbm_params(seed), dataset,
-            num_boost_round=self.n_estimators,
+            params, dataset, num_boost_round=n_rounds,
             callbacks=[] if monitor is None else [monitor],
             keep_training_booster=True)
         booster.free_dataset()
