@@ -9,8 +9,6 @@ the stopping rule replayed from its definition.
 
 import pickle
 import re
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -500,21 +498,6 @@ def test_pickle_round_trip():
     booster = lgb.Booster(model_str=ranker.booster_.model_to_string())
     np.testing.assert_allclose(booster.predict(X, raw_score=True),
                                ranker.decision_function(X), rtol=1e-12)
-
-
-def test_missing_lightgbm_raises_an_import_error_naming_the_extra(monkeypatch):
-    X, y, g = make_data(22)
-    monkeypatch.setitem(sys.modules, "lightgbm", None)
-    with pytest.raises(ImportError, match=re.escape("pip install 'skpapk[lightgbm]'")):
-        PApKBoostRanker(**SMALL).fit(X, y, groups=g)
-
-
-def test_import_skpapk_does_not_import_lightgbm():
-    code = ("import sys, skpapk, skpapk.losses; "
-            "from skpapk import PApKBoostRanker; "
-            "from skpapk.losses import LightGBMObjective; "
-            "assert 'lightgbm' not in sys.modules, 'lightgbm imported'")
-    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_fit_warns_nothing_on_ordinary_data():
