@@ -126,12 +126,15 @@ class PApKBoostRanker(BaseRanker):
     and Hessian of a smooth surrogate of pAp@k, the mean over users of a
     per-user weighted pairwise logistic loss of their (relevant, irrelevant)
     pairs, computed by :mod:`skpapk.losses` (:class:`~skpapk.losses.
-    LightGBMObjective`): every user counts equally, as in the mean over
-    users of micro-pAp@k (eq. 17 of Hiranandani et al., 2020), whatever its
-    number of rows. The pairs are enumerated in bounded chunks with no
-    Python loop over users, so users with thousands of rows cost time, not
-    memory. LightGBM's own ``"binary"``, ``"lambdarank"`` and
-    ``"rank_xendcg"`` objectives are there for comparison.
+    LightGBMObjective`). A user's weight in that mean does not grow with
+    its number of rows, as in the mean over users of micro-pAp@k (eq. 17 of
+    Hiranandani et al., 2020): with ``group_weight="uniform"`` every user
+    counts equally; the default ``"inverse_variance"`` weighs a user by the
+    precision of its pairs as evidence (see ``group_weight``). The pairs are
+    enumerated in bounded chunks with no Python loop over users, so users
+    with thousands of rows cost time, not memory. LightGBM's own
+    ``"binary"``, ``"lambdarank"`` and ``"rank_xendcg"`` objectives are
+    there for comparison.
 
     Rows may come in any order and ``groups`` hold any labels: the ranker
     sorts the rows by group for LightGBM and gives it the group sizes.
@@ -155,6 +158,9 @@ class PApKBoostRanker(BaseRanker):
           weighted by their soft membership of the top ``min(k, n+)``, the
           irrelevant ones of the top ``k``, with ``temperature``: high, every
           pair (AUC); low, pAp@k's pairs (Definition 1 of the paper).
+          Low temperatures learn faster in the first rounds, then overfit:
+          on MovieLens 100K they scored below ``"pairwise_logistic"``, and
+          ``temperature=10`` about as high (see Notes).
         - ``"binary"``: LightGBM's logistic loss of every row (no groups;
           every row counts equally, so users with many rows weigh more).
         - ``"lambdarank"``: LightGBM's LambdaMART for NDCG, with
@@ -164,23 +170,30 @@ class PApKBoostRanker(BaseRanker):
           relevant rows above it).
         - ``"rank_xendcg"``: LightGBM's cross-entropy NDCG loss.
 
-    temperature : float, default=1.0
+    temperature : float, default=10.0
         Temperature of ``"soft_papk"``, in units of the raw scores (ignored
-        by the other objectives).
+        by the other objectives). The raw scores spread as trees are added,
+        so a fixed temperature acts colder (closer to pAp@k's hard top-k
+        pairs) in later rounds.
 
-    group_weight : {"uniform", "inverse_variance"}, default="uniform"
+    group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
         Weight of each user in the mean of the skpapk objectives
-        (:func:`~skpapk.losses.group_weights`): ``"uniform"`` as micro-pAp@k;
-        ``"inverse_variance"``, ``12 n+ n- / (n+ + n- + 1)``, users with few
-        rows weigh less. Ignored by LightGBM's objectives.
+        (:func:`~skpapk.losses.group_weights`). ``"uniform"``: every user
+        alike, as micro-pAp@k. ``"inverse_variance"``:
+        ``12 n+ n- / (n+ + n- + 1)``, the inverse of the variance of the
+        user's AUC under a random ranking: users with few rows, whose pairs
+        are noisy evidence, weigh less (but a user's weight grows only as
+        ``min(n+, n-)``, not with its number of pairs). On MovieLens 100K
+        it scored 1 to 2 points of test micro-pAp@k above ``"uniform"``.
+        Ignored by LightGBM's objectives.
 
-    n_estimators : int, default=300
+    n_estimators : int, default=100
         Maximum number of boosting rounds (trees).
 
     learning_rate : float, default=0.05
         Shrinkage of every tree.
 
-    num_leaves : int, default=15
+    num_leaves : int, default=31
         Maximum number of leaves of a tree.
 
     max_depth : int, default=-1
@@ -339,9 +352,9 @@ class PApKBoostRanker(BaseRanker):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, k=10, *, objective="pairwise_logistic", temperature=1.0,
-                 group_weight="uniform", n_estimators=300, learning_rate=0.05,
-                 num_leaves=15, max_depth=-1, min_child_samples=20,
+    def __init__(self, k=10, *, objective="pairwise_logistic", temperature=10.0,
+                 group_weight="inverse_variance", n_estimators=100,
+                 learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping="auto",
                  validation_fraction=0.1, n_iter_no_change=20, tol=1e-7,

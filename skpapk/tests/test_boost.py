@@ -209,16 +209,18 @@ def test_ranker_fits_a_large_user_in_small_chunks(monkeypatch):
 # The same trees through PApKBoostRanker, LGBMRanker and lightgbm.train
 
 
+@pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
 @pytest.mark.parametrize("objective", ["pairwise_logistic", "soft_papk"])
-def test_lgbmranker_and_train_give_the_rankers_trees(objective):
+def test_lgbmranker_and_train_give_the_rankers_trees(objective, group_weight):
     X, y, g = make_data(6)
     params = dict(n_estimators=12, learning_rate=0.1, num_leaves=6,
                   min_child_samples=4, reg_lambda=0.5, colsample_bytree=0.8)
     ranker = PApKBoostRanker(k=4, objective=objective, temperature=0.5,
-                             early_stopping=False, random_state=3, n_jobs=1,
-                             **params).fit(X, y, groups=g)
+                             group_weight=group_weight, early_stopping=False,
+                             random_state=3, n_jobs=1, **params).fit(X, y, groups=g)
     Xs, ys, _, sizes = sorted_by_group(X, y, g)
-    callable_ = LightGBMObjective(objective, k=4, temperature=0.5)
+    callable_ = LightGBMObjective(objective, k=4, temperature=0.5,
+                                  group_weight=group_weight)
     lgbm = lgb.LGBMRanker(objective=callable_, random_state=3, n_jobs=1,
                           verbose=-1, **params).fit(Xs, ys, group=sizes)
     booster = lgb.train(
@@ -230,6 +232,14 @@ def test_lgbmranker_and_train_give_the_rankers_trees(objective):
     np.testing.assert_allclose(lgbm.predict(X), scores, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(booster.predict(X), scores, rtol=1e-12, atol=1e-12)
     assert ranker.booster_.num_trees() == ranker.n_iter_ == 12
+
+
+def test_the_callable_has_the_rankers_defaults():
+    ranker = PApKBoostRanker().get_params()
+    objective = LightGBMObjective()
+    assert objective.surrogate == ranker["objective"]
+    for name in ("k", "temperature", "group_weight"):
+        assert getattr(objective, name) == ranker[name]
 
 
 @pytest.mark.parametrize("objective", ["binary", "lambdarank", "rank_xendcg"])
@@ -335,9 +345,11 @@ def test_recommend_and_score_use_the_decision_function():
 
 def test_uniform_sample_weights_leave_the_skpapk_trees_unchanged():
     """Frequency weights, and the objective scaled by the total weight: the
-    same weight on every row is the same loss and the same leaf values."""
+    same weight on every row is the same loss and the same leaf values.
+    (Not with ``"inverse_variance"``: tripled rows are more evidence per
+    user, ``12 n+ n- / (n+ + n- + 1)`` does not scale uniformly.)"""
     X, y, g = make_data(13)
-    params = dict(SMALL, min_child_weight=0.0)
+    params = dict(SMALL, min_child_weight=0.0, group_weight="uniform")
     plain = PApKBoostRanker(k=4, **params).fit(X, y, groups=g)
     tripled = PApKBoostRanker(k=4, **params).fit(X, y, groups=g,
                                                  sample_weight=np.full(y.size, 3.0))
