@@ -159,8 +159,8 @@ class PApKBoostRanker(BaseRanker):
           irrelevant ones of the top ``k``, with ``temperature``: high, every
           pair (AUC); low, pAp@k's pairs (Definition 1 of the paper).
           Low temperatures learn faster in the first rounds, then overfit:
-          on MovieLens 100K they scored below ``"pairwise_logistic"``, and
-          ``temperature=10`` about as high (see Notes).
+          on MovieLens 100K ``temperature=1`` scored below
+          ``"pairwise_logistic"``, 3 and 10 about as high (see Notes).
         - ``"binary"``: LightGBM's logistic loss of every row (no groups;
           every row counts equally, so users with many rows weigh more).
         - ``"lambdarank"``: LightGBM's LambdaMART for NDCG, with
@@ -299,13 +299,32 @@ class PApKBoostRanker(BaseRanker):
     Notes
     -----
     ``sample_weight`` holds per-row frequency weights for the skpapk
-    objectives (a row of weight 2 counts as two copies in its user's pairs;
-    users still count equally) and for ``"binary"`` (LightGBM's weighted
+    objectives (a row of weight 2 counts as two copies in its user's pairs
+    and in ``n+``, ``n-``) and for ``"binary"`` (LightGBM's weighted
     logistic loss). ``"lambdarank"`` and ``"rank_xendcg"`` multiply each
     row's gradient and Hessian by its weight after computing its user's
     lambdas: not frequency weights. LightGBM's ``min_child_samples`` counts
     rows whatever their weight, so a zero weight is not the same as leaving
     the row out.
+
+    The defaults were chosen on validation micro-pAp@k of MovieLens 100K
+    (``load_movielens_100k``, 60/20/20 split inside every user, features
+    scaled on train, k in {8, 16, 24}). Test micro-pAp@k (%), mean of three
+    splits, the number of trees chosen on validation (31 leaves, learning
+    rate 0.05): ``"pairwise_logistic"`` 56.7 / 64.0 / 67.3 at k = 8 / 16 /
+    24 (56.5 / 63.7 / 67.1 with the defaults and their own early
+    stopping); ``"soft_papk"`` with temperature 10, 3, 1: 56.8 / 64.1 /
+    67.6, 56.8 / 63.9 / 67.5, 56.5 / 63.7 / 67.1 (0.3: 53.3 at k = 8, one
+    split, 15 leaves); ``"pairwise_logistic"`` with ``group_weight="uniform"`` 55.6 /
+    62.7 / 66.1; ``"binary"`` 56.3 / 63.5 / 66.9; ``"rank_xendcg"`` 55.1 /
+    62.4 / 65.9; ``"lambdarank"`` 54.6 / 61.9 / 65.8;
+    :class:`~sklearn.ensemble.HistGradientBoostingClassifier` with its
+    defaults 55.5 / 62.7 / 66.3. The soft top-k weighting learns faster in
+    the first rounds but does not end above the pairwise logistic loss of
+    every pair (the differences are within the spread of the splits). A
+    likely reason: pAp@k's top pairs are few, and a user's top-scored
+    irrelevant items are often good items not rated 5 (only ratings of 5
+    are relevant), so weighting them up fits noise.
 
     References
     ----------
