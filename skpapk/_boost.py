@@ -19,6 +19,7 @@ from ._base import BaseRanker
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .metrics import papk_score
 from .model_selection import within_group_split
+from .utils._routing import _stacklevel
 
 #: LightGBM's own objectives, passed through by name (for comparison).
 LIGHTGBM_OBJECTIVES = ("binary", "lambdarank", "rank_xendcg")
@@ -502,7 +503,7 @@ class PApKBoostRanker(BaseRanker):
                 f"No feature of X can be split on (every feature is constant "
                 f"over the training rows, or has too few rows for "
                 f"min_child_samples={self.min_child_samples}): the ranker "
-                f"scores every row alike.", UserWarning, stacklevel=2)
+                f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
             dataset.set_label(np.zeros(dataset.num_data()))
             params = dict(dataset_params, objective="regression",
                           boost_from_average=False)
