@@ -1,5 +1,7 @@
 """scikit-learn's estimator checks on every public estimator of skpapk."""
 
+import importlib.util
+
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skpapk import (
@@ -28,6 +30,17 @@ ESTIMATORS = [
     GreedyPApKRanker(n_estimators=3, random_state=0),
     SelectPApKRanker(max_iter=3),
 ]
+
+# The distributed rankers (optional extra `dask`) on the checks' in-memory
+# data: it goes to the in-memory fit they inherit.
+if importlib.util.find_spec("dask") is not None:
+    import skpapk.dask
+
+    ESTIMATORS += [
+        skpapk.dask.PApKRanker(max_iter=20),
+        skpapk.dask.PApKAvgRanker(max_iter=20),
+        skpapk.dask.PrecAtKRanker(max_iter=20),
+    ]
 
 
 @parametrize_with_checks(ESTIMATORS)

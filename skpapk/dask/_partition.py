@@ -126,9 +126,58 @@ def split_partitions(X, y, groups):
     """
     X, x_parts = _rows_of(X, "X")
     n_parts = len(x_parts)
+    if is_frame(X) and (is_frame(y) or is_frame(groups)):
+        return X, _frame_partitions(X, y, groups)
     y_parts = _vector_parts(y, "y", X, n_parts)
     g_parts = _vector_parts(groups, "groups", X, n_parts)
     return X, list(zip(x_parts, y_parts, g_parts))
+
+
+_Y, _GROUPS = "__skpapk_y__", "__skpapk_groups__"
+
+
+def _frame_partitions(X, y, groups):
+    """Row blocks of a DataFrame ``X`` with its Series ``y`` and ``groups``.
+
+    The Series join ``X`` by index (``X.assign``) and every partition of the
+    joined frame is split back into its pieces. Taking each Series'
+    partitions separately would not do: after a shuffle, every computation
+    of a frame may order the rows of a partition differently (the order in
+    which the shuffle's pieces arrive), so separately computed columns
+    would not line up.
+    """
+    columns = {}
+    for name, key, v in (("y", _Y, y), ("groups", _GROUPS, groups)):
+        if is_frame(v):
+            if v.ndim != 1:
+                raise ValueError(
+                    f"{name} must be a dask Series or a 1-D dask array, got a "
+                    f"dask DataFrame; select its column, e.g. df['{name}']."
+                )
+            columns[key] = v
+    clash = set(columns) & set(X.columns)
+    if clash:
+        raise ValueError(f"X has reserved column name(s) {sorted(clash)}; rename them.")
+    joined = X.assign(**columns)
+    n_parts = joined.npartitions
+    y_parts = (None if _Y in columns else _vector_parts(y, "y", X, n_parts))
+    g_parts = (None if _GROUPS in columns
+               else _vector_parts(groups, "groups", X, n_parts))
+    triples = []
+    for i, part in enumerate(joined.to_delayed()):
+        x, yy, g = dask.delayed(_split_frame, nout=3)(
+            part, _Y in columns, _GROUPS in columns)
+        triples.append((x, yy if y_parts is None else y_parts[i],
+                        g if g_parts is None else g_parts[i]))
+    return triples
+
+
+def _split_frame(frame, has_y, has_groups):
+    """``(X, y, groups)`` of a partition joined by :func:`_frame_partitions`."""
+    y = frame[_Y] if has_y else None
+    groups = frame[_GROUPS] if has_groups else None
+    extra = [c for c in (_Y, _GROUPS) if c in frame.columns]
+    return frame.drop(columns=extra), y, groups
 
 
 # --------------------------------------------------------------------------
