@@ -1,0 +1,339 @@
+"""Benchmark of the distributed fit (skpapk.dask) against the in-memory fit.
+
+The data: ``--rows`` rows x ``--features`` float32 features (default
+10,000,000 x 50, 2 GB) of ``--users`` users with the same number of rows
+each, 5% to 15% of them relevant (relevant rows shifted along a fixed
+random direction), generated block by block on the workers by
+``dask.delayed`` tasks: the client never builds ``X``. Each of the
+``--partitions`` blocks holds whole users.
+
+On a ``LocalCluster`` of ``--workers`` worker processes (1 thread each) it
+times, for Algorithm 1 (``PApKAvgRanker``) and for the default
+``PApKRanker`` (smooth pairwise logistic surrogate, L-BFGS):
+
+- every round trip of the fit to the workers (one epoch of Algorithm 1,
+  one objective-and-gradient evaluation of L-BFGS): sending ``w``, each
+  worker's ``X_p @ w``, surrogate sums and ``X_p.T @ c_p``, gathering
+  and adding them up; the median over ``--epochs`` epochs is reported;
+- the whole ``fit`` (data generation, checks, preparation, epochs);
+- the peak resident memory of every worker process and of the client
+  (``resource.getrusage``, maximum RSS since the process started).
+
+The scheduler's overhead per epoch is measured on a tiny dataset (20
+users, 2,000 rows) split into 2 to 64 partitions: the distributed epoch
+minus the in-memory epoch on the same rows.
+
+Then, unless ``--no-in-memory``, the same data are built in this process
+and fitted by the in-memory rankers (seconds per epoch, peak memory). The
+numbers and the machine are printed as Markdown (``--out`` writes them to
+a file).
+
+Run ``python benchmarks/bench_dask.py`` (defaults above; 1 BLAS thread for
+the in-memory fit, as for each worker); ``--rows 1000000`` for a quick run.
+"""
+
+import argparse
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one thread, as every worker
+
+import resource  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+from sklearn.exceptions import ConvergenceWarning  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import command_line, machine_info, markdown_table, today  # noqa: E402
+
+import skpapk  # noqa: E402
+import skpapk._linear  # noqa: E402
+import skpapk._solver  # noqa: E402
+
+#: (label, class name, parameters) of the rankers timed
+RANKERS = [
+    ("Algorithm 1 (PApKAvgRanker)", "PApKAvgRanker", dict(k=10, tol=None)),
+    ("L-BFGS, pairwise logistic (PApKRanker)", "PApKRanker", dict(k=10, tol=None)),
+]
+
+
+def make_block(b, *, n_blocks, n_rows, n_users, n_features, seed=0):
+    """Block ``b``: whole users, ``n_rows // n_users`` rows each."""
+    per_user = n_rows // n_users
+    users = np.arange(n_users * b // n_blocks, n_users * (b + 1) // n_blocks)
+    rng = np.random.default_rng([seed, b])
+    n = users.shape[0] * per_user
+    groups = np.repeat(users, per_user)
+    rate = rng.uniform(0.05, 0.15, users.shape[0])[np.repeat(
+        np.arange(users.shape[0]), per_user)]
+    y = (rng.random(n) < rate).astype(np.int8)
+    X = rng.standard_normal((n, n_features), dtype=np.float32)
+    direction = np.random.default_rng(seed).standard_normal(n_features)
+    direction = (0.5 * direction / np.linalg.norm(direction) * np.sqrt(n_features))
+    X[y == 1] -= direction.astype(np.float32) / np.sqrt(n_features)
+    return X, y, groups
+
+
+def dask_data(n_blocks, **shape):
+    """Dask arrays whose blocks the workers make (known shapes)."""
+    import dask
+    import dask.array as da
+
+    per_user = shape["n_rows"] // shape["n_users"]
+    d = shape["n_features"]
+    X, y, g = [], [], []
+    for b in range(n_blocks):
+        n_users = (shape["n_users"] * (b + 1) // n_blocks
+                   - shape["n_users"] * b // n_blocks)
+        n = n_users * per_user
+        x_b, y_b, g_b = dask.delayed(make_block, nout=3)(
+            b, n_blocks=n_blocks, **shape)
+        X.append(da.from_delayed(x_b, (n, d), np.float32))
+        y.append(da.from_delayed(y_b, (n,), np.int8))
+        g.append(da.from_delayed(g_b, (n,), np.int64))
+    return da.concatenate(X), da.concatenate(y), da.concatenate(g)
+
+
+class RoundTrips:
+    """Times every call of PersistedPartitions.map (one per epoch)."""
+
+    def __init__(self):
+        from skpapk.dask._oracle import PersistedPartitions
+
+        self.cls, self.original = PersistedPartitions, PersistedPartitions.map
+        self.times = []
+        recorder = self
+
+        def timed(parts, func, *args, **kwargs):
+            start = time.perf_counter()
+            out = recorder.original(parts, func, *args, **kwargs)
+            if func.__name__ == "loss_sums":
+                recorder.times.append(time.perf_counter() - start)
+            return out
+
+        PersistedPartitions.map = timed
+
+    def restore(self):
+        self.cls.map = self.original
+
+
+class LocalEpochs:
+    """Times every evaluation of the in-memory fits (oracle and gradient)."""
+
+    def __init__(self):
+        self.times = []
+        self.saved = (skpapk._solver.linear_epoch, skpapk._linear.linear_objective)
+        linear_epoch, linear_objective = self.saved
+        times = self.times
+
+        def timed_epoch(*args, **kwargs):
+            oracle = linear_epoch(*args, **kwargs)
+
+            def timed(w):
+                start = time.perf_counter()
+                epoch = oracle(w)
+                spent = time.perf_counter() - start
+
+                def gradient():
+                    t = time.perf_counter()
+                    grad = epoch.gradient()
+                    times.append(spent + time.perf_counter() - t)
+                    return grad
+
+                return None if epoch is None else epoch._replace(gradient=gradient)
+
+            timed.dtype, timed.x_max = oracle.dtype, oracle.x_max
+            return timed
+
+        def timed_objective(*args, **kwargs):
+            fun = linear_objective(*args, **kwargs)
+
+            def timed(w):
+                start = time.perf_counter()
+                out = fun(w)
+                times.append(time.perf_counter() - start)
+                return out
+
+            timed.n_groups_used = fun.n_groups_used
+            return timed
+
+        skpapk._solver.linear_epoch = timed_epoch
+        skpapk._linear.linear_objective = timed_objective
+
+    def restore(self):
+        skpapk._solver.linear_epoch, skpapk._linear.linear_objective = self.saved
+
+
+def peak_rss():
+    """Maximum resident set size of this process so far, in bytes (Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def gib(n_bytes):
+    return f"{n_bytes / 2**30:.2f}"
+
+
+def fit_timed(module, name, params, X, y, groups, epochs, recorder):
+    ranker = getattr(module, name)(max_iter=epochs, **params)
+    recorder.times.clear()
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ranker.fit(X, y, groups=groups)
+    total = time.perf_counter() - start
+    return ranker, total, list(recorder.times)
+
+
+def scheduler_overhead(n_features, epochs, partitions=(2, 16, 64)):
+    """Distributed minus in-memory seconds per epoch on 2,048 rows (64 users)."""
+    import dask.array as da
+
+    import skpapk.dask
+
+    n_users, per_user = 64, 32
+    X, y, g = make_block(0, n_blocks=1, n_rows=n_users * per_user,
+                         n_users=n_users, n_features=n_features)
+    params = dict(k=10, tol=None)
+    rec = LocalEpochs()
+    try:
+        _, _, local_times = fit_timed(skpapk, "PApKAvgRanker", params, X, y, g,
+                                      epochs, rec)
+    finally:
+        rec.restore()
+    local = float(np.median(local_times))
+    rows = []
+    for n_parts in partitions:
+        users = np.diff(np.linspace(0, n_users, n_parts + 1).astype(int))
+        chunks = tuple(int(u) * per_user for u in users)
+        dX = da.from_array(X, chunks=(chunks, n_features))
+        dy, dg = da.from_array(y, chunks=chunks), da.from_array(g, chunks=chunks)
+        rec = RoundTrips()
+        try:
+            _, _, times = fit_timed(skpapk.dask, "PApKAvgRanker", params, dX, dy,
+                                    dg, epochs, rec)
+        finally:
+            rec.restore()
+        remote = float(np.median(times))
+        rows.append([n_parts, f"{remote * 1e3:.1f}", f"{local * 1e3:.2f}",
+                     f"{(remote - local) * 1e3:.1f}"])
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--features", type=int, default=50)
+    parser.add_argument("--users", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--partitions", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--no-in-memory", action="store_true")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+
+    from dask.distributed import Client, LocalCluster
+
+    import skpapk.dask
+
+    shape = dict(n_rows=args.rows, n_users=args.users, n_features=args.features)
+    lines = ["# skpapk.dask: distributed fit against in-memory fit", "",
+             f"Command: `{command_line()}`", "", f"Date: {today()}", "",
+             f"Machine: {machine_info()}", "",
+             f"Data: {args.rows:,} rows x {args.features} float32 features "
+             f"({gib(args.rows * args.features * 4)} GiB), {args.users:,} users "
+             f"of {args.rows // args.users} rows, {args.partitions} partitions of "
+             f"whole users, made on the workers. {args.epochs} epochs per fit.", ""]
+    results = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                               processes=True, dashboard_address=None,
+                               memory_limit=0)
+        client = Client(cluster)
+    try:
+        X, y, g = dask_data(args.partitions, **shape)
+        for label, name, params in RANKERS:
+            rec = RoundTrips()
+            try:
+                ranker, total, times = fit_timed(skpapk.dask, name, params, X, y, g,
+                                                 args.epochs, rec)
+            finally:
+                rec.restore()
+            results[label] = {"dask_epoch": float(np.median(times)),
+                              "dask_evals": len(times), "dask_total": total,
+                              "coef": ranker.coef_}
+            print(f"{label}: dask {len(times)} round trips, median "
+                  f"{np.median(times):.3f} s, fit {total:.1f} s", flush=True)
+        worker_peaks = client.run(peak_rss)
+        overhead = scheduler_overhead(args.features, max(args.epochs, 20))
+    finally:
+        client.close()
+        cluster.close()
+    client_peak = peak_rss()
+    print(f"worker peaks: {[gib(v) for v in worker_peaks.values()]} GiB; "
+          f"client {gib(client_peak)} GiB", flush=True)
+
+    local_peak = None
+    if not args.no_in_memory:
+        start = time.perf_counter()
+        X, y, g = map(np.concatenate, zip(*[
+            make_block(b, n_blocks=args.partitions, **shape)
+            for b in range(args.partitions)]))
+        build = time.perf_counter() - start
+        for label, name, params in RANKERS:
+            rec = LocalEpochs()
+            try:
+                ranker, total, times = fit_timed(skpapk, name, params, X, y, g,
+                                                 args.epochs, rec)
+            finally:
+                rec.restore()
+            gap = float(np.abs(ranker.coef_ - results[label]["coef"]).max())
+            results[label].update(local_epoch=float(np.median(times)),
+                                  local_evals=len(times), local_total=total,
+                                  gap=gap)
+            print(f"{label}: in memory {len(times)} evaluations, median "
+                  f"{np.median(times):.3f} s, fit {total:.1f} s; max |coef_ "
+                  f"difference| {gap:.1e}", flush=True)
+        local_peak = peak_rss()
+        print(f"in-memory: data built in {build:.1f} s; peak {gib(local_peak)} GiB")
+
+    rows = []
+    for label, r in results.items():
+        rows.append([
+            label, f"{r['dask_epoch']:.3f}", r["dask_evals"], f"{r['dask_total']:.1f}",
+            f"{r['local_epoch']:.3f}" if "local_epoch" in r else "-",
+            f"{r['local_total']:.1f}" if "local_total" in r else "-",
+            f"{r['local_epoch'] / r['dask_epoch']:.2f}" if "local_epoch" in r else "-",
+            f"{r['gap']:.1e}" if "gap" in r else "-",
+        ])
+    lines += ["## Seconds per epoch", "", markdown_table(
+        ["ranker", f"dask, {args.workers} workers: s/epoch (median)",
+         "round trips", "dask fit (s)", "in memory: s/epoch", "in-memory fit (s)",
+         "speed-up", "max abs coef_ diff"], rows), "",
+        "An epoch: one step of Algorithm 1, or one objective-and-gradient "
+        "evaluation of L-BFGS (an iteration takes one or more). The fit "
+        "times include making the data on the workers (dask) and the "
+        "input checks.", "",
+        "## Peak memory (maximum RSS, GiB)", "", markdown_table(
+            ["process", "peak RSS (GiB)"],
+            [[f"worker {i}", gib(v)] for i, v in enumerate(worker_peaks.values())]
+            + [["client, after the dask fits", gib(client_peak)]]
+            + ([["this process after the in-memory fits", gib(local_peak)]]
+               if local_peak else [])), "",
+        "## Scheduler overhead per epoch (tiny data)", "",
+        "Algorithm 1 on 2,000 rows x "
+        f"{args.features} features (64 users), same cluster:", "",
+        markdown_table(["partitions", "dask epoch (ms)", "in-memory epoch (ms)",
+                        "overhead (ms)"], overhead), ""]
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+
+
+if __name__ == "__main__":
+    main()
