@@ -222,6 +222,38 @@ def scheduler_overhead(n_features, epochs, partitions=(2, 16, 64)):
     return rows
 
 
+def epoch_components(n_rows, n_users, n_features, repeat=3):
+    """Seconds of the pieces of an epoch on one block, one core (best of 3)."""
+    from skpapk.losses import SURROGATES, get_surrogate, make_pair_layout
+
+    X, y, g = make_block(0, n_blocks=1, n_rows=n_rows, n_users=n_users,
+                         n_features=n_features)
+    y_pos = y == 1
+    codes = g - g.min()
+    w = np.random.default_rng(0).standard_normal(n_features)
+    scores = (X @ w.astype(np.float32)).astype(np.float64)
+    coef = np.random.default_rng(1).standard_normal(n_rows).astype(np.float32)
+    smooth = get_surrogate("pairwise_logistic", group_weight="inverse_variance")
+    layout = make_pair_layout(y_pos, codes, n_users)
+
+    def best(f):
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    return {
+        "X @ w": best(lambda: X @ w.astype(np.float32)),
+        "X.T @ c": best(lambda: X.T @ coef),
+        "avg surrogate sums": best(lambda: SURROGATES["avg"]().loss_gradient_sums(
+            y_pos, scores, codes, n_users, 10)),
+        "pairwise logistic sums": best(lambda: smooth.loss_gradient_sums(
+            y_pos, scores, codes, n_users, 10, layout=layout)),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
@@ -239,6 +271,13 @@ def main():
     import skpapk.dask
 
     shape = dict(n_rows=args.rows, n_users=args.users, n_features=args.features)
+    load_before = os.getloadavg()
+    block_rows = args.rows // args.partitions
+    block_users = args.users // args.partitions
+    components = epoch_components(block_rows - block_rows % (args.rows // args.users),
+                                  block_users, args.features)
+    print("epoch components on one partition:",
+          {k: round(v, 4) for k, v in components.items()}, flush=True)
     lines = ["# skpapk.dask: distributed fit against in-memory fit", "",
              f"Command: `{command_line()}`", "", f"Date: {today()}", "",
              f"Machine: {machine_info()}", "",
@@ -324,10 +363,49 @@ def main():
             + ([["this process after the in-memory fits", gib(local_peak)]]
                if local_peak else [])), "",
         "## Scheduler overhead per epoch (tiny data)", "",
-        "Algorithm 1 on 2,000 rows x "
+        "Algorithm 1 on 2,048 rows x "
         f"{args.features} features (64 users), same cluster:", "",
         markdown_table(["partitions", "dask epoch (ms)", "in-memory epoch (ms)",
-                        "overhead (ms)"], overhead), ""]
+                        "overhead (ms)"], overhead), "",
+        "## The pieces of an epoch on one partition (one core, this process)", "",
+        f"One partition: {args.users // args.partitions:,} users, "
+        f"{(args.users // args.partitions) * (args.rows // args.users):,} rows "
+        f"(best of 3, before the cluster starts):", "",
+        markdown_table(["piece", "seconds"],
+                       [[k, f"{v:.4f}"] for k, v in components.items()]), ""]
+    # the on-paper extrapolation, from the measured costs
+    part_rows = (args.users // args.partitions) * (args.rows // args.users)
+    slope = ((float(overhead[-1][3]) - float(overhead[0][3]))
+             / (overhead[-1][0] - overhead[0][0]) / 1e3)  # s per extra partition
+    base = float(overhead[0][3]) / 1e3
+    target_rows, target_workers = 1e9, 50
+    target_parts = int(round(target_rows / part_rows))
+    per_worker = target_parts / target_workers
+    sched = base + slope * (target_parts - overhead[0][0])
+    rows = []
+    for label, piece in zip(results, ["avg surrogate sums",
+                                      "pairwise logistic sums"]):
+        pieces = components["X @ w"] + components["X.T @ c"] + components[piece]
+        scaled = (results[label]["dask_epoch"] * (target_rows / target_workers)
+                  / (args.rows / args.workers))
+        rows.append([label, f"{pieces:.3f}", f"{pieces * per_worker:.1f}",
+                     f"{scaled:.1f}", f"{sched:.1f}"])
+    lines += [
+        f"## On paper: {target_rows:.0e} rows on {target_workers} workers", "",
+        f"{target_rows / target_workers:,.0f} rows per worker, in partitions "
+        f"of the size above ({part_rows:,} rows): {target_parts:,} partitions, "
+        f"{per_worker:.0f} per worker, run one after the other by a worker's "
+        f"thread. Compute per epoch = the pieces of one partition x "
+        f"partitions per worker (quiet core), or the measured dask epoch x "
+        f"the ratio of rows per worker (this shared machine). Scheduler = "
+        f"the tiny-data overhead of {overhead[0][0]} partitions plus "
+        f"{slope * 1e3:.2f} ms per extra partition (the slope above).", "",
+        markdown_table(["ranker", "pieces of 1 partition (s)",
+                        "compute s/epoch (pieces)",
+                        "compute s/epoch (scaled dask epoch)",
+                        "scheduler s/epoch"], rows), ""]
+    lines += [f"Load average (1, 5, 15 min) before: {load_before}, after: "
+              f"{os.getloadavg()} (other jobs share the machine).", ""]
     text = "\n".join(lines)
     print(text)
     if args.out:

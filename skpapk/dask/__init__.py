@@ -11,8 +11,21 @@ Install the extra: ``pip install "skpapk[dask]"``. Without a
 :class:`distributed.Client`, dask's local scheduler runs the partitions in
 threads of this process.
 
-The boosted ranker (:class:`skpapk.PApKBoostRanker`) has no distributed
-version here; see ``PApKBoostRanker`` below for why.
+Gradient-boosted trees. LightGBM's Dask interface accepts a custom
+objective: in lightgbm 4.7, ``lightgbm.dask.DaskLGBMRanker(objective=...)``
+takes a callable (the parameter is typed ``Optional[Union[str,
+_LGBM_ScikitCustomObjectiveFunction]]``), and every worker concatenates its
+own partitions (data, label, ``group`` sizes) and calls
+``LGBMRanker.fit`` on them with the network parameters of data-parallel
+training (``_train_part`` in ``lightgbm/dask.py``). So the callable gets
+the worker's rows and the sizes of their groups: with whole users per
+partition, rows sorted by user inside each partition and ``group`` given
+per partition, each user's gradient and Hessian are computed where its
+rows are (we trained a ``DaskLGBMRanker`` with a pairwise objective of
+:mod:`skpapk.losses` on a ``LocalCluster`` of 2 processes). A distributed
+boosted ranker must divide the gradient by the total weight of all the
+users, computed before boosting, not by the worker's share. This module
+offers the linear rankers only, for now.
 """
 
 try:

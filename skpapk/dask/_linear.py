@@ -114,6 +114,34 @@ class DaskLinearMixin:
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, groups=None, coef_init=None):
+        """Fit on the workers holding ``X``'s partitions, or in memory.
+
+        Parameters
+        ----------
+        X : dask array or dask DataFrame of shape (n_samples, n_features)
+            Features: a dask array with dense or SciPy CSR chunks (float32
+            or float64; others are converted per partition), or a dask
+            DataFrame of numeric columns. In-memory ``X`` (with in-memory
+            ``y`` and ``groups``) is fitted in memory, as the in-memory
+            class does.
+        y : dask array, dask Series or array-like of shape (n_samples,)
+            Binary relevance (any two labels; the greater is relevant),
+            partitioned like ``X``: a column of the same DataFrame, a dask
+            array (rechunked along ``X.chunks[0]`` when both have known
+            lengths), or an in-memory array cut along ``X.chunks[0]``.
+        groups : dask array, dask Series or array-like of shape (n_samples,)
+            User of every row, partitioned like ``X``, with every user's
+            rows in one partition (else a ``ValueError``: see
+            :func:`~skpapk.dask.partition_by_group`). ``None``: all rows
+            form one group, which must then lie in one partition.
+        coef_init : array-like of shape (n_features,), default=None
+            The starting iterate, as for the in-memory ``fit``.
+
+        Returns
+        -------
+        self : object
+            Fitted ranker (an in-memory one: its attributes are NumPy).
+        """
         if not _any_dask(X, y, groups):
             return self._local_class.fit(self, X, y, groups=groups,
                                          coef_init=coef_init)
@@ -305,6 +333,11 @@ class DaskLinearMixin:
         return gains / count if count else float("nan")
 
     def recommend(self, X, groups=None, *, k=None):
+        """Each group's ``k`` highest scored rows (in-memory ``X`` only).
+
+        See :meth:`skpapk.PApKRanker.recommend`; dask input raises a
+        ``TypeError``.
+        """
         if is_dask_collection(X) or is_dask_collection(groups):
             raise TypeError(
                 "recommend takes in-memory X and groups; for dask input, score "
@@ -315,6 +348,11 @@ class DaskLinearMixin:
         return self._local_class.recommend(self, X, groups, k=k)
 
     def partial_fit(self, X, y, groups=None, classes=None):
+        """One subgradient step on an in-memory chunk of whole groups.
+
+        See :meth:`skpapk.PApKRanker.partial_fit`; dask input raises a
+        ``TypeError`` (``fit`` is the full-batch fit on the workers).
+        """
         if _any_dask(X, y, groups):
             raise TypeError(
                 "partial_fit takes one in-memory chunk of whole groups; for "
