@@ -97,50 +97,77 @@ def dask_data(n_blocks, **shape):
     return da.concatenate(X), da.concatenate(y), da.concatenate(g)
 
 
+def _cpu_timed(func):
+    """``func`` returning also its process id and its thread's CPU seconds."""
+    def run(part, *args, **kwargs):
+        start = time.thread_time()
+        out = func(part, *args, **kwargs)
+        return out, os.getpid(), time.thread_time() - start
+    return run
+
+
 class RoundTrips:
-    """Times every call of PersistedPartitions.map (one per epoch)."""
+    """Times every round trip of a distributed fit (one per epoch).
+
+    ``times``: wall seconds of the round trip seen by the client;
+    ``busiest``: CPU seconds of the epoch's tasks on the busiest worker
+    process; ``cpu``: CPU seconds of all the epoch's tasks.
+    """
 
     def __init__(self):
         from skpapk.dask._oracle import PersistedPartitions
 
         self.cls, self.original = PersistedPartitions, PersistedPartitions.map
-        self.times = []
+        self.times, self.busiest, self.cpu = [], [], []
         recorder = self
 
         def timed(parts, func, *args, **kwargs):
+            if func.__name__ != "loss_sums":
+                return recorder.original(parts, func, *args, **kwargs)
             start = time.perf_counter()
-            out = recorder.original(parts, func, *args, **kwargs)
-            if func.__name__ == "loss_sums":
-                recorder.times.append(time.perf_counter() - start)
-            return out
+            out = recorder.original(parts, _cpu_timed(func), *args, **kwargs)
+            recorder.times.append(time.perf_counter() - start)
+            per_worker = {}
+            for _, pid, cpu in out:
+                per_worker[pid] = per_worker.get(pid, 0.0) + cpu
+            recorder.busiest.append(max(per_worker.values()))
+            recorder.cpu.append(sum(per_worker.values()))
+            return [result for result, _, _ in out]
 
         PersistedPartitions.map = timed
+
+    def clear(self):
+        for values in (self.times, self.busiest, self.cpu):
+            values.clear()
 
     def restore(self):
         self.cls.map = self.original
 
 
 class LocalEpochs:
-    """Times every evaluation of the in-memory fits (oracle and gradient)."""
+    """Times every evaluation of the in-memory fits (oracle and gradient):
+    wall seconds in ``times``, CPU seconds of this process in ``cpu``."""
 
     def __init__(self):
-        self.times = []
+        self.times, self.cpu = [], []
         self.saved = (skpapk._solver.linear_epoch, skpapk._linear.linear_objective)
         linear_epoch, linear_objective = self.saved
-        times = self.times
+        times, cpu = self.times, self.cpu
 
         def timed_epoch(*args, **kwargs):
             oracle = linear_epoch(*args, **kwargs)
 
             def timed(w):
-                start = time.perf_counter()
+                start, cpu0 = time.perf_counter(), time.process_time()
                 epoch = oracle(w)
                 spent = time.perf_counter() - start
+                spent_cpu = time.process_time() - cpu0
 
                 def gradient():
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), time.process_time()
                     grad = epoch.gradient()
                     times.append(spent + time.perf_counter() - t)
+                    cpu.append(spent_cpu + time.process_time() - c)
                     return grad
 
                 return None if epoch is None else epoch._replace(gradient=gradient)
@@ -152,9 +179,10 @@ class LocalEpochs:
             fun = linear_objective(*args, **kwargs)
 
             def timed(w):
-                start = time.perf_counter()
+                start, cpu0 = time.perf_counter(), time.process_time()
                 out = fun(w)
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - cpu0)
                 return out
 
             timed.n_groups_used = fun.n_groups_used
@@ -162,6 +190,10 @@ class LocalEpochs:
 
         skpapk._solver.linear_epoch = timed_epoch
         skpapk._linear.linear_objective = timed_objective
+
+    def clear(self):
+        self.times.clear()
+        self.cpu.clear()
 
     def restore(self):
         skpapk._solver.linear_epoch, skpapk._linear.linear_objective = self.saved
@@ -178,7 +210,7 @@ def gib(n_bytes):
 
 def fit_timed(module, name, params, X, y, groups, epochs, recorder):
     ranker = getattr(module, name)(max_iter=epochs, **params)
-    recorder.times.clear()
+    recorder.clear()
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -302,10 +334,14 @@ def main():
             finally:
                 rec.restore()
             results[label] = {"dask_epoch": float(np.median(times)),
+                              "dask_busiest": float(np.median(rec.busiest)),
+                              "dask_cpu": float(np.median(rec.cpu)),
                               "dask_evals": len(times), "dask_total": total,
                               "coef": ranker.coef_}
             print(f"{label}: dask {len(times)} round trips, median "
-                  f"{np.median(times):.3f} s, fit {total:.1f} s", flush=True)
+                  f"{np.median(times):.3f} s (CPU: busiest worker "
+                  f"{np.median(rec.busiest):.3f} s, all {np.median(rec.cpu):.3f} s),"
+                  f" fit {total:.1f} s", flush=True)
         worker_peaks = client.run(peak_rss)
         overhead = scheduler_overhead(args.features, max(args.epochs, 20))
     finally:
@@ -331,31 +367,36 @@ def main():
                 rec.restore()
             gap = float(np.abs(ranker.coef_ - results[label]["coef"]).max())
             results[label].update(local_epoch=float(np.median(times)),
+                                  local_cpu=float(np.median(rec.cpu)),
                                   local_evals=len(times), local_total=total,
                                   gap=gap)
             print(f"{label}: in memory {len(times)} evaluations, median "
-                  f"{np.median(times):.3f} s, fit {total:.1f} s; max |coef_ "
-                  f"difference| {gap:.1e}", flush=True)
+                  f"{np.median(times):.3f} s (CPU {np.median(rec.cpu):.3f} s), fit "
+                  f"{total:.1f} s; max |coef_ difference| {gap:.1e}", flush=True)
         local_peak = peak_rss()
         print(f"in-memory: data built in {build:.1f} s; peak {gib(local_peak)} GiB")
 
-    rows = []
-    for label, r in results.items():
-        rows.append([
-            label, f"{r['dask_epoch']:.3f}", r["dask_evals"], f"{r['dask_total']:.1f}",
-            f"{r['local_epoch']:.3f}" if "local_epoch" in r else "-",
-            f"{r['local_total']:.1f}" if "local_total" in r else "-",
-            f"{r['local_epoch'] / r['dask_epoch']:.2f}" if "local_epoch" in r else "-",
-            f"{r['gap']:.1e}" if "gap" in r else "-",
-        ])
+    def cell(r, key, fmt):
+        return format(r[key], fmt) if key in r else "-"
+
+    rows = [[label, cell(r, "dask_epoch", ".3f"), cell(r, "dask_busiest", ".3f"),
+             cell(r, "dask_cpu", ".3f"), r["dask_evals"], cell(r, "dask_total", ".1f"),
+             cell(r, "local_epoch", ".3f"), cell(r, "local_cpu", ".3f"),
+             cell(r, "local_total", ".1f"), cell(r, "gap", ".1e")]
+            for label, r in results.items()]
     lines += ["## Seconds per epoch", "", markdown_table(
-        ["ranker", f"dask, {args.workers} workers: s/epoch (median)",
-         "round trips", "dask fit (s)", "in memory: s/epoch", "in-memory fit (s)",
-         "speed-up", "max abs coef_ diff"], rows), "",
+        ["ranker", f"dask, {args.workers} workers: wall s/epoch",
+         "CPU s/epoch, busiest worker", "CPU s/epoch, all workers",
+         "round trips", "dask fit (s)", "in memory: wall s/epoch",
+         "CPU s/epoch", "in-memory fit (s)", "max abs coef_ diff"], rows), "",
         "An epoch: one step of Algorithm 1, or one objective-and-gradient "
-        "evaluation of L-BFGS (an iteration takes one or more). The fit "
-        "times include making the data on the workers (dask) and the "
-        "input checks.", "",
+        "evaluation of L-BFGS (an iteration takes one or more); medians over "
+        "the epochs. Wall: the round trip seen by the client (dask) or the "
+        "evaluation (in memory). CPU: the CPU seconds of the epoch's tasks "
+        "(thread time, summed per worker process), or of this process: "
+        "unlike wall time, not inflated by other jobs sharing the cores. "
+        "The fit times include making the data on the workers (dask) and "
+        "the input checks.", "",
         "## Peak memory (maximum RSS, GiB)", "", markdown_table(
             ["process", "peak RSS (GiB)"],
             [[f"worker {i}", gib(v)] for i, v in enumerate(worker_peaks.values())]
@@ -386,24 +427,26 @@ def main():
     for label, piece in zip(results, ["avg surrogate sums",
                                       "pairwise logistic sums"]):
         pieces = components["X @ w"] + components["X.T @ c"] + components[piece]
-        scaled = (results[label]["dask_epoch"] * (target_rows / target_workers)
-                  / (args.rows / args.workers))
+        cpu_per_row = results[label]["dask_cpu"] / args.rows
         rows.append([label, f"{pieces:.3f}", f"{pieces * per_worker:.1f}",
-                     f"{scaled:.1f}", f"{sched:.1f}"])
+                     f"{cpu_per_row * 1e9:.0f}",
+                     f"{cpu_per_row * target_rows / target_workers:.1f}",
+                     f"{sched:.1f}"])
     lines += [
         f"## On paper: {target_rows:.0e} rows on {target_workers} workers", "",
         f"{target_rows / target_workers:,.0f} rows per worker, in partitions "
         f"of the size above ({part_rows:,} rows): {target_parts:,} partitions, "
         f"{per_worker:.0f} per worker, run one after the other by a worker's "
-        f"thread. Compute per epoch = the pieces of one partition x "
-        f"partitions per worker (quiet core), or the measured dask epoch x "
-        f"the ratio of rows per worker (this shared machine). Scheduler = "
-        f"the tiny-data overhead of {overhead[0][0]} partitions plus "
-        f"{slope * 1e3:.2f} ms per extra partition (the slope above).", "",
+        f"thread. Compute per epoch on a worker = the pieces of one partition "
+        f"x partitions per worker, or the workers' CPU seconds per row in the "
+        f"dask epochs above x rows per worker. Scheduler = the tiny-data "
+        f"overhead of {overhead[0][0]} partitions plus {slope * 1e3:.2f} ms per "
+        f"extra partition (the slope above, wall time on this shared machine: "
+        f"an upper bound).", "",
         markdown_table(["ranker", "pieces of 1 partition (s)",
-                        "compute s/epoch (pieces)",
-                        "compute s/epoch (scaled dask epoch)",
-                        "scheduler s/epoch"], rows), ""]
+                        "compute s/epoch (pieces)", "worker CPU ns/row (dask)",
+                        "compute s/epoch (dask CPU)", "scheduler s/epoch"],
+                       rows), ""]
     lines += [f"Load average (1, 5, 15 min) before: {load_before}, after: "
               f"{os.getloadavg()} (other jobs share the machine).", ""]
     text = "\n".join(lines)
