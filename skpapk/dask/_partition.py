@@ -284,9 +284,10 @@ def partition_by_group(*arrays, groups, npartitions=None):
     >>> groups = da.from_array(np.array([0, 1, 2, 0, 1, 2]), chunks=3)
     >>> X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(3, 2))
     >>> X2, g2 = partition_by_group(X, groups=groups, npartitions=2)
-    >>> [sorted(set(block.tolist())) for block in g2.to_delayed()
-    ...  for block in [block.compute()]]
-    [[1], [0, 2]]
+    >>> [sorted(set(block.compute().tolist())) for block in g2.to_delayed()]
+    [[2], [0, 1]]
+    >>> X2.compute()[:, 0].tolist()     # the rows of users 2, then 0 and 1
+    [4.0, 10.0, 0.0, 2.0, 6.0, 8.0]
     """
     if not arrays:
         raise TypeError("partition_by_group needs a dask DataFrame or dask arrays.")
