@@ -7,7 +7,8 @@ Run::
 Prints the best-of-``--repeat`` wall time of ``papk_score`` (validation
 included), its rows/s, the time of ``np.argsort`` on the same scores (the
 yardstick: one sort is the least a per-group ranking metric must do) and the
-ratio of the two. The target is a ratio under 3.
+ratio of the two. The target is a ratio under 3. ``--decimals`` rounds the
+scores, so that many of them tie.
 """
 
 import argparse
@@ -36,7 +37,10 @@ def main(argv=None):
     parser.add_argument("--n-groups", type=int, default=10_000)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--ties", choices=["half", "error"], default="half")
+    parser.add_argument("--ties", choices=["random", "half", "error"],
+                        default="random")
+    parser.add_argument("--decimals", type=int, default=None,
+                        help="round the scores to this many decimals (ties)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
@@ -44,6 +48,8 @@ def main(argv=None):
     groups = rng.integers(0, args.n_groups, size=args.n_rows)
     y = (rng.random(args.n_rows) < 0.2).astype(np.int64)
     scores = rng.normal(size=args.n_rows) + y
+    if args.decimals is not None:
+        scores = np.round(scores, args.decimals)
 
     value = papk_score(y, scores, k=args.k, groups=groups, ties=args.ties)
     t_papk, t_sort = best_times(
@@ -52,7 +58,7 @@ def main(argv=None):
         args.repeat)
 
     print(f"rows={args.n_rows} groups={args.n_groups} k={args.k} "
-          f"ties={args.ties} repeat={args.repeat}")
+          f"ties={args.ties} decimals={args.decimals} repeat={args.repeat}")
     print(f"micro-pAp@k = {value:.6f}")
     print(f"papk_score: {t_papk:.4f} s ({args.n_rows / t_papk:,.0f} rows/s)")
     print(f"np.argsort: {t_sort:.4f} s ({args.n_rows / t_sort:,.0f} rows/s)")

@@ -1,8 +1,8 @@
-"""``python -m skpapk``: the ``skpapk`` command-line tool (see :mod:`skpapk._cli`)."""
+"""``python -m skpapk``: the ``skpapk`` command-line tool (see :mod:`skpapk.cli`)."""
 
 import sys
 
-from ._cli import main
+from .cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -45,7 +45,12 @@ class PAUCRanker(_FixedSurrogateRanker):
     convex and an upper bound of the pAUC(0, k/n-] risk. Unlike pAp@k it
     counts every relevant row, not only the top ``min(k, n+)``. Trained by
     the same solver as :class:`PApKRanker` (loss ``"pauc"`` of
-    :func:`skpapk.losses.surrogate_loss`).""",
+    :func:`skpapk.losses.surrogate_loss`). While every hinge is active
+    (every relevant score less than 1 above the top irrelevant ones), its
+    subgradient is that of the avg surrogate, ``mean(top-k' irrelevant x)
+    - mean(relevant x)`` per group: from ``w_0 = 0`` it then takes the
+    same steps as :class:`PApKAvgRanker` (the same ``coef_`` on MovieLens
+    100K, where the surrogates are lowest at ``w = 0``; see Notes).""",
         """PApKRanker : the pAp@k surrogates.
     skpapk.metrics.partial_auc_score : the pAUC(0, k/n-] metric.""",
         _EXAMPLE.format(cls="PAUCRanker", args="k=5"),
@@ -72,6 +77,24 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         """PApKRanker : the pAp@k surrogates.
     skpapk.metrics.precision_at_k_score : the prec@k metric.""",
         _EXAMPLE.format(cls="PrecAtKRanker", args="k=5"),
+        notes="""Kar et al. assume ``k <= n+``. A group with at most ``k`` rows shows
+    all of them, so its prec@k does not depend on the scores: it adds 0 to
+    the objective (it still counts in the mean). The definition has no
+    labelling with ``k`` ones when ``n < k``, and for ``n = k`` its only
+    one gives ``n- + sum of the irrelevant scores``, a term that rewards
+    lowering every score: with it (the k -> n extension used before), on
+    MovieLens 100K at ``k = 24``, where 23% of the users have at most 24
+    training rows, the ranker learned ``w`` close to ``-mean(x)`` and
+    ranked relevant items last (test micro-pAp@24 40.7% against 46.2% for
+    a random ranking; 51.0% now). When ``n+ < k < n`` the surrogate is no
+    upper bound of the prec@k risk and its term with every relevant row in
+    the list, ``(k - n+) + sum of the top k - n+ irrelevant scores``, also
+    moves with a shift of the group's scores; it won for no MovieLens user
+    with more than ``k`` rows at the fitted ``w``. Like the pAp@k hinge
+    surrogates, this one is lowest at ``w = 0`` on MovieLens (its slope
+    along every direction tried is positive), so ``coef_`` is an early
+    iterate (see :class:`PApKRanker`'s Notes). Measurements:
+    ``benchmarks/results/linear_rankers_why.md``.""",
     )
 
     _surrogate = "preck"

@@ -55,7 +55,23 @@ def linear_objective(X, y_pos, codes, n_groups, *, loss, k, alpha,
         return value + alpha * float(w @ w), grad + 2.0 * alpha * w
 
     fun.n_groups_used = layout.n_defined
+    fun.column_scale = column_scale(X)
     return fun
+
+
+def column_scale(X):
+    """``max |X_j|`` of every column (1 for an all-zero one), without a copy.
+
+    L-BFGS runs on ``v = scale * w`` (:func:`minimize_lbfgs`), whose features
+    ``X_j / scale_j`` lie in ``[-1, 1]``: the same minimiser, but a problem
+    whose conditioning does not depend on the units of the features.
+    """
+    high = np.asarray(X.max(axis=0).toarray() if hasattr(X, "toarray")
+                      else X.max(axis=0), dtype=np.float64).reshape(-1)
+    low = np.asarray(X.min(axis=0).toarray() if hasattr(X, "toarray")
+                     else X.min(axis=0), dtype=np.float64).reshape(-1)
+    scale = np.maximum(np.abs(high), np.abs(low))
+    return np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
 
 
 class _EarlyStop(Exception):
@@ -63,7 +79,7 @@ class _EarlyStop(Exception):
 
 
 def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
-                   n_iter_no_change=10, verbose=0):
+                   n_iter_no_change=10, scale=None, verbose=0):
     """Minimise ``fun`` by L-BFGS from ``state.w``, updating ``state``.
 
     Parameters
@@ -86,11 +102,15 @@ def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
         objective stops decreasing at machine precision.
     validation : ValidationSet or None, default=None
         Held-out rows scored by micro-pAp@k at ``k`` after every iteration;
-        the run stops when the score has not gone above its best for
-        ``n_iter_no_change`` iterations (early stopping).
+        the run stops when the score has not reached its best plus ``tol``
+        for ``n_iter_no_change`` iterations (early stopping; never with
+        ``tol=None``), as Algorithm 1's early stopping does.
     k : int
         Number of items shown to each user (for ``validation``).
     n_iter_no_change : int, default=10
+    scale : ndarray of shape (n_features,) or None, default=None
+        Run L-BFGS on ``v = scale * w`` (a diagonal preconditioner, e.g.
+        :func:`column_scale`); the iterates recorded are ``w``.
     verbose : int, default=0
         Print the objective (and validation score) every iteration.
 
@@ -105,27 +125,29 @@ def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
         or when the line search failed.
     """
     w0 = np.asarray(state.w, dtype=np.float64)
+    scale = np.ones_like(w0) if scale is None else np.asarray(scale, dtype=float)
     value0, grad0 = fun(w0)
     state.objective_curve.append(float(value0))
-    cache = {w0.tobytes(): float(value0)}
-    gtol = (1e-10 if tol is None else tol) * max(float(np.abs(grad0).max()),
-                                                 np.finfo(float).tiny)
+    v0 = w0 * scale
+    cache = {v0.tobytes(): float(value0)}
+    gtol = (1e-10 if tol is None else tol) * max(
+        float(np.abs(grad0 / scale).max()), np.finfo(float).tiny)
 
-    def cached_fun(w):
-        value, grad = fun(w)
+    def scaled_fun(v):
+        value, grad = fun(v / scale)
         cache.clear()
-        cache[w.tobytes()] = float(value)
-        return value, grad
+        cache[v.tobytes()] = float(value)
+        return value, grad / scale
 
     n_iter = 0
     state.converged = False
 
-    def callback(*args, **kwargs):
+    def callback(xk):
         nonlocal n_iter
-        w = np.asarray(args[0].x if hasattr(args[0], "x") else args[0],
-                       dtype=np.float64)
+        v = np.asarray(xk, dtype=np.float64)
+        w = v / scale
         n_iter += 1
-        value = cache.get(w.tobytes())
+        value = cache.get(v.tobytes())
         if value is None:
             value = float(fun(w)[0])
         state.objective_curve.append(value)
@@ -139,26 +161,38 @@ def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
         state.validation_scores.append(score)
         if verbose:
             print(f"   validation micro-pAp@k: {score:.4f}")
+        # the rule of Algorithm 1's early stopping (and SGDClassifier's): an
+        # iteration improves when its score reaches the best plus tol
+        if tol is not None and not score >= state.best_validation_score + tol:
+            state.n_no_improvement += 1
+        elif tol is not None:
+            state.n_no_improvement = 0
         if score > state.best_validation_score:
             state.best_validation_score = score
             state.best_validation_w = w.copy()
-            state.n_no_improvement = 0
-        else:
-            state.n_no_improvement += 1
-        if state.n_no_improvement >= n_iter_no_change:
+        if tol is not None and state.n_no_improvement >= n_iter_no_change:
             raise _EarlyStop
 
     try:
-        result = minimize(
-            cached_fun, w0, jac=True, method="L-BFGS-B", callback=callback,
-            options={"maxiter": max_iter, "gtol": gtol, "maxls": 50,
-                     "ftol": 64 * np.finfo(float).eps},
-        )
+        with np.errstate(over="ignore", invalid="ignore"):  # reported below
+            result = minimize(
+                scaled_fun, v0, jac=True, method="L-BFGS-B", callback=callback,
+                options={"maxiter": max_iter, "gtol": gtol, "maxls": 50,
+                         "ftol": 64 * np.finfo(float).eps},
+            )
     except _EarlyStop:
         state.converged = True
         return state
-    state.w = np.asarray(result.x, dtype=np.float64).copy()
-    if result.status == 0:
+    state.w = np.asarray(result.x, dtype=np.float64) / scale
+    if np.array_equal(state.w, w0) and np.any(grad0 != 0):
+        warnings.warn(
+            "L-BFGS did not move from w_0 although the gradient there is not "
+            "zero: the objective could not be decreased in floating point, "
+            "most likely because the features hold extreme values; scale "
+            "them (e.g. MinMaxScaler) or lower alpha.",
+            ConvergenceWarning, stacklevel=2,
+        )
+    elif result.status == 0:
         state.converged = True
     elif n_iter >= max_iter:
         what = ("the validation micro-pAp@k stopped improving"
@@ -170,8 +204,10 @@ def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
         )
     else:
         warnings.warn(
-            f"L-BFGS stopped after {n_iter} iterations: {result.message}. "
-            f"Scale the features (e.g. MinMaxScaler) or raise alpha.",
+            f"L-BFGS stopped after {n_iter} iterations, unable to decrease the "
+            f"objective further ({result.message or 'line search failed'}); "
+            f"the features may hold extreme values: scale them (e.g. "
+            f"MinMaxScaler) or raise alpha.",
             ConvergenceWarning, stacklevel=2,
         )
     return state

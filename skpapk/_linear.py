@@ -242,7 +242,8 @@ class BaseLinearRanker(BaseRanker):
             state = minimize_lbfgs(
                 fun, state, max_iter=self.max_iter, tol=self.tol,
                 validation=validation, k=self.k,
-                n_iter_no_change=self.n_iter_no_change, verbose=self.verbose,
+                n_iter_no_change=self.n_iter_no_change, scale=fun.column_scale,
+                verbose=self.verbose,
             )
             state.n_groups_used = fun.n_groups_used
             n_iter = state.t - t_before

@@ -156,7 +156,27 @@ _TS_NOTE = """The TS closed form optimised here (Algorithm 2: margin 1 for the
     ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint."""
 
 
-def _doc(summary, body, see_also, example, extra_params=""):
+_HINGE_NOTE = """The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``."""
+
+
+def _doc(summary, body, see_also, example, extra_params="", notes=_HINGE_NOTE):
     return f"""{summary}
 
     {body}
@@ -194,6 +214,10 @@ def _doc(summary, body, see_also, example, extra_params=""):
     {see_also}
     skpapk.metrics.papk_score : the pAp@k metric.
     skpapk.losses.surrogate_loss : the surrogates and their subgradients.
+
+    Notes
+    -----
+    {notes}
 
     References
     ----------
@@ -290,9 +314,9 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best for
-        ``n_iter_no_change`` iterations (Algorithm 1: above its best plus
-        ``tol``), and return the best scored iterate. ``X`` is copied once
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` iterations (never with ``tol=None``), and
+        return the best scored iterate. ``X`` is copied once
         into its training and validation rows.
 
     validation_fraction : float, default=0.1

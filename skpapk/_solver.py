@@ -249,9 +249,13 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     Warns
     -----
     ConvergenceWarning
-        When ``max_iter`` epochs ran without meeting ``tol``, or when the
+        When ``max_iter`` epochs ran without meeting ``tol``, when the
         iterates diverged (non-finite values: lower ``eta0`` or scale the
-        features).
+        features), or when a run from its start ``w_0`` (``state.t == 0``)
+        evaluated at least two iterates and none had an objective below
+        ``f(w_0)``: either ``eta0`` is too large for the scale of ``X`` or
+        the surrogate is lowest at or near ``w_0``; either way the iterate
+        returned is not a minimiser.
     """
     if state is None:
         state = SolverState.zeros(X.shape[1])
@@ -342,6 +346,11 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
     -------
     state : SolverState
     """
+    # a run from its start w_0 (not a resumed one): its objective at w_0 is
+    # the reference of the "never below f(w_0)" warning
+    fresh_start = state.t == 0
+    start_is_zero = not np.any(state.w)
+    n_before = len(state.objective_curve)
     state.converged = False
     state.diverged = False
     dtype = oracle.dtype
@@ -438,6 +447,34 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
             f"Maximum number of iterations max_iter={max_iter} reached before "
             f"{what} stopped improving by tol={tol}; increase max_iter "
             f"or tol, or tune eta0.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    curve = state.objective_curve[n_before:]
+    if (fresh_start and not state.diverged and len(curve) > 1
+            and min(curve[1:]) >= curve[0]):
+        start = "w_0 = 0" if start_is_zero else "the given w_0 (coef_init)"
+        kept = ("the iterate with the best validation score" if validation
+                is not None else "an early iterate")
+        remedies = [("train a smooth surrogate instead: PApKRanker() with its "
+                     "default surrogate='pairwise_logistic', fitted by L-BFGS")]
+        if start_is_zero:
+            remedies.append("start from a better w_0 with coef_init (e.g. "
+                            "LogisticRegression().fit(X, y).coef_[0])")
+        if validation is None:
+            remedies.append("keep the iterate with the best held-out score "
+                            "(early_stopping=True)")
+        warnings.warn(
+            f"The objective never went below its value at the starting point "
+            f"{start} (objective {curve[0]:.6g}; lowest later value "
+            f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): coef_ "
+            f"({kept}) is not a minimiser of the objective. Either every step "
+            f"overshot (eta0={eta0} too large for the scale of X: try a "
+            f"smaller eta0), or the surrogate is lowest at or near w_0, as the "
+            f"margin-1 hinge surrogates are when, under every w, the top "
+            f"irrelevant items of the groups outscore their relevant ones (a "
+            f"weak signal and many irrelevant items per group). Then, to learn "
+            f"a ranker, " + "; or ".join(remedies) + ".",
             ConvergenceWarning,
             stacklevel=3,
         )

@@ -196,7 +196,7 @@ class DaskLinearMixin:
                     for part, seed in zip(loaded.parts, seeds)]
         parts = PersistedPartitions(prepared)
         loaded.release()
-        counts = parts.map(_worker.count_defined)
+        counts = parts.map(_worker.summarize_prepared)
         n_defined = sum(c[0] for c in counts)
         self.n_groups_skipped_ = int(n_groups - n_defined)
         validation = None
@@ -221,12 +221,17 @@ class DaskLinearMixin:
         t_before, n_before = state.t, len(state.objective_curve)
         try:
             if solver == "lbfgs":
+                # the in-memory column_scale of the training rows: max |X_j|
+                # (1 for an all-zero column), the preconditioner of L-BFGS
+                scale = np.max([c[2] for c in counts], axis=0)
+                scale = np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
                 fun = lbfgs_objective(parts, loss=loss, k=self.k, alpha=self.alpha,
-                                      n_groups_used=n_defined)
+                                      n_groups_used=n_defined, column_scale=scale)
                 state = minimize_lbfgs(
                     fun, state, max_iter=self.max_iter, tol=self.tol,
                     validation=validation, k=self.k,
-                    n_iter_no_change=self.n_iter_no_change, verbose=self.verbose,
+                    n_iter_no_change=self.n_iter_no_change,
+                    scale=fun.column_scale, verbose=self.verbose,
                 )
                 state.n_groups_used = fun.n_groups_used
                 n_iter = state.t - t_before

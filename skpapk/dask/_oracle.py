@@ -95,7 +95,7 @@ def subgradient_oracle(parts, *, loss, k, dtype, x_max, verbose=0):
     return oracle
 
 
-def lbfgs_objective(parts, *, loss, k, alpha, n_groups_used):
+def lbfgs_objective(parts, *, loss, k, alpha, n_groups_used, column_scale):
     """``F(w) = loss(X @ w) + alpha ||w||^2`` and its gradient
     (:func:`skpapk._lbfgs.linear_objective`) over persisted partitions."""
 
@@ -108,6 +108,7 @@ def lbfgs_objective(parts, *, loss, k, alpha, n_groups_used):
         return value + alpha * float(w @ w), grad + 2.0 * alpha * w
 
     fun.n_groups_used = n_groups_used
+    fun.column_scale = column_scale
     return fun
 
 

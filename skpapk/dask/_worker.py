@@ -92,6 +92,17 @@ def load_partition(X, y, groups, index, *, y_required=True):
     return LoadedPartition(X=X, y=y, codes=codes, group_labels=labels, index=index)
 
 
+def column_abs_max(X):
+    """``max |X_j|`` of every column of a partition (0 when it has no rows)."""
+    if X.shape[0] == 0:
+        return np.zeros(X.shape[1])
+    high, low = X.max(axis=0), X.min(axis=0)
+    if hasattr(high, "toarray"):
+        high, low = high.toarray(), low.toarray()
+    return np.maximum(np.abs(np.asarray(high, dtype=np.float64)),
+                      np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
+
+
 def summarize_partition(part):
     """What the client needs to know of a loaded partition (small)."""
     classes = (binary_classes(part.y, input_name="y")[1]
@@ -135,14 +146,15 @@ def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
                              layout=layout, val=val)
 
 
-def count_defined(part):
-    """Defined groups of the training rows and of the validation rows."""
+def summarize_prepared(part):
+    """Defined groups of the training and of the validation rows, and the
+    ``max |X_j|`` of the training rows (for L-BFGS's column scaling)."""
     n_train = int(np.count_nonzero(_defined(part.y_pos, part.codes, part.n_groups)))
     n_val = None
     if part.val is not None:
         _, y_val, codes_val = part.val
         n_val = int(np.count_nonzero(_defined(y_val, codes_val, part.n_groups)))
-    return n_train, n_val
+    return n_train, n_val, column_abs_max(part.X)
 
 
 def _scores(X, w):

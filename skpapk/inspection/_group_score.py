@@ -23,7 +23,7 @@ _METRICS = {
     "papk": (papk_score, "pAp@{k}", True, True),
     "precision_at_k": (precision_at_k_score, "prec@{k}", True, True),
     "partial_auc": (partial_auc_score, "pAUC(0, {k}/n-]", True, True),
-    "average_precision": (mean_average_precision_score, "AP", False, False),
+    "average_precision": (mean_average_precision_score, "AP", False, True),
 }
 _KINDS = ("box", "hist", "scatter")
 _BASELINE_NAME = "random ranking"
@@ -275,7 +275,7 @@ default="papk"
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, groups=None, k=None, metric="papk",
-                         ties="half", pos_label=None, name=None, kind="box",
+                         ties="random", pos_label=None, name=None, kind="box",
                          show_baseline=True, ax=None, **kwargs):
         """Plot the per-group metric of given scores.
 
@@ -298,8 +298,11 @@ default="papk"
             :func:`~skpapk.metrics.partial_auc_score` or
             :func:`~skpapk.metrics.mean_average_precision_score`, each with
             ``average=None``.
-        ties : {"half", "error"}, default="half"
-            Passed to the metric (not used by average precision).
+        ties : {"random", "half", "error"}, default="random"
+            Passed to the metric (see :func:`~skpapk.metrics.papk_score`):
+            ``"random"`` is the expectation over random tie-breaking, the
+            metrics' default (average precision also takes ``"threshold"``,
+            not ``"half"``).
         pos_label : int, float, bool or str, default=None
             The relevant label.
         name : str, default=None
@@ -341,7 +344,7 @@ default="papk"
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, groups=None, k=None, metric="papk",
-                       ties="half", pos_label=None, name=None, kind="box",
+                       ties="random", pos_label=None, name=None, kind="box",
                        show_baseline=True, ax=None, **kwargs):
         """Plot the per-group metric of one or several fitted models on ``X``.
 
@@ -362,7 +365,7 @@ default="papk"
         metric : {"papk", "precision_at_k", "partial_auc", \
 "average_precision"}, default="papk"
             See :meth:`from_predictions`.
-        ties : {"half", "error"}, default="half"
+        ties : {"random", "half", "error"}, default="random"
             Passed to the metric.
         pos_label : int, float, bool or str, default=None
             The relevant label.

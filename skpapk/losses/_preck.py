@@ -16,7 +16,11 @@ takes the top ``K`` positives and the top ``k - K`` negatives::
                - (k - K) / (n+ - K) * sum_{positives below the top K} s
 
 and ``l(s) = max_K value(K)`` over the feasible ``K``:
-``max(0, k - n-) <= K <= min(n+, k)``. All groups are done at once: a flat
+``max(0, k - n-) <= K <= min(n+, k)``. A group with at most ``k`` rows
+shows all of them, so its prec@k does not depend on the scores: it
+contributes 0 (the definition has no ``yhat`` when ``n < k``, and for
+``n = k`` its only ``yhat`` gives ``n- + sum of the negative scores``, which
+would only push the negatives' scores down). All groups are done at once: a flat
 ``(group, K)`` table (``np.repeat``), prefix sums of every group's sorted
 positive and negative scores, and a segment maximum (``np.maximum.reduceat``).
 There is no Python loop over groups or over ``K``.
@@ -56,9 +60,18 @@ class PrecAtKSurrogate(BaseSurrogate):
       gives ``(k - n+) + sum_{top k-n+ negatives} s``, which may win. The
       value may then be negative and Claim 17 (stated for ``k <= n+``) no
       longer holds.
-    - A group with fewer than ``k`` rows: no ``yhat`` has ``k`` ones; ``k``
-      is replaced by the number of rows ``n`` of the group (the list shown
-      holds every row), still divided by ``k`` (as prec@k is).
+    - A group with at most ``k`` rows contributes 0 (it still counts in the
+      mean over groups): every row is shown, so its prec@k is the same for
+      all scores and it carries no signal. The definition has no ``yhat``
+      with ``k`` ones when ``n < k``; with ``n = k`` its only ``yhat`` (every
+      row) gives ``n- + sum of the negative scores``, a term without any
+      positive that rewards lowering the scores of the negatives, and so
+      lowering every score (e.g. ``w`` against the mean of non-negative
+      features). On MovieLens at ``k = 24`` (23% of the users have at most
+      24 training rows) that term made the ranker learn ``w`` close to
+      ``-mean(x)``, which ranks the relevant items last (test micro-pAp@24
+      40.7% against 46.2% for a random ranking; 51.0% with those groups
+      adding 0, ``benchmarks/results/linear_rankers_why.md``).
     - Groups without a positive or without a negative are left out of the
       mean, as for the other surrogates.
 
@@ -72,12 +85,15 @@ class PrecAtKSurrogate(BaseSurrogate):
 
     def _group_terms(self, ctx, coef):
         k = ctx.k
-        groups = np.flatnonzero(ctx.defined)
+        # groups with at most k rows: prec@k does not depend on the scores
+        scored = ctx.defined & (ctx.n_pos + ctx.n_neg > k)
+        groups = np.flatnonzero(scored)
+        if groups.shape[0] == 0:
+            return 0.0
         n_pos = ctx.n_pos[groups]
         n_neg = ctx.n_neg[groups]
-        k_g = np.minimum(k, n_pos + n_neg)
-        k_lo = np.maximum(0, k_g - n_neg)
-        k_hi = np.minimum(n_pos, k_g)
+        k_lo = np.maximum(0, k - n_neg)
+        k_hi = np.minimum(n_pos, k)
         owner, offset, starts = _ragged_arange(k_hi - k_lo + 1)
         n_true = k_lo[owner] + offset  # K of each (group, K) entry
         # Prefix sums of each defined group's top-beta positive scores.
@@ -94,7 +110,7 @@ class PrecAtKSurrogate(BaseSurrogate):
                                 minlength=ctx.n_groups)[groups]
         # value(K) for every (group, K)
         g = groups[owner]
-        n_wrong = k_g[owner] - n_true  # k - K negatives in yhat
+        n_wrong = k - n_true  # k - K negatives in yhat
         top_k_pos = pos_prefix[pos_start[g] + n_true] - pos_prefix[pos_start[g]]
         below = pos_total[owner] - top_k_pos
         n_left = n_pos[owner] - n_true
@@ -113,7 +129,7 @@ class PrecAtKSurrogate(BaseSurrogate):
         n_wrong_best[groups] = n_wrong[arg]
         weight_best = np.zeros(ctx.n_groups, dtype=np.float64)
         weight_best[groups] = weight[arg]
-        used = ctx.defined[ctx.codes]
+        used = scored[ctx.codes]
         neg_rows = np.flatnonzero(used & ~ctx.y_pos
                                   & (ctx.rank < n_wrong_best[ctx.codes]))
         coef[neg_rows] = 1.0 / k

@@ -10,13 +10,17 @@ from ._random import (
 )
 from ._ranking import (
     auc_at_k_score,
-    mean_average_precision_score,
     papk_score,
     partial_auc_score,
-    precision_at_k_score,
     roc_auc_score,
 )
 from ._scorer import micro_papk_scorer, papk_scorer
+from ._topk import (
+    mean_average_precision_score,
+    ndcg_at_k_score,
+    precision_at_k_score,
+    recall_at_k_score,
+)
 
 __all__ = [
     "auc_at_k_score",
@@ -27,10 +31,12 @@ __all__ = [
     "expected_precision_at_k_score",
     "mean_average_precision_score",
     "micro_papk_scorer",
+    "ndcg_at_k_score",
     "papk_score",
     "papk_scorer",
     "partial_auc_score",
     "precision_at_k_score",
+    "recall_at_k_score",
     "roc_auc_score",
     "worst_average_precision",
 ]

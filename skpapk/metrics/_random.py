@@ -10,7 +10,7 @@ from scipy.special import digamma
 from scipy.stats import hypergeom
 
 from ..utils._validation import check_binary_target, check_groups, check_k
-from ._ranking import _aggregate, _check_options
+from ._common import _aggregate, _check_options
 
 
 def _check_counts(name, values, *, minimum):
@@ -177,10 +177,11 @@ def expected_papk(n_pos, n_neg, k):
 
     ``E = (1/(beta k')) * sum_{i<=beta} sum_{j<=k'} P[H(n+ + n-, n+, i + j - 1) >= i]``.
 
-    A random ranking has no ties, so this holds for both ``ties``
-    conventions of :func:`papk_score`. Computed once per distinct
-    ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids of all pairs in one
-    vectorised call (``beta * k'`` terms each).
+    A random ranking has no ties, so this holds for every ``ties`` rule of
+    :func:`papk_score`; with the default rule, ``ties="random"``, a scorer
+    that gives all items of the group the same score gets exactly this.
+    Computed once per distinct ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids
+    of all pairs in one vectorised call (``beta * k'`` terms each).
 
     Parameters
     ----------

@@ -1,104 +1,29 @@
-"""Per-group ranking metrics: pAp@k, partial AUC, AUC, AUC@k, prec@k and mAP.
+"""Per-group pair-counting metrics: pAp@k, partial AUC, AUC and AUC@k.
 
 Every metric is computed for all groups at once (see
 :mod:`skpapk.utils._groups`): no Python loop over groups and no
-(relevant x irrelevant) pair matrix.
+(relevant x irrelevant) pair matrix. Tied scores follow the ``ties`` rule;
+the default, ``"random"``, is the exact expectation over a uniformly random
+order of the tied items (:mod:`skpapk.metrics._ties`).
 """
 
-import warnings
-
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from ..utils._groups import (
-    _smallest_uint,
     order_by_segment,
     ragged_positions,
     rank_within_segments,
     segment_starts,
 )
-from ..utils._validation import check_k, check_ranking_inputs
-
-_AVERAGES = ("micro", "pooled", None)
-_TIES = ("half", "error")
-_NO_POS_OR_NEG = "no relevant or no irrelevant item"
-
-
-def _check_options(average, ties=None):
-    if average not in _AVERAGES:
-        raise ValueError(
-            f"average must be 'micro' (mean over groups, the paper's eq. 17), "
-            f"'pooled' (all pairs of all groups together) or None (one value "
-            f"per group), got {average!r}."
-        )
-    if ties is not None and ties not in _TIES:
-        raise ValueError(
-            f"ties must be 'half' (a tied pair counts 1/2, as roc_auc_score) or "
-            f"'error' (the paper's convention: a tie is a mistake), got {ties!r}."
-        )
-
-
-def _aggregate(numerator, denominator, defined, average, metric_name,
-               reason=_NO_POS_OR_NEG):
-    """Average per-group ratios ``numerator / denominator`` over defined groups.
-
-    ``average="micro"`` is the unweighted mean of the group ratios,
-    ``"pooled"`` the ratio of the sums, ``None`` returns every group's ratio
-    (NaN where undefined). Undefined groups are left out with an
-    :class:`~sklearn.exceptions.UndefinedMetricWarning` that says how many.
-    """
-    n_undefined = int(np.count_nonzero(~defined))
-    if n_undefined:
-        warnings.warn(
-            f"{metric_name} is undefined for {n_undefined} of {defined.shape[0]} "
-            f"groups ({reason}); they are left out"
-            + (" of the average." if average is not None else " (NaN)."),
-            UndefinedMetricWarning,
-            stacklevel=3,
-        )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per_group = np.where(defined, numerator / np.where(defined, denominator, 1),
-                             np.nan)
-    if average is None:
-        return per_group
-    if not defined.any():
-        return float("nan")
-    if average == "micro":
-        return float(per_group[defined].mean())
-    return float(numerator[defined].sum() / denominator[defined].sum())
-
-
-def _validate(y_true, y_score, groups, pos_label):
-    """Validated inputs plus the number of relevant / irrelevant rows per group.
-
-    :func:`skpapk.utils._validation.check_ranking_inputs` (equal lengths,
-    binary non-empty ``y_true``, finite numeric scores, one group id per
-    row), plus the label counts and segment codes the metrics share.
-    """
-    y_pos, y_score, codes, labels = check_ranking_inputs(
-        y_true, y_score, groups, pos_label=pos_label)
-    n_groups = labels.shape[0]
-    n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
-    return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments
-
-
-def _label_counts(y_pos, codes, n_groups):
-    """Relevant and irrelevant rows of each group, and every row's segment.
-
-    Segment ``2g`` holds the relevant rows of group ``g``, ``2g + 1`` its
-    irrelevant rows (small unsigned codes, ready for a radix sort).
-
-    Returns
-    -------
-    n_pos, n_neg : ndarray of intp of shape (n_groups,)
-    segments : ndarray of unsigned int of shape (n,)
-    """
-    dtype = _smallest_uint(2 * n_groups)
-    segments = codes.astype(dtype)
-    segments <<= 1
-    segments |= ~y_pos
-    counts = np.bincount(segments, minlength=2 * n_groups)
-    return counts[0::2], counts[1::2], segments
+from ..utils._validation import check_k
+from ._common import (
+    _aggregate,
+    _check_options,
+    _label_counts,
+    _tie_blocks,
+    _validate,
+)
+from ._ties import _ragged_range, expected_correct_pairs, hypergeometric_pmf
 
 
 def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
@@ -107,7 +32,10 @@ def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
 
     The pairs are the ``n_top_pos[g]`` highest scored positives of group ``g``
     against its ``n_top_neg[g]`` highest scored negatives. A tied pair counts
-    1/2 with ``ties="half"`` and 0 with ``ties="error"``.
+    1/2 with ``ties="half"`` and 0 with ``ties="error"``; ``ties="random"``
+    gives the expected count over random orders of the tied items
+    (:func:`_random_pair_gains`, only for the groups where a tie touches the
+    top sets and they are not the whole group).
 
     One score sort and one radix sort of the (group, label) codes order every
     group's positives and negatives; the top ones are read off by position.
@@ -152,58 +80,53 @@ def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     neg_before = (np.cumsum(n_top_neg) - n_top_neg)[pos_codes]
     # Top negatives of the positive's group scoring >= it: errors.
     wrong = np.searchsorted(neg_keys, pos_keys, side="right") - neg_before
-    if ties == "half" and width < values.shape[0]:  # some values are equal
+    tied = None
+    if ties != "error" and width < values.shape[0]:  # some values are equal
         above = np.searchsorted(neg_keys, pos_keys, side="left") - neg_before
+        tied = wrong != above
         wrong = 0.5 * (wrong + above)
     correct = n_pairs - np.bincount(pos_codes, weights=wrong, minlength=n_groups)
+    if ties == "random" and tied is not None:
+        # "half" is exact when the top sets are the whole group (every tied
+        # pair is then counted, each order with probability 1/2).
+        redo = np.bincount(pos_codes[tied], minlength=n_groups) > 0
+        redo &= (n_top_pos < n_pos) | (n_top_neg < n_neg)
+        if redo.any():
+            # Rows below a group's k'-th top negative change nothing (their
+            # blocks hold no top negative): keep the rest of the redo groups.
+            threshold = np.full(n_groups, np.inf)
+            threshold[redo] = y_score[top_neg[(np.cumsum(n_top_neg) - 1)[redo]]]
+            rows = y_score >= threshold[codes]
+            correct[redo] = _random_pair_gains(
+                y_pos[rows], y_score[rows], codes[rows], n_groups,
+                n_top_pos=n_top_pos, n_top_neg=n_top_neg)[redo]
     return correct, n_pairs
 
 
-def _tie_blocks(y_pos, y_score, codes, n_groups):
-    """Rows sorted by group then decreasing score, with their tie-block counts.
+def _random_pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos,
+                       n_top_neg):
+    """Expected correct pairs of each group over random orders of the ties.
 
-    For every row (in sorted order) returns how many rows / relevant rows of
-    its group score strictly higher (``gt_*``) and at least as high
-    (``ge_*``, the row's whole tie block included). One score sort and one
-    radix sort of the group codes; everything else is O(n).
-
-    Returns
-    -------
-    codes, y_pos : ndarray of shape (n,)
-        In sorted order.
-    gt_items, ge_items, gt_pos, ge_pos : ndarray of intp of shape (n,)
+    In a strict ranking, the ``a``-th relevant item is above
+    ``k' - min(m_a, k')`` of the top ``k'`` irrelevant items, ``m_a`` being
+    the number of irrelevant items above it. The ``a``-th relevant item lies
+    in a known tie block (the blocks are ordered), ``m_a`` is the block's
+    irrelevant items above plus a negative hypergeometric count inside the
+    block, and :func:`~skpapk.metrics._ties.expected_correct_pairs` sums the
+    expectation over the block's first ``rho`` relevant items.
     """
-    by_score, by_segment = order_by_segment(y_score, codes, n_groups,
-                                            stable=False)
-    order = by_score[by_segment]
-    group_starts = segment_starts(np.bincount(codes, minlength=n_groups))
-    codes_s = codes[order]
-    pos_s = y_pos[order]
-    score_s = y_score[order]
-    n = order.shape[0]
-    new_block = np.empty(n, dtype=bool)
-    new_block[:1] = True
-    np.not_equal(score_s[1:], score_s[:-1], out=new_block[1:])
-    new_block[1:] |= codes_s[1:] != codes_s[:-1]
-    block_start = np.flatnonzero(new_block)
-    block_end = np.empty_like(block_start)
-    block_end[:-1] = block_start[1:]
-    block_end[-1:] = n
-    block_id = np.cumsum(new_block) - 1
-    cum_pos = np.zeros(n + 1, dtype=np.intp)
-    np.cumsum(pos_s, out=cum_pos[1:])
-    group_start = group_starts[codes_s]
-    start = block_start[block_id]
-    end = block_end[block_id]
-    gt_items = start - group_start
-    ge_items = end - group_start
-    gt_pos = cum_pos[start] - cum_pos[group_start]
-    ge_pos = cum_pos[end] - cum_pos[group_start]
-    return codes_s, pos_s, gt_items, ge_items, gt_pos, ge_pos
+    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
+    c = n_top_neg[blocks.group] - blocks.gt_neg
+    rho = np.clip(n_top_pos[blocks.group] - blocks.gt_pos, 0, blocks.n_pos)
+    active = (c > 0) & (rho > 0)
+    correct = expected_correct_pairs(c[active], blocks.n_pos[active],
+                                     blocks.n_neg[active], rho[active])
+    return np.bincount(blocks.group[active], weights=correct,
+                       minlength=n_groups)
 
 
-def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
-               pos_label=None):
+def papk_score(y_true, y_score, *, k, groups=None, average="micro",
+               ties="random", pos_label=None):
     """pAp@k: partial AUC over the top-``k`` irrelevant and the top relevant items.
 
     For each group (user), with ``beta = min(k, n+)`` and ``k' = min(k, n-)``,
@@ -233,11 +156,27 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
         number of correct pairs of all groups over the number of their pairs.
         ``None`` returns one value per group, in the sorted order of the group
         labels (NaN for undefined groups).
-    ties : {"half", "error"}, default="half"
-        A tied (relevant, irrelevant) pair counts 1/2, as in
-        :func:`sklearn.metrics.roc_auc_score`, so that pAp@k equals AUC when
-        ``k >= n-`` and ``k >= n+``; ``"error"`` is the paper's risk
-        convention ``1[f(x+) <= f(x-)]``.
+    ties : {"random", "half", "error"}, default="random"
+        How tied scores count.
+
+        - ``"random"``: the exact expectation of pAp@k over a uniformly
+          random order of every tie block (tied items relevant or not): what
+          breaking the ties at random gives on average. A scorer that gives
+          all items of a group the same score gets exactly
+          :func:`expected_papk`, the value of a random ranking.
+        - ``"half"``: a tied (relevant, irrelevant) pair counts 1/2, as in
+          :func:`sklearn.metrics.roc_auc_score`, with the top ``beta``
+          relevant and top ``k'`` irrelevant items taken as if the ties were
+          broken arbitrarily. It equals ``"random"`` unless a tie block
+          straddles the ``beta``-th relevant or the ``k'``-th irrelevant
+          place; there it is off in either direction (a constant scorer
+          gets 1/2, above a random ranking).
+        - ``"error"``: the paper's risk convention ``1[f(x+) <= f(x-)]``, a
+          lower bound of the other two.
+
+        All three agree when no relevant item ties an irrelevant one, and
+        with ``k >= n-`` and ``k >= n+`` ``"random"`` and ``"half"`` give the
+        AUC of :func:`sklearn.metrics.roc_auc_score`.
     pos_label : int, float, bool or str, default=None
         The relevant label.
 
@@ -280,6 +219,16 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
     >>> papk_score([1, 0, 1, 0], [0.9, 0.8, 0.1, 0.2], k=1, groups=[0, 0, 1, 1],
     ...            average=None)
     array([1., 0.])
+
+    A constant scorer scores what a random ranking scores on average:
+
+    >>> from skpapk.metrics import expected_papk
+    >>> papk_score([1, 1, 0, 0, 0], [0, 0, 0, 0, 0], k=2)
+    0.4
+    >>> expected_papk(2, 3, k=2)
+    0.4
+    >>> papk_score([1, 1, 0, 0, 0], [0, 0, 0, 0, 0], k=2, ties="half")
+    0.5
     """
     _check_options(average, ties)
     k = check_k(k)
@@ -294,7 +243,7 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro", ties="half",
 
 
 def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
-                      ties="half", pos_label=None):
+                      ties="random", pos_label=None):
     """Partial AUC pAUC(0, k/n-]: all relevant items against the top-k irrelevant.
 
     For each group, the gain is the fraction of the ``n+ * k'`` pairs
@@ -318,8 +267,12 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
         Group id of each row; ``None``: one group.
     average : {"micro", "pooled"} or None, default="micro"
         As in :func:`papk_score`.
-    ties : {"half", "error"}, default="half"
-        As in :func:`papk_score`.
+    ties : {"random", "half", "error"}, default="random"
+        As in :func:`papk_score`: ``"random"`` is the exact expectation over
+        random orders of the tied items (a constant scorer gets
+        :func:`expected_partial_auc_score`); ``"half"`` counts a tied pair
+        1/2 and equals ``"random"`` unless a tie block straddles the
+        ``k'``-th irrelevant place; ``"error"`` counts it 0.
     pos_label : int, float, bool or str, default=None
         The relevant label.
 
@@ -356,14 +309,15 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC")
 
 
-def roc_auc_score(y_true, y_score, *, groups=None, average="micro", ties="half",
-                  pos_label=None):
+def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
+                  ties="random", pos_label=None):
     """Area under the ROC curve of each group.
 
     For each group, the fraction of its ``n+ * n-`` (relevant, irrelevant)
     pairs that are ranked correctly (1 - the AUC risk of the paper's eq. 2,
     which counts a tie as an error: ``ties="error"``). With
-    ``ties="half"`` and one group this is :func:`sklearn.metrics.roc_auc_score`.
+    ``ties="random"`` (or ``"half"``) and one group this is
+    :func:`sklearn.metrics.roc_auc_score`.
 
     Parameters
     ----------
@@ -378,8 +332,11 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro", ties="half",
         ``"micro"``: unweighted mean of the group AUCs; ``"pooled"``: correct
         pairs over pairs, all groups together (pairs never cross groups);
         ``None``: one value per group.
-    ties : {"half", "error"}, default="half"
-        A tied pair counts 1/2 (``"half"``) or 0 (``"error"``).
+    ties : {"random", "half", "error"}, default="random"
+        A tied pair counts 1/2 (``"half"``) or 0 (``"error"``). As every
+        pair counts, a random order of the tied items puts a tied pair
+        either way with probability 1/2: ``"random"`` (the expectation over
+        random tie-breaking, as for the other metrics) equals ``"half"``.
     pos_label : int, float, bool or str, default=None
         The relevant label.
 
@@ -414,14 +371,11 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro", ties="half",
 
 
 def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
-                   ties="half", pos_label=None):
+                   ties="random", pos_label=None):
     """AUC@k: the AUC among the ``k`` top-ranked items of each group.
 
     The ``k`` highest scored items of a group (all of them when it has fewer)
     are kept and their AUC is computed (the paper's Table 2 reports it).
-    When several items tie at the ``k``-th score, the stable sort keeps the
-    earliest rows (row order breaks the tie at the boundary); inside the
-    top ``k`` a tied pair counts as ``ties`` says.
 
     Parameters
     ----------
@@ -435,9 +389,21 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     groups : array-like of shape (n_samples,), default=None
         Group id of each row; ``None``: one group.
     average : {"micro", "pooled"} or None, default="micro"
-        As in :func:`roc_auc_score`.
-    ties : {"half", "error"}, default="half"
-        As in :func:`roc_auc_score`.
+        As in :func:`roc_auc_score`. With ``ties="random"``, ``"pooled"`` is
+        the expected number of correct pairs of all groups over their
+        expected number of pairs (the top ``k`` of a group, and so its pair
+        count, can depend on the tie-breaking).
+    ties : {"random", "half", "error"}, default="random"
+        ``"random"``: the exact expectation over a uniformly random order of
+        the tied items. When a tie block straddles the ``k``-th place, the
+        block's items that enter the top ``k`` are a uniformly random subset
+        (hypergeometric numbers of relevant and irrelevant items); the AUC
+        is averaged over the tie-breaking orders where it is defined (a top
+        ``k`` with both labels), and a group is undefined only when no order
+        defines it. ``"half"`` and ``"error"``: the stable sort keeps the
+        earliest rows at the ``k``-th place (row order breaks that tie);
+        inside the top ``k`` a tied pair counts 1/2 or 0. Without a tie at
+        the ``k``-th place, ``"random"`` equals ``"half"``.
     pos_label : int, float, bool or str, default=None
         The relevant label.
 
@@ -457,11 +423,24 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     >>> from skpapk.metrics import auc_at_k_score
     >>> auc_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.5
+
+    Two of the three tied items enter the top 2: the relevant one with the
+    irrelevant one (AUC 1/2) in 2 of the 3 equally likely cases, the two
+    irrelevant ones (undefined) in the third:
+
+    >>> auc_at_k_score([1, 0, 0], [1, 1, 1], k=2)
+    0.5
     """
     _check_options(average, ties)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, _, _, _ = _validate(
         y_true, y_score, groups, pos_label)
+    reason = "the top k items lack a relevant or an irrelevant item"
+    if ties == "random":
+        numerator, denominator, defined, per_group = _random_auc_at_k(
+            y_pos, y_score, codes, n_groups, k)
+        return _aggregate(numerator, denominator, defined, average, "AUC@k",
+                          reason=reason, per_group=per_group)
     top = rank_within_segments(y_score, codes, n_groups).rank < k
     y_pos, y_score, codes = y_pos[top], y_score[top], codes[top]
     n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
@@ -470,142 +449,65 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "AUC@k",
-                      reason="the top k items lack a relevant or an irrelevant "
-                             "item")
+                      reason=reason)
 
 
-def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
-                         ties="half", pos_label=None):
-    """prec@k: the fraction of the ``k`` highest scored items that are relevant.
+def _random_auc_at_k(y_pos, y_score, codes, n_groups, k):
+    """AUC@k expectations over random orders of the tied items.
 
-    Per group: (number of relevant items among the ``k`` highest scored) / k
-    (Kar et al. 2015; the paper's Section 1). The denominator is ``k`` even
-    when the group has fewer than ``k`` items, so such a group cannot reach
-    1. Defined for every group (0 when it has no relevant item).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
-    y_score : array-like of shape (n_samples,)
-        Scores, higher means ranked first.
-    k : int
-        Number of items shown to each user.
-    groups : array-like of shape (n_samples,), default=None
-        Group id of each row; ``None``: one group.
-    average : {"micro", "pooled"} or None, default="micro"
-        ``"micro"``: mean over groups. As every group has the same
-        denominator ``k``, ``"pooled"`` gives the same value. ``None``: one
-        value per group.
-    ties : {"half", "error"}, default="half"
-        When items tie at the ``k``-th score, ``"half"`` gives the expected
-        value under a uniformly random order of the tied items; ``"error"``
-        puts the irrelevant tied items first (pessimistic, the paper's
-        convention that a tie is a mistake).
-    pos_label : int, float, bool or str, default=None
-        The relevant label.
+    The tie blocks that end at or above the ``k``-th place are in the top
+    ``k`` whatever the order (their tied pairs count 1/2 in expectation).
+    A block straddling the ``k``-th place gives ``s`` of its ``p + q`` items
+    to the top ``k``, ``j`` of them relevant with hypergeometric probability;
+    given ``j`` the top ``k`` holds ``A+ + j`` relevant and ``A- + s - j``
+    irrelevant items (``A`` counted above the block), and its expected
+    correct pairs are ``C_A + A+ (s - j) + j (s - j) / 2``. At most
+    ``k + 1`` values of ``j`` per group.
 
     Returns
     -------
-    score : float or ndarray of shape (n_groups,)
-
-    See Also
-    --------
-    papk_score : also rewards the order inside the top k.
-
-    Examples
-    --------
-    The paper's Table 1, scorer f4 with k = 6:
-
-    >>> from skpapk.metrics import precision_at_k_score
-    >>> y = [1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0]
-    >>> s = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> precision_at_k_score(y, s, k=6)
-    0.833...
-    >>> precision_at_k_score([1, 0, 0], [1.0, 1.0, 0.0], k=1)
-    0.5
-    >>> precision_at_k_score([1, 0, 0], [1.0, 1.0, 0.0], k=1, ties="error")
-    0.0
+    numerator, denominator : ndarray of shape (n_groups,)
+        Expected correct pairs and expected pairs (0 where undefined).
+    defined : ndarray of bool of shape (n_groups,)
+    per_group : ndarray of shape (n_groups,)
+        Expected AUC@k given that it is defined.
     """
-    _check_options(average, ties)
-    k = check_k(k)
-    y_pos, y_score, codes, n_groups, _, _, _ = _validate(
-        y_true, y_score, groups, pos_label)
-    codes_s, pos_s, gt_items, ge_items, gt_pos, ge_pos = _tie_blocks(
-        y_pos, y_score, codes, n_groups)
-    # A relevant row is in the top k when its whole tie block fits; when the
-    # block straddles position k, only ``slots`` of its items get in.
-    slots = k - gt_items
-    block_size = ge_items - gt_items
+    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
+    ends = blocks.gt_items + blocks.size
+    rows = blocks.order[(ends <= k)[blocks.block]]
+    a_pos, a_neg, segments = _label_counts(y_pos[rows], codes[rows], n_groups)
+    numerator, _ = _pair_gains(
+        y_pos[rows], y_score[rows], codes[rows], n_groups, n_top_pos=a_pos,
+        n_top_neg=a_neg, ties="half", n_pos=a_pos, n_neg=a_neg,
+        segments=segments)
+    denominator = (a_pos * a_neg).astype(np.float64)
+    p_defined = (denominator > 0).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        if ties == "half":
-            share = slots / block_size
-        else:
-            block_pos = ge_pos - gt_pos
-            share = np.maximum(slots - (block_size - block_pos), 0) / block_pos
-    share = np.where(ge_items <= k, 1.0, np.where(gt_items < k, share, 0.0))
-    hits = np.bincount(codes_s, weights=np.where(pos_s, share, 0.0),
-                       minlength=n_groups)
-    return _aggregate(hits, np.full(n_groups, float(k)),
-                      np.ones(n_groups, dtype=bool), average, "prec@k")
-
-
-def mean_average_precision_score(y_true, y_score, *, groups=None,
-                                 average="micro", pos_label=None):
-    """Average precision (AP) of each group, averaged over groups (mAP).
-
-    AP of a group = mean over its relevant items of the precision at that
-    item's score, where the precision counts every item scoring at least as
-    high (tied items form one threshold block, as
-    :func:`sklearn.metrics.average_precision_score`). Without ties this is
-    the average-precision tutorial's ``ap_simple``: AP of ``[T] = 1``,
-    ``[F, T] = 1/2``, ``[F, F, T] = 1/3``.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
-    y_score : array-like of shape (n_samples,)
-        Scores, higher means ranked first.
-    groups : array-like of shape (n_samples,), default=None
-        Group id of each row; ``None``: one group.
-    average : {"micro", "pooled"} or None, default="micro"
-        ``"micro"``: mAP, the unweighted mean of the group APs (the
-        paper's naming); ``"pooled"``: the sum of the precisions at all
-        relevant items over the number of relevant items (a mean of the APs
-        weighted by ``n+``); ``None``: one AP per group.
-    pos_label : int, float, bool or str, default=None
-        The relevant label.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_groups,)
-        Groups with no relevant item are left out with an
-        ``UndefinedMetricWarning`` (a group with only relevant items has
-        AP 1); NaN when none is defined.
-
-    See Also
-    --------
-    expected_average_precision : AP of a uniformly random ranking.
-    worst_average_precision : the smallest AP of a group.
-
-    Examples
-    --------
-    >>> from skpapk.metrics import mean_average_precision_score
-    >>> mean_average_precision_score([0, 1], [0.9, 0.1])
-    0.5
-    >>> mean_average_precision_score([1, 0, 0, 0, 1], [5, 4, 3, 2, 1],
-    ...                              groups=[0, 0, 1, 1, 1], average=None)
-    array([1.        , 0.33333333])
-    """
-    _check_options(average)
-    y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
-        y_true, y_score, groups, pos_label)
-    codes_s, pos_s, _, ge_items, _, ge_pos = _tie_blocks(
-        y_pos, y_score, codes, n_groups)
-    precision = ge_pos[pos_s] / ge_items[pos_s]
-    total = np.bincount(codes_s[pos_s], weights=precision, minlength=n_groups)
-    return _aggregate(total, n_pos.astype(np.float64), n_pos > 0, average,
-                      "Average precision", reason="no relevant item")
+        per_group = numerator / denominator
+    straddle = np.flatnonzero((blocks.gt_items < k) & (ends > k))
+    if straddle.shape[0]:
+        g = blocks.group[straddle]
+        s = k - blocks.gt_items[straddle]
+        p, q = blocks.n_pos[straddle], blocks.n_neg[straddle]
+        j_min = np.maximum(s - q, 0)
+        owner, i = _ragged_range(np.minimum(p, s) - j_min + 1)
+        j, s_j = j_min[owner] + i, s[owner]
+        prob = hypergeometric_pmf(p[owner] + q[owner], p[owner], s_j, j)
+        pos_top, neg_top = a_pos[g][owner] + j, a_neg[g][owner] + s_j - j
+        correct = numerator[g][owner] + a_pos[g][owner] * (s_j - j) \
+            + 0.5 * j * (s_j - j)
+        pairs = (pos_top * neg_top).astype(np.float64)
+        ok = pairs > 0
+        prob_ok = np.where(ok, prob, 0.0)
+        ratio = np.where(ok, correct / np.where(ok, pairs, 1.0), 0.0)
+        n_out = straddle.shape[0]
+        numerator[g] = np.bincount(owner, weights=prob_ok * correct,
+                                   minlength=n_out)
+        denominator[g] = np.bincount(owner, weights=prob_ok * pairs,
+                                     minlength=n_out)
+        p_defined[g] = np.bincount(owner, weights=prob_ok, minlength=n_out)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_group[g] = np.bincount(owner, weights=prob_ok * ratio,
+                                       minlength=n_out) / p_defined[g]
+    defined = p_defined > 0
+    return numerator, denominator, defined, per_group

@@ -3,13 +3,22 @@
 :func:`micro_papk_scorer` needs each test fold's groups. scikit-learn sends
 them to a scorer only through metadata routing, so the scorer requests
 ``groups`` itself and refuses to score a fold without them.
+
+The scorers rank by the estimator's ``decision_function`` when it has one,
+else (classifiers) the relevant class's ``predict_proba``, else ``predict``
+(regressors, ``lightgbm.LGBMRanker``, ``xgboost.XGBRanker``). They resolve
+that themselves instead of through :func:`sklearn.metrics.make_scorer`,
+whose ``response_method="decision_function"`` treats an estimator that is
+not a classifier as a regressor and refuses it before scikit-learn 1.9.
 """
 
 import sklearn
-from sklearn.metrics import make_scorer
+from sklearn.base import is_classifier
+from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from ..utils._validation import check_k
-from ._ranking import _check_options, papk_score
+from ._common import _check_options
+from ._ranking import papk_score
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
 
@@ -39,7 +48,130 @@ def _missing_groups_message():
     )
 
 
-def _papk_score_per_group(y_true, y_score, *, k, groups=None, ties="half",
+def ranking_scores(estimator, X):
+    """The scores an estimator ranks ``X`` by, higher first.
+
+    ``decision_function`` when the estimator has it; else, for a classifier,
+    ``predict_proba`` of its greater class (the relevant one, as the
+    metrics' default ``pos_label``); else ``predict``.
+
+    Parameters
+    ----------
+    estimator : object
+        A fitted estimator (a pipeline works: its last step decides).
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+    """
+    if hasattr(estimator, "decision_function"):
+        return estimator.decision_function(X)
+    if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
+        proba = estimator.predict_proba(X)
+        if proba.ndim != 2 or proba.shape[1] != 2:
+            raise ValueError(
+                f"{type(estimator).__name__}.predict_proba returned shape "
+                f"{proba.shape}; a ranking scorer needs a binary classifier "
+                f"(two classes) or an estimator with decision_function or "
+                f"predict."
+            )
+        return proba[:, 1]
+    if hasattr(estimator, "predict"):
+        return estimator.predict(X)
+    raise TypeError(
+        f"{type(estimator).__name__} has no decision_function, predict_proba or "
+        f"predict method: a scorer needs one of them to rank the rows."
+    )
+
+
+class _RankingScorer:
+    """Scorer ``scorer(estimator, X, y_true, **metadata)`` of a ranking metric.
+
+    Calls ``metric(y_true, ranking_scores(estimator, X), **kwargs,
+    **metadata)``; greater is better. It works with any scikit-learn tool
+    that takes ``scoring=``: it holds its own metadata request (which
+    metadata its ``score`` consumes), returned by ``get_metadata_routing``
+    and changed by ``set_score_request``, as scikit-learn's scorers do.
+
+    Parameters
+    ----------
+    metric : callable
+    kwargs : dict
+        Fixed keyword arguments of ``metric``.
+    name : str
+        How the scorer was made, for ``repr`` and routing messages.
+    metadata : tuple of str
+        Metadata ``metric`` accepts (requested by default).
+    """
+
+    def __init__(self, metric, kwargs, *, name, metadata=()):
+        self._metric = metric
+        self._kwargs = kwargs
+        self._name = name
+        self._metadata = tuple(metadata)
+        self._metadata_request = MetadataRequest(owner=name)
+        for param in self._metadata:
+            self._metadata_request.score.add_request(param=param, alias=True)
+
+    def __repr__(self):
+        return self._name
+
+    def _routing_repr(self):
+        return self._name
+
+    def __call__(self, estimator, X, y_true, **metadata):
+        unknown = sorted(set(metadata) - set(self._metadata))
+        if unknown:
+            accepted = (f"only {', '.join(self._metadata)}" if self._metadata
+                        else "no metadata")
+            raise TypeError(
+                f"{self._name} got unexpected metadata {unknown}; it accepts "
+                f"{accepted}."
+            )
+        return self._metric(y_true, ranking_scores(estimator, X),
+                            **self._kwargs, **metadata)
+
+    def get_metadata_routing(self):
+        """The metadata the scorer requests (scikit-learn's routing API).
+
+        Returns
+        -------
+        request : sklearn.utils.metadata_routing.MetadataRequest
+        """
+        return self._metadata_request
+
+    def set_score_request(self, **requests):
+        """Request or refuse metadata, as ``make_scorer(...).set_score_request``.
+
+        Parameters
+        ----------
+        **requests : {True, False, None, str}
+            ``groups=False`` stops the scorer from asking for groups, a string
+            takes them from metadata of that name.
+
+        Returns
+        -------
+        self : object
+        """
+        if not sklearn.get_config().get("enable_metadata_routing", False):
+            raise RuntimeError(
+                "This method is only available when metadata routing is "
+                f"enabled. You can enable it using {ROUTING_LINE}."
+            )
+        for param, alias in requests.items():
+            if param not in self._metadata:
+                raise TypeError(
+                    f"{self._name} cannot request {param!r}; it consumes "
+                    f"{list(self._metadata)}."
+                )
+            if alias is not UNCHANGED:
+                self._metadata_request.score.add_request(param=param,
+                                                         alias=alias)
+        return self
+
+
+def _papk_score_per_group(y_true, y_score, *, k, groups=None, ties="random",
                           average="micro"):
     """:func:`papk_score` that refuses to treat the fold as one group."""
     if groups is None:
@@ -48,19 +180,22 @@ def _papk_score_per_group(y_true, y_score, *, k, groups=None, ties="half",
                       ties=ties)
 
 
-def papk_scorer(k, *, ties="half"):
+def papk_scorer(k, *, ties="random"):
     """Scorer of pAp@k with the whole test fold as one list (one group).
 
-    Made with :func:`sklearn.metrics.make_scorer` on the estimator's
-    ``decision_function``. Use :func:`micro_papk_scorer` to score each user
-    separately.
+    Scores the estimator's ``decision_function``, or, without one, a
+    classifier's ``predict_proba`` of its greater class, or ``predict``
+    (regressors, ``lightgbm.LGBMRanker``, ``xgboost.XGBRanker``). Use
+    :func:`micro_papk_scorer` to score each user separately.
 
     Parameters
     ----------
     k : int
         Number of items shown.
-    ties : {"half", "error"}, default="half"
-        As in :func:`papk_score`.
+    ties : {"random", "half", "error"}, default="random"
+        As in :func:`papk_score`: by default tied scores count as the
+        expectation over a random order of the tied items, so a model that
+        gives every item the same score scores as a random ranking.
 
     Returns
     -------
@@ -83,11 +218,11 @@ def papk_scorer(k, *, ties="half"):
     """
     _check_options("micro", ties)
     k = check_k(k)
-    return make_scorer(papk_score, response_method="decision_function", k=k,
-                       ties=ties)
+    return _RankingScorer(papk_score, {"k": k, "ties": ties},
+                          name=f"papk_scorer(k={k}, ties={ties!r})")
 
 
-def micro_papk_scorer(k, *, ties="half", average="micro"):
+def micro_papk_scorer(k, *, ties="random", average="micro"):
     """Scorer of micro-pAp@k (paper eq. 17): pAp@k per group, mean over groups.
 
     The scorer requests ``groups`` through scikit-learn's metadata routing
@@ -108,12 +243,21 @@ def micro_papk_scorer(k, *, ties="half", average="micro"):
     the message comes as a ``UserWarning`` ("Scoring failed ..."). Pass
     ``error_score="raise"`` to get the error itself.
 
+    The estimator's scores are its ``decision_function``, or, without one, a
+    classifier's ``predict_proba`` of its greater class, or ``predict``:
+    predict-only rankers such as ``lightgbm.LGBMRanker`` and
+    ``xgboost.XGBRanker`` are scored too.
+
     Parameters
     ----------
     k : int
         Number of items shown to each user.
-    ties : {"half", "error"}, default="half"
-        As in :func:`papk_score`.
+    ties : {"random", "half", "error"}, default="random"
+        As in :func:`papk_score`: by default tied scores count as the
+        expectation over a random order of the tied items, so a model that
+        gives every item the same score scores as a random ranking
+        (:func:`expected_papk_score`) and cannot win a model selection
+        against better-than-random models.
     average : {"micro", "pooled"}, default="micro"
         ``"micro"`` is the paper's eq. 17 (unweighted mean over groups);
         ``"pooled"`` pools the pairs of all groups.
@@ -129,6 +273,16 @@ def micro_papk_scorer(k, *, ties="half", average="micro"):
     --------
     papk_scorer : the fold as one list.
     papk_score : the metric.
+
+    Notes
+    -----
+    ``LGBMRanker`` and ``XGBRanker`` themselves cannot be tuned with
+    per-fold groups by ``GridSearchCV``: their ``fit`` takes the group
+    *sizes* of rows sorted by group (``group=``) or query ids (``qid=``),
+    and scikit-learn routes only per-row metadata, cut to the fold's rows.
+    The scorer works for them in a direct call or in ``cross_val_score``
+    with an estimator whose ``fit`` takes one group id per row (for
+    instance a wrapper that sorts the rows and passes the sizes on).
 
     Examples
     --------
@@ -158,10 +312,7 @@ def micro_papk_scorer(k, *, ties="half", average="micro"):
         )
     _check_options(average, ties)
     k = check_k(k)
-    scorer = make_scorer(_papk_score_per_group,
-                         response_method="decision_function", k=k, ties=ties,
-                         average=average)
-    # The request is stored on the scorer instance: it stays after the context.
-    with sklearn.config_context(enable_metadata_routing=True):
-        scorer.set_score_request(groups=True)
-    return scorer
+    return _RankingScorer(
+        _papk_score_per_group, {"k": k, "ties": ties, "average": average},
+        name=f"micro_papk_scorer(k={k}, ties={ties!r}, average={average!r})",
+        metadata=("groups",))

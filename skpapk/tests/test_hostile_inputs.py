@@ -68,21 +68,42 @@ def test_features_near_1e300_stop_with_a_warning_and_a_usable_coef():
     X, y, g = make_data(1)
     X_huge = X * 1e300
     with pytest.warns(ConvergenceWarning, match="eta0"):
-        ranker = PApKRanker(max_iter=10).fit(X_huge, y, groups=g)
+        ranker = PApKRanker("avg", max_iter=10).fit(X_huge, y, groups=g)
     assert np.all(np.isfinite(ranker.coef_))
     assert np.all(np.isfinite(ranker.decision_function(X_huge)))
     assert ranker.t_ == 0
     # a step size on the features' scale trains without overflow (not the
     # same iterates as on X: the hinge margin 1 is not scale-free)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        scaled = PApKRanker(max_iter=10, tol=None, eta0=1e-300).fit(
+        # no divergence (this eta0 still overshoots the margin 1, so the
+        # objective stays above f(w_0): that warning is expected)
+        warnings.filterwarnings("error", message="The iterates diverged",
+                                category=ConvergenceWarning)
+        scaled = PApKRanker("avg", max_iter=10, tol=None, eta0=1e-300).fit(
             X_huge, y, groups=g)
-    plain = PApKRanker(max_iter=10, tol=None).fit(X, y, groups=g)
+    plain = PApKRanker("avg", max_iter=10, tol=None).fit(X, y, groups=g)
     assert scaled.t_ == 10
     assert np.all(np.isfinite(scaled.decision_function(X_huge)))
     assert scaled.score(X_huge, y, groups=g) > 0.8
     assert plain.score(X, y, groups=g) > 0.8
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-150, 1e150])
+def test_lbfgs_does_not_depend_on_the_units_of_the_features(factor):
+    """L-BFGS runs on max|X_j|-scaled coordinates: the same ranking."""
+    X, y, g = make_data(1)
+    plain = PApKRanker(tol=1e-8, alpha=0.0).fit(X, y, groups=g)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        scaled = PApKRanker(tol=1e-8, alpha=0.0).fit(X * factor, y, groups=g)
+    np.testing.assert_allclose(scaled.coef_ * factor, plain.coef_, rtol=1e-4)
+
+
+def test_lbfgs_warns_when_it_cannot_leave_w0():
+    X, y, g = make_data(1)
+    with pytest.warns(ConvergenceWarning, match="did not move from w_0"):
+        ranker = PApKRanker().fit(X * 1e-300, y, groups=g)
+    assert np.all(ranker.coef_ == 0)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -92,9 +113,10 @@ def test_huge_eta0_warns_and_keeps_the_last_finite_coef(sparse, dtype):
     X = X.astype(dtype)
     if sparse:
         X = sp.csr_matrix(X)
-    ref = PApKRanker(max_iter=3, tol=None, eta0=1.0).fit(X, y, groups=g)
+    ref = PApKRanker("avg", max_iter=3, tol=None, eta0=1.0).fit(X, y, groups=g)
     with pytest.warns(ConvergenceWarning, match=r"eta0=1e\+300"):
-        ranker = PApKRanker(max_iter=50, tol=None, eta0=1e300).fit(X, y, groups=g)
+        ranker = PApKRanker("avg", max_iter=50, tol=None, eta0=1e300).fit(
+            X, y, groups=g)
     assert np.all(np.isfinite(ranker.coef_))
     assert np.all(np.isfinite(ranker.decision_function(X)))
     assert ranker.t_ < 50
@@ -166,11 +188,17 @@ def test_one_label_groups_are_skipped_and_all_one_label_raises():
     y2 = y.copy()
     y2[g == 0] = 1  # only positives
     y2[g == 1] = 0  # only negatives
-    ranker = PApKRanker(max_iter=10, tol=None).fit(X, y2, groups=g)
+    ranker = PApKRanker("avg", max_iter=10, tol=None).fit(X, y2, groups=g)
     assert ranker.n_groups_skipped_ == 2
     rest = g >= 2
-    ref = PApKRanker(max_iter=10, tol=None).fit(X[rest], y2[rest], groups=g[rest])
+    ref = PApKRanker("avg", max_iter=10, tol=None).fit(X[rest], y2[rest],
+                                                      groups=g[rest])
     np.testing.assert_allclose(ranker.coef_, ref.coef_, rtol=1e-12, atol=1e-15)
+    # L-BFGS: the same minimiser (its preconditioner sees every row)
+    smooth = PApKRanker(tol=1e-10).fit(X, y2, groups=g)
+    smooth_ref = PApKRanker(tol=1e-10).fit(X[rest], y2[rest], groups=g[rest])
+    assert smooth.n_groups_skipped_ == 2
+    np.testing.assert_allclose(smooth.coef_, smooth_ref.coef_, rtol=1e-6)
     with pytest.warns(UndefinedMetricWarning):
         score = ranker.score(X, y2, groups=g)
     assert score == pytest.approx(ref.score(X[rest], y2[rest], groups=g[rest]))

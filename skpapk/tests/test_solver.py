@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from skpapk._solver import SolverState, projected_subgradient
+from skpapk.datasets import make_papk_simulation
 from skpapk.losses import SURROGATES, surrogate_loss
 from skpapk.tests._helpers import algorithm_1, make_grouped_data
 
@@ -120,6 +121,7 @@ def test_divergence_warns_and_keeps_finite_iterate():
     assert state.t < 50
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("sparse", [False, True])
 def test_an_epoch_does_not_copy_X(sparse):
     rng = np.random.default_rng(0)
@@ -194,3 +196,60 @@ def test_an_oracle_summing_parts_of_whole_groups_is_the_same_descent(
     np.testing.assert_allclose(got.validation_scores, ref.validation_scores,
                                rtol=0, atol=1e-12)
     assert got.t == ref.t and got.converged == ref.converged
+
+
+def _simulation(pos_mean, seed=0):
+    X, y, groups = make_papk_simulation(20, n_pos=5, n_neg=60, pos_mean=pos_mean,
+                                        random_state=seed)
+    return X, y == 1, groups, 20
+
+
+@pytest.mark.parametrize("surrogate", ["avg", "max", "ts"])
+def test_warns_when_the_objective_never_goes_below_its_start(surrogate):
+    # No signal (relevant and irrelevant rows drawn alike), 60 irrelevant rows
+    # per group and k = 5: the top 5 irrelevant scores outscore the relevant
+    # ones under every w, the hinge surrogates are lowest at w_0 = 0.
+    X, y, codes, n_groups = _simulation(pos_mean=0.0)
+    with pytest.warns(ConvergenceWarning,
+                      match="never went below its value at the starting point "
+                            "w_0 = 0") as record:
+        state = projected_subgradient(
+            X, y, codes, n_groups, loss=SURROGATES[surrogate](), k=5, eta0=0.5,
+            alpha=1e-3, max_iter=30, tol=None)
+    curve = np.asarray(state.objective_curve)
+    assert curve[1:].min() >= curve[0]
+    message = str(record[0].message)
+    assert "coef_init" in message and "early_stopping=True" in message
+    assert "pairwise_logistic" in message and "L-BFGS" in message
+
+
+def test_no_start_warning_when_the_objective_goes_below_its_start():
+    # The paper's simulation (relevant rows at -1_d): the surrogate learns.
+    X, y, codes, n_groups = _simulation(pos_mean=-1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        state = projected_subgradient(
+            X, y, codes, n_groups, loss=SURROGATES["avg"](), k=5, eta0=0.5,
+            alpha=1e-3, max_iter=30, tol=None)
+    curve = np.asarray(state.objective_curve)
+    assert curve[1:].min() < curve[0]
+
+
+def test_start_warning_only_for_runs_from_their_start():
+    # partial_fit-like calls (one epoch each) never compare two iterates of one
+    # call, a resumed run has no w_0 of its own; a given w_0 is named as such.
+    X, y, codes, n_groups = _simulation(pos_mean=0.0)
+    loss = SURROGATES["avg"]()
+    state = SolverState.zeros(X.shape[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        for _ in range(5):
+            projected_subgradient(X, y, codes, n_groups, loss=loss, k=5, eta0=0.5,
+                                  alpha=1e-3, max_iter=1, tol=None, state=state)
+        projected_subgradient(X, y, codes, n_groups, loss=loss, k=5, eta0=0.5,
+                              alpha=1e-3, max_iter=10, tol=None, state=state)
+    w0 = np.full(X.shape[1], 1e-3)
+    with pytest.warns(ConvergenceWarning, match=r"the given w_0 \(coef_init\)"):
+        projected_subgradient(X, y, codes, n_groups, loss=loss, k=5, eta0=0.5,
+                              alpha=1e-3, max_iter=10, tol=None,
+                              state=SolverState.from_coef(w0))

@@ -227,7 +227,8 @@ def test_early_stopping_holds_out_rows_inside_every_partition(name, params):
                                    loss=loss, k=5, alpha=ref.alpha)
             state = minimize_lbfgs(fun, state, max_iter=ref.max_iter, tol=ref.tol,
                                    validation=validation, k=5,
-                                   n_iter_no_change=ref.n_iter_no_change)
+                                   n_iter_no_change=ref.n_iter_no_change,
+                                   scale=fun.column_scale)
         else:
             state = projected_subgradient(
                 X[train], y_pos[train], groups[train], n_groups, loss=loss, k=5,
@@ -270,3 +271,15 @@ def test_diverging_steps_warn_as_in_memory():
         local = skpapk.PApKAvgRanker(**params).fit(X, y, groups=groups)
     assert_same_fit(local, remote)
     assert np.all(np.isfinite(remote.coef_))
+
+
+def test_lbfgs_scales_the_columns_by_their_maximum_over_all_partitions():
+    # L-BFGS runs on max|X_j|-scaled coordinates: the maxima must be those of
+    # all the training rows, not of one partition
+    X, y, groups = grouped_data(7)
+    X[:, 0] *= 1000.0 * (groups >= 20)  # large in the last partition only
+    X[:, 1] = 0.0  # an all-zero column (scale 1)
+    local, remote = _fit_both("PApKRanker", dict(k=5), X, y, groups,
+                              *as_dask(X, y, groups, n_parts=3))
+    assert_same_fit(local, remote)
+    assert remote.coef_[1] == 0.0

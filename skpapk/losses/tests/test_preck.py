@@ -20,24 +20,51 @@ def _brute_group(pos, neg, k):
     """max over |yhat| = k of the seed's surrogate, divided by k.
 
     ``Delta = k - K``, ``1/C = (n+ - k)/(n+ - K)``; the ``1/C`` term is 0
-    when it multiplies an empty sum (``K = n+``). A group with ``n < k`` rows
-    has no such ``yhat``: its list holds every row (``k`` -> ``n``).
+    when it multiplies an empty sum (``K = n+``). A group with at most ``k``
+    rows is 0: its prec@k does not depend on the scores (every row is
+    shown; the definition has no ``yhat`` when ``n < k``).
     """
     s = np.r_[pos, neg].astype(float)
     y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
     n, n_pos = s.shape[0], len(pos)
-    k_list = min(k, n)
+    if n <= k:
+        return 0.0
     best = -np.inf
-    for chosen in itertools.combinations(range(n), k_list):
+    for chosen in itertools.combinations(range(n), k):
         yhat = np.zeros(n)
         yhat[list(chosen)] = 1.0
         n_true = int(np.sum(yhat * y))
-        value = (k_list - n_true) + np.sum((yhat - y) * s)
+        value = (k - n_true) + np.sum((yhat - y) * s)
         left_out = (1 - yhat) * y
         if left_out.any():
-            value += (n_pos - k_list) / (n_pos - n_true) * np.sum(left_out * s)
+            value += (n_pos - k) / (n_pos - n_true) * np.sum(left_out * s)
         best = max(best, value)
     return best / k
+
+
+def _brute_maximisers(pos, neg, k):
+    """Value (divided by k) and score coefficients of every maximising yhat.
+
+    The term of a labelling ``yhat`` is linear in the scores: ``Delta + a . s``
+    with ``a_i = (yhat_i - y_i) + (1/C) (1 - yhat_i) y_i``, so ``a / k`` is
+    the gradient of the surrogate wherever ``yhat`` is the only maximiser,
+    and the subdifferential is the convex hull of the ``a / k`` of the
+    maximisers.
+    """
+    s = np.r_[pos, neg].astype(float)
+    y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+    n, n_pos = s.shape[0], len(pos)
+    terms = []
+    for chosen in itertools.combinations(range(n), k):
+        yhat = np.zeros(n)
+        yhat[list(chosen)] = 1.0
+        n_true = int(np.sum(yhat * y))
+        left_out = (1 - yhat) * y
+        inv_c = (n_pos - k) / (n_pos - n_true) if left_out.any() else 0.0
+        a = (yhat - y) + inv_c * left_out
+        terms.append(((k - n_true) + a @ s, a))
+    best = max(value for value, _ in terms)
+    return best / k, [a / k for value, a in terms if value >= best - 1e-12]
 
 
 def _brute(y, s, g, k):
@@ -100,9 +127,10 @@ def test_value_matches_brute_force_hypothesis(data, k):
         ([0.1, 0.3], [0.5, 0.2], 2, 2.3 / 2),
         # separated with margin 1 and n+ >= k: zero (Claim 6 of the seed)
         ([3.0, 2.5, 2.0], [1.0, 0.0, -4.0], 2, 0.0),
-        # fewer rows than k: the list is the whole group, k -> n = 3:
-        # K = n+ = 1 is forced: (3 - 1) + 0 + (-1), divided by k = 4
-        ([2.0], [0.0, -1.0], 4, 0.25),
+        # at most k rows: every row is shown, prec@k is constant: 0
+        # (the only yhat of n = k would give n- + sum of negatives = 1.5 / 2)
+        ([2.0], [0.0, -1.0], 4, 0.0),
+        ([2.0], [0.0, 0.5], 3, 0.0),
     ],
 )
 def test_edge_cases(pos, neg, k, expected):
@@ -135,6 +163,38 @@ def test_subgradient_matches_finite_differences(k, seed):
                       - _objective(X, y, g, k, w - e)[0]) / (2 * eps)
     # continuous random data: w is away from kinks almost surely
     np.testing.assert_allclose(grad, numeric, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("n_pos, n_neg, k", [(2, 6, 4), (1, 5, 3), (3, 5, 6),
+                                           (4, 3, 3), (1, 2, 2), (5, 2, 4)])
+@pytest.mark.parametrize("point", ["zero", "random", "large", "integer"])
+def test_subgradient_is_the_gradient_of_a_brute_force_maximiser(n_pos, n_neg, k,
+                                                                point):
+    # One group of more than k rows, several w (w = 0: every score ties;
+    # integer features: ties between labellings), n+ < k included (groups of
+    # at most k rows are 0, see test_groups_of_at_most_k_rows_are_constant).
+    # The returned coefficients must be
+    # those of a maximising yhat of the seed's definition, so X.T @ coef is
+    # the gradient of an active linear piece: a subgradient, and the gradient
+    # itself where the maximiser is unique.
+    rng = np.random.default_rng(n_pos * 100 + n_neg * 10 + k)
+    n = n_pos + n_neg
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    if point == "integer":
+        X = rng.integers(-2, 3, size=(n, 3)).astype(float)
+    else:
+        X = rng.normal(size=(n, 3))
+    w = {"zero": np.zeros(3), "random": rng.normal(size=3),
+         "large": 10 * rng.normal(size=3), "integer": np.array([1.0, -1.0, 0.0])}
+    s = X @ w[point]
+    value, coef = surrogate_loss(y, s, k=k, surrogate="preck")
+    best, maximisers = _brute_maximisers(s[y], s[~y], k)
+    assert value == pytest.approx(best, abs=1e-12)
+    a_pos_neg = np.r_[coef[y], coef[~y]]  # the oracle orders positives first
+    assert any(np.allclose(a_pos_neg, a, atol=1e-12) for a in maximisers)
+    if len(maximisers) == 1:
+        np.testing.assert_allclose(X.T @ coef, np.r_[X[y], X[~y]].T @ maximisers[0],
+                                   atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -232,3 +292,43 @@ def test_registry_and_class():
             == surrogate_loss(y, s, k=1, surrogate="preck")[0])
     with pytest.raises(ValueError, match="preck"):
         surrogate_loss(y, s, k=1, surrogate="prec")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_shift_of_the_scores_changes_the_value_only_when_fewer_positives_than_k(seed):
+    # Adding c to every score of a group leaves each term with K < n+ alone
+    # ((k - K) c from the negatives, -(k - K) c from the n+ - K positives),
+    # but adds (k - n+) c to the term K = n+, feasible when n+ <= k. So with
+    # n+ >= k the surrogate ranks, and with n+ < k it also rewards lowering
+    # every score: for c large that term wins and the value is affine in c.
+    rng = np.random.default_rng(seed)
+    s_pos, s_neg = rng.normal(size=6), rng.normal(size=8)
+    y = np.r_[np.ones(6, bool), np.zeros(8, bool)]
+    s = np.r_[s_pos, s_neg]
+    for c in (-3.0, 0.5, 10.0):
+        assert (surrogate_loss(y, s + c, k=4, surrogate="preck")[0]
+                == pytest.approx(surrogate_loss(y, s, k=4, surrogate="preck")[0]))
+    y_few = np.r_[np.ones(2, bool), np.zeros(8, bool)]  # n+ = 2 < k = 4
+    s_few = np.r_[s_pos[:2], s_neg]
+    top_neg = np.sort(s_neg)[::-1][:2].sum()
+    value, coef = surrogate_loss(y_few, s_few + 10.0, k=4, surrogate="preck")
+    assert value == pytest.approx(((4 - 2) * (1 + 10.0) + top_neg) / 4)
+    assert np.all(coef[y_few] == 0)  # no positive in the gradient of that term
+    assert value == pytest.approx(_brute_group(s_few[:2] + 10, s_few[2:] + 10, 4))
+
+
+@pytest.mark.parametrize("n_rows", [3, 4])
+def test_groups_of_at_most_k_rows_are_constant(n_rows):
+    # k = 4: every row of the first group is shown whatever the scores, so its
+    # prec@k is constant: it adds 0 and no gradient, but counts in the mean.
+    rng = np.random.default_rng(n_rows)
+    y = np.r_[np.ones(1, bool), np.zeros(n_rows - 1, bool),
+              np.ones(3, bool), np.zeros(5, bool)]
+    g = np.r_[np.zeros(n_rows, int), np.ones(8, int)]
+    s = rng.normal(size=y.shape[0])
+    for shift in (0.0, -5.0, 5.0):
+        t = s + shift * (g == 0)
+        value, coef = surrogate_loss(y, t, g, k=4, surrogate="preck")
+        assert np.all(coef[g == 0] == 0)
+        alone = surrogate_loss(y[g == 1], t[g == 1], k=4, surrogate="preck")[0]
+        assert value == pytest.approx(alone / 2)

@@ -17,9 +17,11 @@ from sklearn.exceptions import UndefinedMetricWarning
 from skpapk.metrics import (
     auc_at_k_score,
     mean_average_precision_score,
+    ndcg_at_k_score,
     papk_score,
     partial_auc_score,
     precision_at_k_score,
+    recall_at_k_score,
     roc_auc_score,
 )
 
@@ -299,7 +301,8 @@ def test_average_precision_matches_sklearn_per_group(data):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 expected.append(skm.average_precision_score(yy, ss))
-    got = quiet(mean_average_precision_score, y, s, groups=g, average=None)
+    got = quiet(mean_average_precision_score, y, s, groups=g, average=None,
+                ties="threshold")
     np.testing.assert_allclose(got, expected)
 
 
@@ -341,6 +344,8 @@ def test_invariant_under_monotone_transform_within_groups(data, k, seed):
     for metric, kwargs in [(papk_score, {"k": k}), (partial_auc_score, {"k": k}),
                            (roc_auc_score, {}), (precision_at_k_score, {"k": k}),
                            (auc_at_k_score, {"k": k}),
+                           (recall_at_k_score, {"k": k}),
+                           (ndcg_at_k_score, {"k": k}),
                            (mean_average_precision_score, {})]:
         np.testing.assert_allclose(
             quiet(metric, y, t, groups=g, average=None, **kwargs),
@@ -359,7 +364,12 @@ ALL_METRICS = [
     (auc_at_k_score, {"k": 3}),
     (precision_at_k_score, {"k": 2}),
     (mean_average_precision_score, {}),
+    (recall_at_k_score, {"k": 2}),
+    (ndcg_at_k_score, {"k": 2}),
 ]
+#: defined unless a group has no relevant item
+NEEDS_POSITIVE_ONLY = (mean_average_precision_score, recall_at_k_score,
+                       ndcg_at_k_score)
 
 
 @pytest.mark.parametrize("metric, kwargs", ALL_METRICS)
@@ -408,7 +418,7 @@ def test_undefined_groups_left_out_with_count(metric, kwargs):
     y = [1, 0, 0, 0, 0, 1, 1]
     s = [2, 1, 3, 4, 5, 6, 7]
     g = [0, 0, 1, 1, 2, 3, 3]
-    n_undefined = 2 if metric is mean_average_precision_score else 3
+    n_undefined = 2 if metric in NEEDS_POSITIVE_ONLY else 3
     with pytest.warns(UndefinedMetricWarning,
                       match=f"undefined for {n_undefined} of 4 groups.*left out"):
         value = metric(y, s, groups=g, **kwargs)
@@ -436,12 +446,23 @@ def test_auc_at_k_undefined_when_top_k_is_one_class():
     assert auc_at_k_score(y, s, k=3) == 1.0
 
 
-def test_auc_at_k_boundary_ties_follow_row_order():
+@pytest.mark.parametrize("ties", ["half", "error"])
+def test_auc_at_k_boundary_ties_follow_row_order(ties):
     # the 2nd and 3rd rows tie at the k-th score: row order keeps row 1
-    assert auc_at_k_score([1, 0, 1], [2, 1, 1], k=2) == 1.0
+    assert auc_at_k_score([1, 0, 1], [2, 1, 1], k=2, ties=ties) == 1.0
     with pytest.warns(UndefinedMetricWarning, match="1 of 1"):
-        assert np.isnan(auc_at_k_score([1, 1, 0], [2, 1, 1], k=2))
-    # with all three rows the tied pair counts 1/2
+        assert np.isnan(auc_at_k_score([1, 1, 0], [2, 1, 1], k=2, ties=ties))
+    # with all three rows the tied pair counts 1/2 (or 0)
+    assert auc_at_k_score([1, 1, 0], [2, 1, 1], k=3, ties=ties) == (
+        pytest.approx(3 / 4 if ties == "half" else 1 / 2))
+
+
+def test_auc_at_k_boundary_ties_random():
+    # one of the two tied rows enters the top 2: with the irrelevant one the
+    # AUC is 1, with the relevant one it is undefined; the mean over the
+    # orders where it is defined is 1
+    assert auc_at_k_score([1, 0, 1], [2, 1, 1], k=2) == 1.0
+    assert auc_at_k_score([1, 1, 0], [2, 1, 1], k=2) == 1.0
     assert auc_at_k_score([1, 1, 0], [2, 1, 1], k=3) == pytest.approx(3 / 4)
 
 
@@ -478,7 +499,8 @@ def test_bad_inputs_name_the_argument(metric, kwargs, y, s, g, error, match):
 
 
 @pytest.mark.parametrize(
-    "metric", [papk_score, partial_auc_score, auc_at_k_score, precision_at_k_score])
+    "metric", [papk_score, partial_auc_score, auc_at_k_score, precision_at_k_score,
+               recall_at_k_score, ndcg_at_k_score])
 @pytest.mark.parametrize("k, error", [(0, ValueError), (-1, ValueError),
                                       (2.5, TypeError), (True, TypeError),
                                       ("3", TypeError)])
@@ -494,11 +516,10 @@ def test_bad_average(metric, kwargs):
 
 
 @pytest.mark.parametrize("metric, kwargs",
-                         [m for m in ALL_METRICS
-                          if m[0] is not mean_average_precision_score])
+                         ALL_METRICS)
 def test_bad_ties(metric, kwargs):
-    with pytest.raises(ValueError, match="ties must be"):
-        metric([0, 1], [0.1, 0.2], ties="random", **kwargs)
+    with pytest.raises(ValueError, match="ties must be one of 'random'"):
+        metric([0, 1], [0.1, 0.2], ties="bogus", **kwargs)
 
 
 @pytest.mark.parametrize("metric, kwargs", ALL_METRICS)

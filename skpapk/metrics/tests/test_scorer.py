@@ -4,15 +4,23 @@ import numpy as np
 import pytest
 import sklearn
 from sklearn.base import BaseEstimator
-from sklearn.linear_model import LogisticRegression
+from sklearn.dummy import DummyRegressor
+from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import (
     GridSearchCV,
     GroupKFold,
     cross_val_score,
     cross_validate,
 )
+from sklearn.naive_bayes import GaussianNB
 
-from skpapk.metrics import _scorer, micro_papk_scorer, papk_score, papk_scorer
+from skpapk.metrics import (
+    _scorer,
+    expected_papk_score,
+    micro_papk_scorer,
+    papk_score,
+    papk_scorer,
+)
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
 
@@ -203,3 +211,203 @@ def test_pickled_scorer_keeps_its_groups_request():
     with sklearn.config_context(enable_metadata_routing=True):
         assert scorer.get_metadata_routing().consumes("score", ["groups"]) == {
             "groups"}
+
+
+# --------------------------------------------------------------------------
+# Which scores the scorers rank by; estimators with predict only
+# --------------------------------------------------------------------------
+
+
+def test_scorers_use_predict_without_decision_function():
+    """Regressors (and rankers such as LGBMRanker) have only predict."""
+    X, y, groups = _data(seed=3)
+    model = Ridge().fit(X, y)
+    s = model.predict(X)
+    assert papk_scorer(k=4)(model, X, y) == pytest.approx(papk_score(y, s, k=4))
+    with sklearn.config_context(enable_metadata_routing=True):
+        got = micro_papk_scorer(k=4)(model, X, y, groups=groups)
+    assert got == pytest.approx(papk_score(y, s, k=4, groups=groups))
+
+
+def test_scorers_use_predict_proba_of_a_classifier_without_decision_function():
+    X, y, groups = _data(seed=4)
+    model = GaussianNB().fit(X, y)
+    assert not hasattr(model, "decision_function")
+    s = model.predict_proba(X)[:, 1]
+    assert papk_scorer(k=4)(model, X, y) == pytest.approx(papk_score(y, s, k=4))
+    y3 = y.copy()
+    y3[:5] = 2
+    with pytest.raises(ValueError, match="binary classifier"):
+        papk_scorer(k=4)(GaussianNB().fit(X, y3), X, y)
+
+
+def test_scorer_without_any_scoring_method():
+    class NoMethod(BaseEstimator):
+        pass
+
+    with pytest.raises(TypeError, match="no decision_function, predict_proba"):
+        papk_scorer(k=2)(NoMethod(), np.zeros((2, 1)), [0, 1])
+
+
+def test_constant_model_scores_as_a_random_ranking():
+    """Issue 14: a model predicting one value for every row scored 1/2 with
+    ties='half' and beat every model worse than 1/2 in model selection."""
+    X, y, groups = _ranking_data(n_groups=20, per_group=15, seed=5)
+    constant = DummyRegressor().fit(X, y)
+    random_level = expected_papk_score(y, k=3, groups=groups)
+    with sklearn.config_context(enable_metadata_routing=True):
+        got = micro_papk_scorer(k=3)(constant, X, y, groups=groups)
+        half = micro_papk_scorer(k=3, ties="half")(constant, X, y,
+                                                   groups=groups)
+    assert got == pytest.approx(random_level)
+    assert half == 0.5 > random_level
+    assert papk_scorer(k=3)(constant, X, y) == pytest.approx(
+        expected_papk_score(y, k=3))
+
+
+def test_grid_search_prefers_a_weak_model_to_a_constant_one():
+    """The constant candidate must not win against an informative one."""
+    rng = np.random.RandomState(6)
+    n_groups, per_group = 30, 20
+    groups = np.repeat(np.arange(n_groups), per_group)
+    y = (rng.rand(groups.shape[0]) < 0.2).astype(int)
+    X = np.c_[y + 3.0 * rng.normal(size=y.shape[0])]  # weakly informative
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            DummyRegressor(), {"strategy": ["mean"]}, cv=GroupKFold(3),
+            scoring=micro_papk_scorer(k=3)).fit(X, y, groups=groups)
+        constant_score = search.best_score_
+        weak = GridSearchCV(Ridge(), {"alpha": [1.0]}, cv=GroupKFold(3),
+                            scoring=micro_papk_scorer(k=3)).fit(X, y,
+                                                                groups=groups)
+    assert weak.best_score_ > constant_score
+    assert constant_score < 0.5
+
+
+# --------------------------------------------------------------------------
+# The scorer object: routing requests, opt-out, repr, unexpected metadata
+# --------------------------------------------------------------------------
+
+
+def test_set_score_request_can_opt_out_of_groups():
+    X, y, groups = _data()
+    scorer = micro_papk_scorer(k=3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert scorer.set_score_request(groups=False) is scorer
+        assert scorer.get_metadata_routing().consumes("score", ["groups"]) == set()
+        with pytest.raises(ValueError, match="no groups reached the scorer"):
+            GridSearchCV(LogisticRegression(), {"C": [1.0]}, scoring=scorer,
+                         cv=GroupKFold(3), error_score="raise").fit(
+                X, y, groups=groups)
+        scorer.set_score_request(groups="user")  # an alias
+        assert scorer.get_metadata_routing().consumes("score", ["user"]) == {
+            "user"}
+        with pytest.raises(TypeError, match="cannot request 'sample_weight'"):
+            scorer.set_score_request(sample_weight=True)
+        with pytest.raises(TypeError, match="cannot request 'groups'"):
+            papk_scorer(k=3).set_score_request(groups=True)
+    with pytest.raises(RuntimeError, match="enable_metadata_routing=True"):
+        micro_papk_scorer(k=3).set_score_request(groups=True)
+
+
+def test_scorer_repr_and_unexpected_metadata():
+    assert repr(micro_papk_scorer(k=3)) == (
+        "micro_papk_scorer(k=3, ties='random', average='micro')")
+    assert repr(papk_scorer(5, ties="half")) == "papk_scorer(k=5, ties='half')"
+    X, y, groups = _data()
+    model = LogisticRegression().fit(X, y)
+    with pytest.raises(TypeError, match=r"unexpected metadata \['sample_weight'\]"):
+        micro_papk_scorer(k=3)(model, X, y, groups=groups, sample_weight=y)
+    with pytest.raises(TypeError, match="accepts no metadata"):
+        papk_scorer(k=3)(model, X, y, groups=groups)
+
+
+def test_multimetric_scoring_dict_and_refit_score():
+    X, y, groups = _data(seed=7)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(
+            LogisticRegression(), {"C": [0.1, 1.0]}, cv=GroupKFold(3),
+            scoring={"micro": micro_papk_scorer(k=3),
+                     "one_list": papk_scorer(k=3), "auc": "roc_auc"},
+            refit="micro").fit(X, y, groups=groups)
+        test_score = search.score(X, y, groups=groups)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_micro"]))
+    assert np.all(np.isfinite(search.cv_results_["mean_test_one_list"]))
+    s = search.best_estimator_.decision_function(X)
+    assert test_score == pytest.approx(papk_score(y, s, k=3, groups=groups))
+
+
+# --------------------------------------------------------------------------
+# LightGBM's LGBMRanker (predict only; fit takes group sizes)
+# --------------------------------------------------------------------------
+
+
+def _ranking_data(n_groups=12, per_group=20, seed=0):
+    rng = np.random.RandomState(seed)
+    groups = np.repeat(np.arange(n_groups), per_group)
+    y = (rng.rand(groups.shape[0]) < 0.25).astype(int)
+    X = np.c_[y + rng.normal(size=y.shape[0]), rng.normal(size=(y.shape[0], 2))]
+    return X, y, groups
+
+
+def test_scorers_on_lgbm_ranker():
+    lightgbm = pytest.importorskip("lightgbm")
+    X, y, groups = _ranking_data()
+    ranker = lightgbm.LGBMRanker(n_estimators=10, num_leaves=7,
+                                 min_child_samples=2, n_jobs=1, verbose=-1)
+    ranker.fit(X, y, group=np.bincount(groups))
+    assert not hasattr(ranker, "decision_function")
+    s = ranker.predict(X)
+    assert papk_scorer(k=5)(ranker, X, y) == pytest.approx(papk_score(y, s, k=5))
+    with sklearn.config_context(enable_metadata_routing=True):
+        got = micro_papk_scorer(k=5)(ranker, X, y, groups=groups)
+    assert got == pytest.approx(papk_score(y, s, k=5, groups=groups))
+
+
+class GroupIdLGBMRanker(BaseEstimator):
+    """LGBMRanker whose fit takes one group id per row, as routing sends them.
+
+    A test double of what a user writes to tune LGBMRanker with per-fold
+    groups: sort the fold's rows by group and pass the group sizes on.
+    """
+
+    __metadata_request__fit = {"groups": True}
+
+    def __init__(self, n_estimators=10, num_leaves=7):
+        self.n_estimators = n_estimators
+        self.num_leaves = num_leaves
+
+    def fit(self, X, y, groups):
+        import lightgbm
+
+        order = np.argsort(groups, kind="stable")
+        _, sizes = np.unique(groups[order], return_counts=True)
+        self.model_ = lightgbm.LGBMRanker(
+            n_estimators=self.n_estimators, num_leaves=self.num_leaves,
+            min_child_samples=2, n_jobs=1, verbose=-1)
+        self.model_.fit(X[order], y[order], group=sizes)
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def test_grid_search_with_routing_on_an_lgbm_ranker_with_group_ids():
+    pytest.importorskip("lightgbm")
+    X, y, groups = _ranking_data(n_groups=15, seed=1)
+    perm = np.random.RandomState(0).permutation(y.shape[0])
+    X, y, groups = X[perm], y[perm], groups[perm]
+    cv = GroupKFold(n_splits=3)
+    grid = {"n_estimators": [3, 10]}
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(GroupIdLGBMRanker(), grid, cv=cv,
+                              scoring=micro_papk_scorer(k=4),
+                              error_score="raise").fit(X, y, groups=groups)
+    for c, n_estimators in enumerate(grid["n_estimators"]):
+        for i, (train, test) in enumerate(cv.split(X, y, groups)):
+            model = GroupIdLGBMRanker(n_estimators=n_estimators).fit(
+                X[train], y[train], groups[train])
+            expected = papk_score(y[test], model.predict(X[test]), k=4,
+                                  groups=groups[test])
+            assert search.cv_results_[f"split{i}_test_score"][c] == (
+                pytest.approx(expected))

@@ -1,0 +1,363 @@
+"""Strict, fast reading of the CSV files of the command line.
+
+Two passes over the file: :func:`~skpapk.cli._scan.scan_csv` checks its
+structure (UTF-8, quotes, one value per column on every line) and counts
+the rows; pandas' C parser then reads, in chunks, only the columns that are
+used: the group and label columns as text, the features as numbers, written
+straight into one preallocated float64 matrix. Unused columns (item names,
+long texts) are never stored, and the groups and labels are kept as integer
+codes, so the memory peak stays close to the size of the feature matrix.
+"""
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from ._output import CLIError, Progress
+from ._scan import scan_csv
+
+#: Rows read to decide which columns hold numbers (default features).
+SNIFF_ROWS = 1000
+#: Target size of a chunk of the file read at once, in bytes.
+CHUNK_BYTES = 1 << 24
+
+_READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
+                     na_values=[], skip_blank_lines=True, quotechar='"',
+                     doublequote=True, on_bad_lines="error")
+
+
+class CSVData:
+    """A CSV file read for ranking.
+
+    Attributes
+    ----------
+    path : str
+    header : list of str
+    n_rows : int
+    X : ndarray of float64 of shape (n_rows, n_features)
+    feature_cols : list of str
+    skipped_cols : list of str
+        Columns left out of the default features because none of their
+        first values is a number.
+    group_codes : ndarray of intp of shape (n_rows,)
+        Code of each row's group, in the sorted order of the group ids.
+    group_labels : ndarray of object of shape (n_groups,)
+        The sorted group ids (strings, stripped).
+    label_codes : ndarray of int8 of shape (n_rows,) or None
+        Index of each row's label in ``label_values``; None when the file
+        has no label column (or it was not asked for).
+    label_values : list of str
+        The distinct labels (stripped text), in order of appearance.
+    row_lines : ndarray of int64 of shape (n_rows,)
+        The line where each row starts (for messages).
+    """
+
+
+def check_input_file(path):
+    """Fail with one line when ``path`` is not a readable file."""
+    if not os.path.exists(path):
+        raise CLIError(f"{path}: no such file.")
+    if os.path.isdir(path):
+        raise CLIError(f"{path} is a folder, not a CSV file.")
+    if not os.access(path, os.R_OK):
+        raise CLIError(f"{path}: permission denied (cannot read it).")
+
+
+def split_names(values):
+    """Column names from repeated and/or comma-separated option values.
+
+    Examples
+    --------
+    >>> from skpapk.cli._csv import split_names
+    >>> split_names(["a,b", " c "])
+    ['a', 'b', 'c']
+    """
+    if values is None:
+        return None
+    names = [name.strip() for value in values for name in value.split(",")]
+    return [name for name in names if name]
+
+
+def _column(header, name, option, path, for_model):
+    if name not in header:
+        hint = ("the model was trained with it" if for_model
+                else f"choose it with {option}")
+        shown = ", ".join(header[:30]) + (", ..." if len(header) > 30 else "")
+        raise CLIError(f"{path} has no column {name!r} ({hint}); its columns are: "
+                       f"{shown}.")
+    return name
+
+
+def _is_number(series):
+    """Which cells (stripped text) are finite numbers."""
+    values = pd.to_numeric(series.astype(str).str.strip(), errors="coerce")
+    values = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    return np.isfinite(values)
+
+
+def _sniff_features(path, scan, candidates, delimiter):
+    """Split ``candidates`` into numeric columns and text-only columns."""
+    if not candidates:
+        return [], []
+    sample = pd.read_csv(path, sep=delimiter, header=0, names=scan.header,
+                         usecols=candidates, dtype=str, nrows=SNIFF_ROWS,
+                         **_READ_OPTIONS)
+    numeric, text = [], []
+    for name in candidates:
+        (numeric if _is_number(sample[name]).any() else text).append(name)
+    return numeric, text
+
+
+class _Codes:
+    """Integer codes of text values (stripped), built chunk by chunk.
+
+    Only the distinct values of a chunk are stripped and looked up, so the
+    cost per row is that of :func:`pandas.factorize`.
+    """
+
+    def __init__(self):
+        self.index = {}
+
+    def encode(self, values):
+        codes, uniques = pd.factorize(values, sort=False)
+        stripped = [str(u).strip() for u in uniques]
+        ids = np.fromiter((self.index.setdefault(u, len(self.index))
+                           for u in stripped), dtype=np.intp, count=len(uniques))
+        return ids[codes], stripped
+
+    def values(self):
+        return list(self.index)
+
+
+def _bad_cell(path, name, value, line):
+    """Raise the error for a feature cell that is not a finite number."""
+    if value.strip() == "":
+        raise CLIError(f"{path}, line {line}: feature column {name!r} holds an "
+                       f"empty value; missing values are not supported (fill "
+                       f"them, or leave the column out with --features / "
+                       f"--ignore-cols).")
+    try:
+        float(value)
+    except ValueError:
+        raise CLIError(f"{path}, line {line}: feature column {name!r} holds "
+                       f"{value[:40]!r}, not a number; features must be numeric "
+                       f"(fix the value, or leave the column out with --features "
+                       f"/ --ignore-cols).") from None
+    raise CLIError(f"{path}, line {line}: feature column {name!r} holds {value!r}; "
+                   f"features must be finite numbers (missing values are not "
+                   f"supported).")
+
+
+def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
+             require_label=True, delimiter=",", for_model=False, progress=None):
+    """Read a CSV file with a header line into a :class:`CSVData`.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    group_col : str
+        Column of group (user) ids, read as text.
+    label_col : str or None
+        Column of binary labels, read as text; read when present in the file
+        or when ``require_label``.
+    features : list of str or None
+        Feature columns; None: every other column whose first values
+        include a number (a column with no number there is skipped and
+        listed in ``skipped_cols``; a text cell in a chosen column is an
+        error).
+    ignore : sequence of str
+        Columns never used as default features (e.g. an item id).
+    require_label : bool
+        Whether the label column must exist.
+    delimiter : str
+        Field separator, one character.
+    for_model : bool
+        The columns are those of a saved model (changes the hint of the
+        missing-column message).
+    progress : skpapk.cli._output.Progress or None
+
+    Returns
+    -------
+    data : CSVData
+
+    Raises
+    ------
+    CLIError
+        For every problem in the file, with its line.
+    """
+    check_input_file(path)
+    progress = progress or Progress(quiet=True)
+    size = os.path.getsize(path)
+    with progress.task(f"checking {path}", total=size, unit="bytes") as task:
+        scan = scan_csv(path, delimiter=delimiter, progress=task.set)
+    header = scan.header
+    if scan.n_rows == 0:
+        raise CLIError(f"{path} has a header but no data rows.")
+    _column(header, group_col, "--group-col", path, for_model)
+    read_label = label_col is not None and (require_label or label_col in header)
+    if read_label:
+        _column(header, label_col, "--label-col", path, for_model)
+        if label_col == group_col:
+            raise CLIError(f"--group-col and --label-col both name {group_col!r}; "
+                           f"they must be two different columns.")
+    reserved = {group_col} | ({label_col} if read_label else set())
+    skipped = []
+    if features is None:
+        for name in ignore:
+            _column(header, name, "--ignore-cols", path, for_model)
+        candidates = [h for h in header if h not in reserved and h not in ignore]
+        features, skipped = _sniff_features(path, scan, candidates, delimiter)
+        if not features:
+            raise CLIError(
+                f"{path} has no numeric feature column besides {group_col!r}"
+                + (f" and {label_col!r}" if read_label else "")
+                + "; name the features with --features.")
+    else:
+        for name in features:
+            _column(header, name, "--features", path, for_model)
+            if name in reserved:
+                raise CLIError(f"--features names {name!r}, which is the group or "
+                               f"label column; features must be other columns.")
+        if len(set(features)) != len(features):
+            raise CLIError(f"--features names a column twice: {features}.")
+    data = CSVData()
+    data.path, data.header, data.n_rows = path, header, scan.n_rows
+    data.feature_cols, data.skipped_cols = list(features), skipped
+    data.row_lines = scan.row_lines
+    _read_columns(data, scan, group_col, label_col if read_label else None,
+                  delimiter, progress)
+    return data
+
+
+def _read_columns(data, scan, group_col, label_col, delimiter, progress):
+    path, n = data.path, data.n_rows
+    features = data.feature_cols
+    usecols = [group_col] + ([label_col] if label_col else []) + features
+    bytes_per_row = max(1.0, scan.size / max(n, 1))
+    chunksize = int(min(max(CHUNK_BYTES / bytes_per_row, 1000), 1_000_000))
+    # column-major: each chunk's columns are copied with contiguous writes
+    X = np.empty((n, len(features)), dtype=np.float64, order="F")
+    groups = np.empty(n, dtype=np.intp)
+    label_codes = np.empty(n, dtype=np.int8) if label_col else None
+    group_coder, label_coder = _Codes(), _Codes()
+    dtype = {group_col: str}
+    if label_col:
+        dtype[label_col] = str
+    start = 0
+    with progress.task(f"reading {path}", total=n, unit="rows") as task:
+        try:
+            reader = pd.read_csv(path, sep=delimiter, header=0, names=scan.header,
+                                 usecols=usecols, dtype=dtype, chunksize=chunksize,
+                                 **_READ_OPTIONS)
+            with reader:
+                for chunk in reader:
+                    stop = start + chunk.shape[0]
+                    if stop > n:  # pragma: no cover - the scan and pandas agree
+                        raise CLIError(f"{path}: pandas read more rows than the "
+                                       f"{n} counted; please report this file.")
+                    lines = scan.row_lines[start:stop]
+                    groups[start:stop] = _encode_text(
+                        chunk, group_col, group_coder, lines, path, "group id")
+                    if label_col:
+                        codes = _encode_text(chunk, label_col, label_coder, lines,
+                                             path, "label")
+                        if len(label_coder.index) > 2:
+                            _too_many_labels(path, label_col, label_coder, codes,
+                                             lines)
+                        label_codes[start:stop] = codes
+                    for j, name in enumerate(features):
+                        column = chunk[name]
+                        if column.dtype.kind not in "biuf":  # text in it
+                            i = int(np.argmin(_is_number(column)))
+                            _bad_cell(path, name, str(column.iloc[i]),
+                                      int(lines[i]))
+                        block = column.to_numpy(dtype=np.float64)
+                        finite = np.isfinite(block)
+                        if not finite.all():  # e.g. 1e400: show it as written
+                            i = int(np.argmin(finite))
+                            cell = read_rows(path, scan.header, [start + i],
+                                             delimiter=delimiter)[name].iloc[0]
+                            _bad_cell(path, name, cell, int(lines[i]))
+                        X[start:stop, j] = block
+                    start = stop
+                    task.set(start)
+        except pd.errors.ParserError as exc:  # pragma: no cover - scan_csv first
+            raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
+    if start != n:  # pragma: no cover - the scan and pandas agree
+        raise CLIError(f"{path}: pandas read {start} rows, the scan counted {n}; "
+                       f"please report this file.")
+    labels = np.asarray(group_coder.values(), dtype=object)
+    order = np.argsort(labels, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    data.group_labels = labels[order]
+    data.group_codes = rank[groups]
+    data.X = X
+    data.label_codes = label_codes
+    data.label_values = label_coder.values() if label_col else []
+
+
+def _encode_text(chunk, name, coder, lines, path, what):
+    codes, stripped = coder.encode(chunk[name].to_numpy(dtype=object))
+    if "" in stripped:
+        empty = coder.index[""]
+        row = int(np.argmax(codes == empty))
+        raise CLIError(f"{path}, line {int(lines[row])}: empty {what} in column "
+                       f"{name!r}; every row needs its {what}.")
+    return codes
+
+
+def _too_many_labels(path, label_col, coder, codes, lines):
+    values = coder.values()
+    third = int(np.argmax(codes == 2))
+    shown = ", ".join(repr(v) for v in values[:3])
+    raise CLIError(
+        f"{path}, line {int(lines[third])}: label column {label_col!r} must be "
+        f"binary (two values: relevant or not), but it holds a third value "
+        f"({shown}); threshold it first, e.g. 1 for rating 5 and 0 otherwise.")
+
+
+def read_rows(path, scan_header, indices, *, delimiter=",", progress=None):
+    """The text of some rows of a CSV file, every column, in ``indices`` order.
+
+    Parameters
+    ----------
+    path : str
+    scan_header : list of str
+        The header (from the first read).
+    indices : ndarray of int
+        Row numbers (0-based data rows) to return.
+    delimiter : str
+
+    Returns
+    -------
+    rows : pandas.DataFrame of str
+        The cells as written in the file (quotes removed), one row per index.
+    """
+    progress = progress or Progress(quiet=True)
+    indices = np.asarray(indices, dtype=np.intp)
+    n_wanted = int(indices.max()) + 1 if indices.size else 0
+    wanted = np.zeros(n_wanted, dtype=bool)
+    wanted[indices] = True
+    parts, start = [], 0
+    with progress.task(f"copying the chosen rows of {path}", total=n_wanted,
+                       unit="rows") as task:
+        with pd.read_csv(path, sep=delimiter, header=0, names=scan_header,
+                         dtype=str, chunksize=50_000, **_READ_OPTIONS) as reader:
+            for chunk in reader:
+                if start >= n_wanted:
+                    break
+                stop = start + chunk.shape[0]
+                rows = np.flatnonzero(wanted[start:stop])
+                if rows.size:
+                    part = chunk.iloc[rows]
+                    part.index = rows + start
+                    parts.append(part)
+                start = stop
+                task.set(min(start, n_wanted))
+    if not parts:
+        return pd.DataFrame(columns=scan_header, dtype=str)
+    rows = pd.concat(parts)
+    return rows.loc[indices]

@@ -1,0 +1,163 @@
+"""``skpapk compare``: the table, the random row, the verdict."""
+
+import csv
+
+import numpy as np
+import pytest
+
+from skpapk.cli import main
+from skpapk.cli._compare import verdict
+from skpapk.cli._data import make_engagement_simulation
+from skpapk.cli._methods import available_methods, parse_methods
+from skpapk.cli._output import CLIError
+from skpapk.metrics import (
+    expected_papk_score,
+    expected_partial_auc_score,
+    expected_precision_at_k_score,
+    papk_score,
+)
+from skpapk.model_selection import within_group_split
+
+from .conftest import FAST, run_cli
+
+
+def parse_csv_text(text):
+    rows = list(csv.reader(text.splitlines()))
+    return rows[0], rows[1:]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_compare_on_csv_every_method_the_random_row_and_the_winner(dataset, capsys):
+    path, X, y, users, _ = dataset
+    assert main(["compare", "--data", str(path), "--group-col", "user",
+                 "--label-col", "rel", "--k", "3", "--methods", "avg,logreg",
+                 "--format", "csv", "--random-state", "3", *FAST]) == 0
+    out, err = capsys.readouterr()
+    header, rows = parse_csv_text(out)
+    assert header == ["method", "estimator", "parameters", "cv pAp@3",
+                      "test pAp@3", "test prec@3", "test pAUC@3", "seconds"]
+    assert [r[0] for r in rows] == ["avg", "logreg", "random"]
+    for row in rows[:2]:
+        assert all(0 <= float(v) <= 1 for v in row[3:7])
+    # the random row is the exact expectation on the same test split
+    _, test = within_group_split(y, users, sizes=(0.8, 0.2), random_state=3)
+    assert float(rows[2][4]) == pytest.approx(
+        expected_papk_score(y[test], k=3, groups=users[test]), abs=5e-5)
+    assert float(rows[2][5]) == pytest.approx(
+        expected_precision_at_k_score(y[test], k=3, groups=users[test]), abs=5e-5)
+    assert float(rows[2][6]) == pytest.approx(
+        expected_partial_auc_score(y[test], k=3, groups=users[test]), abs=5e-5)
+    # the verdict names the best test row (on stderr: stdout stays a CSV)
+    best = max(rows[:2], key=lambda r: float(r[4]))
+    assert f"winner: {best[0]} ({best[1]}), test micro-pAp@3 = {best[4]}" in err
+    assert "margin over the runner-up" in err
+    assert "[2/2] logreg" in err
+
+
+def test_verdict_margin_and_standard_error():
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(40), 20)
+    y = rng.integers(0, 2, groups.shape[0])
+    good = y + rng.normal(scale=0.5, size=y.shape[0])
+    bad = rng.normal(size=y.shape[0])
+    lines = verdict({"a": ("A", "ranker", bad), "b": ("B", "pointwise", good)},
+                    y, groups, 5)
+    gains_a = papk_score(y, bad, k=5, groups=groups, average=None)
+    gains_b = papk_score(y, good, k=5, groups=groups, average=None)
+    diff = gains_b - gains_a
+    assert lines[0] == f"winner: b (B), test micro-pAp@5 = {gains_b.mean():.4f}"
+    se = diff.std(ddof=1) / np.sqrt(diff.size)
+    assert lines[1] == (f"margin over the runner-up, a (A): {diff.mean():+.4f} "
+                        f"(standard error over the 40 test users: {se:.4f})")
+    assert lines[2].startswith("note: the winner is a pointwise baseline")
+    # equal models: not clearly apart
+    lines = verdict({"a": ("A", "ranker", good), "b": ("B", "ranker", good + 1)},
+                    y, groups, 5)
+    assert "not clearly apart" in lines[2]
+
+
+def test_default_compare_on_the_simulation_in_process(capsys):
+    assert main(["compare", "--n-users", "30", "--methods", "papk,logreg,hgb",
+                 "--k", "5", *FAST]) == 0
+    out, err = capsys.readouterr()
+    assert "synthetic: 30 users with heterogeneous engagement" in err
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["method", "estimator"]
+    assert [line.split()[0] for line in lines[2:5]] == ["papk", "logreg", "hgb"]
+    assert lines[5].split()[0] == "random"
+    assert any(line.startswith("winner: ") for line in lines)
+    assert lines[-1].startswith("total time: ")
+
+
+def test_simulation_shows_why_pointwise_models_differ():
+    X, y, groups, names = make_engagement_simulation(300, random_state=0)
+    activity = X[:, names.index("activity")]
+    codes = groups
+    share = np.bincount(codes, weights=y) / np.bincount(codes)
+    mean_activity = np.bincount(codes, weights=activity) / np.bincount(codes)
+    # across users, activity predicts the share of relevant items ...
+    assert np.corrcoef(share, mean_activity)[0, 1] > 0.5
+    # ... but within a user it does not separate relevant from irrelevant rows
+    centred = activity - mean_activity[codes]
+    assert abs(centred[y == 1].mean() - centred[y == 0].mean()) < 0.1
+    # engagement is heterogeneous: from users with few to users with many
+    assert share.min() < 0.05 and share.max() > 0.4
+
+
+def test_markdown_held_out_users_quiet_parallel(dataset):
+    path = dataset[0]
+    proc = run_cli("compare", "--data", path, "--group-col", "user",
+                   "--label-col", "rel", "--k", 3, "--methods", "avg,max",
+                   "--cv", "group", "--test-size", 0.25, "--format", "markdown",
+                   "--n-jobs", 2, "--quiet", *FAST)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no warning printed by a joblib worker
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith("| method") and set(lines[1]) <= {"|", "-"}
+    assert lines[2].startswith("| avg") and lines[4].startswith("| random")
+
+
+def test_a_failing_method_is_shown_and_skipped(tmp_path, capsys):
+    from .conftest import dataset_csv, make_dataset
+
+    X, y, users, items = make_dataset(seed=5)
+    path = dataset_csv(tmp_path / "huge.csv", X * 1e200, y, users, items)
+    assert main(["compare", "--data", str(path), "--group-col", "user",
+                 "--label-col", "rel", "--methods", "avg,hgb", "--scale", "none",
+                 "--k", "3", *FAST]) == 0
+    out, err = capsys.readouterr()
+    assert "[1/2] avg: failed: every candidate of avg" in err
+    rows = {line.split()[0]: line for line in out.splitlines()[2:5]}
+    assert "failed" in rows["avg"]
+    assert "winner: hgb" in out
+
+
+def test_plot_writes_a_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "users.png"
+    assert main(["compare", "--n-users", "12", "--methods", "avg,max", "--k", "4",
+                 "--plot", str(png), "--quiet", *FAST]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert capsys.readouterr().err == ""
+    assert main(["compare", "--n-users", "10", "--methods", "avg",
+                 "--plot", str(tmp_path / "no" / "p.png"), *FAST]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "does not exist" in err[0]
+
+
+def test_method_lists():
+    methods = available_methods()
+    assert list(methods)[:2] == ["papk", "avg"]
+    assert {"logreg", "hgb", "greedy", "select", "pauc", "preck"} <= set(methods)
+    assert parse_methods("all") == list(methods)
+    assert parse_methods("default")[:2] == ["papk", "greedy"]
+    assert parse_methods("default")[-2:] == ["logreg", "hgb"]
+    assert parse_methods("paper") == ["avg", "max", "ts", "ramp", "pauc", "preck",
+                                      "greedy", "select"]
+    with pytest.raises(CLIError, match="unknown method\\(s\\) foo"):
+        parse_methods("avg,foo")
+    with pytest.raises(CLIError, match="names a method twice"):
+        parse_methods("avg,avg")
+    if "boost" not in methods:
+        with pytest.raises(CLIError, match="pip install lightgbm"):
+            parse_methods("boost")

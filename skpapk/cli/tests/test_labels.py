@@ -1,0 +1,57 @@
+"""Which label is relevant: never by alphabetical order of words."""
+
+import pytest
+
+from skpapk.cli._labels import choose_relevant, relevance
+from skpapk.cli._output import CLIError
+
+
+def choose(values, pos_label=None):
+    return choose_relevant(values, pos_label, path="f.csv", label_col="label")
+
+
+@pytest.mark.parametrize("values, expected, announce", [
+    (["0", "1"], ["0", "1"], False),
+    (["1", "0"], ["0", "1"], False),
+    (["1.0", "0.0"], ["0.0", "1.0"], False),
+    (["-1", "1"], ["-1", "1"], True),        # numbers, not text: 1 > -1
+    (["2", "10"], ["2", "10"], True),        # and 10 > 2
+    (["True", "False"], ["False", "True"], False),
+    (["false", "TRUE"], ["false", "TRUE"], False),
+    (["yes", "no"], ["no", "yes"], True),
+    (["Y", "N"], ["N", "Y"], True),
+    (["irrelevant", "relevant"], ["irrelevant", "relevant"], True),
+])
+def test_obvious_labels(values, expected, announce):
+    assert choose(values) == (expected, announce)
+
+
+@pytest.mark.parametrize("values", [["clicked", "not_clicked"],
+                                    ["not_clicked", "clicked"], ["a", "b"]])
+def test_other_words_need_pos_label(values):
+    with pytest.raises(CLIError, match="say which one is relevant with "
+                                       "--pos-label"):
+        choose(values)
+    assert choose(values, "clicked" if "clicked" in values else "a")[0][1] in (
+        "clicked", "a")
+
+
+def test_pos_label_overrides_and_is_checked():
+    assert choose(["0", "1"], "0") == (["1", "0"], True)
+    assert choose(["0.0", "1.0"], "1") == (["0.0", "1.0"], True)  # as numbers
+    assert choose(["yes", "no"], " no ") == (["yes", "no"], True)
+    with pytest.raises(CLIError, match="--pos-label 'maybe' is not a label"):
+        choose(["yes", "no"], "maybe")
+    with pytest.raises(CLIError, match="single value 'yes'"):
+        choose(["yes"])
+
+
+def test_relevance_of_a_scored_file():
+    labels, pos = ["not_clicked", "clicked"], "clicked"
+    assert relevance(["clicked", "not_clicked"], labels, pos, path="f",
+                     label_col="c") == [True, False]
+    assert relevance(["1.0", "0"], ["0", "1"], "1", path="f",
+                     label_col="c") == [True, False]
+    with pytest.raises(CLIError, match="trained on the labels not_clicked, "
+                                       "clicked"):
+        relevance(["yes", "no"], labels, pos, path="f", label_col="c")

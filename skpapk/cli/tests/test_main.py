@@ -1,0 +1,184 @@
+"""The command line: help, version, and every error as one line with status 2."""
+
+import subprocess
+import sys
+
+import joblib
+import pytest
+
+from skpapk import __version__
+from skpapk.cli import main
+from skpapk.cli._output import CLIError
+
+from .conftest import FAST, cli_env, write_csv
+
+
+def test_version_through_module():
+    proc = subprocess.run([sys.executable, "-m", "skpapk", "--version"],
+                          capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"skpapk {__version__}"
+
+
+@pytest.mark.parametrize("command", ["compare", "fit", "score", "recommend"])
+def test_help_of_every_command(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith(f"usage: skpapk {command}")
+    for option in ("--quiet", "--traceback", "--delimiter"):
+        assert option in out
+    if command in ("compare", "fit"):
+        for option in ("--pos-label", "--random-state", "--n-jobs", "--grid"):
+            assert option in out
+    if command == "compare":
+        assert "seconds" in out  # the measured run time
+
+
+def test_no_command_prints_help_with_quick_start(capsys):
+    assert main([]) == 0
+    out, _ = capsys.readouterr()
+    assert "compare" in out and "recommend" in out and "model.json" in out
+
+
+def _error_cases(base, dataset_path, model_path):
+    """{name: (args, expected text in the message)}; files made here."""
+    base.mkdir(exist_ok=True)
+    empty = base / "empty.csv"
+    empty.write_text("")
+    header_only = write_csv(base / "header_only.csv", ["group", "label", "a"], [])
+    nonnum = write_csv(base / "nonnum.csv", ["group", "label", "a", "b"],
+                       [["g1", 1, 0.5, 1.0], ["g1", 0, 0.2, "abc"],
+                        ["g2", 1, 0.1, 2.0]])
+    empty_cell = write_csv(base / "empty_cell.csv", ["group", "label", "a"],
+                           [["g1", 1, 0.5], ["g1", 0, ""]])
+    three = write_csv(base / "three.csv", ["group", "label", "a"],
+                      [["g1", 0, 0.5], ["g1", 1, 0.2], ["g1", 2, 0.3]])
+    one_label = write_csv(base / "one_label.csv", ["group", "label", "a"],
+                          [["g1", 1, 0.5], ["g1", 1, 0.2]])
+    ragged = base / "ragged.csv"
+    ragged.write_text("group,label,a\ng1,1,0.5\ng1,0\n")
+    quote = base / "quote.csv"
+    quote.write_text('group,label,a\ng1,1,0.5\ng1,0,"0.2\ng2,1,3\ng2,0,4\n')
+    text_only = write_csv(base / "text_only.csv", ["group", "label", "name"],
+                          [["g1", 1, "x"], ["g1", 0, "y"]])
+    words = write_csv(base / "words.csv", ["group", "label", "a"],
+                      [["g1", "clicked", 0.5], ["g1", "not_clicked", 0.2]])
+    bad_model = base / "bad.json"
+    bad_model.write_bytes(b"this is not a model")
+    pickled = base / "model.joblib"
+    joblib.dump({"k": 3}, pickled)
+    numeric_labels = write_csv(base / "numlabels.csv",
+                               ["user", "f0", "f1", "f2", "f3", "f4", "rel"],
+                               [["u1", 0.1, 0.2, 0.3, 0, 0, 1],
+                                ["u1", 0.1, 0.2, 0.3, 0, 0, 0]])
+    missing_f4 = write_csv(base / "missing_f4.csv", ["user", "f0", "f1", "rel"],
+                           [["u1", 0.1, 0.2, "yes"], ["u1", 0.1, 0.2, "no"]])
+    fit = ["fit", "--out", base / "m.json", *FAST]
+    d = dataset_path
+    return {
+        "missing_file": (["score", base / "nope.csv", "--model", model_path],
+                         "no such file"),
+        "missing_model": (["score", d, "--model", base / "nope.json"],
+                          "no such model file"),
+        "invalid_model": (["recommend", d, "--model", bad_model],
+                          "not a model file"),
+        "pickle_model": (["score", d, "--model", pickled], "does not load pickles"),
+        "empty_file": ([*fit, empty], "is empty"),
+        "header_only": ([*fit, header_only], "no data rows"),
+        "missing_group_col": ([*fit, d, "--group-col", "usr", "--label-col", "rel"],
+                              "no column 'usr'"),
+        "missing_label_col": ([*fit, d, "--group-col", "user"], "no column 'label'"),
+        "missing_feature": ([*fit, d, "--group-col", "user", "--label-col", "rel",
+                             "--features", "f0,f9"], "no column 'f9'"),
+        "non_numeric_feature": ([*fit, nonnum],
+                                "line 3: feature column 'b' holds 'abc'"),
+        "explicit_text_feature": ([*fit, d, "--group-col", "user", "--label-col",
+                                   "rel", "--features", "item"],
+                                  "feature column 'item' holds 'item0'"),
+        "empty_feature_cell": ([*fit, empty_cell], "line 3: feature column 'a' "
+                                                    "holds an empty value"),
+        "non_binary_label": ([*fit, three], "must be binary"),
+        "single_label": ([*fit, one_label], "single value '1'"),
+        "ragged_line": ([*fit, ragged], "line 3: 2 fields"),
+        "unclosed_quote": ([*fit, quote], "line 3: this quoted field is never "
+                                          "closed"),
+        "words_without_pos_label": ([*fit, words], "--pos-label"),
+        "unknown_pos_label": ([*fit, words, "--pos-label", "yes"],
+                              "--pos-label 'yes' is not a label"),
+        "no_numeric_feature": ([*fit, text_only], "no numeric feature column"),
+        "compare_non_binary": (["compare", "--data", three, *FAST], "must be binary"),
+        "compare_missing_csv": (["compare", "--data", base / "nope.csv"],
+                                "no such file"),
+        "unknown_method": (["compare", "--methods", "avg,foo"],
+                           "unknown method(s) foo"),
+        "score_label_mismatch": (["score", numeric_labels, "--model", model_path],
+                                 "trained on the labels no, yes"),
+        "usage_unknown_option": ([*fit, d, "--bogus"], "unrecognized arguments"),
+        "usage_bad_k": (["compare", "--k", "0"], "expected a positive integer"),
+        "usage_missing_out": (["fit", d], "--out"),
+        "usage_bad_delimiter": (["score", d, "--model", model_path,
+                                 "--delimiter", ";;"], "one ASCII character"),
+        "bad_test_size": (["compare", "--test-size", "1.5"], "--test-size"),
+        "movielens_not_found": (["compare", "--data", "movielens", "--path",
+                                 base / "nowhere", "--no-download", "-q"],
+                                "u.data not found"),
+        "path_without_movielens": (["compare", "--path", base], "--path is for"),
+        "fit_two_methods": ([*fit, d, "--method", "avg,max"], "one method"),
+        "fit_unsavable_method": ([*fit, d, "--method", "hgb"],
+                                 "cannot be saved as plain data"),
+        "fit_eta0_without_eta0": ([*fit, d, "--group-col", "user", "--label-col",
+                                   "rel", "--method", "greedy", "--eta0", "0.1"],
+                                  "has no parameter eta0"),
+        "score_missing_feature": (["score", missing_f4, "--model", model_path],
+                                  "no column 'f2' (the model was trained with it)"),
+        "few_n_features": (["compare", "--n-features", "3"], "at least 5"),
+        "too_many_cv_folds": (["compare", "--data", d, "--group-col", "user",
+                               "--label-col", "rel", "--cv", "group",
+                               "--cv-folds", "50", "--max-iter", "5", "-q"],
+                              "n_splits=50"),
+    }
+
+
+#: Cases also run end to end in a subprocess.
+SUBPROCESS_CASES = ["missing_model", "pickle_model", "ragged_line", "unclosed_quote"]
+
+
+@pytest.fixture(scope="module")
+def error_cases(data_dir, dataset, fitted):
+    return _error_cases(data_dir / "errors", dataset[0], fitted[0])
+
+
+def test_error_is_one_line_with_exit_status_2(error_cases, capsys):
+    for name, (args, expected) in error_cases.items():
+        try:
+            returncode = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse usage errors
+            returncode = exc.code
+        out, err = capsys.readouterr()
+        assert returncode == 2, (name, err)
+        assert out == "", name
+        lines = err.splitlines()
+        assert len(lines) == 1, (name, err)
+        assert lines[0].startswith("skpapk: error: "), name
+        assert expected in lines[0], (name, lines[0])
+
+
+def test_errors_in_a_subprocess_have_no_traceback(error_cases):
+    procs = {name: subprocess.Popen(
+        [sys.executable, "-m", "skpapk", *map(str, error_cases[name][0])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env())
+        for name in SUBPROCESS_CASES}
+    for name, proc in procs.items():
+        out, err = proc.communicate(timeout=180)
+        assert proc.returncode == 2 and out == "", (name, err)
+        assert "Traceback" not in err
+        assert err.startswith("skpapk: error: ") and err.count("\n") == 1
+        assert error_cases[name][1] in err
+
+
+def test_traceback_option(tmp_path, capsys):
+    path = write_csv(tmp_path / "three.csv", ["group", "label", "a"],
+                     [["g1", 0, 0.5], ["g1", 1, 0.2], ["g1", 2, 0.3]])
+    with pytest.raises(CLIError, match="must be binary"):
+        main(["fit", str(path), "--out", str(tmp_path / "m.json"), "--traceback"])
