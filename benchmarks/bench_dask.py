@@ -172,7 +172,7 @@ class LocalEpochs:
 
                 return None if epoch is None else epoch._replace(gradient=gradient)
 
-            timed.dtype, timed.x_max = oracle.dtype, oracle.x_max
+            timed.__dict__.update(oracle.__dict__)  # dtype, x_max
             return timed
 
         def timed_objective(*args, **kwargs):
@@ -185,7 +185,7 @@ class LocalEpochs:
                 cpu.append(time.process_time() - cpu0)
                 return out
 
-            timed.n_groups_used = fun.n_groups_used
+            timed.__dict__.update(fun.__dict__)  # n_groups_used, column_scale
             return timed
 
         skpapk._solver.linear_epoch = timed_epoch
@@ -295,10 +295,22 @@ def main():
     parser.add_argument("--partitions", type=int, default=40)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--no-in-memory", action="store_true")
+    parser.add_argument(
+        "--worker-mmap-threshold", type=int, default=None,
+        help="MALLOC_MMAP_THRESHOLD_ of the worker processes, in bytes. Dask "
+             "starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which makes "
+             "glibc map every allocation over 128 KiB anew (page faults on "
+             "every temporary array); a threshold of e.g. 33554432 undoes that.")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
 
+    import dask
     from dask.distributed import Client, LocalCluster
+
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+    if args.worker_mmap_threshold is not None:
+        environ["MALLOC_MMAP_THRESHOLD_"] = args.worker_mmap_threshold
+        dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
 
     import skpapk.dask
 
@@ -316,7 +328,10 @@ def main():
              f"Data: {args.rows:,} rows x {args.features} float32 features "
              f"({gib(args.rows * args.features * 4)} GiB), {args.users:,} users "
              f"of {args.rows // args.users} rows, {args.partitions} partitions of "
-             f"whole users, made on the workers. {args.epochs} epochs per fit.", ""]
+             f"whole users, made on the workers. {args.epochs} epochs per fit.", "",
+             f"Environment of the worker processes: {environ} (dask's "
+             f"`distributed.nanny.pre-spawn-environ`); this process: glibc's "
+             f"defaults, 1 BLAS thread.", ""]
     results = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # dashboard port notes

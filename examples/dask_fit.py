@@ -22,6 +22,11 @@ each with the same versions of skpapk, scikit-learn and numpy; or a
 
     client = Client("tcp://scheduler-address:8786")
 
+For the smooth surrogates (the default), start the workers with
+``MALLOC_MMAP_THRESHOLD_=33554432`` in their environment: dask sets
+``MALLOC_TRIM_THRESHOLD_``, which otherwise doubles the CPU time of the
+pair terms (see :mod:`skpapk.dask`).
+
 Read the data where it lives (``dask.dataframe.read_parquet``,
 ``dask.array.from_zarr``...), with every user's rows in one partition:
 write the files partitioned by user, or shuffle once with
