@@ -7,6 +7,7 @@ from ._baselines import (
     PrecAtKRanker,
     SelectPApKRanker,
 )
+from ._boost import PApKBoostRanker
 from ._linear import BaseLinearRanker
 from ._ranker import (
     PApKAvgRanker,
@@ -23,6 +24,7 @@ __all__ = [
     "BaseLinearRanker",
     "GreedyPApKRanker",
     "PApKAvgRanker",
+    "PApKBoostRanker",
     "PApKMaxRanker",
     "PApKRampRanker",
     "PApKRanker",

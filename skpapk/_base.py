@@ -9,7 +9,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .metrics import papk_score
-from .utils._groups import rank_within_segments
+from .utils._groups import defined_groups, rank_within_segments
 from .utils._routing import check_groups_routing
 from .utils._validation import (
     check_binary_target,
@@ -81,9 +81,7 @@ class BaseRanker(BaseEstimator):
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)
-        n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-        n_rows = np.bincount(codes, minlength=n_groups)
-        defined = (n_pos > 0) & (n_pos < n_rows)
+        defined = defined_groups(y_pos, codes, n_groups)
         self.n_groups_skipped_ = int(n_groups - np.count_nonzero(defined))
         if not defined.any():
             raise ValueError(

@@ -27,7 +27,11 @@ from ._base import BaseRanker
 from ._ranker import _EXAMPLE, _doc, _FixedSurrogateRanker
 from .metrics import papk_score
 from .model_selection import within_group_split
-from .utils._groups import rank_by_group_and_label, rank_within_segments
+from .utils._groups import (
+    defined_groups,
+    rank_by_group_and_label,
+    rank_within_segments,
+)
 
 _BASELINE_REFERENCE = """Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
     S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
@@ -114,14 +118,6 @@ def _fit_logistic(X, y_pos, alpha, *, tol, max_iter):
     model = LogisticRegression(C=C, solver="lbfgs", tol=tol, max_iter=max_iter)
     model.fit(X, y_pos)
     return np.asarray(model.coef_, dtype=np.float64).reshape(-1), model
-
-
-def _defined_rows(y_pos, codes, n_groups):
-    """Rows of the groups with both a relevant and an irrelevant row."""
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-    n_rows = np.bincount(codes, minlength=n_groups)
-    defined = (n_pos > 0) & (n_pos < n_rows)
-    return np.flatnonzero(defined[codes])
 
 
 def _score_std(X, coef):
@@ -349,7 +345,7 @@ class GreedyPApKRanker(BaseRanker):
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         rng = check_random_state(self.random_state)
-        rows = _defined_rows(y_pos, codes, n_groups)
+        rows = np.flatnonzero(defined_groups(y_pos, codes, n_groups)[codes])
         fit_part, val_part = within_group_split(
             y_pos[rows], codes[rows],
             sizes=(1.0 - self.validation_fraction, self.validation_fraction),
@@ -565,7 +561,7 @@ class SelectPApKRanker(BaseRanker):
             Fitted ranker.
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
-        rows = _defined_rows(y_pos, codes, n_groups)
+        rows = np.flatnonzero(defined_groups(y_pos, codes, n_groups)[codes])
         X, y_pos, codes = X[rows], y_pos[rows], codes[rows]
         coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol, max_iter=1000)
         sizes = [rows.shape[0]]

@@ -21,7 +21,8 @@ from sklearn.utils.validation import validate_data
 from ._base import BaseRanker
 from ._lbfgs import linear_objective, minimize_lbfgs
 from ._solver import SolverState, ValidationSet, projected_subgradient
-from .model_selection import within_group_split
+from .model_selection._split import _early_stopping_rows
+from .utils._groups import defined_groups
 from .utils._routing import check_groups_routing
 from .utils._validation import binary_classes, check_groups, check_k
 
@@ -49,13 +50,6 @@ def _check_coef_init(coef_init, n_features):
             f"pass coef_init=None to start at w_0 = 0."
         )
     return coef
-
-
-def _defined_groups(y_pos, codes, n_groups):
-    """Mask of the groups with at least one relevant and one irrelevant row."""
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-    n_rows = np.bincount(codes, minlength=n_groups)
-    return (n_pos > 0) & (n_pos < n_rows)
 
 
 class BaseLinearRanker(BaseRanker):
@@ -127,27 +121,9 @@ class BaseLinearRanker(BaseRanker):
 
     def _early_stopping_split(self, X, y_pos, codes, n_groups):
         """Hold out ``validation_fraction`` of every group's rows, by label."""
-        train, val = within_group_split(
-            y_pos, codes,
-            sizes=(1.0 - self.validation_fraction, self.validation_fraction),
-            random_state=self.random_state,
-        )
-        if not _defined_groups(y_pos[val], codes[val], n_groups).any():
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
-                f"{self.validation_fraction} leaves no group with both a "
-                f"relevant and an irrelevant validation row (a group needs "
-                f"about 1 / validation_fraction rows of each label to give "
-                f"one of each to validation); raise validation_fraction or "
-                f"set early_stopping=False."
-            )
-        if not _defined_groups(y_pos[train], codes[train], n_groups).any():
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
-                f"{self.validation_fraction} leaves no training group with "
-                f"both a relevant and an irrelevant row; lower "
-                f"validation_fraction or set early_stopping=False."
-            )
+        train, val = _early_stopping_rows(y_pos, codes, n_groups,
+                                          self.validation_fraction,
+                                          self.random_state)
         validation = ValidationSet(X=X[val], y_pos=y_pos[val], codes=codes[val])
         return X[train], y_pos[train], codes[train], validation
 
@@ -229,7 +205,7 @@ class BaseLinearRanker(BaseRanker):
             X, y_pos, codes, validation = self._early_stopping_split(
                 X, y_pos, codes, n_groups)
             self.n_groups_skipped_ = int(
-                n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
+                n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
         if self.verbose:
             print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
                   f"{solver} solver, k={self.k}) on {X.shape[0]} rows, "
@@ -344,7 +320,7 @@ class BaseLinearRanker(BaseRanker):
         check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
                              reset=first_call)
         self.n_groups_skipped_ = int(
-            n_groups - np.count_nonzero(_defined_groups(y_pos, codes, n_groups)))
+            n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
         state = (SolverState.zeros(X.shape[1]) if first_call
                  else self._solver_state)
         n_before = len(state.objective_curve)

@@ -1,7 +1,32 @@
-"""pytest settings of the package's tests and doctests."""
+"""pytest configuration of skpapk's doctests and tests."""
 
 import importlib.util
+
+import pytest
+from _pytest.doctest import DoctestItem
+
+#: Modules whose docstring examples run LightGBM (an optional dependency).
+_NEEDS_LIGHTGBM = ("skpapk._boost", "skpapk.losses._lightgbm")
 
 # skpapk.dask needs the optional extra `dask`: without it, neither its
 # modules (doctests) nor its tests can be collected.
 collect_ignore = [] if importlib.util.find_spec("dask") else ["dask"]
+
+
+def _has_lightgbm():
+    try:
+        import lightgbm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the docstring examples that need LightGBM when it is missing."""
+    if _has_lightgbm():
+        return
+    skip = pytest.mark.skip(
+        reason="needs LightGBM: pip install 'skpapk[lightgbm]'")
+    for item in items:
+        if isinstance(item, DoctestItem) and item.name.startswith(_NEEDS_LIGHTGBM):
+            item.add_marker(skip)

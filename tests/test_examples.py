@@ -5,6 +5,7 @@ point (the numbers themselves are checked for range where they are stable).
 """
 
 import functools
+import importlib.util
 import os
 import re
 import subprocess
@@ -15,9 +16,15 @@ import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
+#: Examples that need an optional dependency, and which one.
+NEEDS = {"plot_boost_ranker.py": "lightgbm"}
+
 
 @functools.lru_cache(maxsize=None)  # each script runs once per session
 def run_example(name):
+    needed = NEEDS.get(name)
+    if needed is not None and importlib.util.find_spec(needed) is None:
+        pytest.skip(f"{name} needs {needed}: pip install 'skpapk[{needed}]'")
     env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
     proc = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True,
                           text=True, timeout=300, cwd=EXAMPLES, env=env)
@@ -56,6 +63,18 @@ def test_plot_cross_val():
     assert all(value > random for value in scores.values())
     # on badly scaled features, scaling first helps the subgradient ranker
     assert scores["StandardScaler -> avg ranker"] > scores["avg ranker"]
+
+
+def test_plot_boost_ranker():
+    out = run_example("plot_boost_ranker.py")
+    grown, kept = map(int, re.search(r"trees grown: (\d+), kept: (\d+)", out).groups())
+    assert 1 <= kept <= grown
+    scores = dict(re.findall(r"^(.+?)\s+micro-pAp@5 = ([0-9.]+)", out, flags=re.M))
+    scores = {name.strip(): float(value) for name, value in scores.items()}
+    random = scores.pop("random ranking (exact expectation)")
+    assert set(scores) == {"PApKBoostRanker", "HistGradientBoostingClassifier"}
+    # both tree models find the non-linear relevance, far above chance
+    assert all(value > random + 0.15 for value in scores.values())
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))

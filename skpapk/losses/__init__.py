@@ -1,5 +1,6 @@
 """Surrogate losses of the pAp@k risk: values, (sub)gradients and Hessians."""
 
+from ._lightgbm import LightGBMObjective
 from ._losses import (
     AvgSurrogate,
     BaseSurrogate,
@@ -26,6 +27,7 @@ __all__ = [
     "SMOOTH_SURROGATES",
     "SURROGATES",
     "AvgSurrogate",
+    "LightGBMObjective",
     "BaseSurrogate",
     "MaxSurrogate",
     "PAUCSurrogate",

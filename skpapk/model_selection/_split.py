@@ -23,7 +23,7 @@ from sklearn.utils import check_random_state, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
-from ..utils._groups import rank_within_segments
+from ..utils._groups import defined_groups, rank_within_segments
 from ..utils._validation import check_groups
 
 
@@ -351,3 +351,33 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
         part += seg.rank >= cut
     indices = np.arange(n)
     return tuple(indices[part == j] for j in range(sizes.shape[0]))
+
+
+def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
+                         random_state):
+    """Training and validation rows of a ranker's ``early_stopping``.
+
+    ``validation_fraction`` of every group's relevant and of its irrelevant
+    rows go to validation (:func:`within_group_split`); both parts must keep
+    a group with both labels, else a ``ValueError`` says how to fix
+    ``validation_fraction``.
+
+    Returns
+    -------
+    train, val : ndarray of intp
+    """
+    train, val = within_group_split(
+        y_pos, codes, sizes=(1.0 - validation_fraction, validation_fraction),
+        random_state=random_state)
+    for part, rows, fix in (("validation", val, "raise"),
+                            ("training", train, "lower")):
+        if not defined_groups(y_pos[rows], codes[rows], n_groups).any():
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{validation_fraction} leaves no group with both a relevant "
+                f"and an irrelevant {part} row (a group needs about 1 / "
+                f"validation_fraction rows of each label to give one of each "
+                f"to validation); {fix} validation_fraction or set "
+                f"early_stopping=False."
+            )
+    return train, val

@@ -95,6 +95,24 @@ def order_by_segment(scores, segments, n_segments, *, stable=True):
     return by_score, np.argsort(small[by_score], kind="stable")
 
 
+def defined_groups(y_pos, codes, n_groups):
+    """Mask of the groups with at least one relevant and one irrelevant row.
+
+    Only those carry pAp@k (and AUC) signal: the others are left out of the
+    surrogates and of the per-group metrics.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import defined_groups
+    >>> defined_groups(np.array([True, False, True]), np.array([0, 0, 1]), 2)
+    array([ True, False])
+    """
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_rows = np.bincount(codes, minlength=n_groups)
+    return (n_pos > 0) & (n_pos < n_rows)
+
+
 def segment_starts(counts):
     """Offset of every segment in a layout of consecutive segments."""
     starts = np.zeros(counts.shape[0], dtype=np.intp)

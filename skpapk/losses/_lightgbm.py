@@ -1,0 +1,302 @@
+"""The smooth pAp@k surrogates as a LightGBM custom objective.
+
+:class:`LightGBMObjective` hands LightGBM the per-row gradient and Hessian
+of a smooth surrogate of :mod:`skpapk.losses` (``"pairwise_logistic"`` or
+``"soft_papk"``), computed by the loss layer itself
+(:meth:`~skpapk.losses.SmoothPairwiseSurrogate.loss_gradient_hessian`). It
+is what :class:`skpapk.PApKBoostRanker` trains with, and LightGBM users can
+pass it to their own ``lightgbm.LGBMRanker(objective=...)`` or
+``lightgbm.train``. This module never imports LightGBM.
+"""
+
+import numbers
+
+import numpy as np
+
+from ..utils._validation import check_k
+from ._losses import BaseSurrogate
+from ._registry import SMOOTH_SURROGATES, get_surrogate
+from ._smooth import GROUP_WEIGHTS, make_pair_layout
+
+
+def _is_dataset(obj):
+    """Whether ``obj`` looks like a ``lightgbm.Dataset`` (duck typing)."""
+    return all(hasattr(obj, name) for name in ("get_label", "get_group",
+                                                "get_weight"))
+
+
+class LightGBMObjective:
+    """A smooth pAp@k surrogate as a LightGBM custom objective.
+
+    The loss is the mean over groups (users, LightGBM's queries) of a
+    per-user weighted pairwise logistic loss of the (relevant, irrelevant)
+    pairs (:class:`~skpapk.losses.PairwiseLogisticSurrogate`,
+    :class:`~skpapk.losses.SoftPApKSurrogate`), so that every user counts
+    equally, as in the mean over users of micro-pAp@k (eq. 17 of
+    Hiranandani et al., 2020), whatever its number of rows. A call returns
+    its gradient and Hessian diagonal with respect to the raw scores,
+    multiplied by ``scale``.
+
+    Two calling conventions, both of LightGBM 4:
+
+    - the scikit-learn API's ``objective(y_true, y_pred, weight, group)``,
+      for ``lightgbm.LGBMRanker(objective=LightGBMObjective(...))``, where
+      ``group`` holds the sizes of consecutive groups (rows sorted by group,
+      as ``LGBMRanker.fit(X, y, group=...)`` requires);
+    - ``lightgbm.train``'s ``objective(preds, train_data)``, for
+      ``lightgbm.train({"objective": LightGBMObjective(...)}, train_data)``
+      with ``train_data = lightgbm.Dataset(X, y, group=...)``.
+
+    A row is relevant when its label is greater than 0 (binary 0/1 labels,
+    or graded relevance with 0 for irrelevant). LightGBM's row weights
+    (``sample_weight``, ``Dataset(weight=...)``) act as frequency weights: a
+    row of weight 2 counts as two copies of the row.
+
+    The pairs are enumerated in bounded chunks, with no Python loop over
+    groups (see :mod:`skpapk.losses`); the layout of the rows, which only
+    depends on the labels, groups and weights, is built at the first call
+    and reused while they stay the same (every boosting round of one fit).
+
+    Parameters
+    ----------
+    surrogate : {"pairwise_logistic", "soft_papk"}, default="pairwise_logistic"
+        A smooth surrogate of :data:`~skpapk.losses.SMOOTH_SURROGATES` (or
+        a :class:`~skpapk.losses.SmoothPairwiseSurrogate` instance, used as
+        it is: ``temperature`` and ``group_weight`` are then ignored).
+        ``"pairwise_logistic"``: every pair of a user weighs alike (a
+        surrogate of each user's AUC). ``"soft_papk"``: soft top-k weights
+        of the pairs, which move from every pair (AUC, high
+        ``temperature``) to pAp@k's top ``min(k, n+)`` relevant x top ``k``
+        irrelevant pairs (low ``temperature``).
+    k : int, default=10
+        Number of items shown to each user (the ``k`` of pAp@k).
+    temperature : float, default=10.0
+        Temperature of ``"soft_papk"``, in units of the raw scores.
+    group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
+        Weight of each group in the mean over groups
+        (:func:`~skpapk.losses.group_weights`): ``"uniform"``, every user
+        alike; ``"inverse_variance"``, users with few rows weigh less. The
+        defaults are :class:`skpapk.PApKBoostRanker`'s, chosen on MovieLens
+        100K.
+    scale : float or None, default=None
+        Constant the mean loss is multiplied by. ``None``: the total weight
+        of the rows (their number without weights). The mean over groups
+        has per-row Hessians of the order of ``1 / n_samples``; scaled by
+        the number of rows they are of the order of LightGBM's ``"binary"``
+        objective's (at most 1/4 per row), so that LightGBM's
+        ``min_child_weight`` (``min_sum_hessian_in_leaf``) and
+        ``reg_lambda`` keep their usual meaning and ``learning_rate`` its
+        usual range.
+
+    Attributes
+    ----------
+    surrogate_ : SmoothPairwiseSurrogate
+        The loss-layer surrogate, built at the first call.
+    n_groups_used_ : int
+        Number of groups with a relevant and an irrelevant row (of positive
+        weight) at the last call; the others carry no pair and get zero
+        gradients.
+
+    See Also
+    --------
+    skpapk.PApKBoostRanker : gradient-boosted trees trained with this
+        objective.
+    skpapk.losses.surrogate_loss : the surrogates' values and gradients.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization and
+    Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import lightgbm as lgb
+    >>> from skpapk.losses import LightGBMObjective
+    >>> rng = np.random.default_rng(0)
+    >>> group = np.full(20, 30)                  # 20 users of 30 rows each
+    >>> y = (rng.random(600) < 0.3).astype(int)
+    >>> X = rng.normal(size=(600, 4)) + y[:, None]
+    >>> objective = LightGBMObjective("soft_papk", k=5, temperature=1.0)
+    >>> ranker = lgb.LGBMRanker(objective=objective, n_estimators=20,
+    ...                         verbose=-1).fit(X, y, group=group)
+    >>> booster = lgb.train({"objective": objective, "verbose": -1},
+    ...                     lgb.Dataset(X, y, group=group), num_boost_round=20)
+    >>> bool(np.allclose(ranker.predict(X), booster.predict(X)))
+    True
+
+    One call by hand: two rows of one user with equal scores, the gradient
+    of ``log(1 + exp(-(s_1 - s_0)))`` times ``scale = 2``:
+
+    >>> LightGBMObjective("pairwise_logistic")(np.array([1.0, 0.0]),
+    ...                                          np.zeros(2), None, [2])
+    (array([-1.,  1.]), array([0.5, 0.5]))
+    """
+
+    def __init__(self, surrogate="pairwise_logistic", *, k=10, temperature=10.0,
+                 group_weight="inverse_variance", scale=None):
+        self.surrogate = surrogate
+        self.k = k
+        self.temperature = temperature
+        self.group_weight = group_weight
+        self.scale = scale
+
+    def _check_params(self):
+        """Validate the parameters; build ``surrogate_``."""
+        check_k(self.k)
+        surrogate = self.surrogate
+        if isinstance(surrogate, BaseSurrogate):
+            if not surrogate.smooth:
+                raise ValueError(
+                    f"surrogate must be smooth (it needs a Hessian), got the "
+                    f"piecewise linear {surrogate.name!r}; use one of "
+                    f"{list(SMOOTH_SURROGATES)}."
+                )
+        elif not (isinstance(surrogate, str) and surrogate in SMOOTH_SURROGATES):
+            raise ValueError(
+                f"surrogate must be one of {list(SMOOTH_SURROGATES)} (the "
+                f"smooth surrogates: LightGBM needs a Hessian), got "
+                f"{surrogate!r}."
+            )
+        temperature = self.temperature
+        if (isinstance(temperature, (bool, np.bool_))
+                or not isinstance(temperature, numbers.Real)
+                or not np.isfinite(temperature) or temperature <= 0):
+            raise ValueError(
+                f"temperature must be a positive finite number, got "
+                f"{temperature!r}."
+            )
+        if self.group_weight not in GROUP_WEIGHTS:
+            raise ValueError(
+                f"group_weight must be one of {list(GROUP_WEIGHTS)}, got "
+                f"{self.group_weight!r}."
+            )
+        scale = self.scale
+        if scale is not None and (
+                isinstance(scale, (bool, np.bool_))
+                or not isinstance(scale, numbers.Real)
+                or not np.isfinite(scale) or scale <= 0):
+            raise ValueError(
+                f"scale must be None (the total weight of the rows) or a "
+                f"positive finite number, got {scale!r}."
+            )
+        return get_surrogate(surrogate, temperature=float(temperature),
+                             group_weight=self.group_weight)
+
+    def __call__(self, y_true, y_pred, weight=None, group=None):
+        """Gradient and Hessian of the scaled loss with respect to the scores.
+
+        Parameters
+        ----------
+        y_true : ndarray of shape (n_samples,)
+            Labels (relevant when > 0). In ``lightgbm.train``'s convention,
+            the predictions instead.
+        y_pred : ndarray of shape (n_samples,)
+            Raw scores. In ``lightgbm.train``'s convention, the training
+            ``lightgbm.Dataset`` (its labels, weights and groups are used).
+        weight : ndarray of shape (n_samples,) or None, default=None
+            Non-negative row (frequency) weights.
+        group : array-like of int of shape (n_groups,)
+            Sizes of the consecutive groups, summing to ``n_samples``.
+
+        Returns
+        -------
+        grad, hess : ndarray of float64 of shape (n_samples,)
+            ``scale`` times the gradient and the (non-negative) Hessian
+            diagonal of the mean loss over groups.
+        """
+        if _is_dataset(y_pred):
+            dataset = y_pred
+            y_pred = y_true
+            y_true = dataset.get_label()
+            weight = dataset.get_weight()
+            group = dataset.get_group()
+        self.surrogate_ = self._check_params()
+        y_pos, scores, sizes, weight = self._check_inputs(
+            y_true, y_pred, weight, group)
+        codes, n_groups, layout = self._layout(y_pos, sizes, weight)
+        _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
+            y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
+            layout=layout)
+        self.n_groups_used_ = n_used
+        scale = self.scale
+        if scale is None:
+            scale = float(scores.shape[0] if weight is None else weight.sum())
+        grad *= scale
+        hess *= scale
+        return grad, hess
+
+    def _check_inputs(self, y_true, y_pred, weight, group):
+        scores = np.asarray(y_pred, dtype=np.float64)
+        if scores.ndim != 1:
+            raise ValueError(
+                f"LightGBMObjective scores one column of raw scores per row, "
+                f"got predictions of shape {scores.shape} (a multi-class "
+                f"model?); use it with LGBMRanker or a one-output booster."
+            )
+        n = scores.shape[0]
+        y_true = np.asarray(y_true)
+        if y_true.shape != (n,):
+            raise ValueError(
+                f"y_true has shape {y_true.shape} but there are {n} scores; "
+                f"pass one label per row."
+            )
+        if not np.all(np.isfinite(scores)):
+            raise ValueError(
+                "The raw scores are not all finite (the boosting diverged?); "
+                "lower learning_rate or raise reg_lambda / min_child_weight."
+            )
+        if group is None:
+            raise ValueError(
+                "LightGBMObjective needs each row's group (user / query): got "
+                "group=None. Pass the group sizes, e.g. LGBMRanker(objective="
+                "...).fit(X, y, group=sizes) or lightgbm.Dataset(X, y, "
+                "group=sizes), with the rows sorted by group."
+            )
+        sizes = np.asarray(group)
+        if (sizes.ndim != 1 or sizes.dtype.kind not in "iuf"
+                or np.any(sizes < 0) or np.any(sizes != np.round(sizes))
+                or int(sizes.sum()) != n):
+            raise ValueError(
+                f"group must hold the sizes of the consecutive groups "
+                f"(non-negative integers summing to the {n} rows, as "
+                f"LGBMRanker's group=), got {sizes!r}."
+            )
+        sizes = sizes.astype(np.intp)
+        if weight is not None:
+            weight = np.asarray(weight, dtype=np.float64)
+            if weight.shape != (n,):
+                raise ValueError(
+                    f"weight has shape {weight.shape} but there are {n} rows; "
+                    f"pass one weight per row."
+                )
+            if not np.all(np.isfinite(weight)) or np.any(weight < 0):
+                raise ValueError("weight must hold finite non-negative values.")
+        return y_true > 0, scores, sizes, weight
+
+    def _layout(self, y_pos, sizes, weight):
+        """Group codes and the pair layout, rebuilt only when the labels, the
+        groups or the weights change (``(codes, n_groups, layout)``)."""
+        cache = getattr(self, "_cache", None)
+        if (cache is not None and np.array_equal(cache[0], y_pos)
+                and np.array_equal(cache[1], sizes)
+                and (cache[2] is None) == (weight is None)
+                and (weight is None or np.array_equal(cache[2], weight))):
+            return cache[3:]
+        n_groups = sizes.shape[0]
+        codes = np.repeat(np.arange(n_groups, dtype=np.intp), sizes)
+        layout = make_pair_layout(y_pos, codes, n_groups, weight)
+        self._cache = (y_pos, sizes.copy(),
+                       None if weight is None else weight.copy(),
+                       codes, n_groups, layout)
+        return codes, n_groups, layout
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_cache", None)  # rebuilt at the next call
+        return state
+
+    def __repr__(self):
+        return (f"{type(self).__name__}({self.surrogate!r}, k={self.k!r}, "
+                f"temperature={self.temperature!r}, "
+                f"group_weight={self.group_weight!r}, scale={self.scale!r})")

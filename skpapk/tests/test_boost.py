@@ -1,0 +1,519 @@
+"""Tests of ``skpapk.PApKBoostRanker`` and ``skpapk.losses.LightGBMObjective``.
+
+Oracles: the loss layer (:mod:`skpapk.losses`) for the objective's gradient
+and Hessian; LightGBM's own ``LGBMRanker`` and ``lightgbm.train`` for the
+fitted trees; :func:`skpapk.metrics.papk_score` and
+:func:`skpapk.model_selection.within_group_split` for early stopping, with
+the stopping rule replayed from its definition.
+"""
+
+import pickle
+import re
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn
+from sklearn.model_selection import GridSearchCV, GroupKFold
+from sklearn.utils._param_validation import InvalidParameterError
+
+from skpapk import PApKBoostRanker
+from skpapk.exceptions import MissingGroupsWarning
+from skpapk.losses import LightGBMObjective, _smooth, get_surrogate
+from skpapk.metrics import micro_papk_scorer, papk_score
+from skpapk.model_selection import WithinGroupKFold, within_group_split
+from skpapk.tests._helpers import make_grouped_data
+
+lgb = pytest.importorskip("lightgbm")
+
+SMALL = dict(n_estimators=15, num_leaves=7, min_child_samples=5,
+             learning_rate=0.1, early_stopping=False)
+
+
+def make_data(seed=0, n_groups=25, shuffle=True):
+    return make_grouped_data(seed, n_groups, 4, n_pos=(2, 10), n_neg=(8, 30),
+                             sep=0.8, random_direction=True, shuffle=shuffle)
+
+
+def sorted_by_group(X, y, g):
+    order = np.argsort(g, kind="stable")
+    return X[order], y[order], g[order], np.bincount(g[order])
+
+
+# --------------------------------------------------------------------------
+# LightGBMObjective
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
+@pytest.mark.parametrize("surrogate, temperature", [
+    ("pairwise_logistic", 1.0), ("soft_papk", 0.3), ("soft_papk", 3.0)])
+def test_objective_is_the_scaled_loss_layer(surrogate, temperature, group_weight,
+                                            weighted):
+    rng = np.random.default_rng(0)
+    _, y, g = make_data(1, shuffle=False)
+    s = rng.normal(size=y.shape[0])
+    w = rng.integers(0, 4, size=y.shape[0]).astype(float) if weighted else None
+    sizes = np.bincount(g)
+    objective = LightGBMObjective(surrogate, k=4, temperature=temperature,
+                                  group_weight=group_weight)
+    grad, hess = objective(y.astype(float), s, w, sizes)
+    loss = get_surrogate(surrogate, temperature=temperature,
+                         group_weight=group_weight)
+    _, g_ref, h_ref, _ = loss.loss_gradient_hessian(
+        y == 1, s, g, sizes.shape[0], 4, sample_weight=w)
+    scale = y.shape[0] if w is None else w.sum()
+    np.testing.assert_allclose(grad, scale * g_ref, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(hess, scale * h_ref, rtol=1e-12, atol=1e-15)
+    assert np.all(hess >= 0)
+    # an explicit scale replaces the total weight
+    grad1, _ = LightGBMObjective(surrogate, k=4, temperature=temperature,
+                                 group_weight=group_weight, scale=1.0)(
+        y.astype(float), s, w, sizes)
+    np.testing.assert_allclose(grad1, g_ref, rtol=1e-12, atol=1e-15)
+
+
+def test_objective_hessians_are_of_the_order_of_binary_ones():
+    """Scaled by the number of rows, the mean Hessian per row stays near
+    LightGBM's binary objective's (1/4 at score 0) whatever the data size."""
+    for n_groups in (10, 200):
+        _, y, g = make_data(2, n_groups=n_groups, shuffle=False)
+        _, hess = LightGBMObjective("pairwise_logistic")(
+            y.astype(float), np.zeros(y.shape[0]), None, np.bincount(g))
+        assert 0.1 < hess.mean() < 1.0
+
+
+def test_objective_two_calling_conventions_agree():
+    X, y, g = make_data(3, shuffle=False)
+    # LightGBM stores weights as float32
+    w = np.random.default_rng(0).random(y.shape[0]).astype(np.float32)
+    s = np.random.default_rng(1).normal(size=y.shape[0])
+    data = lgb.Dataset(X, y.astype(float), weight=w, group=np.bincount(g),
+                       params={"verbosity": -1}).construct()
+    objective = LightGBMObjective("soft_papk", k=3, temperature=0.5)
+    by_dataset = objective(s, data)
+    by_arrays = objective(y.astype(float), s, w, np.bincount(g))
+    np.testing.assert_array_equal(by_dataset[0], by_arrays[0])
+    np.testing.assert_array_equal(by_dataset[1], by_arrays[1])
+
+
+def test_objective_reuses_its_layout_until_the_data_change(monkeypatch):
+    built = []
+    real = _smooth.make_pair_layout
+
+    def counting(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("skpapk.losses._lightgbm.make_pair_layout", counting)
+    _, y, g = make_data(4, shuffle=False)
+    sizes = np.bincount(g)
+    objective = LightGBMObjective("pairwise_logistic")
+    for seed in range(3):
+        objective(y.astype(float), np.random.default_rng(seed).normal(size=y.size),
+                  None, sizes)
+    assert len(built) == 1
+    y2 = y.copy()
+    y2[0] = 1 - y2[0]
+    grad, _ = objective(y2.astype(float), np.zeros(y.size), None, sizes)
+    assert len(built) == 2
+    ref = LightGBMObjective("pairwise_logistic")(y2.astype(float), np.zeros(y.size),
+                                                 None, sizes)[0]
+    np.testing.assert_array_equal(grad, ref)
+    # pickling drops the cached layout; the copy computes the same
+    copy = pickle.loads(pickle.dumps(objective))
+    assert not hasattr(copy, "_cache")
+    np.testing.assert_array_equal(
+        copy(y2.astype(float), np.zeros(y.size), None, sizes)[0], ref)
+
+
+def test_objective_graded_labels_are_relevant_above_zero():
+    _, y, g = make_data(5, shuffle=False)
+    graded = y * np.random.default_rng(0).integers(1, 5, size=y.shape[0])
+    s = np.random.default_rng(1).normal(size=y.shape[0])
+    objective = LightGBMObjective("pairwise_logistic")
+    np.testing.assert_array_equal(objective(graded, s, None, np.bincount(g))[0],
+                                  objective(y, s, None, np.bincount(g))[0])
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(surrogate="avg"), "smooth"),
+    (dict(surrogate="nope"), "surrogate must be one of"),
+    (dict(temperature=0.0), "temperature"),
+    (dict(temperature=np.inf), "temperature"),
+    (dict(group_weight="rows"), "group_weight"),
+    (dict(scale=-1.0), "scale"),
+])
+def test_objective_rejects_bad_parameters(params, match):
+    with pytest.raises(ValueError, match=match):
+        LightGBMObjective(**params)(np.array([1.0, 0.0]), np.zeros(2), None, [2])
+
+
+@pytest.mark.parametrize("args, match", [
+    ((np.array([1.0, 0.0]), np.zeros(2), None, None), "group=None"),
+    ((np.array([1.0, 0.0]), np.zeros(2), None, [3]), "sizes of the consecutive"),
+    ((np.array([1.0, 0.0]), np.zeros(2), None, [1.5, 0.5]), "sizes"),
+    ((np.array([1.0, 0.0]), np.zeros((2, 2)), None, [2]), "one column"),
+    ((np.array([1.0, 0.0]), np.array([0.0, np.nan]), None, [2]), "finite"),
+    ((np.array([1.0]), np.zeros(2), None, [2]), "one label per row"),
+    ((np.array([1.0, 0.0]), np.zeros(2), np.array([1.0, -1.0]), [2]), "weight"),
+])
+def test_objective_rejects_bad_inputs(args, match):
+    with pytest.raises(ValueError, match=match):
+        LightGBMObjective("pairwise_logistic")(*args)
+
+
+def test_objective_chunks_bound_the_memory_of_a_large_user(monkeypatch):
+    """A user with 4,000 rows (900,000 pairs) is evaluated in chunks of at
+    most PAIR_CHUNK_SIZE pairs, with the unchunked result."""
+    rng = np.random.default_rng(0)
+    n_pos, n_neg = 300, 3000
+    y = np.r_[np.ones(n_pos), np.zeros(n_neg), np.ones(20), np.zeros(80)]
+    sizes = np.array([n_pos + n_neg, 100])
+    s = rng.normal(size=y.shape[0])
+    reference = LightGBMObjective("soft_papk", k=10, temperature=0.5)(
+        y, s, None, sizes)
+    lengths = []
+    real = _smooth._chunk_pairs
+
+    def recording(layout, c0, c1):
+        out = real(layout, c0, c1)
+        lengths.append(out[0].shape[0])
+        return out
+
+    monkeypatch.setattr(_smooth, "_chunk_pairs", recording)
+    monkeypatch.setattr(_smooth, "PAIR_CHUNK_SIZE", 4096)
+    monkeypatch.setattr(_smooth, "PAIR_CACHE_SIZE", 0)
+    chunked = LightGBMObjective("soft_papk", k=10, temperature=0.5)(
+        y, s, None, sizes)
+    assert max(lengths) <= 4096
+    assert sum(lengths) == n_pos * n_neg + 20 * 80
+    np.testing.assert_allclose(chunked[0], reference[0], rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(chunked[1], reference[1], rtol=1e-10, atol=1e-14)
+
+
+def test_ranker_fits_a_large_user_in_small_chunks(monkeypatch):
+    rng = np.random.default_rng(1)
+    n = 3000
+    y = (rng.random(n) < 0.1).astype(int)
+    X = rng.normal(size=(n, 3)) + 0.8 * y[:, None]
+    g = np.r_[np.zeros(n - 200, int), np.ones(200, int)]
+    monkeypatch.setattr(_smooth, "PAIR_CHUNK_SIZE", 2048)
+    monkeypatch.setattr(_smooth, "PAIR_CACHE_SIZE", 0)
+    ranker = PApKBoostRanker(k=10, objective="soft_papk", **SMALL).fit(X, y, groups=g)
+    assert ranker.score(X, y, groups=g) > 0.6
+
+
+# --------------------------------------------------------------------------
+# The same trees through PApKBoostRanker, LGBMRanker and lightgbm.train
+
+
+@pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
+@pytest.mark.parametrize("objective", ["pairwise_logistic", "soft_papk"])
+def test_lgbmranker_and_train_give_the_rankers_trees(objective, group_weight):
+    X, y, g = make_data(6)
+    params = dict(n_estimators=12, learning_rate=0.1, num_leaves=6,
+                  min_child_samples=4, reg_lambda=0.5, colsample_bytree=0.8)
+    ranker = PApKBoostRanker(k=4, objective=objective, temperature=0.5,
+                             group_weight=group_weight, early_stopping=False,
+                             random_state=3, n_jobs=1, **params).fit(X, y, groups=g)
+    Xs, ys, _, sizes = sorted_by_group(X, y, g)
+    callable_ = LightGBMObjective(objective, k=4, temperature=0.5,
+                                  group_weight=group_weight)
+    lgbm = lgb.LGBMRanker(objective=callable_, random_state=3, n_jobs=1,
+                          verbose=-1, **params).fit(Xs, ys, group=sizes)
+    booster = lgb.train(
+        {"objective": callable_, "learning_rate": 0.1, "num_leaves": 6,
+         "min_data_in_leaf": 4, "lambda_l2": 0.5, "feature_fraction": 0.8,
+         "seed": 3, "num_threads": 1, "verbosity": -1},
+        lgb.Dataset(Xs, ys, group=sizes), num_boost_round=12)
+    scores = ranker.decision_function(X)
+    np.testing.assert_allclose(lgbm.predict(X), scores, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(booster.predict(X), scores, rtol=1e-12, atol=1e-12)
+    assert ranker.booster_.num_trees() == ranker.n_iter_ == 12
+
+
+def test_the_callable_has_the_rankers_defaults():
+    ranker = PApKBoostRanker().get_params()
+    objective = LightGBMObjective()
+    assert objective.surrogate == ranker["objective"]
+    for name in ("k", "temperature", "group_weight"):
+        assert getattr(objective, name) == ranker[name]
+
+
+@pytest.mark.parametrize("objective", ["binary", "lambdarank", "rank_xendcg"])
+def test_lightgbm_objectives_pass_through(objective):
+    X, y, g = make_data(7)
+    params = dict(n_estimators=10, learning_rate=0.1, num_leaves=6,
+                  min_child_samples=4)
+    ranker = PApKBoostRanker(k=3, objective=objective, early_stopping=False,
+                             random_state=0, n_jobs=1, **params).fit(X, y, groups=g)
+    Xs, ys, _, sizes = sorted_by_group(X, y, g)
+    if objective == "binary":
+        model = lgb.LGBMClassifier(random_state=0, n_jobs=1, verbose=-1, **params)
+        expected = model.fit(Xs, ys).predict(X, raw_score=True)
+    else:
+        extra = {"lambdarank_truncation_level": 6} if objective == "lambdarank" else {}
+        model = lgb.LGBMRanker(objective=objective, random_state=0, n_jobs=1,
+                               verbose=-1, **params, **extra)
+        expected = model.fit(Xs, ys, group=sizes).predict(X)
+    np.testing.assert_allclose(ranker.decision_function(X), expected, rtol=1e-12,
+                               atol=1e-12)
+
+
+# --------------------------------------------------------------------------
+# Data conventions
+
+
+@pytest.mark.parametrize("objective", ["soft_papk", "pairwise_logistic", "binary"])
+def test_row_order_and_group_labels_do_not_matter(objective):
+    X, y, g = make_data(8, shuffle=False)
+    ranker = PApKBoostRanker(k=4, objective=objective, **SMALL)
+    reference = ranker.fit(X, y, groups=g).decision_function(X)
+    perm = np.random.default_rng(0).permutation(y.shape[0])
+    names = np.array([f"user-{c:03d}" for c in range(g.max() + 1)])
+    shuffled = ranker.fit(X[perm], y[perm], groups=names[g[perm]])
+    np.testing.assert_allclose(shuffled.decision_function(X), reference,
+                               rtol=1e-6, atol=1e-9)
+    # labels in another sorted order (a different order of the groups)
+    relabelled = ranker.fit(X[perm], y[perm], groups=-7 * g[perm] + 3)
+    np.testing.assert_allclose(relabelled.decision_function(X), reference,
+                               rtol=1e-6, atol=1e-9)
+
+
+def test_group_labels_do_not_matter_to_lambdarank():
+    """LightGBM's lambdarank breaks score ties by the rows' positions in
+    their group (every score is tied at the first round), so the order of
+    the rows within each group is kept here. (``rank_xendcg`` also draws
+    its random numbers group after group, so the order of the groups
+    matters to it too.)"""
+    X, y, g = make_data(8)
+    ranker = PApKBoostRanker(k=4, objective="lambdarank", **SMALL)
+    reference = ranker.fit(X, y, groups=g).decision_function(X)
+    names = np.array([f"user-{c:03d}" for c in range(g.max() + 1)])
+    for labels in (names[g], -7 * g + 3):
+        np.testing.assert_allclose(
+            ranker.fit(X, y, groups=labels).decision_function(X), reference,
+            rtol=1e-6, atol=1e-9)
+
+
+def test_sparse_input_gives_the_dense_model():
+    X, y, g = make_data(9)
+    X[np.abs(X) < 0.5] = 0.0
+    dense = PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g)
+    for fmt in (sp.csr_matrix, sp.csr_array, sp.csc_matrix):
+        sparse = PApKBoostRanker(k=4, **SMALL).fit(fmt(X), y, groups=g)
+        np.testing.assert_allclose(sparse.decision_function(fmt(X)),
+                                   dense.decision_function(X), rtol=1e-12)
+    np.testing.assert_allclose(dense.decision_function(X.astype(np.float32)),
+                               dense.decision_function(X), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("labels", [
+    ("no", "yes"), (-1, 1), (0.5, 2.0), (False, True), (3, 7)])
+def test_any_two_labels(labels):
+    X, y, g = make_data(10)
+    reference = PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g)
+    y_any = np.asarray(labels)[y]
+    ranker = PApKBoostRanker(k=4, **SMALL).fit(X, y_any, groups=g)
+    assert ranker.classes_.tolist() == sorted(labels)
+    np.testing.assert_array_equal(ranker.decision_function(X),
+                                  reference.decision_function(X))
+    assert ranker.score(X, y_any, groups=g) == papk_score(
+        y, ranker.decision_function(X), k=4, groups=g)
+
+
+def test_more_than_two_labels_are_rejected():
+    X, y, g = make_data(11)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        PApKBoostRanker(**SMALL).fit(X, y + (np.arange(y.size) % 3 == 0), groups=g)
+
+
+def test_recommend_and_score_use_the_decision_function():
+    X, y, g = make_data(12)
+    ranker = PApKBoostRanker(k=3, **SMALL).fit(X, y, groups=g)
+    scores = ranker.decision_function(X)
+    assert ranker.score(X, y, groups=g) == papk_score(y, scores, k=3, groups=g)
+    rec = ranker.recommend(X, groups=g)
+    for c, label in enumerate(rec.groups):
+        rows = rec.indices[rec.indptr[c]:rec.indptr[c + 1]]
+        members = np.flatnonzero(g == label)
+        top = members[np.argsort(-scores[members], kind="stable")[:3]]
+        np.testing.assert_array_equal(rows, top)
+
+
+def test_uniform_sample_weights_leave_the_skpapk_trees_unchanged():
+    """Frequency weights, and the objective scaled by the total weight: the
+    same weight on every row is the same loss and the same leaf values.
+    (Not with ``"inverse_variance"``: tripled rows are more evidence per
+    user, ``12 n+ n- / (n+ + n- + 1)`` does not scale uniformly.)"""
+    X, y, g = make_data(13)
+    params = dict(SMALL, min_child_weight=0.0, group_weight="uniform")
+    plain = PApKBoostRanker(k=4, **params).fit(X, y, groups=g)
+    tripled = PApKBoostRanker(k=4, **params).fit(X, y, groups=g,
+                                                 sample_weight=np.full(y.size, 3.0))
+    # LightGBM rounds gradients and Hessians to float32
+    np.testing.assert_allclose(tripled.decision_function(X),
+                               plain.decision_function(X), rtol=1e-5, atol=1e-7)
+    w = np.random.default_rng(0).random(y.size)
+    weighted = PApKBoostRanker(k=4, **params).fit(X, y, groups=g, sample_weight=w)
+    assert not np.allclose(weighted.decision_function(X), plain.decision_function(X))
+
+
+def test_bad_sample_weight_is_rejected():
+    X, y, g = make_data(14)
+    with pytest.raises(ValueError, match="Negative"):
+        PApKBoostRanker(**SMALL).fit(X, y, groups=g, sample_weight=-np.ones(y.size))
+
+
+@pytest.mark.parametrize("params", [
+    dict(objective="lambdamart"), dict(temperature=0.0), dict(num_leaves=1),
+    dict(max_depth=0), dict(early_stopping="yes"), dict(validation_fraction=1.0),
+    dict(n_jobs=0), dict(group_weight="rows"), dict(subsample=0.0)])
+def test_parameters_are_validated(params):
+    X, y, g = make_data(15)
+    with pytest.raises(InvalidParameterError):
+        PApKBoostRanker(**params).fit(X, y, groups=g)
+
+
+def test_constant_features_give_a_constant_ranker_with_a_warning():
+    X, y, g = make_data(16)
+    with pytest.warns(UserWarning, match="No feature of X can be split"):
+        ranker = PApKBoostRanker(**SMALL).fit(np.ones_like(X), y, groups=g)
+    scores = ranker.decision_function(X)
+    assert np.all(scores == scores[0])
+
+
+# --------------------------------------------------------------------------
+# Early stopping
+
+
+def replay_stopping(scores, tol, n_iter_no_change):
+    best, count = -np.inf, 0
+    for i, s in enumerate(scores):
+        count = count + 1 if not s >= best + tol else 0
+        best = max(best, s)
+        if count >= n_iter_no_change:
+            return i + 1
+    return len(scores)
+
+
+@pytest.mark.parametrize("objective", ["soft_papk", "binary"])
+def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
+    X, y, g = make_data(17, n_groups=30)
+    ranker = PApKBoostRanker(k=4, objective=objective, n_estimators=60,
+                             learning_rate=0.3, num_leaves=15,
+                             min_child_samples=2, early_stopping=True,
+                             validation_fraction=0.3, n_iter_no_change=4,
+                             tol=0.0, random_state=5).fit(X, y, groups=g)
+    train, val = within_group_split(y, g, sizes=(0.7, 0.3), random_state=5)
+    n = ranker.n_iter_
+    assert ranker.validation_scores_.shape == (n,)
+    expected = [papk_score(y[val], ranker.booster_.predict(
+        X[val], num_iteration=i, raw_score=True), k=4, groups=g[val])
+        for i in range(1, n + 1)]
+    np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
+    assert ranker.best_iteration_ == int(np.argmax(expected)) + 1
+    assert ranker.booster_.best_iteration == ranker.best_iteration_
+    assert n == replay_stopping(expected, 0.0, 4)
+    assert n < 60  # it stopped
+    np.testing.assert_array_equal(
+        ranker.decision_function(X),
+        ranker.booster_.predict(X, num_iteration=ranker.best_iteration_,
+                                raw_score=True))
+    # the trees were fitted on the training rows only
+    plain = PApKBoostRanker(k=4, objective=objective, n_estimators=n,
+                            learning_rate=0.3, num_leaves=15, min_child_samples=2,
+                            early_stopping=False, random_state=5)
+    plain.fit(X[train], y[train], groups=g[train])
+    np.testing.assert_allclose(
+        plain.booster_.predict(X, raw_score=True),
+        ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
+
+
+def test_early_stopping_auto_turns_on_above_10000_rows():
+    rng = np.random.default_rng(0)
+    for n, on in ((10_000, False), (10_001, True)):
+        y = (rng.random(n) < 0.3).astype(int)
+        X = rng.normal(size=(n, 2)) + y[:, None]
+        g = np.arange(n) % 50
+        ranker = PApKBoostRanker(k=5, n_estimators=3, random_state=0).fit(
+            X, y, groups=g)
+        assert (ranker.validation_scores_ is not None) == on
+    no = PApKBoostRanker(k=5, n_estimators=3, early_stopping=False).fit(X, y, groups=g)
+    assert no.validation_scores_ is None
+    assert no.best_iteration_ == no.n_iter_ == 3
+
+
+def test_early_stopping_needs_validation_rows_of_both_labels():
+    X = np.arange(12, dtype=float)[:, None]
+    y = np.array([1, 0, 0, 0] * 3)
+    g = np.repeat([0, 1, 2], 4)
+    with pytest.raises(ValueError, match="validation_fraction"):
+        PApKBoostRanker(early_stopping=True, validation_fraction=0.2).fit(
+            X, y, groups=g)
+
+
+def test_verbose_prints_the_validation_scores(capsys):
+    X, y, g = make_data(18)
+    PApKBoostRanker(k=4, n_estimators=3, early_stopping=True,
+                    validation_fraction=0.3, random_state=0, verbose=1).fit(
+        X, y, groups=g)
+    out = capsys.readouterr().out
+    assert "Fitting PApKBoostRanker" in out
+    assert len(re.findall(r"validation micro-pAp@4: [0-9.]+", out)) == 3
+
+
+# --------------------------------------------------------------------------
+# Search, pickling, optional dependency
+
+
+@pytest.mark.parametrize("cv", [GroupKFold(n_splits=3),
+                                WithinGroupKFold(n_splits=3)])
+def test_grid_search_under_routing(cv):
+    X, y, g = make_data(19, n_groups=30)
+    grid = {"learning_rate": [0.05, 0.3], "num_leaves": [3, 7],
+            "temperature": [0.5, 5.0]}
+    base = PApKBoostRanker(k=4, objective="soft_papk", n_estimators=8,
+                           min_child_samples=3, early_stopping=False)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(base, grid, scoring=micro_papk_scorer(k=4), cv=cv,
+                              error_score="raise").fit(X, y, groups=g)
+        # the first candidate's first fold, by hand
+        train, test = next(cv.split(X, y, g))
+    first = search.cv_results_["params"][0]
+    model = sklearn.clone(base).set_params(**first).fit(X[train], y[train],
+                                                        groups=g[train])
+    expected = papk_score(y[test], model.decision_function(X[test]), k=4,
+                          groups=g[test])
+    assert search.cv_results_["split0_test_score"][0] == pytest.approx(expected)
+    assert search.best_params_ in search.cv_results_["params"]
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+
+
+def test_search_without_routing_warns_that_groups_are_lost():
+    X, y, g = make_data(20)
+    with pytest.warns(MissingGroupsWarning):
+        GridSearchCV(PApKBoostRanker(k=4, **SMALL), {"num_leaves": [3]},
+                     cv=GroupKFold(n_splits=2)).fit(X, y, groups=g)
+
+
+def test_pickle_round_trip():
+    X, y, g = make_data(21)
+    ranker = PApKBoostRanker(k=4, objective="soft_papk", **SMALL).fit(X, y, groups=g)
+    copy = pickle.loads(pickle.dumps(ranker))
+    np.testing.assert_array_equal(copy.decision_function(X),
+                                  ranker.decision_function(X))
+    assert copy.score(X, y, groups=g) == ranker.score(X, y, groups=g)
+    # the model string keeps the trees decision_function uses
+    booster = lgb.Booster(model_str=ranker.booster_.model_to_string())
+    np.testing.assert_allclose(booster.predict(X, raw_score=True),
+                               ranker.decision_function(X), rtol=1e-12)
+
+
+def test_fit_warns_nothing_on_ordinary_data():
+    X, y, g = make_data(23)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g).score(X, y, groups=g)
