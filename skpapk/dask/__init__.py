@@ -37,8 +37,10 @@ processes, a ``DaskLGBMRanker`` with a pairwise objective of
 :mod:`skpapk.losses` trained, each process's objective receiving its own
 partition's rows and group sizes at every boosting round). A distributed
 boosted ranker must divide the gradient by the total weight of all the
-users, computed before boosting, not by the worker's share. This module
-offers the linear rankers only, for now.
+users, computed before boosting, not by the worker's share, which
+:class:`skpapk.losses.LightGBMObjective` does not offer yet. This module
+offers the linear rankers only, for now: there is no
+``skpapk.dask.PApKBoostRanker``.
 """
 
 try:

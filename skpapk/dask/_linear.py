@@ -252,23 +252,19 @@ class DaskLinearMixin:
         return self
 
     def _check_validation_counts(self, n_train, n_val):
-        """The errors of the in-memory early-stopping split, over all partitions."""
-        if not n_val:
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
-                f"{self.validation_fraction} leaves no group with both a "
-                f"relevant and an irrelevant validation row (a group needs "
-                f"about 1 / validation_fraction rows of each label to give "
-                f"one of each to validation); raise validation_fraction or "
-                f"set early_stopping=False."
-            )
-        if not n_train:
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
-                f"{self.validation_fraction} leaves no training group with "
-                f"both a relevant and an irrelevant row; lower "
-                f"validation_fraction or set early_stopping=False."
-            )
+        """The errors of the in-memory early-stopping split, over all partitions
+        (as ``skpapk.model_selection._split._early_stopping_rows``)."""
+        for part, n_defined, fix in (("validation", n_val, "raise"),
+                                     ("training", n_train, "lower")):
+            if not n_defined:
+                raise ValueError(
+                    f"early_stopping=True with validation_fraction="
+                    f"{self.validation_fraction} leaves no group with both a "
+                    f"relevant and an irrelevant {part} row in any partition "
+                    f"(a group needs about 1 / validation_fraction rows of "
+                    f"each label to give one of each to validation); {fix} "
+                    f"validation_fraction or set early_stopping=False."
+                )
 
     def _check_dask_features(self, X):
         """Check a dask ``X`` against the fitted features; return X's row blocks."""

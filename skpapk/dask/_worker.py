@@ -26,6 +26,7 @@ from .._solver import _abs_max
 from ..losses import SmoothPairwiseSurrogate, make_pair_layout
 from ..metrics import papk_score
 from ..model_selection import within_group_split
+from ..utils._groups import defined_groups
 from ..utils._validation import binary_classes, check_fitted_labels, check_groups
 
 
@@ -117,12 +118,6 @@ def summarize_partition(part):
     }
 
 
-def _defined(y_pos, codes, n_groups):
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-    n_rows = np.bincount(codes, minlength=n_groups)
-    return (n_pos > 0) & (n_pos < n_rows)
-
-
 def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
                       seed=None):
     """Relevance mask, early-stopping split and pair layout of one partition."""
@@ -149,11 +144,12 @@ def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
 def summarize_prepared(part):
     """Defined groups of the training and of the validation rows, and the
     ``max |X_j|`` of the training rows (for L-BFGS's column scaling)."""
-    n_train = int(np.count_nonzero(_defined(part.y_pos, part.codes, part.n_groups)))
+    n_train = int(np.count_nonzero(
+        defined_groups(part.y_pos, part.codes, part.n_groups)))
     n_val = None
     if part.val is not None:
         _, y_val, codes_val = part.val
-        n_val = int(np.count_nonzero(_defined(y_val, codes_val, part.n_groups)))
+        n_val = int(np.count_nonzero(defined_groups(y_val, codes_val, part.n_groups)))
     return n_train, n_val, column_abs_max(part.X)
 
 
@@ -163,7 +159,7 @@ def _scores(X, w):
 
 def _gain_sums(y_pos, scores, codes, n_groups, k):
     """Sum of the pAp@k gains of the defined groups, and their number."""
-    defined = _defined(y_pos, codes, n_groups)
+    defined = defined_groups(y_pos, codes, n_groups)
     n_defined = int(np.count_nonzero(defined))
     if n_defined == 0:
         return 0.0, 0
