@@ -16,6 +16,12 @@ options of :func:`projected_subgradient`. An epoch is one full-batch step::
 ``X`` is only used through ``X @ w`` and ``X.T @ c`` (dense or CSR, float32 or
 float64): it is never copied. The iterate is kept in float64 and cast to
 ``X.dtype`` for the products.
+
+The data enter only through an epoch oracle (:func:`linear_epoch`: ``f_t``
+and ``X.T @ coef(s_t)`` at ``w_t``); :func:`subgradient_descent` runs the
+steps, the stopping rule and the averaging on any such oracle, e.g. one
+that sums the parts of partitions of whole groups on the workers of a
+cluster (:mod:`skpapk.dask`).
 """
 
 import warnings
@@ -159,7 +165,14 @@ def _abs_max(X):
 
 
 def _validation_score(validation, w, k):
-    """Micro-pAp@k of ``validation.X @ w`` (NaN when no group is defined)."""
+    """Micro-pAp@k of ``validation.X @ w`` (NaN when no group is defined).
+
+    ``validation`` may also be any object with a method ``score(w, k)``
+    giving that number (held-out rows kept elsewhere, e.g. on the workers of
+    a cluster: :mod:`skpapk.dask`).
+    """
+    if not isinstance(validation, ValidationSet):
+        return validation.score(w, k)
     X_val = validation.X
     scores = np.asarray(X_val @ w.astype(X_val.dtype, copy=False)).reshape(-1)
     if not np.all(np.isfinite(scores)):
@@ -246,6 +259,93 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     """
     if state is None:
         state = SolverState.zeros(X.shape[1])
+    oracle = linear_epoch(X, y_pos, codes, n_groups, loss=loss, k=k,
+                          verbose=verbose)
+    return subgradient_descent(
+        oracle, state, k=k, eta0=eta0, alpha=alpha, max_iter=max_iter, tol=tol,
+        n_iter_no_change=n_iter_no_change, radius=radius, average=average,
+        validation=validation, verbose=verbose,
+    )
+
+
+Epoch = namedtuple("Epoch", ["value", "n_groups_used", "train_papk", "gradient"])
+Epoch.__doc__ = """What one epoch of Algorithm 1 needs of the data at ``w``.
+
+Attributes
+----------
+value : float
+    The mean surrogate over groups at ``w`` (without ``alpha * ||w||^2``).
+n_groups_used : int
+    Number of groups with a relevant and an irrelevant row.
+train_papk : float or None
+    Training micro-pAp@k of ``X @ w`` (only asked for by ``verbose``).
+gradient : callable
+    ``gradient()`` returns the (sub)gradient of ``value`` at ``w``, a float64
+    vector of shape ``(n_features,)`` (called only when the epoch steps).
+"""
+
+
+def linear_epoch(X, y_pos, codes, n_groups, *, loss, k, verbose=0):
+    """The epoch oracle of Algorithm 1 on in-memory data.
+
+    Parameters
+    ----------
+    X, y_pos, codes, n_groups, loss, k, verbose
+        As in :func:`projected_subgradient`.
+
+    Returns
+    -------
+    oracle : callable
+        ``oracle(w)`` returns an :class:`Epoch`, or ``None`` when the scores
+        ``X @ w`` are not finite. ``oracle.dtype`` is the dtype of the
+        products (``X``'s) and ``oracle.x_max`` is ``max |X|``, which bound
+        the iterates (:func:`subgradient_descent`). A distributed oracle
+        with the same contract sums the parts of these numbers over
+        partitions of whole groups (:mod:`skpapk.dask`).
+    """
+    dtype = X.dtype
+
+    def oracle(w):
+        scores = np.asarray(X @ w.astype(dtype, copy=False)).reshape(-1)
+        if not np.all(np.isfinite(scores)):
+            return None
+        value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
+        papk = _train_papk(y_pos, scores, codes, k) if verbose else None
+
+        def gradient():
+            return np.asarray(X.T @ coef.astype(dtype, copy=False),
+                              dtype=np.float64).reshape(-1)
+
+        return Epoch(value=value, n_groups_used=n_used, train_papk=papk,
+                     gradient=gradient)
+
+    oracle.dtype = dtype
+    oracle.x_max = _abs_max(X)
+    return oracle
+
+
+def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
+                        n_iter_no_change=5, radius=None, average=False,
+                        validation=None, verbose=0):
+    """Algorithm 1 given an epoch oracle (see :func:`projected_subgradient`).
+
+    Parameters
+    ----------
+    oracle : callable
+        ``oracle(w) -> Epoch or None``, as made by :func:`linear_epoch`,
+        with attributes ``dtype`` and ``x_max``.
+    state : SolverState
+        Resume from this state (updated in place);
+        ``SolverState.zeros(n_features)`` starts at ``w_0 = 0``.
+    k, eta0, alpha, max_iter, tol, n_iter_no_change, radius, average, verbose
+        As in :func:`projected_subgradient`.
+    validation : ValidationSet or object with ``score(w, k)``, default=None
+        Held-out rows for early stopping (see :func:`_validation_score`).
+
+    Returns
+    -------
+    state : SolverState
+    """
     # a run from its start w_0 (not a resumed one): its objective at w_0 is
     # the reference of the "never below f(w_0)" warning
     fresh_start = state.t == 0
@@ -253,31 +353,30 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     n_before = len(state.objective_curve)
     state.converged = False
     state.diverged = False
-    dtype = X.dtype
+    dtype = oracle.dtype
     # |X @ w| <= max|X| * ||w||_1: an iterate past this bound could overflow
     # X @ w in X's dtype, so the solver stops before taking it
-    x_max = _abs_max(X)
+    x_max = oracle.x_max
     score_limit = np.finfo(dtype).max / x_max if x_max > 1.0 else np.finfo(dtype).max
     # overflow is detected below (non-finite iterate) and reported once
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(max_iter):
             w = state.w
-            w_x = w.astype(dtype, copy=False)
-            scores = np.asarray(X @ w_x).reshape(-1)
-            if not np.all(np.isfinite(scores)):
+            epoch = oracle(w)
+            if epoch is None:  # the scores X @ w are not finite
                 state.diverged = True
                 break
-            value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
-            state.n_groups_used = n_used
+            value = epoch.value
+            state.n_groups_used = epoch.n_groups_used
             objective = value + alpha * float(w @ w)
             if not np.isfinite(objective):
                 state.diverged = True
                 break
             state.objective_curve.append(objective)
             if verbose:
-                papk = _train_papk(y_pos, scores, codes, k)
                 print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
-                      f"surrogate {value:.6g}, train micro-pAp@k {papk:.4f}, "
+                      f"surrogate {value:.6g}, train micro-pAp@k "
+                      f"{epoch.train_papk:.4f}, "
                       f"step {eta0 / np.sqrt(state.t + 1):.3g}")
             # w_0 = 0 scores every row alike: never the answer (a given
             # non-zero w_0, from coef_init, is a candidate like any iterate)
@@ -294,9 +393,7 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                         and state.n_no_improvement >= n_iter_no_change):
                     state.converged = True
                     break
-            grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
-                              dtype=np.float64).reshape(-1)
-            grad += 2.0 * alpha * w
+            grad = epoch.gradient() + 2.0 * alpha * w
             w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * grad
             if radius is not None:
                 norm = np.linalg.norm(w_new)
@@ -341,7 +438,7 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
             f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last iterate "
             f"with finite scores is kept.",
             ConvergenceWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     elif tol is not None and not state.converged:
         what = ("the validation micro-pAp@k" if validation is not None
@@ -351,7 +448,7 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
             f"{what} stopped improving by tol={tol}; increase max_iter "
             f"or tol, or tune eta0.",
             ConvergenceWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     curve = state.objective_curve[n_before:]
     if (fresh_start and not state.diverged and len(curve) > 1
@@ -379,6 +476,6 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
             f"weak signal and many irrelevant items per group). Then, to learn "
             f"a ranker, " + "; or ".join(remedies) + ".",
             ConvergenceWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return state

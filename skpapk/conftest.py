@@ -1,10 +1,16 @@
 """pytest configuration of skpapk's doctests and tests."""
 
+import importlib.util
+
 import pytest
 from _pytest.doctest import DoctestItem
 
 #: Modules whose docstring examples run LightGBM (an optional dependency).
 _NEEDS_LIGHTGBM = ("skpapk._boost", "skpapk.losses._lightgbm")
+
+# skpapk.dask needs the optional extra `dask`: without it, neither its
+# modules (doctests) nor its tests can be collected.
+collect_ignore = [] if importlib.util.find_spec("dask") else ["dask"]
 
 
 def _has_lightgbm():

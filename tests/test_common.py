@@ -39,6 +39,17 @@ if importlib.util.find_spec("lightgbm") is not None:  # an optional dependency
         PApKBoostRanker(objective="lambdarank", n_estimators=5, min_child_samples=1),
     ]
 
+# The distributed rankers (optional extra `dask`) on the checks' in-memory
+# data: it goes to the in-memory fit they inherit.
+if importlib.util.find_spec("dask") is not None:
+    import skpapk.dask
+
+    ESTIMATORS += [
+        skpapk.dask.PApKRanker(max_iter=20),
+        skpapk.dask.PApKAvgRanker(max_iter=20),
+        skpapk.dask.PrecAtKRanker(max_iter=20),
+    ]
+
 
 _LAMBDA_WEIGHTS = (
     "LightGBM's lambdarank multiplies each row's gradient and Hessian by its "

@@ -80,3 +80,14 @@ def test_plot_boost_ranker():
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
 def test_every_example_runs(name):
     assert run_example(name).strip(), f"{name} printed nothing"
+
+
+def test_dask_fit():
+    pytest.importorskip("distributed")
+    out = run_example("dask_fit.py")
+    assert "on 2 workers" in out
+    gaps = _floats(r"max \|coef_ difference\| = ([0-9.e+-]+)", out)
+    assert len(gaps) == 2 and max(gaps) < 1e-10  # the distributed fit is exact
+    assert "have rows in more than one partition" in out
+    scores = _floats(r"(?:distributed|in memory) ([0-9.]+)", out.splitlines()[-1])
+    assert len(scores) == 2 and abs(scores[0] - scores[1]) < 1e-9

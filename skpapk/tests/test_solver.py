@@ -142,6 +142,62 @@ def test_an_epoch_does_not_copy_X(sparse):
     assert peak < 0.5 * nbytes
 
 
+@pytest.mark.parametrize("surrogate", ["avg", "ts"])
+@pytest.mark.parametrize("early_stopping", [False, True])
+def test_an_oracle_summing_parts_of_whole_groups_is_the_same_descent(
+        surrogate, early_stopping):
+    # the hook of distributed fits (skpapk.dask): subgradient_descent on an
+    # oracle that adds up the loss_gradient_sums of two parts of the groups,
+    # and a validation object with score(w, k), gives projected_subgradient
+    from skpapk._solver import (
+        Epoch,
+        ValidationSet,
+        _validation_score,
+        linear_epoch,
+        subgradient_descent,
+    )
+
+    X, y, codes, n_groups = _data(seed=3)
+    loss = SURROGATES[surrogate]()
+    cut = int(np.searchsorted(codes, n_groups // 2))  # rows sorted by group
+    parts = [slice(0, cut), slice(cut, None)]
+    X_val, y_val, codes_val = X[::-1] + 0.1, y[::-1], codes[::-1]
+    validation = (ValidationSet(X=X_val, y_pos=y_val, codes=codes_val)
+                  if early_stopping else None)
+
+    def oracle(w):
+        sums = [loss.loss_gradient_sums(y[p], X[p] @ w, codes[p], n_groups, 3)
+                for p in parts]
+        weight = sum(s[2] for s in sums)
+        grad = sum(X[p].T @ s[1] for p, s in zip(parts, sums)) / weight
+        return Epoch(value=sum(s[0] for s in sums) / weight,
+                     n_groups_used=sum(s[3] for s in sums), train_papk=None,
+                     gradient=lambda: grad)
+
+    oracle.dtype, oracle.x_max = X.dtype, linear_epoch(
+        X, y, codes, n_groups, loss=loss, k=3).x_max
+
+    class Held:  # validation kept elsewhere, scored through score(w, k)
+        def score(self, w, k):
+            return _validation_score(validation, w, k)
+
+    options = dict(k=3, eta0=0.3, alpha=0.01, max_iter=8, tol=1e-3,
+                   n_iter_no_change=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref = projected_subgradient(X, y, codes, n_groups, loss=loss,
+                                    validation=validation, **options)
+        got = subgradient_descent(oracle, SolverState.zeros(X.shape[1]),
+                                  validation=Held() if early_stopping else None,
+                                  **options)
+    np.testing.assert_allclose(got.w, ref.w, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.objective_curve, ref.objective_curve,
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.validation_scores, ref.validation_scores,
+                               rtol=0, atol=1e-12)
+    assert got.t == ref.t and got.converged == ref.converged
+
+
 def _simulation(pos_mean, seed=0):
     X, y, groups = make_papk_simulation(20, n_pos=5, n_neg=60, pos_mean=pos_mean,
                                         random_state=seed)

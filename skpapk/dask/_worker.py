@@ -1,0 +1,226 @@
+"""What the workers run, one partition of whole groups at a time.
+
+A partition is loaded and checked once (:func:`load_partition`), prepared
+once for a fit (:func:`prepare_partition`: relevance mask, group codes,
+the early-stopping split, the pair layout of the smooth surrogates) and
+kept in the workers' memory. Every epoch then sends ``w`` and gets back
+sums over the partition's groups, which add up over partitions:
+
+- :func:`loss_sums`: the surrogate's sum over the partition's defined
+  groups, the sum of their weights (their number for the paper's
+  surrogates), that number, and ``X_p.T @ c_p`` with ``c_p`` the
+  per-row coefficients of the sum;
+- :func:`papk_sums`: the sum of the pAp@k gains of the defined groups and
+  their number (micro-pAp@k of the training or validation rows).
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils import check_array
+from sklearn.utils.validation import column_or_1d
+
+from .._solver import _abs_max
+from ..losses import SmoothPairwiseSurrogate, make_pair_layout
+from ..metrics import papk_score
+from ..model_selection import within_group_split
+from ..utils._groups import defined_groups
+from ..utils._validation import binary_classes, check_fitted_labels, check_groups
+
+
+@dataclass
+class LoadedPartition:
+    """A partition's rows, checked: features, raw labels, group codes."""
+
+    X: object
+    y: np.ndarray
+    codes: np.ndarray
+    group_labels: np.ndarray
+    index: int
+
+
+@dataclass
+class PreparedPartition:
+    """A partition ready for the epochs of a fit.
+
+    ``X``, ``y_pos``, ``codes`` are the training rows; ``layout`` the pair
+    layout of the smooth surrogates (``None`` for the others); ``val`` the
+    held-out ``(X, y_pos, codes)`` of early stopping, or ``None``.
+    """
+
+    X: object
+    y_pos: np.ndarray
+    codes: np.ndarray
+    n_groups: int
+    layout: object = None
+    val: tuple = None
+
+
+def load_partition(X, y, groups, index, *, y_required=True):
+    """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
+
+    Raises the in-memory errors (NaN or infinite features, labels that are
+    not binary, groups of the wrong length...), naming the partition when
+    its pieces have different lengths.
+    """
+    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                    ensure_min_samples=0, input_name="X")
+    n = X.shape[0]
+    if y is not None:
+        y = column_or_1d(np.asarray(y), warn=True)
+        if y.shape[0] != n:
+            raise ValueError(
+                f"Partition {index}: y has {y.shape[0]} rows but X has {n}; y and "
+                f"groups must be partitioned like X (columns of the same dask "
+                f"DataFrame, or dask arrays chunked along X.chunks[0])."
+            )
+    elif y_required:  # pragma: no cover - the callers pass y
+        raise ValueError("y is required.")
+    if groups is not None:
+        groups = np.asarray(groups)
+        if groups.ndim == 1 and groups.shape[0] != n:
+            raise ValueError(
+                f"Partition {index}: groups has {groups.shape[0]} rows but X has "
+                f"{n}; y and groups must be partitioned like X."
+            )
+    if n == 0:
+        codes = np.zeros(0, dtype=np.intp)
+        labels = np.zeros(0, dtype=groups.dtype if groups is not None else np.intp)
+    else:
+        codes, labels = check_groups(groups, n)
+    return LoadedPartition(X=X, y=y, codes=codes, group_labels=labels, index=index)
+
+
+def column_abs_max(X):
+    """``max |X_j|`` of every column of a partition (0 when it has no rows)."""
+    if X.shape[0] == 0:
+        return np.zeros(X.shape[1])
+    high, low = X.max(axis=0), X.min(axis=0)
+    if hasattr(high, "toarray"):
+        high, low = high.toarray(), low.toarray()
+    return np.maximum(np.abs(np.asarray(high, dtype=np.float64)),
+                      np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
+
+
+def summarize_partition(part):
+    """What the client needs to know of a loaded partition (small)."""
+    classes = (binary_classes(part.y, input_name="y")[1]
+               if part.y is not None and part.y.shape[0] else None)
+    return {
+        "n_rows": part.X.shape[0],
+        "n_features": part.X.shape[1],
+        "dtype": part.X.dtype,
+        "x_max": _abs_max(part.X),
+        "classes": classes,
+        "group_labels": part.group_labels,
+    }
+
+
+def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
+                      seed=None):
+    """Relevance mask, early-stopping split and pair layout of one partition."""
+    y_pos = np.asarray(part.y == pos_label)
+    X, codes = part.X, part.codes
+    n_groups = part.group_labels.shape[0]
+    val = None
+    if validation_fraction is not None:
+        if X.shape[0]:
+            train, held = within_group_split(
+                y_pos, codes, sizes=(1.0 - validation_fraction, validation_fraction),
+                random_state=seed)
+        else:
+            train = held = np.zeros(0, dtype=np.intp)
+        val = (X[held], y_pos[held], codes[held])
+        X, y_pos, codes = X[train], y_pos[train], codes[train]
+    layout = None
+    if isinstance(loss, SmoothPairwiseSurrogate):
+        layout = make_pair_layout(y_pos, codes, n_groups)
+    return PreparedPartition(X=X, y_pos=y_pos, codes=codes, n_groups=n_groups,
+                             layout=layout, val=val)
+
+
+def summarize_prepared(part):
+    """Defined groups of the training and of the validation rows, and the
+    ``max |X_j|`` of the training rows (for L-BFGS's column scaling)."""
+    n_train = int(np.count_nonzero(
+        defined_groups(part.y_pos, part.codes, part.n_groups)))
+    n_val = None
+    if part.val is not None:
+        _, y_val, codes_val = part.val
+        n_val = int(np.count_nonzero(defined_groups(y_val, codes_val, part.n_groups)))
+    return n_train, n_val, column_abs_max(part.X)
+
+
+def _scores(X, w):
+    return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
+
+
+def _gain_sums(y_pos, scores, codes, n_groups, k):
+    """Sum of the pAp@k gains of the defined groups, and their number."""
+    defined = defined_groups(y_pos, codes, n_groups)
+    n_defined = int(np.count_nonzero(defined))
+    if n_defined == 0:
+        return 0.0, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        gains = papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
+                           average=None)
+    return float(np.sum(gains[~np.isnan(gains)])), n_defined
+
+
+def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False):
+    """One partition's share of the objective and of its gradient at ``w``.
+
+    Returns
+    -------
+    sums : tuple or None
+        ``(total, grad_sum, weight, n_used, papk)``: the surrogate summed
+        over the partition's defined groups (weighted by their group
+        weights), ``X_p.T @ c_p`` (float64), the sum of the group weights,
+        the number of defined groups, and with ``train_papk`` the pair
+        ``(sum of pAp@k gains, number of defined groups)`` (else ``None``).
+        ``None`` when ``check_finite`` and the scores ``X_p @ w`` are not
+        all finite.
+    """
+    X = part.X
+    scores = _scores(X, w)
+    if check_finite and not np.all(np.isfinite(scores)):
+        return None
+    kwargs = {} if part.layout is None else {"layout": part.layout}
+    total, coef, weight, n_used = loss.loss_gradient_sums(
+        part.y_pos, scores, part.codes, part.n_groups, k, **kwargs)
+    grad = np.asarray(X.T @ coef.astype(X.dtype, copy=False),
+                      dtype=np.float64).reshape(-1)
+    papk = (_gain_sums(part.y_pos, scores, part.codes, part.n_groups, k)
+            if train_papk else None)
+    return float(total), grad, float(weight), int(n_used), papk
+
+
+def validation_sums(part, w, k):
+    """Sum of the validation pAp@k gains and number of groups (None: not finite)."""
+    X_val, y_val, codes_val = part.val
+    scores = _scores(X_val, w)
+    if not np.all(np.isfinite(scores)):
+        return None
+    return _gain_sums(y_val, scores, codes_val, part.n_groups, k)
+
+
+def score_sums(X, y, groups, index, w, k, classes, estimator_name):
+    """pAp@k gain sums of one partition of a scoring set, and its groups."""
+    part = load_partition(X, y, groups, index)
+    if part.X.shape[0] == 0:
+        return 0.0, 0, part.group_labels
+    pos_label = check_fitted_labels(part.y, classes, estimator_name=estimator_name)
+    y_pos = np.asarray(part.y == pos_label)
+    sums = _gain_sums(y_pos, _scores(part.X, w), part.codes,
+                      part.group_labels.shape[0], k)
+    return (*sums, part.group_labels)
+
+
+def decision_block(X, coef):
+    """``X_b @ coef`` of one block (in the block's float dtype)."""
+    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                    ensure_min_samples=0, input_name="X")
+    return _scores(X, coef)

@@ -1,0 +1,148 @@
+"""partition_by_group, and the error of a fit whose users span partitions."""
+
+import subprocess
+import sys
+import warnings
+
+import dask
+import dask.array as da
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+import skpapk
+from skpapk.dask import PApKAvgRanker, PApKRanker, partition_by_group
+from skpapk.dask._partition import group_buckets
+from skpapk.dask.tests._data import grouped_data
+
+
+def _blocks(arr):
+    return [np.asarray(b) if not sp.issparse(b) else b
+            for b in dask.compute(*arr.to_delayed().ravel())]
+
+
+@pytest.mark.parametrize("labels", ["int", "str", "float"])
+@pytest.mark.parametrize("npartitions", [None, 1, 4])
+def test_every_group_lands_in_one_partition_and_no_row_is_lost(labels, npartitions):
+    X, y, groups = grouped_data(0)
+    perm = np.random.default_rng(0).permutation(y.shape[0])  # users mixed up
+    X, y, groups = X[perm], y[perm], groups[perm]
+    if labels == "str":
+        groups = np.array([f"user-{g}" for g in groups])
+    elif labels == "float":
+        groups = groups * 0.5
+    chunks = 97
+    dX = da.from_array(X, chunks=(chunks, X.shape[1]))
+    dy = da.from_array(y, chunks=chunks)
+    dg = da.from_array(groups, chunks=chunks)
+    sX, sy, sg = partition_by_group(dX, dy, groups=dg, npartitions=npartitions)
+    assert sg.numblocks[0] == (npartitions or dg.numblocks[0])
+    g_blocks = _blocks(sg)
+    seen = [set(b.tolist()) for b in g_blocks]
+    for i in range(len(seen)):
+        for j in range(i + 1, len(seen)):
+            assert not seen[i] & seen[j]
+    # the same rows, each with its label and group
+    rows = np.concatenate(_blocks(sX))
+    key = np.lexsort(rows.T)
+    np.testing.assert_array_equal(rows[key], X[np.lexsort(X.T)])
+    ref = {tuple(r): (a, b) for r, a, b in zip(X, y, groups)}
+    for r, a, b in zip(rows, np.concatenate(_blocks(sy)), np.concatenate(g_blocks)):
+        assert ref[tuple(r)] == (a, b)
+
+
+def test_buckets_do_not_depend_on_the_process():
+    labels = np.array(["a", "b", "user-17", "ü"], dtype=object)
+    here = group_buckets(labels, 7).tolist()
+    code = ("import numpy as np; from skpapk.dask._partition import group_buckets;"
+            "print(group_buckets(np.array(['a', 'b', 'user-17', 'ü'], "
+            "dtype=object), 7).tolist())")
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                             text=True, check=True,
+                             env={"PYTHONHASHSEED": seed, "PATH": ""})
+        assert out.stdout.strip() == str(here)
+    # numbers hash by value: the same label gives the same bucket
+    ints = group_buckets(np.array([5, 5, 6], dtype=np.int32), 1000)
+    assert ints[0] == ints[1]
+    assert group_buckets(np.array([-0.0]), 13) == group_buckets(np.array([0.0]), 13)
+
+
+def test_shuffled_sparse_arrays_fit_as_in_memory():
+    X, y, groups = grouped_data(1)
+    X[np.abs(X) < 0.8] = 0.0
+    perm = np.random.default_rng(1).permutation(y.shape[0])
+    dX = da.from_array(X[perm], chunks=(120, X.shape[1])).map_blocks(sp.csr_matrix)
+    dy = da.from_array(y[perm], chunks=120)
+    dg = da.from_array(groups[perm], chunks=120)
+    with pytest.raises(ValueError, match="partition_by_group"):
+        PApKRanker(k=5).fit(dX, dy, groups=dg)
+    sX, sy, sg = partition_by_group(dX, dy, groups=dg, npartitions=3)
+    assert sp.issparse(sX.blocks[0].compute())
+    remote = PApKRanker(k=5).fit(sX, sy, groups=sg)
+    local = skpapk.PApKRanker(k=5).fit(X, y, groups=groups)
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+    assert remote.n_iter_ == local.n_iter_
+
+
+def test_shuffled_dataframe_fits_as_in_memory():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(2)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["label"], frame["user"] = y, groups
+    ddf = dd.from_pandas(frame.sample(frac=1.0, random_state=0), npartitions=4)
+    with pytest.raises(ValueError, match="user column"):
+        PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], ddf["label"],
+                            groups=ddf["user"])
+    shuffled = partition_by_group(ddf, groups="user")
+    assert shuffled.npartitions == 4
+    users = [set(p["user"]) for p in dask.compute(*shuffled.to_delayed())]
+    assert sum(len(u) for u in users) == len(set().union(*users)) == 30
+    remote = PApKRanker(k=5).fit(shuffled[["a", "b", "c", "d"]],
+                                 shuffled["label"], groups=shuffled["user"])
+    local = skpapk.PApKRanker(k=5).fit(frame[["a", "b", "c", "d"]], y,
+                                       groups=groups)
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+    with pytest.raises(ValueError, match="not a column"):
+        partition_by_group(ddf, groups="client")
+    with pytest.raises(TypeError, match="groups='user'"):
+        partition_by_group(ddf, ddf, groups="user")
+
+
+def test_a_user_spanning_two_partitions_is_an_error():
+    X, y, groups = grouped_data(3)
+    dX = da.from_array(X, chunks=(100, X.shape[1]))  # cuts users in two
+    cut = groups[99]
+    assert groups[100] == cut
+    with pytest.raises(ValueError, match=rf"e\.g\. user {cut} in partitions \[0, 1\]"):
+        PApKAvgRanker(k=5).fit(dX, y, groups=groups)
+    with pytest.raises(ValueError, match="groups=None makes all the rows one group"):
+        PApKAvgRanker(k=5).fit(dX, y)
+    # one partition, no groups: one user, as in memory
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = PApKAvgRanker(k=5, max_iter=5).fit(
+            da.from_array(X, chunks=X.shape), y)
+        ref = skpapk.PApKAvgRanker(k=5, max_iter=5).fit(X, y)
+    np.testing.assert_allclose(one.coef_, ref.coef_, atol=1e-12)
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5, True])
+def test_npartitions_must_be_a_positive_int(bad):
+    dg = da.from_array(np.arange(4), chunks=2)
+    with pytest.raises(ValueError, match="npartitions"):
+        partition_by_group(dg, groups=dg, npartitions=bad)
+
+
+def test_partition_by_group_rejects_other_inputs():
+    dg = da.from_array(np.arange(4), chunks=2)
+    with pytest.raises(TypeError, match="dask DataFrame or dask arrays"):
+        partition_by_group(groups=dg)
+    with pytest.raises(TypeError, match="one dask DataFrame or dask arrays"):
+        partition_by_group(np.arange(4), groups=dg)
+    with pytest.raises(TypeError, match="1-D dask array of group labels"):
+        partition_by_group(dg, groups=np.arange(4))
+    with pytest.raises(ValueError, match="same rows"):
+        partition_by_group(da.zeros(5, chunks=5), groups=dg)
