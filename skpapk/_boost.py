@@ -16,6 +16,7 @@ from sklearn.utils.validation import (
 )
 
 from ._base import BaseRanker
+from ._solver import no_improvement_count
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .metrics import papk_score
 from .model_selection._split import _early_stopping_rows
@@ -85,13 +86,12 @@ class _ValidationMonitor:
         if self.verbose:
             print(f"[{env.iteration + 1}] validation micro-pAp@{self.k}: "
                   f"{score:.4f}")
-        if not score >= self.best_score + self.tol:
-            self.n_no_improvement += 1
-        else:
-            self.n_no_improvement = 0
+        self.n_no_improvement, stop = no_improvement_count(
+            score, self.best_score, self.n_no_improvement, tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change)
         if score > self.best_score:
             self.best_score, self.best_iteration = score, env.iteration
-        if self.n_no_improvement >= self.n_iter_no_change:
+        if stop:
             raise self.lightgbm.callback.EarlyStopException(
                 self.best_iteration,
                 [("validation", f"micro_papk@{self.k}", self.best_score, True)])

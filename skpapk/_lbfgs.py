@@ -158,19 +158,10 @@ def minimize_lbfgs(fun, state, *, max_iter, tol, validation=None, k=None,
         if validation is None:
             return
         score = _validation_score(validation, w, k)
-        state.validation_scores.append(score)
         if verbose:
             print(f"   validation micro-pAp@k: {score:.4f}")
-        # the rule of Algorithm 1's early stopping (and SGDClassifier's): an
-        # iteration improves when its score reaches the best plus tol
-        if tol is not None and not score >= state.best_validation_score + tol:
-            state.n_no_improvement += 1
-        elif tol is not None:
-            state.n_no_improvement = 0
-        if score > state.best_validation_score:
-            state.best_validation_score = score
-            state.best_validation_w = w.copy()
-        if tol is not None and state.n_no_improvement >= n_iter_no_change:
+        if state.record_validation(score, w, tol=tol,
+                                   n_iter_no_change=n_iter_no_change):
             raise _EarlyStop
 
     try:

@@ -35,6 +35,25 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from .metrics import papk_score
 
 
+def no_improvement_count(score, best_score, count, *, tol, n_iter_no_change):
+    """Early stopping's count of iterations without improvement, and its verdict.
+
+    :class:`sklearn.linear_model.SGDClassifier`'s rule, shared by every
+    solver of the package: an iteration improves when its validation score
+    reaches ``best_score + tol``; the run stops after ``n_iter_no_change``
+    iterations in a row without improvement (never with ``tol=None``).
+
+    Returns
+    -------
+    count : int
+    stop : bool
+    """
+    if tol is None:
+        return count, False
+    count = count + 1 if not score >= best_score + tol else 0
+    return count, count >= n_iter_no_change
+
+
 @dataclass
 class SolverState:
     """State of the projected subgradient descent, kept between calls.
@@ -123,6 +142,24 @@ class SolverState:
         self.validation_scores = []
         self.best_validation_score = -np.inf
         self.best_validation_w = None
+
+    def record_validation(self, score, w, *, tol, n_iter_no_change):
+        """Record a validation score; return whether early stopping ends the run.
+
+        The rule of :class:`sklearn.linear_model.SGDClassifier`'s early
+        stopping, shared by every solver: an iterate improves when its
+        score reaches the best so far plus ``tol``; the run stops after
+        ``n_iter_no_change`` iterates without improvement (never with
+        ``tol=None``). The best scored ``w`` is kept.
+        """
+        self.validation_scores.append(score)
+        self.n_no_improvement, stop = no_improvement_count(
+            score, self.best_validation_score, self.n_no_improvement, tol=tol,
+            n_iter_no_change=n_iter_no_change)
+        if score > self.best_validation_score:
+            self.best_validation_score = score
+            self.best_validation_w = np.array(w, dtype=np.float64)
+        return stop
 
     def solution(self, *, average=False, early_stopping=False):
         """The iterate a ranker returns as ``coef_``.
@@ -414,18 +451,11 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
             if validation is not None:
                 candidate = state.avg_w if average else state.w
                 score = _validation_score(validation, candidate, k)
-                state.validation_scores.append(score)
                 if verbose:
                     print(f"   validation micro-pAp@k of w_{state.t}"
                           f"{' (averaged)' if average else ''}: {score:.4f}")
-                if tol is not None and not score >= state.best_validation_score + tol:
-                    state.n_no_improvement += 1
-                elif tol is not None:
-                    state.n_no_improvement = 0
-                if score > state.best_validation_score:
-                    state.best_validation_score = score
-                    state.best_validation_w = candidate.copy()
-                if tol is not None and state.n_no_improvement >= n_iter_no_change:
+                if state.record_validation(score, candidate, tol=tol,
+                                           n_iter_no_change=n_iter_no_change):
                     state.converged = True
                     break
     if not np.isfinite(state.best_objective) and state.t > 0 and not state.diverged:
