@@ -438,8 +438,8 @@ def test_early_stopping_auto_turns_on_above_10000_rows():
         y = (rng.random(n) < 0.3).astype(int)
         X = rng.normal(size=(n, 2)) + y[:, None]
         g = np.arange(n) % 50
-        ranker = PApKBoostRanker(k=5, n_estimators=3, random_state=0).fit(
-            X, y, groups=g)
+        ranker = PApKBoostRanker(k=5, n_estimators=3, random_state=0,
+                                 early_stopping="auto").fit(X, y, groups=g)
         assert (ranker.validation_scores_ is not None) == on
     no = PApKBoostRanker(k=5, n_estimators=3, early_stopping=False).fit(X, y, groups=g)
     assert no.validation_scores_ is None
