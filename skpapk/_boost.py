@@ -302,7 +302,8 @@ class PApKBoostRanker(BaseRanker):
     67.6, 56.8 / 63.9 / 67.5, 56.5 / 63.7 / 67.1 (0.3: 53.3 at k = 8, one
     split, 15 leaves); ``"pairwise_logistic"`` with
     ``group_weight="uniform"`` 55.6 / 62.7 / 66.1; ``"binary"`` 56.3 /
-    63.5 / 66.9; ``"rank_xendcg"`` 55.1 / 62.4 / 65.9; ``"lambdarank"`` 54.6 / 61.9 / 65.8;
+    63.5 / 66.9; ``"rank_xendcg"`` 55.1 / 62.4 / 65.9; ``"lambdarank"``
+    54.6 / 61.9 / 65.8;
     :class:`~sklearn.ensemble.HistGradientBoostingClassifier` with its
     defaults 55.5 / 62.7 / 66.3. The soft top-k weighting learns faster in
     the first rounds but does not end above the pairwise logistic loss of
