@@ -25,6 +25,11 @@ CHUNK_BYTES = 1 << 24
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
                      na_values=[], skip_blank_lines=True, quotechar='"',
                      doublequote=True, on_bad_lines="error")
+if int(pd.__version__.split(".")[0]) < 3:
+    # pandas 2's default C float parser can miss the nearest double by an
+    # ulp; "round_trip" reads every number exactly (pandas 3 always does,
+    # and deprecates the option)
+    _READ_OPTIONS["float_precision"] = "round_trip"
 
 
 class CSVData:
