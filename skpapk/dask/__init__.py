@@ -22,25 +22,21 @@ against 0.10 CPU-s for a partition of 250,000 rows). Set
 33554432})`` (after ``import distributed``), or in the environment of
 ``dask worker``.
 
-Gradient-boosted trees. LightGBM's Dask interface accepts a custom
-objective: in lightgbm 4.7, ``lightgbm.dask.DaskLGBMRanker(objective=...)``
-takes a callable (the parameter is typed ``Optional[Union[str,
-_LGBM_ScikitCustomObjectiveFunction]]``), and every worker concatenates its
-own partitions (data, label, ``group`` sizes) and calls
-``LGBMRanker.fit`` on them with the network parameters of data-parallel
-training (``_train_part`` in ``lightgbm/dask.py``). So the callable gets
-the worker's rows and the sizes of their groups: with whole users per
-partition, rows sorted by user inside each partition and ``group`` given
-per partition, each user's gradient and Hessian are computed where its
-rows are (checked with lightgbm 4.7: on a ``LocalCluster`` of 2
-processes, a ``DaskLGBMRanker`` with a pairwise objective of
-:mod:`skpapk.losses` trained, each process's objective receiving its own
-partition's rows and group sizes at every boosting round). A distributed
-boosted ranker must divide the gradient by the total weight of all the
-users, computed before boosting, not by the worker's share, which
-:class:`skpapk.losses.LightGBMObjective` does not offer yet. This module
-offers the linear rankers only, for now: there is no
-``skpapk.dask.PApKBoostRanker``.
+Gradient-boosted trees. :class:`skpapk.dask.PApKBoostRanker` trains with
+LightGBM's Dask interface, which accepts a custom objective:
+``lightgbm.dask.DaskLGBMRanker(objective=...)`` takes a callable, and every
+worker concatenates its own partitions (data, label, ``group`` sizes) and
+calls ``LGBMRanker.fit`` on them with the network parameters of
+data-parallel training. With whole users per partition and rows sorted by
+user inside each partition, each user's gradient and Hessian are computed
+where its rows are. One pass over the partitions before boosting adds up
+the weights of all the users, and every worker's
+:class:`skpapk.losses.LightGBMObjective` divides by that total
+(``weight_total``), so the workers' gradients are their rows' values of
+the in-memory objective. The trees are not bit for bit the in-memory ones
+(each feature's bins are found on one worker's rows); early stopping
+scores every round on held-out rows afterwards, since ``DaskLGBMRanker``
+cannot stop on a score summed over the workers (see the class).
 """
 
 try:
@@ -53,6 +49,7 @@ except ImportError as exc:  # pragma: no cover - the extra is optional
         "'dask[distributed]')."
     ) from exc
 
+from ._boost import PApKBoostRanker
 from ._partition import partition_by_group
 from ._ranker import (
     PApKAvgRanker,
@@ -66,6 +63,7 @@ from ._ranker import (
 
 __all__ = [
     "PApKAvgRanker",
+    "PApKBoostRanker",
     "PApKMaxRanker",
     "PApKRampRanker",
     "PApKRanker",

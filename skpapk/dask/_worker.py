@@ -153,8 +153,10 @@ def summarize_prepared(part):
     return n_train, n_val, column_abs_max(part.X)
 
 
-def _scores(X, w):
+def linear_scores(X, w):
+    """``X @ w`` of a linear ranker (in ``X``'s float dtype)."""
     return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
+
 
 
 def _gain_sums(y_pos, scores, codes, n_groups, k):
@@ -185,7 +187,7 @@ def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False):
         all finite.
     """
     X = part.X
-    scores = _scores(X, w)
+    scores = linear_scores(X, w)
     if check_finite and not np.all(np.isfinite(scores)):
         return None
     kwargs = {} if part.layout is None else {"layout": part.layout}
@@ -201,26 +203,29 @@ def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False):
 def validation_sums(part, w, k):
     """Sum of the validation pAp@k gains and number of groups (None: not finite)."""
     X_val, y_val, codes_val = part.val
-    scores = _scores(X_val, w)
+    scores = linear_scores(X_val, w)
     if not np.all(np.isfinite(scores)):
         return None
     return _gain_sums(y_val, scores, codes_val, part.n_groups, k)
 
 
-def score_sums(X, y, groups, index, w, k, classes, estimator_name):
-    """pAp@k gain sums of one partition of a scoring set, and its groups."""
+def score_sums(X, y, groups, index, scorer, k, classes, estimator_name):
+    """pAp@k gain sums of one partition of a scoring set, and its groups.
+
+    ``scorer(X)`` scores the partition's checked rows.
+    """
     part = load_partition(X, y, groups, index)
     if part.X.shape[0] == 0:
         return 0.0, 0, part.group_labels
     pos_label = check_fitted_labels(part.y, classes, estimator_name=estimator_name)
     y_pos = np.asarray(part.y == pos_label)
-    sums = _gain_sums(y_pos, _scores(part.X, w), part.codes,
+    sums = _gain_sums(y_pos, scorer(part.X), part.codes,
                       part.group_labels.shape[0], k)
     return (*sums, part.group_labels)
 
 
-def decision_block(X, coef):
-    """``X_b @ coef`` of one block (in the block's float dtype)."""
+def decision_block(X, scorer):
+    """``scorer(X_b)`` of one checked block (e.g. :func:`linear_scores`)."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                     ensure_min_samples=0, input_name="X")
-    return _scores(X, coef)
+    return scorer(X)

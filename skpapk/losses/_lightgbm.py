@@ -134,12 +134,13 @@ class LightGBMObjective:
     """
 
     def __init__(self, surrogate="pairwise_logistic", *, k=10, temperature=10.0,
-                 group_weight="inverse_variance", scale=None):
+                 group_weight="inverse_variance", scale=None, weight_total=None):
         self.surrogate = surrogate
         self.k = k
         self.temperature = temperature
         self.group_weight = group_weight
         self.scale = scale
+        self.weight_total = weight_total
 
     def _check_params(self):
         """Validate the parameters; build ``surrogate_``."""
@@ -180,6 +181,22 @@ class LightGBMObjective:
                 f"scale must be None (the total weight of the rows) or a "
                 f"positive finite number, got {scale!r}."
             )
+        weight_total = self.weight_total
+        if weight_total is not None:
+            if (isinstance(weight_total, (bool, np.bool_))
+                    or not isinstance(weight_total, numbers.Real)
+                    or not np.isfinite(weight_total) or weight_total <= 0):
+                raise ValueError(
+                    f"weight_total must be None (the total weight of the "
+                    f"call's groups) or a positive finite number, got "
+                    f"{weight_total!r}."
+                )
+            if scale is None:
+                raise ValueError(
+                    "weight_total needs an explicit scale: the total weight "
+                    "of all the rows (the default, the total weight of the "
+                    "call's rows, differs from worker to worker)."
+                )
         return get_surrogate(surrogate, temperature=float(temperature),
                              group_weight=self.group_weight)
 
@@ -203,7 +220,8 @@ class LightGBMObjective:
         -------
         grad, hess : ndarray of float64 of shape (n_samples,)
             ``scale`` times the gradient and the (non-negative) Hessian
-            diagonal of the mean loss over groups.
+            diagonal of the mean loss over groups (the call's share of the
+            mean over all groups when ``weight_total`` is given).
         """
         if _is_dataset(y_pred):
             dataset = y_pred
@@ -215,9 +233,16 @@ class LightGBMObjective:
         y_pos, scores, sizes, weight = self._check_inputs(
             y_true, y_pred, weight, group)
         codes, n_groups, layout = self._layout(y_pos, sizes, weight)
-        _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
-            y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
-            layout=layout)
+        if self.weight_total is None:
+            _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
+                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
+                layout=layout)
+        else:  # this call's share of the mean over all the groups
+            _, grad, hess, _, n_used = self.surrogate_.loss_gradient_hessian_sums(
+                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
+                layout=layout)
+            grad /= self.weight_total
+            hess /= self.weight_total
         self.n_groups_used_ = n_used
         scale = self.scale
         if scale is None:
@@ -299,4 +324,5 @@ class LightGBMObjective:
     def __repr__(self):
         return (f"{type(self).__name__}({self.surrogate!r}, k={self.k!r}, "
                 f"temperature={self.temperature!r}, "
-                f"group_weight={self.group_weight!r}, scale={self.scale!r})")
+                f"group_weight={self.group_weight!r}, scale={self.scale!r}, "
+                f"weight_total={self.weight_total!r})")

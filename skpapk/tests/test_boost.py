@@ -74,6 +74,74 @@ def test_objective_is_the_scaled_loss_layer(surrogate, temperature, group_weight
     np.testing.assert_allclose(grad1, g_ref, rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("surrogate, temperature, group_weight", [
+    ("pairwise_logistic", 1.0, "inverse_variance"),
+    ("pairwise_logistic", 1.0, "uniform"),
+    ("soft_papk", 0.5, "inverse_variance")])
+def test_objective_default_is_the_mean_over_the_calls_groups(
+        surrogate, temperature, group_weight, weighted):
+    """Without weight_total, bit for bit the loss layer's mean over the
+    call's groups times the total row weight (the ranker's objective)."""
+    rng = np.random.default_rng(2)
+    _, y, g = make_data(8, shuffle=False)
+    s = rng.normal(size=y.shape[0])
+    w = rng.integers(1, 4, size=y.shape[0]).astype(float) if weighted else None
+    sizes = np.bincount(g)
+    grad, hess = LightGBMObjective(surrogate, k=3, temperature=temperature,
+                                   group_weight=group_weight)(y, s, w, sizes)
+    loss = get_surrogate(surrogate, temperature=temperature,
+                         group_weight=group_weight)
+    _, g_ref, h_ref, _ = loss.loss_gradient_hessian(
+        y == 1, s, g, sizes.shape[0], 3, sample_weight=w,
+        layout=_smooth.make_pair_layout(y == 1, g, sizes.shape[0], w))
+    scale = float(y.shape[0] if w is None else w.sum())
+    np.testing.assert_array_equal(grad, g_ref * scale)
+    np.testing.assert_array_equal(hess, h_ref * scale)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("surrogate, temperature, group_weight", [
+    ("pairwise_logistic", 1.0, "inverse_variance"),
+    ("pairwise_logistic", 1.0, "uniform"),
+    ("soft_papk", 0.5, "inverse_variance"),
+    ("soft_papk", 3.0, "uniform")])
+def test_objective_shares_of_the_workers_add_up_to_the_objective(
+        surrogate, temperature, group_weight, weighted):
+    """Each worker's objective (its own users, the total group weight and
+    row weight of all users) returns its rows' gradient and Hessian of the
+    mean over ALL the users: together they are the single-call objective."""
+    rng = np.random.default_rng(3)
+    _, y, g = make_data(9, n_groups=30, shuffle=False)
+    y[g == 4] = 0  # a user without pairs
+    s = rng.normal(size=y.shape[0])
+    w = rng.integers(1, 4, size=y.shape[0]).astype(float) if weighted else None
+    params = dict(k=3, temperature=temperature, group_weight=group_weight)
+    whole = LightGBMObjective(surrogate, **params)(y, s, w, np.bincount(g))
+    cuts = [0, *np.searchsorted(g, [7, 19]), y.shape[0]]  # 3 parts of whole users
+    parts = [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
+    weight_total = 0.0
+    for part in parts:
+        layout = _smooth.make_pair_layout(
+            y[part] == 1, g[part] - g[part][0], np.ptp(g[part]) + 1,
+            None if w is None else w[part])
+        weight_total += _smooth.group_weights(layout, group_weight).sum()
+    scale = float(y.shape[0] if w is None else w.sum())
+    shares = [LightGBMObjective(surrogate, scale=scale, weight_total=weight_total,
+                                **params)(
+                  y[part], s[part], None if w is None else w[part],
+                  np.bincount(g[part] - g[part][0]))
+              for part in parts]
+    for i in range(2):
+        np.testing.assert_allclose(np.concatenate([r[i] for r in shares]),
+                                   whole[i], rtol=1e-12, atol=1e-15)
+    # a share is not the worker's own mean (the objective's default)
+    own = LightGBMObjective(surrogate, **params)(
+        y[parts[0]], s[parts[0]], None if w is None else w[parts[0]],
+        np.bincount(g[parts[0]]))
+    assert not np.allclose(own[0], shares[0][0])
+
+
 def test_objective_hessians_are_of_the_order_of_binary_ones():
     """Scaled by the number of rows, the mean Hessian per row stays near
     LightGBM's binary objective's (1/4 at score 0) whatever the data size."""
@@ -144,6 +212,10 @@ def test_objective_graded_labels_are_relevant_above_zero():
     (dict(temperature=np.inf), "temperature"),
     (dict(group_weight="rows"), "group_weight"),
     (dict(scale=-1.0), "scale"),
+    (dict(weight_total=0.0, scale=2.0), "weight_total must be None"),
+    (dict(weight_total=np.nan, scale=2.0), "weight_total must be None"),
+    (dict(weight_total=True, scale=2.0), "weight_total must be None"),
+    (dict(weight_total=3.0), "weight_total needs an explicit scale"),
 ])
 def test_objective_rejects_bad_parameters(params, match):
     with pytest.raises(ValueError, match=match):

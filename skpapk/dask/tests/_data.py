@@ -2,7 +2,9 @@
 
 import dask.array as da
 import numpy as np
+from sklearn.utils import check_random_state
 
+from skpapk.model_selection import within_group_split
 from skpapk.tests._helpers import make_grouped_data
 
 
@@ -28,3 +30,19 @@ def as_dask(X, y, groups, n_parts=3):
     return (da.from_array(X, chunks=(chunks, X.shape[1])),
             da.from_array(y, chunks=(chunks,)),
             da.from_array(groups, chunks=(chunks,)))
+
+
+def per_partition_split(y_pos, groups, chunks, fraction, random_state):
+    """The rows the distributed early stopping holds out, written out."""
+    seeds = check_random_state(random_state).randint(
+        np.iinfo(np.int32).max, size=len(chunks))
+    bounds = np.r_[0, np.cumsum(chunks)]
+    train, val = [], []
+    for p, seed in enumerate(seeds):
+        rows = np.arange(bounds[p], bounds[p + 1])
+        tr, va = within_group_split(y_pos[rows], groups[rows],
+                                    sizes=(1 - fraction, fraction),
+                                    random_state=int(seed))
+        train.append(rows[tr])
+        val.append(rows[va])
+    return np.concatenate(train), np.concatenate(val)

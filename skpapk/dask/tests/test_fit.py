@@ -13,14 +13,17 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
-from sklearn.utils import check_random_state
 
 import skpapk
 import skpapk.dask
 from skpapk._lbfgs import linear_objective, minimize_lbfgs
 from skpapk._solver import SolverState, ValidationSet, projected_subgradient
-from skpapk.dask.tests._data import as_dask, grouped_data, user_chunks
-from skpapk.model_selection import within_group_split
+from skpapk.dask.tests._data import (
+    as_dask,
+    grouped_data,
+    per_partition_split,
+    user_chunks,
+)
 
 distributed = pytest.importorskip("distributed")
 
@@ -177,22 +180,6 @@ def test_warm_start_and_coef_init(name):
     assert remote.t_ >= 7  # continued from the first fit
 
 
-def _per_partition_split(y_pos, groups, chunks, fraction, random_state):
-    """The rows the distributed early stopping holds out, written out."""
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max, size=len(chunks))
-    bounds = np.r_[0, np.cumsum(chunks)]
-    train, val = [], []
-    for p, seed in enumerate(seeds):
-        rows = np.arange(bounds[p], bounds[p + 1])
-        tr, va = within_group_split(y_pos[rows], groups[rows],
-                                    sizes=(1 - fraction, fraction),
-                                    random_state=int(seed))
-        train.append(rows[tr])
-        val.append(rows[va])
-    return np.concatenate(train), np.concatenate(val)
-
-
 @pytest.mark.parametrize("name, params", [
     ("PApKRanker", dict(k=5, n_iter_no_change=3)),
     ("PApKAvgRanker", dict(k=5, max_iter=40, tol=1e-4, n_iter_no_change=3,
@@ -212,7 +199,7 @@ def test_early_stopping_holds_out_rows_inside_every_partition(name, params):
     # the reference: the in-memory solver on the same training rows, scored
     # on the same held-out rows (each user's, in its partition)
     y_pos = y == 1
-    train, val = _per_partition_split(y_pos, groups, chunks, 0.25, 7)
+    train, val = per_partition_split(y_pos, groups, chunks, 0.25, 7)
     assert np.intersect1d(train, val).size == 0
     assert np.array_equal(np.unique(groups[val]), np.unique(groups))
     ref = getattr(skpapk, name)(**params)

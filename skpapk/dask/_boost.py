@@ -1,0 +1,491 @@
+"""The boosted ranker fitted on dask collections, with LightGBM's Dask interface.
+
+A distributed ``fit``:
+
+1. loads and checks every partition on its worker, and checks on the client
+   that no group (user) has rows in two partitions (as the linear rankers);
+2. prepares every partition on its worker (relevance, the early-stopping
+   split, the training rows sorted by user with the sizes of its users,
+   the total weight of its users) and persists it; the client adds up the
+   users' weights and the rows: one pass over the partitions;
+3. trains with ``lightgbm.dask.DaskLGBMRanker``: every Dask worker
+   concatenates its own partitions and runs LightGBM's data-parallel
+   training on them, with a :class:`~skpapk.losses.LightGBMObjective` that
+   divides by the weight of ALL the users, so each worker's gradients are
+   its rows' share of the in-memory objective's;
+4. with early stopping, scores every round on the held-out rows of every
+   partition afterwards and applies the in-memory stopping rule.
+"""
+
+import contextlib
+import io
+import warnings
+from dataclasses import dataclass
+from functools import partial
+from numbers import Integral
+
+import dask
+import dask.array as da
+import numpy as np
+import scipy.sparse as sp
+from joblib import effective_n_jobs
+from sklearn.base import _fit_context
+from sklearn.utils import check_random_state
+
+from .. import _boost
+from .._solver import no_improvement_count
+from ..losses import (
+    SMOOTH_SURROGATES,
+    LightGBMObjective,
+    group_weights,
+    make_pair_layout,
+)
+from ..utils._groups import defined_groups
+from ..utils._routing import _stacklevel
+from ..utils._validation import check_k
+from . import _worker
+from ._common import (
+    DaskRankerMixin,
+    any_dask,
+    check_partitions,
+    check_validation_counts,
+    load_partitions,
+)
+from ._oracle import PersistedPartitions
+
+#: ``lightgbm.train``'s names (``PApKBoostRanker._lightgbm_params``) as
+#: ``LGBMRanker``'s constructor takes them.
+_SKLEARN_NAMES = {
+    "min_data_in_leaf": "min_child_samples",
+    "min_sum_hessian_in_leaf": "min_child_weight",
+    "bagging_fraction": "subsample",
+    "bagging_freq": "subsample_freq",
+    "feature_fraction": "colsample_bytree",
+    "lambda_l1": "reg_alpha",
+    "lambda_l2": "reg_lambda",
+    "seed": "random_state",
+}
+
+
+# --------------------------------------------------------------------------
+# On the workers
+
+
+@dataclass
+class BoostPartition:
+    """A partition's training rows for LightGBM, and its held-out rows.
+
+    ``X`` and ``label`` are the training rows sorted by user, ``group`` the
+    numbers of rows of its users (in that order, none empty);
+    ``weight_total`` the sum of the group weights of its users with a
+    relevant and an irrelevant row (``n_defined``); ``val`` the held-out
+    ``(X, y_pos, codes)`` of early stopping, or ``None``.
+    """
+
+    X: object
+    label: np.ndarray
+    group: np.ndarray
+    n_groups: int
+    n_defined: int
+    weight_total: float
+    val: tuple = None
+
+
+def prepare_boost_partition(part, pos_label, group_weight, *,
+                            validation_fraction=None, seed=None):
+    """Sort a loaded partition's training rows by user (see BoostPartition)."""
+    prepared = _worker.prepare_partition(
+        part, pos_label, None, validation_fraction=validation_fraction, seed=seed)
+    y_pos, codes, n_groups = prepared.y_pos, prepared.codes, prepared.n_groups
+    layout = make_pair_layout(y_pos, codes, n_groups)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=n_groups)
+    X = prepared.X[order]
+    if sp.issparse(X):  # lightgbm.dask concatenates scipy.sparse.spmatrix
+        X = sp.csr_matrix(X)
+    return BoostPartition(
+        X=X, label=y_pos[order].astype(np.float64), group=sizes[sizes > 0],
+        n_groups=n_groups, n_defined=layout.n_defined,
+        weight_total=float(group_weights(layout, group_weight).sum()),
+        val=prepared.val)
+
+
+def summarize_boost_partition(part):
+    """What the client needs of a prepared partition (small)."""
+    n_val = None
+    if part.val is not None:
+        _, y_val, codes_val = part.val
+        n_val = int(np.count_nonzero(defined_groups(y_val, codes_val, part.n_groups)))
+    return {"n_rows": part.X.shape[0], "n_user_rows": part.group.shape[0],
+            "n_defined": part.n_defined, "weight_total": part.weight_total,
+            "n_val_defined": n_val, "dtype": part.X.dtype,
+            "sparse": sp.issparse(part.X)}
+
+
+def training_rows(part, sparse):
+    """The partition's sorted training rows (CSR when any partition is)."""
+    return sp.csr_matrix(part.X) if sparse and not sp.issparse(part.X) else part.X
+
+
+def validation_gains(part, model, n_rounds, k):
+    """pAp@k gain sums of the held-out rows after every round.
+
+    Adds the trees one round at a time, as the in-memory early stopping's
+    monitor does. Returns the ``(n_rounds,)`` sums and the number of
+    held-out groups with both labels.
+    """
+    import lightgbm
+
+    X_val, y_val, codes_val = part.val
+    gains = np.zeros(n_rounds)
+    if X_val.shape[0] == 0:
+        return gains, 0
+    booster = lightgbm.Booster(model_str=model)
+    raw = np.zeros(X_val.shape[0])
+    count = 0
+    for t in range(n_rounds):
+        raw += booster.predict(X_val, start_iteration=t, num_iteration=1,
+                               raw_score=True)
+        gains[t], count = _worker._gain_sums(y_val, raw, codes_val, part.n_groups, k)
+    return gains, count
+
+
+def booster_scores(X, booster, num_iteration, num_threads):
+    """Raw scores of the first ``num_iteration`` rounds' trees."""
+    return booster.predict(X, num_iteration=num_iteration, raw_score=True,
+                           num_threads=num_threads)
+
+
+# --------------------------------------------------------------------------
+# On the client
+
+
+def _client():
+    """The ``distributed.Client`` LightGBM's Dask interface trains on."""
+    try:
+        from distributed import default_client
+    except ImportError as exc:  # pragma: no cover - the extra installs it
+        raise ImportError(
+            "skpapk.dask.PApKBoostRanker needs dask.distributed: pip install "
+            "'skpapk[dask]'."
+        ) from exc
+    try:
+        return default_client()
+    except ValueError as exc:
+        raise ValueError(
+            "skpapk.dask.PApKBoostRanker trains with LightGBM's Dask interface "
+            "(lightgbm.dask), which runs on a dask.distributed cluster: create "
+            "a client first, e.g. distributed.Client(distributed.LocalCluster()) "
+            "on one machine or distributed.Client('tcp://scheduler:8786'); or "
+            "fit skpapk.PApKBoostRanker on in-memory arrays."
+        ) from exc
+
+
+def _stopping_round(scores, tol, n_iter_no_change):
+    """``(n_iter, best_round)``: where the in-memory monitor would stop on
+    ``scores``, and the best round before it (0-based)."""
+    best_score, best_round, n_no_improvement = -np.inf, 0, 0
+    for t, score in enumerate(scores):
+        n_no_improvement, stop = no_improvement_count(
+            score, best_score, n_no_improvement, tol=tol,
+            n_iter_no_change=n_iter_no_change)
+        if score > best_score:
+            best_score, best_round = score, t
+        if stop:
+            return t + 1, best_round
+    return len(scores), best_round
+
+
+class DaskBoostMixin(DaskRankerMixin):
+    """``fit`` of :class:`skpapk.PApKBoostRanker` on dask input."""
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, groups=None, sample_weight=None):
+        """Fit on the workers holding ``X``'s partitions, or in memory.
+
+        Parameters
+        ----------
+        X : dask array or dask DataFrame of shape (n_samples, n_features)
+            Features: a dask array with dense or SciPy CSR chunks, or a
+            dask DataFrame of numeric columns. In-memory ``X`` (with
+            in-memory ``y`` and ``groups``) is fitted in memory, as
+            :class:`skpapk.PApKBoostRanker` does.
+        y : dask array, dask Series or array-like of shape (n_samples,)
+            Binary relevance (any two labels; the greater is relevant),
+            partitioned like ``X`` (see :class:`skpapk.dask.PApKRanker`).
+        groups : dask array, dask Series or array-like of shape (n_samples,)
+            User of every row, partitioned like ``X``, with every user's
+            rows in one partition (else a ``ValueError``: see
+            :func:`~skpapk.dask.partition_by_group`). ``None``: all rows
+            form one group, which must then lie in one partition.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, for in-memory input only (a ``ValueError`` with
+            dask input).
+
+        Returns
+        -------
+        self : object
+            Fitted ranker (an in-memory one: ``booster_`` is a
+            ``lightgbm.Booster``).
+        """
+        if not any_dask(X, y, groups, sample_weight):
+            return self._local_class.fit(self, X, y, groups=groups,
+                                         sample_weight=sample_weight)
+        if sample_weight is not None:
+            raise ValueError(
+                f"{type(self).__name__}.fit takes no sample_weight with dask "
+                f"input (the distributed fit is unweighted); drop it, or "
+                f"repeat the rows to weigh them."
+            )
+        return self._fit_dask(X, y, groups)
+
+    def _fit_dask(self, X, y, groups):
+        lgb = _boost._import_lightgbm()
+        import lightgbm.dask
+
+        check_k(self.k)
+        client = _client()
+        X, loaded, summaries = load_partitions(X, y, groups)
+        classes, n_groups = check_partitions(self, X, summaries, groups)
+        self.classes_ = classes
+        n_samples = sum(s["n_rows"] for s in summaries)
+        early_stopping = (n_samples > 10_000 if self.early_stopping == "auto"
+                          else self.early_stopping)
+        rng = check_random_state(self.random_state)
+        fraction = self.validation_fraction if early_stopping else None
+        seeds = [None] * len(loaded)
+        if early_stopping:  # as the linear rankers: one seed per partition
+            seeds = rng.randint(np.iinfo(np.int32).max, size=len(loaded)).tolist()
+        parts = PersistedPartitions([
+            dask.delayed(prepare_boost_partition)(
+                part, classes[-1], self.group_weight, validation_fraction=fraction,
+                seed=seed)
+            for part, seed in zip(loaded.parts, seeds)])
+        loaded.release()
+        try:
+            info = parts.map(summarize_boost_partition)
+            n_defined = sum(i["n_defined"] for i in info)
+            self.n_groups_skipped_ = int(n_groups - n_defined)
+            if early_stopping:
+                check_validation_counts(self.validation_fraction, n_defined,
+                                        sum(i["n_val_defined"] for i in info))
+            elif classes.shape[0] < 2 or n_defined == 0:
+                raise ValueError(
+                    f"No group has both a relevant and an irrelevant row: y has "
+                    f"one class in each of the {n_groups} group(s), so there is "
+                    f"no pair to rank. Each group (user) needs at least one "
+                    f"relevant and one irrelevant row (classes seen: "
+                    f"{classes.tolist()})."
+                )
+            seed = (self.random_state if isinstance(self.random_state, Integral)
+                    else None if self.random_state is None
+                    else int(rng.randint(np.iinfo(np.int32).max)))
+            if self.verbose:
+                print(f"Fitting {type(self).__name__} (objective="
+                      f"{self.objective!r}, k={self.k}) on "
+                      f"{sum(i['n_rows'] for i in info)} rows in {len(parts)} "
+                      f"partitions, {n_groups} groups; {self.n_groups_skipped_} "
+                      f"groups skipped (no relevant or no irrelevant row).")
+            booster = self._train(lgb, lightgbm.dask, client, parts, info, seed)
+            self._set_rounds(booster, parts if early_stopping else None)
+        finally:
+            parts.release()
+        return self
+
+    def _train(self, lgb, lgb_dask, client, parts, info, seed):
+        """Train with ``DaskLGBMRanker`` on the prepared partitions."""
+        params = self._lightgbm_params(seed)
+        params.pop("num_threads")  # the Dask interface uses each worker's nthreads
+        if self.objective in SMOOTH_SURROGATES:
+            params["objective"] = LightGBMObjective(
+                self.objective, k=self.k, temperature=self.temperature,
+                group_weight=self.group_weight,
+                scale=float(sum(i["n_rows"] for i in info)),
+                weight_total=float(sum(i["weight_total"] for i in info)))
+        kwargs = {_SKLEARN_NAMES.get(key, key): value
+                  for key, value in params.items()}
+        kwargs["n_estimators"] = self.n_estimators  # lightgbm.train's rounds
+        used = [(part, i) for part, i in zip(parts.parts, info) if i["n_rows"]]
+        n_features = self.n_features_in_
+        dtype = np.result_type(*[i["dtype"] for _, i in used])
+        sparse = any(i["sparse"] for _, i in used)
+        meta = (sp.csr_matrix((0, n_features), dtype=dtype) if sparse
+                else np.empty((0, n_features), dtype=dtype))
+        X = da.concatenate([
+            da.from_delayed(dask.delayed(training_rows)(part, sparse),
+                            shape=(i["n_rows"], n_features), dtype=dtype, meta=meta)
+            for part, i in used])
+        label = da.concatenate([
+            da.from_delayed(dask.delayed(getattr)(part, "label"),
+                            shape=(i["n_rows"],), dtype=np.float64)
+            for part, i in used])
+        group = da.concatenate([
+            da.from_delayed(dask.delayed(getattr)(part, "group"),
+                            shape=(i["n_user_rows"],), dtype=np.intp)
+            for part, i in used])
+        model = lgb_dask.DaskLGBMRanker(client=client, **kwargs)
+        # LightGBM prints "Finding random open ports..." whatever its verbosity
+        quiet = (contextlib.redirect_stdout(io.StringIO()) if self.verbose < 2
+                 else contextlib.nullcontext())
+        try:
+            with quiet, warnings.catch_warnings():
+                # DaskLGBMRanker's own n_jobs=None, replaced by the workers'
+                # nthreads (n_jobs is not passed on: see the class docstring)
+                warnings.filterwarnings(
+                    "ignore", message="Parameter n_jobs will be ignored",
+                    category=UserWarning)
+                model.fit(X, label, group=group)
+        except lgb.basic.LightGBMError as exc:
+            if "num_features" not in str(exc):
+                raise
+            # no feature can be split on: the in-memory ranker's warning and
+            # constant model (LightGBM's distributed training stops there)
+            warnings.warn(
+                f"No feature of X can be split on (every feature is constant "
+                f"over the training rows, or has too few rows for "
+                f"min_child_samples={self.min_child_samples}): the ranker "
+                f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
+            dataset_params = {key: value for key, value in params.items()
+                              if key != "objective"}
+            return lgb.train(
+                dict(dataset_params, objective="regression",
+                     boost_from_average=False),
+                lgb.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
+                            params=dataset_params),
+                num_boost_round=1)
+        return model.booster_
+
+    def _set_rounds(self, booster, parts):
+        """``booster_``, ``n_iter_``, ``best_iteration_``, ``validation_scores_``.
+
+        With early stopping (``parts`` given), every round's micro-pAp@k of
+        the held-out rows of all partitions, the in-memory stopping rule
+        replayed on them, and the booster cut after the round it stops at.
+        """
+        n_rounds = booster.current_iteration()
+        if parts is None:
+            self.n_iter_ = self.best_iteration_ = n_rounds
+            self.validation_scores_ = None
+        else:
+            model = dask.delayed(booster.model_to_string(), pure=True)
+            sums = parts.map(validation_gains, model, n_rounds, self.k)
+            gains = np.sum([s[0] for s in sums], axis=0)
+            scores = gains / sum(s[1] for s in sums)
+            n_iter, best_round = _stopping_round(scores, self.tol,
+                                                 self.n_iter_no_change)
+            if self.verbose:
+                for t in range(n_iter):
+                    print(f"[{t + 1}] validation micro-pAp@{self.k}: "
+                          f"{scores[t]:.4f}")
+            if n_iter < n_rounds:
+                lgb = _boost._import_lightgbm()
+                booster = lgb.Booster(
+                    model_str=booster.model_to_string(num_iteration=n_iter))
+            self.validation_scores_ = scores[:n_iter]
+            self.n_iter_ = n_iter
+            self.best_iteration_ = best_round + 1
+        booster.best_iteration = self.best_iteration_
+        self.booster_ = booster
+
+    def _block_scorer(self):
+        n_jobs = self.n_jobs
+        return partial(booster_scores, booster=self.booster_,
+                       num_iteration=self.best_iteration_,
+                       num_threads=0 if n_jobs is None else effective_n_jobs(n_jobs))
+
+
+_DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on dask input.
+
+    ``fit(X, y, groups)`` with ``X`` a dask array (dense or SciPy CSR
+    chunks) or a dask DataFrame, and ``y`` and ``groups`` partitioned like
+    it, trains the trees with LightGBM's Dask interface
+    (``lightgbm.dask.DaskLGBMRanker``) on the ``dask.distributed`` cluster
+    of the current client: every worker trains on its own partitions, with
+    LightGBM's data-parallel tree learner. Every user's rows must sit in
+    one partition (a user's loss is not a sum over its rows); ``fit``
+    raises a ``ValueError`` otherwise: repartition with
+    :func:`skpapk.dask.partition_by_group`. Needs a
+    :class:`distributed.Client` (``fit`` says so without one) and LightGBM.
+
+    The skpapk objectives are means over ALL users: before boosting, one
+    pass over the partitions adds up the weights of their users, and every
+    worker's :class:`~skpapk.losses.LightGBMObjective` divides its users'
+    losses by that total (``weight_total``) and scales by the total number
+    of rows (``scale``), so the workers' gradients and Hessians are their
+    rows' values of the in-memory objective (equal up to rounding).
+    LightGBM's ``"binary"``, ``"lambdarank"`` and ``"rank_xendcg"`` are
+    passed through (their gradients are per row or per user).
+
+    The trees are not the in-memory ones, though: LightGBM's distributed
+    training adds up the workers' gradient histograms, but finds each
+    feature's bin boundaries on one worker, from a sample of that worker's
+    rows, and the rows (and bagging draws) come in another order. Expect
+    the test micro-pAp@k of the in-memory model within the noise of a
+    change of seed, not the same trees.
+
+    With ``early_stopping``, ``validation_fraction`` of every user's rows
+    of each label is held out inside its partition (seeded per partition
+    from ``random_state``, as :class:`skpapk.dask.PApKRanker`). LightGBM's
+    Dask interface cannot stop every worker on a score summed over all of
+    them (``DaskLGBMRanker`` supports no early stopping), so all
+    ``n_estimators`` rounds are trained, then the held-out micro-pAp@k of
+    every round is computed on the workers and the in-memory stopping rule
+    is applied to it: ``validation_scores_``, ``n_iter_`` and
+    ``best_iteration_`` are those the in-memory rule gives on these
+    scores, and ``booster_`` is cut after round ``n_iter_``. The rounds
+    after the stop cost training time only.
+
+    The fitted ranker is an in-memory one: ``decision_function``,
+    ``score`` and ``recommend`` take NumPy or SciPy input and it pickles
+    (:meth:`to_local` gives the :class:`skpapk.PApKBoostRanker` itself).
+    ``decision_function`` on a dask collection returns a dask array, and
+    ``score`` on dask input adds up every partition's users. In-memory
+    input to ``fit`` fits in memory, as :class:`skpapk.PApKBoostRanker`.
+
+    Parameters
+    ----------
+    The parameters of :class:`skpapk.PApKBoostRanker`. ``n_jobs`` sets the
+    threads of ``decision_function``; training runs as many LightGBM
+    threads on each worker as it has Dask threads (``nthreads``), as
+    ``lightgbm.dask`` does. ``sample_weight`` is for in-memory input only.
+
+    Attributes
+    ----------
+    The fitted attributes of :class:`skpapk.PApKBoostRanker`.
+
+    See Also
+    --------
+    skpapk.PApKBoostRanker : the in-memory ranker.
+    skpapk.dask.partition_by_group : every user's rows in one partition.
+    skpapk.losses.LightGBMObjective : the objective, with ``weight_total``.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from skpapk.dask import PApKBoostRanker
+    >>> from skpapk.datasets import make_papk_simulation
+    >>> X, y, groups = make_papk_simulation(n_users=40, n_pos=(2, 10),
+    ...                                     n_neg=(20, 60), shuffle=False,
+    ...                                     random_state=0)
+    >>> cut = int(np.searchsorted(groups, 20))       # users 0-19 | 20-39
+    >>> chunks = (cut, X.shape[0] - cut)
+    >>> dX = da.from_array(X, chunks=(chunks, X.shape[1]))
+    >>> dy, dgroups = da.from_array(y, chunks), da.from_array(groups, chunks)
+    >>> with LocalCluster(n_workers=1, processes=False,
+    ...                   dashboard_address=None) as cluster, Client(cluster):
+    ...     ranker = PApKBoostRanker(k=5, n_estimators=20, random_state=0)
+    ...     ranker = ranker.fit(dX, dy, groups=dgroups)
+    >>> ranker.booster_.num_trees()
+    20
+    >>> 0.5 < ranker.score(X, y, groups=groups) <= 1.0
+    True
+    >>> type(ranker.to_local()).__name__
+    'PApKBoostRanker'
+    """
+
+
+class PApKBoostRanker(DaskBoostMixin, _boost.PApKBoostRanker):
+    __doc__ = _DOC
+    _local_class = _boost.PApKBoostRanker

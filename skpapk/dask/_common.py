@@ -1,0 +1,277 @@
+"""What every distributed ranker shares: loading and checking the partitions,
+and the fitted ranker's methods on dask input.
+
+A distributed ``fit`` loads and checks every partition on its worker
+(:func:`load_partitions`), then checks on the client that the labels are
+binary and that no group (user) has rows in two partitions
+(:func:`check_partitions`). :class:`DaskRankerMixin` gives the fitted
+ranker ``decision_function`` and ``score`` on dask input (block by block,
+on the workers), ``recommend`` (in-memory input) and ``to_local``; each
+ranker says how a block is scored (``_block_scorer``).
+"""
+
+import warnings
+
+import dask
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..utils._routing import check_groups_routing
+from . import _worker
+from ._oracle import PersistedPartitions
+from ._partition import is_dask_collection, is_frame, split_partitions
+
+_REPARTITION_FIX = (
+    "shuffle the rows by user with skpapk.dask.partition_by_group(X, y, "
+    "groups=groups) for dask arrays, or partition_by_group(df, "
+    "groups='<user column>') for a dask DataFrame"
+)
+
+
+def any_dask(*args):
+    """Whether any argument is a dask collection."""
+    return any(is_dask_collection(a) for a in args)
+
+
+def check_whole_groups(group_labels, has_groups, n_rows):
+    """Raise when a group has rows in several partitions; return the groups.
+
+    Parameters
+    ----------
+    group_labels : list of ndarray
+        The distinct group labels of every partition.
+    has_groups : bool
+        False when ``groups=None`` (all rows form one group).
+    n_rows : list of int
+        Rows of every partition.
+
+    Returns
+    -------
+    n_groups : int
+        Number of distinct groups.
+    """
+    if not has_groups:
+        used = [i for i, n in enumerate(n_rows) if n]
+        if len(used) > 1:
+            raise ValueError(
+                f"groups=None makes all the rows one group, but they lie in "
+                f"{len(used)} partitions (e.g. {used[0]} and {used[1]}); pass "
+                f"groups (the user of every row) partitioned like X, with "
+                f"every user's rows in one partition."
+            )
+        return 1
+    labels = [g for g in group_labels if g.shape[0]]
+    if not labels:
+        return 0
+    try:
+        every = np.concatenate(labels)
+        distinct, counts = np.unique(every, return_counts=True)
+    except TypeError as exc:
+        raise TypeError(
+            f"groups labels of different partitions cannot be compared "
+            f"({exc}); use labels of one type such as int or str."
+        ) from exc
+    if distinct.shape[0] < every.shape[0]:
+        spanning = distinct[counts > 1]
+        example = spanning[0]
+        where = [i for i, g in enumerate(group_labels)
+                 if g.shape[0] and np.isin(example, g)]
+        raise ValueError(
+            f"{spanning.shape[0]} user(s) of groups have rows in more than one "
+            f"partition of X (e.g. user {example.tolist()!r} in partitions "
+            f"{where[:5]}). A user's surrogate is not a sum over its rows, so "
+            f"a distributed fit needs each user's rows in one partition: "
+            f"{_REPARTITION_FIX}."
+        )
+    return distinct.shape[0]
+
+
+def load_partitions(X, y, groups):
+    """Load and check every partition on the workers.
+
+    Returns
+    -------
+    X : dask array or dask DataFrame
+        ``X`` with its features in one block.
+    loaded : PersistedPartitions
+        The checked partitions (:class:`~._worker.LoadedPartition`).
+    summaries : list of dict
+        :func:`~._worker.summarize_partition` of every partition.
+    """
+    X, triples = split_partitions(X, y, groups)
+    loaded = [dask.delayed(_worker.load_partition)(x, yy, g, i)
+              for i, (x, yy, g) in enumerate(triples)]
+    loaded = PersistedPartitions(loaded)
+    summaries = loaded.map(_worker.summarize_partition)
+    return X, loaded, summaries
+
+
+def check_partitions(estimator, X, summaries, groups):
+    """The checks of the in-memory ``fit`` over all the partitions.
+
+    Sets ``n_features_in_`` (and ``feature_names_in_``) of ``estimator``
+    from ``X``; raises when there are no rows, more than two labels, or a
+    group in several partitions.
+
+    Returns
+    -------
+    classes : ndarray
+        The sorted labels of all the partitions.
+    n_groups : int
+        Number of distinct groups.
+    """
+    meta = X._meta if is_frame(X) else X
+    validate_data(estimator, meta, reset=True, skip_check_array=True)
+    n_rows = [s["n_rows"] for s in summaries]
+    if sum(n_rows) == 0:
+        raise ValueError("X has no rows: every partition is empty.")
+    # classes_: the sorted labels of all partitions
+    seen = [s["classes"] for s in summaries if s["classes"] is not None]
+    classes = np.unique(np.concatenate(seen))
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"Only binary classification is supported. y has "
+            f"{classes.shape[0]} distinct values {classes[:5].tolist()} "
+            f"across its partitions; threshold it to relevant / not "
+            f"relevant first."
+        )
+    n_groups = check_whole_groups([s["group_labels"] for s in summaries],
+                                  groups is not None, n_rows)
+    check_groups_routing(estimator, groups, method="fit", n_groups=n_groups)
+    return classes, n_groups
+
+
+def check_validation_counts(validation_fraction, n_train, n_val):
+    """The errors of the in-memory early-stopping split, over all partitions
+    (as ``skpapk.model_selection._split._early_stopping_rows``)."""
+    for part, n_defined, fix in (("validation", n_val, "raise"),
+                                 ("training", n_train, "lower")):
+        if not n_defined:
+            raise ValueError(
+                f"early_stopping=True with validation_fraction="
+                f"{validation_fraction} leaves no group with both a "
+                f"relevant and an irrelevant {part} row in any partition "
+                f"(a group needs about 1 / validation_fraction rows of "
+                f"each label to give one of each to validation); {fix} "
+                f"validation_fraction or set early_stopping=False."
+            )
+
+
+class DaskRankerMixin:
+    """``decision_function``, ``score``, ``recommend``, ``to_local`` of a
+    fitted ranker, on dask input.
+
+    Put before the in-memory class in the bases; ``_local_class`` is that
+    class (the one :meth:`to_local` returns). Subclasses define
+    ``_block_scorer`` (a picklable callable scoring a checked block of rows)
+    and may define ``_score_dtype``.
+    """
+
+    _local_class = None
+
+    def _block_scorer(self):  # pragma: no cover - abstract
+        """A picklable ``scorer(X_block) -> scores`` of the fitted ranker."""
+        raise NotImplementedError
+
+    def _score_dtype(self, dtype):
+        """The dtype of the scores of rows of ``dtype``."""
+        return np.dtype(np.float64)
+
+    def _check_dask_features(self, X):
+        """Check a dask ``X`` against the fitted features; return X's row blocks."""
+        check_is_fitted(self)
+        X, _ = split_partitions(X, None, None)
+        meta = X._meta if is_frame(X) else X
+        validate_data(self, meta, reset=False, skip_check_array=True)
+        return X
+
+    def decision_function(self, X):
+        """Score every row; higher means recommended first.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, dask array, dask DataFrame} of shape \
+                (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray or dask array of shape (n_samples,)
+            The in-memory ranker's scores: a dask array, computed block by
+            block on the workers, when ``X`` is a dask collection.
+        """
+        if not is_dask_collection(X):
+            return self._local_class.decision_function(self, X)
+        X = self._check_dask_features(X)
+        if is_frame(X):
+            X = X.to_dask_array()
+        dtype = self._score_dtype(X.dtype)
+        return X.map_blocks(_worker.decision_block, self._block_scorer(),
+                            drop_axis=1, dtype=dtype,
+                            meta=np.empty((0,), dtype=dtype))
+
+    def score(self, X, y, groups=None, sample_weight=None):
+        """Micro-pAp@k at ``self.k`` (paper eq. 17) of the scores on ``X``.
+
+        As the in-memory ``score``; with dask input, every partition adds
+        up its users' pAp@k gains on its worker (each user's rows must lie
+        in one partition, as for ``fit``).
+        """
+        if not any_dask(X, y, groups):
+            return self._local_class.score(self, X, y, groups=groups,
+                                           sample_weight=sample_weight)
+        if sample_weight is not None:
+            raise ValueError(
+                f"{type(self).__name__}.score does not support sample_weight: "
+                f"micro-pAp@k is the unweighted mean over groups (users)."
+            )
+        check_groups_routing(self, groups, method="score")
+        X = self._check_dask_features(X)
+        X, triples = split_partitions(X, y, groups)
+        scorer = dask.delayed(self._block_scorer(), pure=True)
+        tasks = [dask.delayed(_worker.score_sums)(
+                     x, yy, g, i, scorer, self.k, self.classes_,
+                     type(self).__name__)
+                 for i, (x, yy, g) in enumerate(triples)]
+        results = dask.compute(*tasks)
+        labels = [r[2] for r in results]
+        check_whole_groups(labels, groups is not None,
+                           [g.shape[0] for g in labels])
+        gains = float(np.sum([r[0] for r in results]))
+        count = sum(r[1] for r in results)
+        n_groups = sum(g.shape[0] for g in labels)
+        if count < n_groups:
+            warnings.warn(
+                f"pAp@k is undefined for {n_groups - count} of {n_groups} groups "
+                f"(no relevant or no irrelevant item); they are left out of "
+                f"the average.", UndefinedMetricWarning, stacklevel=2)
+        return gains / count if count else float("nan")
+
+    def recommend(self, X, groups=None, *, k=None):
+        """Each group's ``k`` highest scored rows (in-memory ``X`` only).
+
+        See the in-memory ``recommend``; dask input raises a ``TypeError``.
+        """
+        if is_dask_collection(X) or is_dask_collection(groups):
+            raise TypeError(
+                "recommend takes in-memory X and groups; for dask input, score "
+                "the rows with decision_function (a dask array) and take each "
+                "user's top k per partition, or call recommend on each "
+                "partition's computed rows."
+            )
+        return self._local_class.recommend(self, X, groups, k=k)
+
+    def to_local(self):
+        """The same fitted ranker as an instance of the in-memory class.
+
+        Returns
+        -------
+        ranker : BaseRanker
+            An instance of the in-memory class (e.g.
+            :class:`skpapk.PApKRanker`) with the same parameters and fitted
+            attributes; it pickles without dask installed.
+        """
+        local = self._local_class(**self.get_params())
+        local.__dict__.update({key: value for key, value in self.__dict__.items()
+                               if key not in local.__dict__})
+        return local
