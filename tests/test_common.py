@@ -47,10 +47,12 @@ if importlib.util.find_spec("dask") is not None:
     import skpapk.dask
 
     ESTIMATORS += [
-        skpapk.dask.PApKRanker(max_iter=20),
-        skpapk.dask.PApKAvgRanker(max_iter=20),
-        skpapk.dask.PrecAtKRanker(max_iter=20),
+        getattr(skpapk.dask, name)(max_iter=20)
+        for name in skpapk.dask.__all__
+        if name.endswith("Ranker") and name != "PApKBoostRanker"
     ]
+    if importlib.util.find_spec("lightgbm") is not None:
+        ESTIMATORS += [skpapk.dask.PApKBoostRanker(n_estimators=5)]
 
 
 _LAMBDA_WEIGHTS = (
