@@ -89,5 +89,14 @@ def test_dask_fit():
     gaps = _floats(r"max \|coef_ difference\| = ([0-9.e+-]+)", out)
     assert len(gaps) == 2 and max(gaps) < 1e-10  # the distributed fit is exact
     assert "have rows in more than one partition" in out
-    scores = _floats(r"(?:distributed|in memory) ([0-9.]+)", out.splitlines()[-1])
+    linear = next(line for line in out.splitlines()
+                  if line.startswith("micro-pAp@10: distributed"))
+    scores = _floats(r"(?:distributed|in memory) ([0-9.]+)", linear)
     assert len(scores) == 2 and abs(scores[0] - scores[1]) < 1e-9
+    if importlib.util.find_spec("lightgbm") is not None:
+        # the boosted ranker: same objective, trees that differ only where a
+        # worker's feature bins do, so close but not equal scores
+        boosted = next(line for line in out.splitlines()
+                       if line.startswith("boosted, "))
+        scores = _floats(r"(?:distributed|in memory) ([0-9.]+)", boosted)
+        assert len(scores) == 2 and abs(scores[0] - scores[1]) < 0.02
