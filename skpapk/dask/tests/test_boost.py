@@ -12,7 +12,6 @@ the bins differ, and the test micro-pAp@k is compared with a tolerance.
 
 import pickle
 import re
-import warnings
 
 import dask.array as da
 import numpy as np
@@ -44,21 +43,6 @@ def few_values(seed):
     return np.round(2 * X).clip(-4, 4), y, groups
 
 
-@pytest.fixture(scope="module")
-def client():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True,
-                                           dashboard_address=None)
-        client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-
-
 def _parameters(booster):
     """The ``[name: value]`` lines of a model's parameters section."""
     text = booster.model_to_string().split("parameters:")[1]
@@ -72,10 +56,10 @@ def _parameters(booster):
     dict(objective="binary"),
     dict(objective="lambdarank", max_depth=2),
 ])
-def test_the_trees_are_the_in_memory_trees_when_the_bins_are(client, params):
+def test_the_trees_are_the_in_memory_trees_when_the_bins_are(cluster_client, params):
     X, y, groups = few_values(0)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=4)
-    with distributed.get_task_stream(client) as tasks:
+    with distributed.get_task_stream(cluster_client) as tasks:
         remote = skpapk.dask.PApKBoostRanker(**EXACT, **params).fit(
             dX, dy, groups=dgroups)
     local = skpapk.PApKBoostRanker(**EXACT, **params).fit(X, y, groups=groups)
@@ -95,7 +79,7 @@ def test_the_trees_are_the_in_memory_trees_when_the_bins_are(client, params):
     assert {n: ours[n] for n in names} == {n: theirs[n] for n in names}
 
 
-def test_the_objective_divides_by_the_weight_of_all_users(client, monkeypatch):
+def test_the_objective_divides_by_the_weight_of_all_users(cluster_client, monkeypatch):
     """The same fit with each worker's own mean (LightGBMObjective's
     default): other trees, so the test above can tell them apart."""
     X, y, groups = few_values(0)
@@ -112,7 +96,7 @@ def test_the_objective_divides_by_the_weight_of_all_users(client, monkeypatch):
     assert gap > 1e-5  # 1e-4 here: far above the 1e-9 of the test above
 
 
-def test_test_papk_is_close_to_the_in_memory_models(client):
+def test_test_papk_is_close_to_the_in_memory_models(cluster_client):
     """Continuous features: the workers' bins differ from the in-memory
     ones, so do the trees. On six simulated sets like this one the test
     micro-pAp@5 of the distributed model was 0.2 to 1.6 points from the
@@ -130,7 +114,7 @@ def test_test_papk_is_close_to_the_in_memory_models(client):
     assert remote_score > 0.7  # it learned (random: about 0.2)
 
 
-def test_early_stopping_scores_every_round_on_the_held_out_rows(client):
+def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
     X, y, groups = few_values(2)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
     params = dict(EXACT, n_estimators=60, learning_rate=0.3, num_leaves=4,
@@ -171,7 +155,7 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(client):
                                 raw_score=True))
 
 
-def test_the_fitted_ranker_is_an_in_memory_ranker(client):
+def test_the_fitted_ranker_is_an_in_memory_ranker(cluster_client):
     X, y, groups = simulation(3)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
     remote = skpapk.dask.PApKBoostRanker(k=5, n_estimators=10).fit(
@@ -196,7 +180,7 @@ def test_the_fitted_ranker_is_an_in_memory_ranker(client):
 
 
 @pytest.mark.parametrize("container", ["csr chunks", "dataframe"])
-def test_sparse_chunks_and_dataframes(client, container):
+def test_sparse_chunks_and_dataframes(cluster_client, container):
     X, y, groups = few_values(4)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
     local = skpapk.PApKBoostRanker(**EXACT).fit(X, y, groups=groups)
@@ -217,7 +201,7 @@ def test_sparse_chunks_and_dataframes(client, container):
                                    local.decision_function(X), atol=1e-9)
 
 
-def test_input_errors(client):
+def test_input_errors(cluster_client):
     X, y, groups = simulation(5)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
     ranker = skpapk.dask.PApKBoostRanker(k=5, n_estimators=5)

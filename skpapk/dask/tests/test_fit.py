@@ -69,21 +69,6 @@ def assert_same_fit(local, remote):
     assert remote.n_features_in_ == local.n_features_in_
 
 
-@pytest.fixture(scope="module")
-def cluster_client():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True,
-                                           dashboard_address=None)
-        client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-
-
 def test_fit_on_a_local_cluster_equals_the_in_memory_fit(cluster_client):
     X, y, groups = grouped_data(0)
     groups = groups.copy()
