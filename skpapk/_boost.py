@@ -136,9 +136,9 @@ class PApKBoostRanker(BaseRanker):
           weighted by their soft membership of the top ``min(k, n+)``, the
           irrelevant ones of the top ``k``, with ``temperature``: high, every
           pair (AUC); low, pAp@k's pairs (Definition 1 of the paper).
-          Low temperatures learn faster in the first rounds, then overfit:
-          on MovieLens 100K ``temperature=1`` scored below
-          ``"pairwise_logistic"``, 3 and 10 about as high (see Notes).
+          On MovieLens 100K ``temperature=10`` scored as high as
+          ``"pairwise_logistic"`` (within the noise), 3 and below lower
+          (see Notes).
         - ``"binary"``: LightGBM's logistic loss of every row (no groups;
           every row counts equally, so users with many rows weigh more).
         - ``"lambdarank"``: LightGBM's LambdaMART for NDCG, with
@@ -149,10 +149,10 @@ class PApKBoostRanker(BaseRanker):
         - ``"rank_xendcg"``: LightGBM's cross-entropy NDCG loss.
 
     temperature : float, default=10.0
-        Temperature of ``"soft_papk"``, in units of the raw scores (ignored
-        by the other objectives). The raw scores spread as trees are added,
-        so a fixed temperature acts colder (closer to pAp@k's hard top-k
-        pairs) in later rounds.
+        Temperature of ``"soft_papk"`` (ignored by the other objectives),
+        in units of each user's score standard deviation: the soft top-k
+        memberships do not change when the trees scale the scores, so a
+        temperature means the same in the first and the last rounds.
 
     group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
         Weight of each user in the mean of the skpapk objectives
@@ -162,7 +162,7 @@ class PApKBoostRanker(BaseRanker):
         user's AUC under a random ranking: users with few rows, whose pairs
         are noisy evidence, weigh less (but a user's weight grows only as
         ``min(n+, n-)``, not with its number of pairs). On MovieLens 100K
-        it scored 1 to 2 points of test micro-pAp@k above ``"uniform"``.
+        it scored 1.1 to 1.2 points of test micro-pAp@k above ``"uniform"``.
         Ignored by LightGBM's objectives.
 
     n_estimators : int, default=100
@@ -294,23 +294,23 @@ class PApKBoostRanker(BaseRanker):
 
     The defaults were chosen on validation micro-pAp@k of MovieLens 100K
     (``load_movielens_100k``, 60/20/20 split inside every user, features
-    scaled on train, k in {8, 16, 24}). Test micro-pAp@k (%), mean of three
-    splits, the number of trees chosen on validation (31 leaves, learning
-    rate 0.05): ``"pairwise_logistic"`` 56.7 / 64.0 / 67.3 at k = 8 / 16 /
-    24 (56.6 / 63.9 / 67.3 with the defaults: 100 trees, no early
-    stopping); ``"soft_papk"`` with temperature 10, 3, 1: 56.8 / 64.1 /
-    67.6, 56.8 / 63.9 / 67.5, 56.5 / 63.7 / 67.1 (0.3: 53.3 at k = 8, one
-    split, 15 leaves); ``"pairwise_logistic"`` with
-    ``group_weight="uniform"`` 55.6 / 62.7 / 66.1; ``"binary"`` 56.3 /
-    63.5 / 66.9; ``"rank_xendcg"`` 55.1 / 62.4 / 65.9; ``"lambdarank"``
-    54.6 / 61.9 / 65.8;
+    scaled on train, k in {8, 16, 24}). Untuned, with the default trees,
+    test micro-pAp@k (%) at k = 8 / 16 / 24, mean of three splits
+    (``benchmarks/boost_objectives.py``): ``"pairwise_logistic"`` 56.6 /
+    63.9 / 67.3; the same with ``group_weight="uniform"`` 55.4 / 62.7 /
+    66.1; ``"soft_papk"`` at temperature 10, 3, 1 and 0.3: 56.8 / 64.2 /
+    67.4, 56.0 / 63.4 / 67.3, 53.4 / 62.3 / 66.3 and 51.9 / 60.0 / 64.7;
+    ``"binary"`` 56.4 / 63.5 / 66.9. Tuned on validation, LightGBM's
+    ``"rank_xendcg"`` and ``"lambdarank"`` score 55.4 / 62.6 / 66.0 and
+    54.4 / 62.0 / 65.8, and
     :class:`~sklearn.ensemble.HistGradientBoostingClassifier` with its
-    defaults 55.5 / 62.7 / 66.3. The soft top-k weighting learns faster in
-    the first rounds but does not end above the pairwise logistic loss of
-    every pair (the differences are within the spread of the splits). A
-    likely reason: pAp@k's top pairs are few, and a user's top-scored
-    irrelevant items are often good items not rated 5 (only ratings of 5
-    are relevant), so weighting them up fits noise.
+    defaults 55.6 / 62.8 / 66.3 (``benchmarks/compare_peers.py``). The soft
+    top-k weighting does not end measurably above the pairwise logistic
+    loss of every pair (the differences are within the spread of the
+    splits), and colder temperatures lose. A likely reason: pAp@k's top
+    pairs are few, and a user's top-scored irrelevant items are often good
+    items rated below 5 (only ratings of 5 are relevant), so weighting
+    them up fits noise.
 
     References
     ----------

@@ -71,7 +71,8 @@ class LightGBMObjective:
     k : int, default=10
         Number of items shown to each user (the ``k`` of pAp@k).
     temperature : float, default=10.0
-        Temperature of ``"soft_papk"``, in units of the raw scores.
+        Temperature of ``"soft_papk"``, in units of each group's score
+        standard deviation.
     group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
         Weight of each group in the mean over groups
         (:func:`~skpapk.losses.group_weights`): ``"uniform"``, every user
