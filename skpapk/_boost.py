@@ -53,7 +53,33 @@ def _any_split(dataset):
                for j in range(dataset.num_feature()))
 
 
-class _ValidationMonitor:
+class _BestRound:
+    """Early stopping's bookkeeping over the rounds' validation scores.
+
+    ``record`` appends a round's score, keeps the best round (0-based) and
+    applies the stopping rule shared by every solver
+    (:func:`~skpapk._solver.no_improvement_count`); it returns whether the
+    training stops after this round.
+    """
+
+    def __init__(self, tol, n_iter_no_change):
+        self.tol, self.n_iter_no_change = tol, n_iter_no_change
+        self.scores = []
+        self.best_score, self.best_iteration = -np.inf, 0
+        self.n_no_improvement = 0
+
+    def record(self, score):
+        iteration = len(self.scores)
+        self.scores.append(score)
+        self.n_no_improvement, stop = no_improvement_count(
+            score, self.best_score, self.n_no_improvement, tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change)
+        if score > self.best_score:
+            self.best_score, self.best_iteration = score, iteration
+        return stop
+
+
+class _ValidationMonitor(_BestRound):
     """LightGBM callback: micro-pAp@k of every round on the held-out rows.
 
     Adds each new tree's raw scores to a running sum (one tree predicted per
@@ -67,13 +93,11 @@ class _ValidationMonitor:
 
     def __init__(self, lightgbm, X, y_pos, codes, k, tol, n_iter_no_change,
                  verbose):
+        super().__init__(tol, n_iter_no_change)
         self.lightgbm = lightgbm
         self.X, self.y_pos, self.codes, self.k = X, y_pos, codes, k
-        self.tol, self.n_iter_no_change, self.verbose = tol, n_iter_no_change, verbose
+        self.verbose = verbose
         self.raw = np.zeros(X.shape[0])
-        self.scores = []
-        self.best_score, self.best_iteration = -np.inf, 0
-        self.n_no_improvement = 0
 
     def __call__(self, env):
         self.raw += env.model.predict(self.X, start_iteration=env.iteration,
@@ -82,16 +106,10 @@ class _ValidationMonitor:
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             score = papk_score(self.y_pos, self.raw, k=self.k, groups=self.codes,
                                pos_label=True)
-        self.scores.append(score)
         if self.verbose:
             print(f"[{env.iteration + 1}] validation micro-pAp@{self.k}: "
                   f"{score:.4f}")
-        self.n_no_improvement, stop = no_improvement_count(
-            score, self.best_score, self.n_no_improvement, tol=self.tol,
-            n_iter_no_change=self.n_iter_no_change)
-        if score > self.best_score:
-            self.best_score, self.best_iteration = score, env.iteration
-        if stop:
+        if self.record(score):
             raise self.lightgbm.callback.EarlyStopException(
                 self.best_iteration,
                 [("validation", f"micro_papk@{self.k}", self.best_score, True)])

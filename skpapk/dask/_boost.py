@@ -33,7 +33,6 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
 from .. import _boost
-from .._solver import no_improvement_count
 from ..losses import (
     SMOOTH_SURROGATES,
     LightGBMObjective,
@@ -184,16 +183,11 @@ def _client():
 def _stopping_round(scores, tol, n_iter_no_change):
     """``(n_iter, best_round)``: where the in-memory monitor would stop on
     ``scores``, and the best round before it (0-based)."""
-    best_score, best_round, n_no_improvement = -np.inf, 0, 0
-    for t, score in enumerate(scores):
-        n_no_improvement, stop = no_improvement_count(
-            score, best_score, n_no_improvement, tol=tol,
-            n_iter_no_change=n_iter_no_change)
-        if score > best_score:
-            best_score, best_round = score, t
-        if stop:
-            return t + 1, best_round
-    return len(scores), best_round
+    rounds = _boost._BestRound(tol, n_iter_no_change)
+    for score in scores:
+        if rounds.record(score):
+            break
+    return len(rounds.scores), rounds.best_iteration
 
 
 class DaskBoostMixin(DaskRankerMixin):
