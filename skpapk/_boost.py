@@ -404,6 +404,27 @@ class PApKBoostRanker(BaseRanker):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    def _uses_early_stopping(self, n_samples):
+        """``early_stopping`` resolved: ``"auto"`` is on above 10,000 rows."""
+        if self.early_stopping == "auto":
+            return n_samples > 10_000
+        return self.early_stopping
+
+    def _lightgbm_seed(self, rng):
+        """LightGBM's seed from ``random_state`` (drawn from ``rng`` when it
+        is a ``RandomState``)."""
+        if self.random_state is None or isinstance(self.random_state, Integral):
+            return self.random_state
+        return int(rng.randint(np.iinfo(np.int32).max))
+
+    def _warn_no_split(self):
+        """Every tree would be one leaf: the constant model's warning."""
+        warnings.warn(
+            f"No feature of X can be split on (every feature is constant "
+            f"over the training rows, or has too few rows for "
+            f"min_child_samples={self.min_child_samples}): the ranker "
+            f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
+
     def _lightgbm_objective(self):
         """The ``objective`` LightGBM gets: a callable, or its own name."""
         if self.objective in SMOOTH_SURROGATES:
@@ -464,8 +485,7 @@ class PApKBoostRanker(BaseRanker):
             sample_weight = _check_sample_weight(sample_weight, X,
                                                  dtype=np.float64,
                                                  ensure_non_negative=True)
-        early_stopping = (X.shape[0] > 10_000 if self.early_stopping == "auto"
-                          else self.early_stopping)
+        early_stopping = self._uses_early_stopping(X.shape[0])
         rng = check_random_state(self.random_state)
         monitor = None
         if early_stopping:
@@ -479,9 +499,7 @@ class PApKBoostRanker(BaseRanker):
                 sample_weight = sample_weight[train]
             self.n_groups_skipped_ = int(
                 n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
-        seed = (self.random_state if isinstance(self.random_state, Integral)
-                else None if self.random_state is None
-                else int(rng.randint(np.iinfo(np.int32).max)))
+        seed = self._lightgbm_seed(rng)
         # LightGBM wants each group's rows together: sort them by group
         order = np.argsort(codes, kind="stable")
         sizes = np.bincount(codes, minlength=n_groups)
@@ -502,11 +520,7 @@ class PApKBoostRanker(BaseRanker):
         if callable(params["objective"]) and not _any_split(dataset):
             # LightGBM cannot take a custom objective on a Dataset without a
             # usable feature; every tree would be one leaf anyway.
-            warnings.warn(
-                f"No feature of X can be split on (every feature is constant "
-                f"over the training rows, or has too few rows for "
-                f"min_child_samples={self.min_child_samples}): the ranker "
-                f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
+            self._warn_no_split()
             dataset.set_label(np.zeros(dataset.num_data()))
             params = dict(dataset_params, objective="regression",
                           boost_from_average=False)

@@ -22,7 +22,6 @@ import io
 import warnings
 from dataclasses import dataclass
 from functools import partial
-from numbers import Integral
 
 import dask
 import dask.array as da
@@ -40,7 +39,6 @@ from ..losses import (
     make_pair_layout,
 )
 from ..utils._groups import defined_groups
-from ..utils._routing import _stacklevel
 from ..utils._validation import check_k
 from . import _worker
 from ._common import (
@@ -243,8 +241,7 @@ class DaskBoostMixin(DaskRankerMixin):
         classes, n_groups = check_partitions(self, X, summaries, groups)
         self.classes_ = classes
         n_samples = sum(s["n_rows"] for s in summaries)
-        early_stopping = (n_samples > 10_000 if self.early_stopping == "auto"
-                          else self.early_stopping)
+        early_stopping = self._uses_early_stopping(n_samples)
         rng = check_random_state(self.random_state)
         fraction = self.validation_fraction if early_stopping else None
         seeds = [None] * len(loaded)
@@ -271,9 +268,7 @@ class DaskBoostMixin(DaskRankerMixin):
                     f"relevant and one irrelevant row (classes seen: "
                     f"{classes.tolist()})."
                 )
-            seed = (self.random_state if isinstance(self.random_state, Integral)
-                    else None if self.random_state is None
-                    else int(rng.randint(np.iinfo(np.int32).max)))
+            seed = self._lightgbm_seed(rng)
             if self.verbose:
                 print(f"Fitting {type(self).__name__} (objective="
                       f"{self.objective!r}, k={self.k}) on "
@@ -334,11 +329,7 @@ class DaskBoostMixin(DaskRankerMixin):
                 raise
             # no feature can be split on: the in-memory ranker's warning and
             # constant model (LightGBM's distributed training stops there)
-            warnings.warn(
-                f"No feature of X can be split on (every feature is constant "
-                f"over the training rows, or has too few rows for "
-                f"min_child_samples={self.min_child_samples}): the ranker "
-                f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
+            self._warn_no_split()
             dataset_params = {key: value for key, value in params.items()
                               if key != "objective"}
             return lgb.train(
