@@ -38,7 +38,6 @@ from ..losses import (
     group_weights,
     make_pair_layout,
 )
-from ..utils._groups import defined_groups
 from ..utils._validation import check_k
 from . import _worker
 from ._common import (
@@ -109,13 +108,10 @@ def prepare_boost_partition(part, pos_label, group_weight, *,
 
 def summarize_boost_partition(part):
     """What the client needs of a prepared partition (small)."""
-    n_val = None
-    if part.val is not None:
-        _, y_val, codes_val = part.val
-        n_val = int(np.count_nonzero(defined_groups(y_val, codes_val, part.n_groups)))
     return {"n_rows": part.X.shape[0], "n_user_rows": part.group.shape[0],
             "n_defined": part.n_defined, "weight_total": part.weight_total,
-            "n_val_defined": n_val, "dtype": part.X.dtype,
+            "n_val_defined": _worker.n_val_defined(part.val, part.n_groups),
+            "dtype": part.X.dtype,
             "sparse": sp.issparse(part.X)}
 
 

@@ -141,16 +141,21 @@ def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
                              layout=layout, val=val)
 
 
+def n_val_defined(val, n_groups):
+    """Groups with both labels among the held-out rows ``val`` (``None``
+    without early stopping)."""
+    if val is None:
+        return None
+    _, y_val, codes_val = val
+    return int(np.count_nonzero(defined_groups(y_val, codes_val, n_groups)))
+
+
 def summarize_prepared(part):
     """Defined groups of the training and of the validation rows, and the
     ``max |X_j|`` of the training rows (for L-BFGS's column scaling)."""
     n_train = int(np.count_nonzero(
         defined_groups(part.y_pos, part.codes, part.n_groups)))
-    n_val = None
-    if part.val is not None:
-        _, y_val, codes_val = part.val
-        n_val = int(np.count_nonzero(defined_groups(y_val, codes_val, part.n_groups)))
-    return n_train, n_val, column_abs_max(part.X)
+    return n_train, n_val_defined(part.val, part.n_groups), column_abs_max(part.X)
 
 
 def linear_scores(X, w):
