@@ -16,6 +16,7 @@ from ..metrics import (
     partial_auc_score,
     precision_at_k_score,
 )
+from ..utils._groups import defined_groups, rank_within_segments
 from ._csv import check_input_file, read_csv, read_rows, split_names
 from ._files import atomic_write, check_output
 from ._labels import choose_relevant, relevance
@@ -63,10 +64,10 @@ def read_training_csv(path, args, progress):
 def describe_groups(y_pos, groups):
     """``'N rows, G groups (U without ...)'`` for progress lines."""
     _, codes = np.unique(groups, return_inverse=True)
-    n_pos = np.bincount(codes, weights=y_pos)
-    n_rows = np.bincount(codes)
-    undefined = int(np.count_nonzero((n_pos == 0) | (n_pos == n_rows)))
-    text = f"{y_pos.shape[0]} rows, {n_rows.shape[0]} groups"
+    n_groups = int(codes.max()) + 1 if codes.size else 0
+    undefined = n_groups - int(np.count_nonzero(
+        defined_groups(y_pos, codes, n_groups)))
+    text = f"{y_pos.shape[0]} rows, {n_groups} groups"
     if undefined:
         text += (f" ({undefined} without a relevant or an irrelevant row: left "
                  f"out of pAp@k and pAUC)")
@@ -226,13 +227,11 @@ def top_k_rows(scores, codes, k):
 
     Groups in code order, rows by decreasing score (ties: file order).
     """
-    order = np.lexsort((-scores, codes))
-    sorted_codes = codes[order]
-    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
-    counts = np.diff(np.r_[starts, sorted_codes.shape[0]])
-    rank = np.arange(order.shape[0]) - np.repeat(starts, counts) + 1
-    keep = rank <= k
-    return order[keep], rank[keep]
+    n_groups = int(codes.max()) + 1 if codes.size else 0
+    ranking = rank_within_segments(scores, codes, n_groups)
+    rank = ranking.rank[ranking.order]
+    keep = rank < k
+    return ranking.order[keep], rank[keep] + 1
 
 
 def cmd_recommend(args):

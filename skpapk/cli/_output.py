@@ -290,8 +290,3 @@ def render(header, rows, fmt):
         return "  ".join(out).rstrip()
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(header), rule, *(line(r) for r in rows)]) + "\n"
-
-
-def seconds(value):
-    """A duration for people: ``12.3 s`` or ``2 min 05 s``."""
-    return _seconds(value)

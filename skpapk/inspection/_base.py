@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..metrics._scorer import ranking_scores
+
 _PLOT_EXTRA = "pip install 'skpapk[plot]'"
 
 
@@ -44,22 +46,20 @@ def _get_ax(ax, caller_name):
 def _response(estimator, X):
     """Scores of ``estimator`` on ``X``: higher means ranked first.
 
-    ``decision_function`` when the estimator has one (the rankers, linear
-    classifiers, pipelines ending in either), else the probability of the
-    last class from ``predict_proba``.
+    As the scorers of :mod:`skpapk.metrics` rank:
+    ``decision_function`` when the estimator has one, else the probability
+    of the relevant class from ``predict_proba``, else ``predict`` (e.g.
+    ``lightgbm.LGBMRanker``).
     """
-    if hasattr(estimator, "decision_function"):
-        scores = estimator.decision_function(X)
-    elif hasattr(estimator, "predict_proba"):
-        scores = np.asarray(estimator.predict_proba(X))[:, -1]
-    else:
+    if not any(hasattr(estimator, name) for name in
+               ("decision_function", "predict_proba", "predict")):
         raise TypeError(
             f"{type(estimator).__name__} has neither decision_function nor "
-            f"predict_proba: pass a fitted ranker (e.g. skpapk.PApKRanker) or "
-            f"a fitted classifier, or use from_predictions with your own "
-            f"scores."
+            f"predict_proba nor predict: pass a fitted ranker (e.g. "
+            f"skpapk.PApKRanker) or a fitted classifier, or use "
+            f"from_predictions with your own scores."
         )
-    scores = np.asarray(scores)
+    scores = np.asarray(ranking_scores(estimator, X))
     if scores.ndim != 1:
         raise ValueError(
             f"{type(estimator).__name__} gave scores of shape {scores.shape}; "

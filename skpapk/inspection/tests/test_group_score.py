@@ -234,3 +234,19 @@ def test_papk_values_and_baseline_match_brute_force(data):
         expected = (_random_papk_oracle(n_pos, n_neg, k) if n_pos and n_neg
                     else np.nan)
         assert_allclose(disp.baseline[i], expected, equal_nan=True)
+
+
+def test_from_estimator_ranks_like_the_scorers():
+    # a regressor has only predict: ranked by it, as micro_papk_scorer does
+    from sklearn.linear_model import Ridge
+
+    from skpapk.metrics import micro_papk_scorer
+
+    X, y, g = make_papk_simulation(6, n_pos=3, n_neg=8, random_state=0)
+    ridge = Ridge().fit(X, y)
+    disp = GroupScoreDisplay.from_estimator(ridge, X, y, groups=g, k=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        expected = micro_papk_scorer(3)(ridge, X, y, groups=g)
+    (per_user,) = disp.scores.values()
+    assert_allclose(np.nanmean(per_user), expected)
