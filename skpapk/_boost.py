@@ -6,7 +6,6 @@ from numbers import Integral, Real
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import _fit_context
-from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import (
@@ -16,9 +15,8 @@ from sklearn.utils.validation import (
 )
 
 from ._base import BaseRanker
-from ._solver import no_improvement_count
+from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
-from .metrics import papk_score
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups
 from .utils._routing import _stacklevel
@@ -53,33 +51,7 @@ def _any_split(dataset):
                for j in range(dataset.num_feature()))
 
 
-class _BestRound:
-    """Early stopping's bookkeeping over the rounds' validation scores.
-
-    ``record`` appends a round's score, keeps the best round (0-based) and
-    applies the stopping rule shared by every solver
-    (:func:`~skpapk._solver.no_improvement_count`); it returns whether the
-    training stops after this round.
-    """
-
-    def __init__(self, tol, n_iter_no_change):
-        self.tol, self.n_iter_no_change = tol, n_iter_no_change
-        self.scores = []
-        self.best_score, self.best_iteration = -np.inf, 0
-        self.n_no_improvement = 0
-
-    def record(self, score):
-        iteration = len(self.scores)
-        self.scores.append(score)
-        self.n_no_improvement, stop = no_improvement_count(
-            score, self.best_score, self.n_no_improvement, tol=self.tol,
-            n_iter_no_change=self.n_iter_no_change)
-        if score > self.best_score:
-            self.best_score, self.best_iteration = score, iteration
-        return stop
-
-
-class _ValidationMonitor(_BestRound):
+class _ValidationMonitor(BestRound):
     """LightGBM callback: micro-pAp@k of every round on the held-out rows.
 
     Adds each new tree's raw scores to a running sum (one tree predicted per
@@ -102,10 +74,7 @@ class _ValidationMonitor(_BestRound):
     def __call__(self, env):
         self.raw += env.model.predict(self.X, start_iteration=env.iteration,
                                       num_iteration=1, raw_score=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            score = papk_score(self.y_pos, self.raw, k=self.k, groups=self.codes,
-                               pos_label=True)
+        score = _train_papk(self.y_pos, self.raw, self.codes, self.k)
         if self.verbose:
             print(f"[{env.iteration + 1}] validation micro-pAp@{self.k}: "
                   f"{score:.4f}")

@@ -54,6 +54,32 @@ def no_improvement_count(score, best_score, count, *, tol, n_iter_no_change):
     return count, count >= n_iter_no_change
 
 
+class BestRound:
+    """Early stopping's bookkeeping over the validation scores of a run.
+
+    ``record`` appends an iteration's score, keeps the best iteration
+    (0-based) and applies :func:`no_improvement_count`; it returns whether
+    the run stops after this iteration. The boosted ranker's monitor and
+    its Dask replay use it.
+    """
+
+    def __init__(self, tol, n_iter_no_change):
+        self.tol, self.n_iter_no_change = tol, n_iter_no_change
+        self.scores = []
+        self.best_score, self.best_iteration = -np.inf, 0
+        self.n_no_improvement = 0
+
+    def record(self, score):
+        iteration = len(self.scores)
+        self.scores.append(score)
+        self.n_no_improvement, stop = no_improvement_count(
+            score, self.best_score, self.n_no_improvement, tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change)
+        if score > self.best_score:
+            self.best_score, self.best_iteration = score, iteration
+        return stop
+
+
 @dataclass
 class SolverState:
     """State of the projected subgradient descent, kept between calls.

@@ -32,6 +32,7 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
 from .. import _boost
+from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
     LightGBMObjective,
@@ -177,7 +178,7 @@ def _client():
 def _stopping_round(scores, tol, n_iter_no_change):
     """``(n_iter, best_round)``: where the in-memory monitor would stop on
     ``scores``, and the best round before it (0-based)."""
-    rounds = _boost._BestRound(tol, n_iter_no_change)
+    rounds = BestRound(tol, n_iter_no_change)
     for score in scores:
         if rounds.record(score):
             break

@@ -96,8 +96,8 @@ class PrecAtKSurrogate(BaseSurrogate):
         k_hi = np.minimum(n_pos, k)
         owner, offset, starts = _ragged_arange(k_hi - k_lo + 1)
         n_true = k_lo[owner] + offset  # K of each (group, K) entry
-        # Prefix sums of each defined group's top-beta positive scores.
-        beta_used = np.where(ctx.defined, ctx.beta, 0)
+        # Prefix sums of each scored group's top-beta positive scores.
+        beta_used = np.where(scored, ctx.beta, 0)
         pos_start = np.zeros(ctx.n_groups + 1, dtype=np.intp)
         np.cumsum(beta_used, out=pos_start[1:])
         top_pos = np.flatnonzero(ctx.y_pos & (ctx.rank < beta_used[ctx.codes]))
