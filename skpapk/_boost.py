@@ -18,7 +18,7 @@ from ._base import BaseRanker
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
-from .utils._groups import defined_groups
+from .utils._groups import defined_groups, stable_sort_by_codes
 from .utils._routing import _stacklevel
 
 #: LightGBM's own objectives, passed through by name (for comparison).
@@ -463,15 +463,14 @@ class PApKBoostRanker(BaseRanker):
             monitor = _ValidationMonitor(
                 lgb, X[val], y_pos[val], codes[val], self.k, self.tol,
                 self.n_iter_no_change, self.verbose)
-            X, y_pos, codes = X[train], y_pos[train], codes[train]
-            if sample_weight is not None:
-                sample_weight = sample_weight[train]
-            self.n_groups_skipped_ = int(
-                n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+            self.n_groups_skipped_ = int(n_groups - np.count_nonzero(
+                defined_groups(y_pos[train], codes[train], n_groups)))
         seed = self._lightgbm_seed(rng)
-        # LightGBM wants each group's rows together: sort them by group
-        order = np.argsort(codes, kind="stable")
-        sizes = np.bincount(codes, minlength=n_groups)
+        # LightGBM wants each group's rows together: one index selects the
+        # training rows and sorts them by group (one copy of X)
+        order = stable_sort_by_codes(codes, n_groups,
+                                     order=train if early_stopping else None)
+        sizes = np.bincount(codes[order], minlength=n_groups)
         weight = None if sample_weight is None else sample_weight[order]
         params = self._lightgbm_params(seed)
         dataset_params = {key: value for key, value in params.items()
@@ -482,7 +481,7 @@ class PApKBoostRanker(BaseRanker):
             params=dataset_params, free_raw_data=True).construct()
         if self.verbose:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
-                  f"k={self.k}) on {X.shape[0]} rows, {n_groups} groups; "
+                  f"k={self.k}) on {order.shape[0]} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
                   f"irrelevant row).")
         n_rounds = self.n_estimators
