@@ -5,11 +5,12 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 
-from skpapk.cli import _files, _output, main
+from skpapk.cli import _commands, _files, _output, main
 from skpapk.cli._methods import available_methods, make_estimator
 from skpapk.cli._model_io import load_model
 from skpapk.metrics import (
@@ -271,6 +272,15 @@ def test_notes_grid_edge_and_n_jobs_cap(dataset, tmp_path, capsys):
 def test_progress_lines_while_working_and_quiet(fitted, dataset, monkeypatch,
                                                 capsys):
     monkeypatch.setattr(_output, "PROGRESS_INTERVAL", 0.0005)
+    # a scoring step long enough for the heartbeat thread to get the GIL
+    # (the tiny file is otherwise scored before it is ever scheduled)
+    top_k_rows = _commands.top_k_rows
+
+    def slow_top_k_rows(*args):
+        time.sleep(0.05)
+        return top_k_rows(*args)
+
+    monkeypatch.setattr(_commands, "top_k_rows", slow_top_k_rows)
     out = str(dataset[0]) + ".top.csv"
     assert main(["recommend", str(dataset[0]), "--model", str(fitted[0]),
                  "--out", out, "--force"]) == 0
