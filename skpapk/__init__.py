@@ -1,36 +1,43 @@
-"""skpapk: rankers and per-group metrics for top-k recommendation with pAp@k."""
+"""skpapk: rankers and per-group metrics for top-k recommendation with pAp@k.
 
-from ._base import BaseRanker, Recommendations
-from ._baselines import (
-    GreedyPApKRanker,
-    PAUCRanker,
-    PrecAtKRanker,
-    SelectPApKRanker,
-)
-from ._boost import PApKBoostRanker
-from ._linear import BaseLinearRanker
-from ._ranker import (
-    PApKAvgRanker,
-    PApKMaxRanker,
-    PApKRampRanker,
-    PApKRanker,
-    PApKTSRanker,
-)
+The estimators are imported on first use (PEP 562), so that ``import
+skpapk`` and the light commands of the ``skpapk`` tool (``score``,
+``recommend``, ``--help``) do not pay for importing scikit-learn and SciPy.
+``from skpapk import PApKRanker`` works as usual.
+"""
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "BaseRanker",
-    "BaseLinearRanker",
-    "GreedyPApKRanker",
-    "PApKAvgRanker",
-    "PApKBoostRanker",
-    "PApKMaxRanker",
-    "PApKRampRanker",
-    "PApKRanker",
-    "PApKTSRanker",
-    "PAUCRanker",
-    "PrecAtKRanker",
-    "Recommendations",
-    "SelectPApKRanker",
-]
+#: Public name -> the private module that defines it.
+_LAZY = {
+    "BaseRanker": "._base",
+    "Recommendations": "._base",
+    "GreedyPApKRanker": "._baselines",
+    "PAUCRanker": "._baselines",
+    "PrecAtKRanker": "._baselines",
+    "SelectPApKRanker": "._baselines",
+    "PApKBoostRanker": "._boost",
+    "BaseLinearRanker": "._linear",
+    "PApKAvgRanker": "._ranker",
+    "PApKMaxRanker": "._ranker",
+    "PApKRampRanker": "._ranker",
+    "PApKRanker": "._ranker",
+    "PApKTSRanker": "._ranker",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # the next access is a plain lookup
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
