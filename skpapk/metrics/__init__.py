@@ -1,42 +1,44 @@
-"""Per-group ranking metrics, random-ranking baselines and scikit-learn scorers."""
+"""Per-group ranking metrics, random-ranking baselines and scikit-learn scorers.
 
-from ._random import (
-    expected_average_precision,
-    expected_papk,
-    expected_papk_score,
-    expected_partial_auc_score,
-    expected_precision_at_k_score,
-    worst_average_precision,
-)
-from ._ranking import (
-    auc_at_k_score,
-    papk_score,
-    partial_auc_score,
-    roc_auc_score,
-)
-from ._scorer import micro_papk_scorer, papk_scorer
-from ._topk import (
-    mean_average_precision_score,
-    ndcg_at_k_score,
-    precision_at_k_score,
-    recall_at_k_score,
-)
+The public names are imported on first use (PEP 562), so that the metric
+kernels (:mod:`skpapk.metrics._kernels`, numpy and :mod:`scipy.special`
+only) can be imported without scikit-learn; ``from skpapk.metrics import
+papk_score`` works as usual.
+"""
 
-__all__ = [
-    "auc_at_k_score",
-    "expected_average_precision",
-    "expected_papk",
-    "expected_papk_score",
-    "expected_partial_auc_score",
-    "expected_precision_at_k_score",
-    "mean_average_precision_score",
-    "micro_papk_scorer",
-    "ndcg_at_k_score",
-    "papk_score",
-    "papk_scorer",
-    "partial_auc_score",
-    "precision_at_k_score",
-    "recall_at_k_score",
-    "roc_auc_score",
-    "worst_average_precision",
-]
+import importlib
+
+#: Public name -> the private module that defines it.
+_LAZY = {
+    "expected_average_precision": "._random",
+    "expected_papk": "._random",
+    "expected_papk_score": "._random",
+    "expected_partial_auc_score": "._random",
+    "expected_precision_at_k_score": "._random",
+    "worst_average_precision": "._random",
+    "auc_at_k_score": "._ranking",
+    "papk_score": "._ranking",
+    "partial_auc_score": "._ranking",
+    "roc_auc_score": "._ranking",
+    "micro_papk_scorer": "._scorer",
+    "papk_scorer": "._scorer",
+    "mean_average_precision_score": "._topk",
+    "ndcg_at_k_score": "._topk",
+    "precision_at_k_score": "._topk",
+    "recall_at_k_score": "._topk",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # the next access is a plain lookup
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

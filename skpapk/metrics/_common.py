@@ -1,4 +1,4 @@
-"""What the per-group metrics share: options, validation, averaging, tie blocks.
+"""What the per-group metrics share: options, validation and averaging.
 
 The tie rules live in one registry, :data:`TIE_RULES`: each metric names the
 rules it accepts, and the same names drive the check of the ``ties``
@@ -6,13 +6,12 @@ argument, its error message and the dispatch.
 """
 
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ..utils._groups import _smallest_uint, order_by_segment, segment_starts
 from ..utils._validation import check_ranking_inputs
+from ._kernels import label_counts, micro_average
 
 _AVERAGES = ("micro", "pooled", None)
 _NO_POS_OR_NEG = "no relevant or no irrelevant item"
@@ -74,7 +73,7 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
     if not defined.any():
         return float("nan")
     if average == "micro":
-        return float(per_group[defined].mean())
+        return micro_average(per_group, defined)
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 
@@ -88,114 +87,5 @@ def _validate(y_true, y_score, groups, pos_label):
     y_pos, y_score, codes, labels = check_ranking_inputs(
         y_true, y_score, groups, pos_label=pos_label)
     n_groups = labels.shape[0]
-    n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
+    n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
     return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments
-
-
-def _label_counts(y_pos, codes, n_groups):
-    """Relevant and irrelevant rows of each group, and every row's segment.
-
-    Segment ``2g`` holds the relevant rows of group ``g``, ``2g + 1`` its
-    irrelevant rows (small unsigned codes, ready for a radix sort).
-
-    Returns
-    -------
-    n_pos, n_neg : ndarray of intp of shape (n_groups,)
-    segments : ndarray of unsigned int of shape (n,)
-    """
-    dtype = _smallest_uint(2 * n_groups)
-    segments = codes.astype(dtype)
-    segments <<= 1
-    segments |= ~y_pos
-    counts = np.bincount(segments, minlength=2 * n_groups)
-    return counts[0::2], counts[1::2], segments
-
-
-@dataclass
-class TieBlocks:
-    """Every group's rows in decreasing score order, cut into tie blocks.
-
-    A tie block is a maximal run of rows of one group with equal scores.
-    Row arrays are in sorted order (group, then decreasing score; the order
-    inside a block is arbitrary); block arrays have one entry per block.
-
-    Attributes
-    ----------
-    order : ndarray of intp of shape (n,)
-        Original row index of every sorted row.
-    codes, pos : ndarray of shape (n,)
-        Group code and relevance of every sorted row.
-    block : ndarray of intp of shape (n,)
-        Block of every sorted row.
-    start : ndarray of intp of shape (n_blocks,)
-        Sorted-row index of every block's first row.
-    position : ndarray of intp of shape (n,)
-        0-based place of every sorted row in its group.
-    group : ndarray of intp of shape (n_blocks,)
-        Group code of every block.
-    gt_items, gt_pos : ndarray of intp of shape (n_blocks,)
-        Rows / relevant rows of the block's group scoring strictly higher.
-    size, n_pos : ndarray of intp of shape (n_blocks,)
-        Rows / relevant rows in the block.
-    """
-
-    order: np.ndarray
-    codes: np.ndarray
-    pos: np.ndarray
-    block: np.ndarray
-    start: np.ndarray
-    position: np.ndarray
-    group: np.ndarray
-    gt_items: np.ndarray
-    gt_pos: np.ndarray
-    size: np.ndarray
-    n_pos: np.ndarray
-
-    @property
-    def gt_neg(self):
-        return self.gt_items - self.gt_pos
-
-    @property
-    def n_neg(self):
-        return self.size - self.n_pos
-
-
-def _tie_blocks(y_pos, y_score, codes, n_groups):
-    """Cut every group's score-sorted rows into tie blocks.
-
-    One score sort and one radix sort of the group codes; everything else is
-    O(n).
-
-    Returns
-    -------
-    blocks : TieBlocks
-    """
-    by_score, by_segment = order_by_segment(y_score, codes, n_groups,
-                                            stable=False)
-    order = by_score[by_segment]
-    codes_s = codes[order]
-    pos_s = y_pos[order]
-    score_s = y_score[order]
-    n = order.shape[0]
-    new_block = np.empty(n, dtype=bool)
-    new_block[:1] = True
-    np.not_equal(score_s[1:], score_s[:-1], out=new_block[1:])
-    new_block[1:] |= codes_s[1:] != codes_s[:-1]
-    block_start = np.flatnonzero(new_block)
-    size = np.diff(np.append(block_start, n))
-    cum_pos = np.zeros(n + 1, dtype=np.intp)
-    np.cumsum(pos_s, out=cum_pos[1:])
-    group = codes_s[block_start].astype(np.intp)
-    group_start = segment_starts(np.bincount(codes, minlength=n_groups))
-    first = group_start[group]
-    return TieBlocks(
-        order=order, codes=codes_s, pos=pos_s,
-        block=np.cumsum(new_block) - 1,
-        start=block_start,
-        position=np.arange(n, dtype=np.intp) - group_start[codes_s],
-        group=group,
-        gt_items=block_start - first,
-        gt_pos=cum_pos[block_start] - cum_pos[first],
-        size=size,
-        n_pos=cum_pos[block_start + size] - cum_pos[block_start],
-    )

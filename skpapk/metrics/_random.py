@@ -1,16 +1,21 @@
 """Exact scores of a uniformly random ranking (baselines) and worst cases.
 
-Worst-case and expected average precision follow the average-precision
-tutorial (seed 002); :func:`expected_papk` is its pAp@k analogue. Nothing
-here simulates: the expectations are exact sums.
+Worst-case and expected average precision follow A. Ziai, "Ranking metrics
+from first principles: Average Precision" (2023); :func:`expected_papk` is
+its pAp@k analogue. Nothing here simulates: the expectations are exact
+sums (the per-group ones are in :mod:`skpapk.metrics._kernels`).
 """
 
 import numpy as np
 from scipy.special import digamma
-from scipy.stats import hypergeom
 
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._common import _aggregate, _check_options
+from ._kernels import (
+    expected_papk_gain,
+    expected_partial_auc_gain,
+    expected_top_k_hits,
+)
 
 
 def _check_counts(name, values, *, minimum):
@@ -222,22 +227,7 @@ def expected_papk(n_pos, n_neg, k):
             f"n_pos and n_neg must broadcast together, got shapes "
             f"{n_pos.shape} and {n_neg.shape}."
         ) from exc
-    shape = n_pos.shape
-    pairs, inverse = np.unique(np.stack([n_pos.ravel(), n_neg.ravel()], axis=1),
-                               axis=0, return_inverse=True)
-    u_pos, u_neg = pairs[:, 0], pairs[:, 1]
-    beta, k_neg = np.minimum(u_pos, k), np.minimum(u_neg, k)
-    # Flat (pair, i, j) grid: i in 1..beta, j in 1..k' for every pair.
-    owner_i, i = _ragged_arange(beta)
-    owner, j = _ragged_arange(k_neg[owner_i])
-    i, owner = i[owner], owner_i[owner]
-    prob = hypergeom.sf(i - 1, u_pos[owner] + u_neg[owner], u_pos[owner],
-                        i + j - 1)
-    total = np.bincount(owner, weights=prob, minlength=pairs.shape[0])
-    n_pairs = (beta * k_neg).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        gain = np.where(n_pairs > 0, total / np.maximum(n_pairs, 1), np.nan)
-    return _scalar_or_array(gain[inverse.reshape(-1)], shape)
+    return _scalar_or_array(expected_papk_gain(n_pos, n_neg, k), n_pos.shape)
 
 
 def _group_label_counts(y_true, groups, pos_label):
@@ -300,9 +290,7 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n_pairs = (np.minimum(n_pos, k) * np.minimum(n_neg, k)).astype(np.float64)
     defined = n_pairs > 0
-    gain = np.zeros(n_pos.shape[0])
-    if defined.any():
-        gain[defined] = expected_papk(n_pos[defined], n_neg[defined], k)
+    gain = np.where(defined, expected_papk_gain(n_pos, n_neg, k), 0.0)
     return _aggregate(gain * n_pairs, n_pairs, defined, average,
                       "Expected pAp@k")
 
@@ -347,7 +335,7 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
     k = check_k(k)
     n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n = n_pos + n_neg
-    hits = np.minimum(k, n) * n_pos / np.maximum(n, 1)
+    hits = expected_top_k_hits(n_pos, n_neg, k)
     return _aggregate(hits, np.full(n.shape[0], float(k)), n > 0, average,
                       "Expected prec@k")
 
@@ -395,6 +383,7 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
     k = check_k(k)
     n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n_pairs = (n_pos * np.minimum(n_neg, k)).astype(np.float64)
-    gain = (np.minimum(k, n_neg) + 1) / (2.0 * (n_neg + 1))
-    return _aggregate(gain * n_pairs, n_pairs, n_pairs > 0, average,
+    defined = n_pairs > 0
+    gain = np.where(defined, expected_partial_auc_gain(n_pos, n_neg, k), 0.0)
+    return _aggregate(gain * n_pairs, n_pairs, defined, average,
                       "Expected pAUC")

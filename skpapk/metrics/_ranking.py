@@ -9,120 +9,17 @@ order of the tied items (:mod:`skpapk.metrics._ties`).
 
 import numpy as np
 
-from ..utils._groups import (
-    order_by_segment,
-    ragged_positions,
-    rank_within_segments,
-    segment_starts,
-)
+from ..utils._groups import rank_within_segments
 from ..utils._validation import check_k
-from ._common import (
-    _aggregate,
-    _check_options,
-    _label_counts,
-    _tie_blocks,
-    _validate,
+from ._common import _aggregate, _check_options, _validate
+from ._kernels import (
+    label_counts,
+    pair_gains,
+    papk_gains,
+    partial_auc_gains,
+    tie_blocks,
 )
-from ._ties import _ragged_range, expected_correct_pairs, hypergeometric_pmf
-
-
-def _pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
-                n_pos=None, n_neg=None, segments=None):
-    """Correctly ranked (positive, negative) pairs of each group.
-
-    The pairs are the ``n_top_pos[g]`` highest scored positives of group ``g``
-    against its ``n_top_neg[g]`` highest scored negatives. A tied pair counts
-    1/2 with ``ties="half"`` and 0 with ``ties="error"``; ``ties="random"``
-    gives the expected count over random orders of the tied items
-    (:func:`_random_pair_gains`, only for the groups where a tie touches the
-    top sets and they are not the whole group).
-
-    One score sort and one radix sort of the (group, label) codes order every
-    group's positives and negatives; the top ones are read off by position.
-    Their values are replaced by dense ranks so that ``(group, rank)`` is one
-    integer key: the top negatives' keys come out sorted, and
-    ``searchsorted`` gives, for every top positive, the number of its group's
-    top negatives that score ``>=`` (and ``>``) it. No pair is formed.
-
-    Returns
-    -------
-    correct : ndarray of float of shape (n_groups,)
-        Number of correctly ordered pairs (ties included as said).
-    n_pairs : ndarray of float of shape (n_groups,)
-    """
-    n_top_pos = np.asarray(n_top_pos, dtype=np.intp)
-    n_top_neg = np.asarray(n_top_neg, dtype=np.intp)
-    n_pairs = (n_top_pos * n_top_neg).astype(np.float64)
-    if n_pos is None or n_neg is None or segments is None:
-        n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
-    by_score, by_segment = order_by_segment(y_score, segments, 2 * n_groups,
-                                            stable=False)
-    counts = np.empty(2 * n_groups, dtype=np.intp)
-    counts[0::2], counts[1::2] = n_pos, n_neg
-    starts = segment_starts(counts)
-    top_pos = by_score[by_segment[ragged_positions(starts[0::2], n_top_pos)]]
-    top_neg = by_score[by_segment[ragged_positions(starts[1::2], n_top_neg)]]
-    if top_pos.shape[0] == 0 or top_neg.shape[0] == 0:
-        return np.zeros(n_groups), n_pairs
-    # Dense rank (0 = highest) of the selected values; equal values, equal rank.
-    values = np.concatenate([y_score[top_pos], y_score[top_neg]])
-    by_value = np.argsort(-values)
-    sorted_values = values[by_value]
-    dense = np.empty(values.shape[0], dtype=np.int64)
-    steps = np.zeros(values.shape[0], dtype=np.int64)
-    np.cumsum(sorted_values[1:] != sorted_values[:-1], out=steps[1:])
-    dense[by_value] = steps
-    width = np.int64(steps[-1] + 1)
-    pos_codes = np.repeat(np.arange(n_groups, dtype=np.int64), n_top_pos)
-    neg_codes = np.repeat(np.arange(n_groups, dtype=np.int64), n_top_neg)
-    pos_keys = pos_codes * width + dense[:top_pos.shape[0]]
-    neg_keys = neg_codes * width + dense[top_pos.shape[0]:]  # non-decreasing
-    neg_before = (np.cumsum(n_top_neg) - n_top_neg)[pos_codes]
-    # Top negatives of the positive's group scoring >= it: errors.
-    wrong = np.searchsorted(neg_keys, pos_keys, side="right") - neg_before
-    tied = None
-    if ties != "error" and width < values.shape[0]:  # some values are equal
-        above = np.searchsorted(neg_keys, pos_keys, side="left") - neg_before
-        tied = wrong != above
-        wrong = 0.5 * (wrong + above)
-    correct = n_pairs - np.bincount(pos_codes, weights=wrong, minlength=n_groups)
-    if ties == "random" and tied is not None:
-        # "half" is exact when the top sets are the whole group (every tied
-        # pair is then counted, each order with probability 1/2).
-        redo = np.bincount(pos_codes[tied], minlength=n_groups) > 0
-        redo &= (n_top_pos < n_pos) | (n_top_neg < n_neg)
-        if redo.any():
-            # Rows below a group's k'-th top negative change nothing (their
-            # blocks hold no top negative): keep the rest of the redo groups.
-            threshold = np.full(n_groups, np.inf)
-            threshold[redo] = y_score[top_neg[(np.cumsum(n_top_neg) - 1)[redo]]]
-            rows = y_score >= threshold[codes]
-            correct[redo] = _random_pair_gains(
-                y_pos[rows], y_score[rows], codes[rows], n_groups,
-                n_top_pos=n_top_pos, n_top_neg=n_top_neg)[redo]
-    return correct, n_pairs
-
-
-def _random_pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos,
-                       n_top_neg):
-    """Expected correct pairs of each group over random orders of the ties.
-
-    In a strict ranking, the ``a``-th relevant item is above
-    ``k' - min(m_a, k')`` of the top ``k'`` irrelevant items, ``m_a`` being
-    the number of irrelevant items above it. The ``a``-th relevant item lies
-    in a known tie block (the blocks are ordered), ``m_a`` is the block's
-    irrelevant items above plus a negative hypergeometric count inside the
-    block, and :func:`~skpapk.metrics._ties.expected_correct_pairs` sums the
-    expectation over the block's first ``rho`` relevant items.
-    """
-    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
-    c = n_top_neg[blocks.group] - blocks.gt_neg
-    rho = np.clip(n_top_pos[blocks.group] - blocks.gt_pos, 0, blocks.n_pos)
-    active = (c > 0) & (rho > 0)
-    correct = expected_correct_pairs(c[active], blocks.n_pos[active],
-                                     blocks.n_neg[active], rho[active])
-    return np.bincount(blocks.group[active], weights=correct,
-                       minlength=n_groups)
+from ._ties import _ragged_range, hypergeometric_pmf
 
 
 def papk_score(y_true, y_score, *, k, groups=None, average="micro",
@@ -224,9 +121,9 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
 
     >>> from skpapk.metrics import expected_papk
     >>> papk_score([1, 1, 0, 0, 0], [0, 0, 0, 0, 0], k=2)
-    0.4
+    0.375
     >>> expected_papk(2, 3, k=2)
-    0.4
+    0.375
     >>> papk_score([1, 1, 0, 0, 0], [0, 0, 0, 0, 0], k=2, ties="half")
     0.5
     """
@@ -234,11 +131,8 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs = _pair_gains(
-        y_pos, y_score, codes, n_groups,
-        n_top_pos=np.minimum(n_pos, k), n_top_neg=np.minimum(n_neg, k), ties=ties,
-        n_pos=n_pos, n_neg=n_neg, segments=segments,
-    )
+    correct, n_pairs = papk_gains(y_pos, y_score, codes, n_groups, k, ties=ties,
+                                  counts=(n_pos, n_neg, segments))
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "pAp@k")
 
 
@@ -301,11 +195,9 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs = _pair_gains(
-        y_pos, y_score, codes, n_groups,
-        n_top_pos=n_pos, n_top_neg=np.minimum(n_neg, k), ties=ties,
-        n_pos=n_pos, n_neg=n_neg, segments=segments,
-    )
+    correct, n_pairs = partial_auc_gains(y_pos, y_score, codes, n_groups, k,
+                                         ties=ties,
+                                         counts=(n_pos, n_neg, segments))
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC")
 
 
@@ -363,7 +255,7 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
     _check_options(average, ties)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
-    correct, n_pairs = _pair_gains(
+    correct, n_pairs = pair_gains(
         y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
         ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
@@ -443,8 +335,8 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                           reason=reason, per_group=per_group)
     top = rank_within_segments(y_score, codes, n_groups).rank < k
     y_pos, y_score, codes = y_pos[top], y_score[top], codes[top]
-    n_pos, n_neg, segments = _label_counts(y_pos, codes, n_groups)
-    correct, n_pairs = _pair_gains(
+    n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
+    correct, n_pairs = pair_gains(
         y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
         ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
@@ -472,11 +364,11 @@ def _random_auc_at_k(y_pos, y_score, codes, n_groups, k):
     per_group : ndarray of shape (n_groups,)
         Expected AUC@k given that it is defined.
     """
-    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
+    blocks = tie_blocks(y_pos, y_score, codes, n_groups)
     ends = blocks.gt_items + blocks.size
     rows = blocks.order[(ends <= k)[blocks.block]]
-    a_pos, a_neg, segments = _label_counts(y_pos[rows], codes[rows], n_groups)
-    numerator, _ = _pair_gains(
+    a_pos, a_neg, segments = label_counts(y_pos[rows], codes[rows], n_groups)
+    numerator, _ = pair_gains(
         y_pos[rows], y_score[rows], codes[rows], n_groups, n_top_pos=a_pos,
         n_top_neg=a_neg, ties="half", n_pos=a_pos, n_neg=a_neg,
         segments=segments)

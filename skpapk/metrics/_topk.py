@@ -1,7 +1,7 @@
 """Per-group list metrics: prec@k, recall@k, NDCG@k and average precision.
 
 Each is computed from the tie blocks of every group (see
-:class:`~skpapk.metrics._common.TieBlocks`): one score sort, one radix sort
+:class:`~skpapk.metrics._kernels.TieBlocks`): one score sort, one radix sort
 of the group codes, then O(n) work; no Python loop over groups. With the
 default ``ties="random"`` every metric is its exact expectation over a
 uniformly random order of the tied items.
@@ -10,27 +10,10 @@ uniformly random order of the tied items.
 import numpy as np
 
 from ..utils._validation import check_k
-from ._common import LIST_TIES, _aggregate, _check_options, _tie_blocks, _validate
+from ._common import LIST_TIES, _aggregate, _check_options, _validate
+from ._kernels import tie_blocks, top_k_hits
 
 _AP_TIES = ("random", "error", "threshold")
-
-
-def _top_k_hits(y_pos, y_score, codes, n_groups, k, ties):
-    """Relevant items among the ``k`` first of each group (expected with ties).
-
-    A relevant row is in the top ``k`` when its whole tie block fits; when
-    the block straddles the ``k``-th place, ``slots`` of its items get in.
-    ``"random"`` (and ``"half"``, the same rule): each block item enters with
-    probability ``slots / block size``; ``"error"``: the block's irrelevant
-    items take the slots first.
-    """
-    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
-    slots = np.clip(k - blocks.gt_items, 0, blocks.size)
-    if ties == "error":
-        hits = np.clip(slots - blocks.n_neg, 0, None)
-    else:
-        hits = blocks.n_pos * (slots / blocks.size)
-    return np.bincount(blocks.group, weights=hits, minlength=n_groups)
 
 
 def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
@@ -95,7 +78,7 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     k = check_k(k)
     y_pos, y_score, codes, n_groups, _, _, _ = _validate(
         y_true, y_score, groups, pos_label)
-    hits = _top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
+    hits = top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
     return _aggregate(hits, np.full(n_groups, float(k)),
                       np.ones(n_groups, dtype=bool), average, "prec@k")
 
@@ -158,7 +141,7 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
-    hits = _top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
+    hits = top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
     return _aggregate(hits, n_pos.astype(np.float64), n_pos > 0, average,
                       "recall@k", reason="no relevant item")
 
@@ -234,7 +217,7 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
-    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
+    blocks = tie_blocks(y_pos, y_score, codes, n_groups)
     # cum_discount[m] = sum_{i <= min(m, k)} 1 / log2(i + 1)
     n_places = min(k, int(np.bincount(codes).max()))
     cum_discount = np.zeros(n_places + 1)
@@ -328,7 +311,7 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     _check_options(average, ties, allowed_ties=_AP_TIES)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
-    blocks = _tie_blocks(y_pos, y_score, codes, n_groups)
+    blocks = tie_blocks(y_pos, y_score, codes, n_groups)
     row = blocks.block
     above, above_pos = blocks.gt_items[row], blocks.gt_pos[row]
     size, block_pos = blocks.size[row], blocks.n_pos[row]

@@ -70,7 +70,8 @@ def descending_order(scores, *, stable=True):
     return order
 
 
-def order_by_segment(scores, segments, n_segments, *, stable=True):
+def order_by_segment(scores, segments, n_segments, *, stable=True,
+                     by_score=None):
     """Sort rows by segment code, then by decreasing score, in two factors.
 
     Parameters
@@ -82,6 +83,9 @@ def order_by_segment(scores, segments, n_segments, *, stable=True):
     stable : bool, default=True
         Break score ties by row order (see :func:`descending_order`);
         ``False`` leaves tied rows in no particular order, faster.
+    by_score : ndarray of intp of shape (n,), default=None
+        The rows by decreasing score, when already known (e.g. shared by
+        several metrics of the same scores): not sorted again.
 
     Returns
     -------
@@ -90,7 +94,8 @@ def order_by_segment(scores, segments, n_segments, *, stable=True):
         a few positions can index ``by_segment`` first and save a full
         gather.
     """
-    by_score = descending_order(scores, stable=stable)
+    if by_score is None:
+        by_score = descending_order(scores, stable=stable)
     small = segments.astype(_smallest_uint(n_segments), copy=False)
     return by_score, np.argsort(small[by_score], kind="stable")
 
