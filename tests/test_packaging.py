@@ -3,6 +3,7 @@
 import importlib.metadata
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,25 @@ def test_the_code_passes_ruff():
     proc = subprocess.run([executable, "check", "--no-cache", "."], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_import_skpapk_is_light_and_every_public_name_resolves():
+    # the estimators are imported on first use (PEP 562): import skpapk
+    # does not import scikit-learn, and every name of __all__ is there
+    code = ("import sys, skpapk\n"
+            "assert 'sklearn' not in sys.modules, 'sklearn imported'\n"
+            "names = [n for n in skpapk.__all__ if n not in dir(skpapk)]\n"
+            "assert not names, names\n"
+            "from skpapk import *\n"
+            "missing = [n for n in skpapk.__all__ if n not in globals()]\n"
+            "assert not missing, missing\n"
+            "assert skpapk.PApKRanker.__module__ == 'skpapk._ranker'\n"
+            "try:\n"
+            "    skpapk.NoSuchRanker\n"
+            "except AttributeError as exc:\n"
+            "    assert 'NoSuchRanker' in str(exc)\n"
+            "else:\n"
+            "    raise AssertionError('no AttributeError')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -12,17 +12,11 @@ from threadpoolctl import threadpool_limits
 
 from ..metrics import papk_score
 from ..model_selection import within_group_split
-from ._commands import (
-    _REPORTED,
-    describe_groups,
-    random_metrics,
-    ranking_metrics,
-    read_training_csv,
-    report_warnings,
-)
+from ._commands import _REPORTED, read_training_csv, report_warnings
 from ._data import load_compare_data
 from ._files import check_output
 from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
+from ._metrics import describe_groups, random_metrics, ranking_metrics
 from ._output import (
     CapturedWarnings,
     CLIError,

@@ -1,21 +1,28 @@
 """Strict, fast reading of the CSV files of the command line.
 
-Two passes over the file: :func:`~skpapk.cli._scan.scan_csv` checks its
-structure (UTF-8, quotes, one value per column on every line) and counts
-the rows; pandas' C parser then reads, in chunks, only the columns that are
-used: the group and label columns as text, the features as numbers, written
-straight into one preallocated float64 matrix. Unused columns (item names,
-long texts) are never stored, and the groups and labels are kept as integer
-codes, so the memory peak stays close to the size of the feature matrix.
+Two passes over the file, run side by side in two threads (both spend
+most of their time outside the GIL): :func:`~skpapk.cli._scan.scan_csv`
+checks its structure (UTF-8, quotes, one value per column on every line)
+and counts the rows, while pandas' C parser reads, in chunks, only the
+columns that are used: the group and label columns as text, the features
+as numbers. Once the scan has counted the rows, the features go straight
+into one preallocated float64 matrix (the chunks read before that wait in
+a list). Unused columns (item names, long texts) are never stored, and the
+groups and labels are kept as integer codes, so the memory peak stays
+close to the size of the feature matrix. Nothing is returned before the
+scan has passed the whole file, and a structural problem found by the
+scan is reported before any problem of a cell.
 """
 
 import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
 
 from ._output import CLIError, Progress
-from ._scan import scan_csv
+from ._scan import read_header, scan_csv
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
@@ -101,13 +108,19 @@ def _is_number(series):
     return np.isfinite(values)
 
 
-def _sniff_features(path, scan, candidates, delimiter):
+def _sniff_features(path, header, candidates, delimiter):
     """Split ``candidates`` into numeric columns and text-only columns."""
     if not candidates:
         return [], []
-    sample = pd.read_csv(path, sep=delimiter, header=0, names=scan.header,
-                         usecols=candidates, dtype=str, nrows=SNIFF_ROWS,
-                         **_READ_OPTIONS)
+    try:
+        sample = pd.read_csv(path, sep=delimiter, header=0, names=header,
+                             usecols=candidates, dtype=str, nrows=SNIFF_ROWS,
+                             **_READ_OPTIONS)
+    except pd.errors.ParserError as exc:
+        scan_csv(path, delimiter=delimiter)  # says what is wrong, and where
+        raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
+    if sample.shape[0] == 0:
+        raise CLIError(f"{path} has a header but no data rows.")
     numeric, text = [], []
     for name in candidates:
         (numeric if _is_number(sample[name]).any() else text).append(name)
@@ -135,23 +148,36 @@ class _Codes:
         return list(self.index)
 
 
-def _bad_cell(path, name, value, line):
-    """Raise the error for a feature cell that is not a finite number."""
+class _RowError(Exception):
+    """A problem in a data row, reported once the scan gives its line.
+
+    ``message(line)`` is the text of the :class:`CLIError`.
+    """
+
+    def __init__(self, row, message):
+        super().__init__(row)
+        self.row = row
+        self.message = message
+
+
+def _bad_cell(path, name, value):
+    """The message (a function of the line) of a feature cell that is not a
+    finite number."""
     if value.strip() == "":
-        raise CLIError(f"{path}, line {line}: feature column {name!r} holds an "
-                       f"empty value; missing values are not supported (fill "
-                       f"them, or leave the column out with --features / "
-                       f"--ignore-cols).")
+        return lambda line: (
+            f"{path}, line {line}: feature column {name!r} holds an empty "
+            f"value; missing values are not supported (fill them, or leave "
+            f"the column out with --features / --ignore-cols).")
     try:
         float(value)
     except ValueError:
-        raise CLIError(f"{path}, line {line}: feature column {name!r} holds "
-                       f"{value[:40]!r}, not a number; features must be numeric "
-                       f"(fix the value, or leave the column out with --features "
-                       f"/ --ignore-cols).") from None
-    raise CLIError(f"{path}, line {line}: feature column {name!r} holds {value!r}; "
-                   f"features must be finite numbers (missing values are not "
-                   f"supported).")
+        return lambda line: (
+            f"{path}, line {line}: feature column {name!r} holds "
+            f"{value[:40]!r}, not a number; features must be numeric (fix the "
+            f"value, or leave the column out with --features / --ignore-cols).")
+    return lambda line: (
+        f"{path}, line {line}: feature column {name!r} holds {value!r}; "
+        f"features must be finite numbers (missing values are not supported).")
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
@@ -194,12 +220,7 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
     """
     check_input_file(path)
     progress = progress or Progress(quiet=True)
-    size = os.path.getsize(path)
-    with progress.task(f"checking {path}", total=size, unit="bytes") as task:
-        scan = scan_csv(path, delimiter=delimiter, progress=task.set)
-    header = scan.header
-    if scan.n_rows == 0:
-        raise CLIError(f"{path} has a header but no data rows.")
+    header = read_header(path, delimiter=delimiter)
     _column(header, group_col, "--group-col", path, for_model)
     read_label = label_col is not None and (require_label or label_col in header)
     if read_label:
@@ -213,7 +234,7 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
         for name in ignore:
             _column(header, name, "--ignore-cols", path, for_model)
         candidates = [h for h in header if h not in reserved and h not in ignore]
-        features, skipped = _sniff_features(path, scan, candidates, delimiter)
+        features, skipped = _sniff_features(path, header, candidates, delimiter)
         if not features:
             raise CLIError(
                 f"{path} has no numeric feature column besides {group_col!r}"
@@ -228,75 +249,70 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
         if len(set(features)) != len(features):
             raise CLIError(f"--features names a column twice: {features}.")
     data = CSVData()
-    data.path, data.header, data.n_rows = path, header, scan.n_rows
+    data.path, data.header = path, header
     data.feature_cols, data.skipped_cols = list(features), skipped
-    data.row_lines = scan.row_lines
-    _read_columns(data, scan, group_col, label_col if read_label else None,
-                  delimiter, progress)
+    _read_columns(data, group_col, label_col if read_label else None, delimiter,
+                  progress)
     return data
 
 
-def _read_columns(data, scan, group_col, label_col, delimiter, progress):
-    path, n = data.path, data.n_rows
-    features = data.feature_cols
-    usecols = [group_col] + ([label_col] if label_col else []) + features
-    bytes_per_row = max(1.0, scan.size / max(n, 1))
-    chunksize = int(min(max(CHUNK_BYTES / bytes_per_row, 1000), 1_000_000))
-    # column-major: each chunk's columns are copied with contiguous writes
-    X = np.empty((n, len(features)), dtype=np.float64, order="F")
-    groups = np.empty(n, dtype=np.intp)
-    label_codes = np.empty(n, dtype=np.int8) if label_col else None
-    group_coder, label_coder = _Codes(), _Codes()
-    dtype = {group_col: str}
-    if label_col:
-        dtype[label_col] = str
-    start = 0
-    with progress.task(f"reading {path}", total=n, unit="rows") as task:
+class _ScanThread:
+    """:func:`scan_csv` in a thread beside the parse; :meth:`stop` cancels it."""
+
+    class _Stopped(Exception):
+        pass
+
+    def __init__(self, path, delimiter, pool):
+        self.position = 0
+        self._stop = threading.Event()
+        self.future = pool.submit(scan_csv, path, delimiter=delimiter,
+                                  progress=self._progress)
+
+    def _progress(self, position):
+        if self._stop.is_set():
+            raise self._Stopped
+        self.position = position
+
+    def failed(self):
+        """Whether the scan has already found a problem."""
+        return self.future.done() and self.future.exception() is not None
+
+    def result(self):
+        """The :class:`~skpapk.cli._scan.ScanResult` (raises its CLIError)."""
+        return self.future.result()
+
+    def stop(self):
+        self._stop.set()
+
+
+def _read_columns(data, group_col, label_col, delimiter, progress):
+    path = data.path
+    size = os.path.getsize(path)
+    with progress.task(f"reading {path}", total=size, unit="bytes") as task, \
+            ThreadPoolExecutor(max_workers=1) as pool:
+        scan = _ScanThread(path, delimiter, pool)
         try:
-            reader = pd.read_csv(path, sep=delimiter, header=0, names=scan.header,
-                                 usecols=usecols, dtype=dtype, chunksize=chunksize,
-                                 **_READ_OPTIONS)
-            with reader:
-                for chunk in reader:
-                    stop = start + chunk.shape[0]
-                    if stop > n:  # pragma: no cover - the scan and pandas agree
-                        raise CLIError(f"{path}: pandas read more rows than the "
-                                       f"{n} counted; please report this file.")
-                    lines = scan.row_lines[start:stop]
-                    groups[start:stop] = _encode_text(
-                        chunk, group_col, group_coder, lines, path, "group id")
-                    if label_col:
-                        codes = _encode_text(chunk, label_col, label_coder, lines,
-                                             path, "label")
-                        if len(label_coder.index) > 2:
-                            _too_many_labels(path, label_col, label_coder, codes,
-                                             lines)
-                        label_codes[start:stop] = codes
-                    for j, name in enumerate(features):
-                        column = chunk[name]
-                        if column.dtype.kind not in "biuf":  # text in it
-                            i = int(np.argmin(_is_number(column)))
-                            _bad_cell(path, name, str(column.iloc[i]),
-                                      int(lines[i]))
-                        block = column.to_numpy(dtype=np.float64)
-                        finite = np.isfinite(block)
-                        if not finite.all():  # e.g. 1e400: show it as written
-                            i = int(np.argmin(finite))
-                            cell = read_rows(path, scan.header, [start + i],
-                                             delimiter=delimiter)[name].iloc[0]
-                            _bad_cell(path, name, cell, int(lines[i]))
-                        X[start:stop, j] = block
-                    start = stop
-                    task.set(start)
-        except pd.errors.ParserError as exc:  # pragma: no cover - scan_csv first
-            raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
-    if start != n:  # pragma: no cover - the scan and pandas agree
-        raise CLIError(f"{path}: pandas read {start} rows, the scan counted {n}; "
-                       f"please report this file.")
+            parsed = _parse(data, scan, group_col, label_col, delimiter, size,
+                            task)
+        except _RowError as exc:
+            result = scan.result()  # a structural problem is reported first
+            raise CLIError(exc.message(int(result.row_lines[exc.row]))) from None
+        except BaseException:
+            scan.stop()
+            raise
+        result = scan.result()
+    groups, label_codes, X, group_coder, label_coder = parsed
+    n = result.n_rows
+    if n == 0:
+        raise CLIError(f"{path} has a header but no data rows.")
+    if groups.shape[0] != n:  # pragma: no cover - the scan and pandas agree
+        raise CLIError(f"{path}: pandas read {groups.shape[0]} rows, the scan "
+                       f"counted {n}; please report this file.")
     labels = np.asarray(group_coder.values(), dtype=object)
     order = np.argsort(labels, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
+    data.n_rows, data.row_lines = n, result.row_lines
     data.group_labels = labels[order]
     data.group_codes = rank[groups]
     data.X = X
@@ -304,24 +320,118 @@ def _read_columns(data, scan, group_col, label_col, delimiter, progress):
     data.label_values = label_coder.values() if label_col else []
 
 
-def _encode_text(chunk, name, coder, lines, path, what):
-    codes, stripped = coder.encode(chunk[name].to_numpy(dtype=object))
+def _parse(data, scan, group_col, label_col, delimiter, size, task):
+    """Read the used columns in chunks (pandas' C parser) while ``scan`` runs.
+
+    Returns ``(group codes, label codes or None, X, group coder, label
+    coder)``; a bad cell raises :class:`_RowError` (its line comes from the
+    scan).
+    """
+    path, header, features = data.path, data.header, data.feature_cols
+    usecols = [group_col] + ([label_col] if label_col else []) + features
+    with open(path, "rb") as handle:  # the row length, from the first MB
+        head = handle.read(1 << 20)
+    bytes_per_row = max(1.0, len(head) / max(head.count(b"\n"), 1))
+    chunksize = int(min(max(CHUNK_BYTES / bytes_per_row, 1000), 1_000_000))
+    dtype = {group_col: object}
+    if label_col:
+        dtype[label_col] = object
+    group_coder, label_coder = _Codes(), _Codes()
+    groups, labels = [], []
+    pending, X, start = [], None, 0  # feature blocks read before the count
+    with open(path, "rb") as handle:
+        try:
+            reader = pd.read_csv(handle, sep=delimiter, header=0, names=header,
+                                 usecols=usecols, dtype=dtype,
+                                 chunksize=chunksize, **_READ_OPTIONS)
+            with reader:
+                for chunk in reader:
+                    if scan.failed():
+                        break  # its error is the one to report
+                    stop = start + chunk.shape[0]
+                    groups.append(_encode_text(chunk, group_col, group_coder,
+                                               start, path, "group id"))
+                    if label_col:
+                        codes = _encode_text(chunk, label_col, label_coder, start,
+                                             path, "label")
+                        if len(label_coder.index) > 2:
+                            _too_many_labels(path, label_col, label_coder, codes,
+                                             start)
+                        labels.append(codes)
+                    if X is None and scan.future.done():
+                        X = np.empty((scan.result().n_rows, len(features)),
+                                     dtype=np.float64, order="F")
+                        offset = 0
+                        for block in pending:
+                            X[offset:offset + block.shape[0]] = block
+                            offset += block.shape[0]
+                        pending = []
+                    if X is not None and stop <= X.shape[0]:
+                        target = X[start:stop]
+                    else:
+                        target = np.empty((stop - start, len(features)),
+                                          dtype=np.float64, order="F")
+                        pending.append(target)
+                    _features(chunk, features, target, start, path, header,
+                              delimiter)
+                    start = stop
+                    task.set(min(handle.tell(), scan.position))
+        except pd.errors.ParserError as exc:  # pragma: no cover - the scan's first
+            scan.result()
+            raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
+    result = scan.result()  # the scan's error, if any, before anything else
+    if X is None:
+        X = np.empty((result.n_rows, len(features)), dtype=np.float64, order="F")
+        offset = 0
+        for block in pending:
+            X[offset:offset + block.shape[0]] = block
+            offset += block.shape[0]
+    elif pending:  # pragma: no cover - the scan and pandas agree
+        raise CLIError(f"{path}: pandas read more rows than the {X.shape[0]} "
+                       f"counted; please report this file.")
+    empty = np.zeros(0, dtype=np.intp)
+    group_codes = np.concatenate(groups) if groups else empty
+    label_codes = (np.concatenate(labels).astype(np.int8) if labels
+                   else np.zeros(0, dtype=np.int8)) if label_col else None
+    return group_codes, label_codes, X, group_coder, label_coder
+
+
+def _features(chunk, features, target, start, path, header, delimiter):
+    """Write a chunk's feature columns into ``target``; check every cell."""
+    for j, name in enumerate(features):
+        column = chunk[name]
+        if column.dtype.kind not in "biuf":  # text in it
+            i = int(np.argmin(_is_number(column)))
+            raise _RowError(start + i, _bad_cell(path, name, str(column.iloc[i])))
+        block = column.to_numpy(dtype=np.float64)
+        finite = np.isfinite(block)
+        if not finite.all():  # e.g. 1e400: show it as written
+            i = int(np.argmin(finite))
+            cell = read_rows(path, header, [start + i],
+                             delimiter=delimiter)[name].iloc[0]
+            raise _RowError(start + i, _bad_cell(path, name, cell))
+        target[:, j] = block
+
+
+def _encode_text(chunk, name, coder, start, path, what):
+    codes, stripped = coder.encode(chunk[name])
     if "" in stripped:
         empty = coder.index[""]
         row = int(np.argmax(codes == empty))
-        raise CLIError(f"{path}, line {int(lines[row])}: empty {what} in column "
-                       f"{name!r}; every row needs its {what}.")
+        raise _RowError(start + row, lambda line: (
+            f"{path}, line {line}: empty {what} in column {name!r}; every row "
+            f"needs its {what}."))
     return codes
 
 
-def _too_many_labels(path, label_col, coder, codes, lines):
+def _too_many_labels(path, label_col, coder, codes, start):
     values = coder.values()
     third = int(np.argmax(codes == 2))
     shown = ", ".join(repr(v) for v in values[:3])
-    raise CLIError(
-        f"{path}, line {int(lines[third])}: label column {label_col!r} must be "
-        f"binary (two values: relevant or not), but it holds a third value "
-        f"({shown}); threshold it first, e.g. 1 for rating 5 and 0 otherwise.")
+    raise _RowError(start + third, lambda line: (
+        f"{path}, line {line}: label column {label_col!r} must be binary (two "
+        f"values: relevant or not), but it holds a third value ({shown}); "
+        f"threshold it first, e.g. 1 for rating 5 and 0 otherwise."))
 
 
 def read_rows(path, scan_header, indices, *, delimiter=",", progress=None):

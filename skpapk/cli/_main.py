@@ -1,17 +1,29 @@
 """``main``: parse the arguments, run the command, report errors in one line."""
 
+import importlib
 import os
 import sys
 
 from .. import __version__
-from ._commands import cmd_fit, cmd_recommend, cmd_score
-from ._compare import cmd_compare
 from ._methods import available_methods
 from ._output import PROG, CLIError
 from ._parser import build_parser
 
-_COMMANDS = {"compare": cmd_compare, "fit": cmd_fit, "score": cmd_score,
-             "recommend": cmd_recommend}
+
+def _command(module, name):
+    """The command ``name`` of ``module``, imported when it runs: ``score``
+    and ``recommend`` do not import what ``fit`` and ``compare`` need
+    (scikit-learn, the estimators)."""
+    def run(args):
+        return getattr(importlib.import_module(module, __package__), name)(args)
+    run.__name__ = name
+    return run
+
+
+_COMMANDS = {"compare": _command("._compare", "cmd_compare"),
+             "fit": _command("._commands", "cmd_fit"),
+             "score": _command("._apply", "cmd_score"),
+             "recommend": _command("._apply", "cmd_recommend")}
 
 
 def _one_line(exc):

@@ -7,6 +7,9 @@ takes the groups, and whether a fitted model can be saved (a scorer kind of
 :func:`_registry`, or in :func:`_optional` for one that needs an optional
 dependency: the boosted ranker ``boost`` (``PApKBoostRanker``, saved in
 LightGBM's text format) appears when both it and LightGBM are installed.
+
+The registry imports no estimator (nor scikit-learn): ``skpapk --help``,
+``score`` and ``recommend`` read it without paying for them.
 """
 
 import dataclasses
@@ -15,9 +18,6 @@ import importlib.util
 import os
 from collections.abc import Callable
 
-from sklearn.preprocessing import MinMaxScaler, StandardScaler
-
-from .._linear import BaseLinearRanker
 from ._output import CLIError
 
 #: The paper's grids (App. F): eta in 1e-4 ... 0.5 in 1-2-5 steps, lambda in
@@ -125,12 +125,12 @@ def _registry():
 
 
 def _optional():
-    """Methods whose estimator or dependency may be missing."""
+    """Methods whose dependency may be missing."""
     out = []
-    boost = getattr(importlib.import_module("skpapk"), "PApKBoostRanker", None)
-    if boost is not None and importlib.util.find_spec("lightgbm"):
+    if importlib.util.find_spec("lightgbm"):
         out.append(Method(
-            "boost", "PApKBoostRanker", "ranker", boost,
+            "boost", "PApKBoostRanker", "ranker",
+            _class("..", "PApKBoostRanker"),
             {"small": {}, "paper": {"learning_rate": [0.05, 0.1],
                                     "num_leaves": [15, 31]}},
             scale=False, kind="lightgbm"))
@@ -188,6 +188,8 @@ def make_estimator(method, *, k, random_state, max_iter=None, params=None):
     ``random_state`` is set on every parameter of that name (nested ones
     too), so that the same command twice gives the same model.
     """
+    from .._linear import BaseLinearRanker
+
     spec = available_methods()[method]
     estimator = spec.make()
     own = estimator.get_params(deep=True)
@@ -209,6 +211,8 @@ def make_estimator(method, *, k, random_state, max_iter=None, params=None):
 
 def make_scaler(method, scale):
     """The unfitted scaler of ``method`` under ``--scale`` (None: no scaling)."""
+    from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
     if not available_methods()[method].scale or scale == "none":
         return None
     return {"minmax": MinMaxScaler, "standard": StandardScaler}[scale](copy=False)

@@ -205,7 +205,8 @@ def scan_csv(path, *, delimiter=",", progress=None):
     delimiter : str
         One ASCII character.
     progress : callable or None
-        Called as ``progress(bytes_read)`` after each block.
+        Called as ``progress(bytes_read)`` after each block; an exception
+        it raises stops the scan (a caller's way to cancel it).
 
     Returns
     -------
@@ -229,14 +230,47 @@ def scan_csv(path, *, delimiter=",", progress=None):
     (['user', 'label', 'x'], 2, [2, 4])
     """
     scan = _Scan(path, delimiter)
+    for _ in _scan_blocks(scan, BLOCK_SIZE, progress):
+        pass
+    lines = (np.concatenate(scan.lines) if scan.lines
+             else np.zeros(0, dtype=np.int64))
+    return ScanResult(scan.header, scan.n_rows, lines, os.path.getsize(path))
+
+
+def read_header(path, *, delimiter=","):
+    """The column names, from a scan of the first lines of a CSV file.
+
+    The same checks as :func:`scan_csv`, on the lines up to the header (and
+    any other complete line of the first 64 kB): the first problem there is
+    the one :func:`scan_csv` would report.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from skpapk.cli._scan import read_header
+    >>> path = os.path.join(tempfile.mkdtemp(), "d.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write('\\nuser, label ,x\\nu1,1,0.5\\n')
+    >>> read_header(path)
+    ['user', 'label', 'x']
+    """
+    scan = _Scan(path, delimiter)
+    for _ in _scan_blocks(scan, 1 << 16, None):
+        if scan.header is not None:
+            break
+    return scan.header
+
+
+def _scan_blocks(scan, block_size, progress):
+    """Feed the file to ``scan`` block by block; yield after each block."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    size = os.path.getsize(path)
+    path = scan.path
     with open(path, "rb") as handle:
         if handle.read(3) != codecs.BOM_UTF8:
             handle.seek(0)
         rest, line0 = b"", 1
         while True:
-            raw = handle.read(BLOCK_SIZE)
+            raw = handle.read(block_size)
             eof = not raw
             try:
                 decoder.decode(raw, final=eof)
@@ -250,11 +284,9 @@ def scan_csv(path, *, delimiter=",", progress=None):
             line0 += n_newlines
             if progress is not None:
                 progress(handle.tell())
+            yield
             if eof:
                 break
     if scan.header is None:
         raise CLIError(f"{path} is empty: it needs a header line naming the "
                        f"columns (e.g. user,label,f1,f2) and one line per row.")
-    lines = (np.concatenate(scan.lines) if scan.lines
-             else np.zeros(0, dtype=np.int64))
-    return ScanResult(scan.header, scan.n_rows, lines, size)

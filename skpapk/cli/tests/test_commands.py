@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from skpapk.cli import _commands, _files, _output, main
+from skpapk.cli import _apply, _files, _output, main
 from skpapk.cli._methods import available_methods, make_estimator
 from skpapk.cli._model_io import load_model
 from skpapk.metrics import (
@@ -274,13 +274,13 @@ def test_progress_lines_while_working_and_quiet(fitted, dataset, monkeypatch,
     monkeypatch.setattr(_output, "PROGRESS_INTERVAL", 0.0005)
     # a scoring step long enough for the heartbeat thread to get the GIL
     # (the tiny file is otherwise scored before it is ever scheduled)
-    top_k_rows = _commands.top_k_rows
+    top_k_rows = _apply.top_k_rows
 
     def slow_top_k_rows(*args):
         time.sleep(0.05)
         return top_k_rows(*args)
 
-    monkeypatch.setattr(_commands, "top_k_rows", slow_top_k_rows)
+    monkeypatch.setattr(_apply, "top_k_rows", slow_top_k_rows)
     out = str(dataset[0]) + ".top.csv"
     assert main(["recommend", str(dataset[0]), "--model", str(fitted[0]),
                  "--out", out, "--force"]) == 0
@@ -317,3 +317,27 @@ def test_console_script_and_module(fitted):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == run_cli("score", str(fitted[0]).replace(
         "model.json", "train.csv"), "--model", fitted[0]).stdout
+
+
+@pytest.mark.parametrize("command", ["score", "recommend", "--help"])
+def test_applying_a_model_imports_no_scikit_learn(fitted, dataset, tmp_path,
+                                                  command):
+    # score and recommend cost little more than reading the file: they do
+    # not import scikit-learn, SciPy's stats or LightGBM (a linear model)
+    args = {"score": ["score", dataset[0], "--model", fitted[0]],
+            "recommend": ["recommend", dataset[0], "--model", fitted[0],
+                          "--out", tmp_path / "top.csv"],
+            "--help": ["--help"]}[command]
+    code = ("import sys\n"
+            "from skpapk.cli import main\n"
+            "try:\n"
+            "    status = main(sys.argv[1:])\n"
+            "except SystemExit as exc:\n"
+            "    status = exc.code\n"
+            "heavy = [m for m in ('sklearn', 'scipy.stats', 'lightgbm')\n"
+            "         if m in sys.modules]\n"
+            "print('STATUS', status, heavy)\n")
+    proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
+                          capture_output=True, text=True, env=cli_env(),
+                          timeout=120)
+    assert proc.stdout.splitlines()[-1] == "STATUS 0 []", proc.stdout + proc.stderr

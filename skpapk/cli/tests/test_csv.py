@@ -1,5 +1,7 @@
 """Reading CSV files: columns, numbers, groups, labels, errors with lines."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,41 @@ def chunks(request, monkeypatch):
     monkeypatch.setattr(_csv, "CHUNK_BYTES", request.param)
 
 
+@pytest.fixture(params=["scan-first", "scan-midway", "scan-last"])
+def scan_timing(request, monkeypatch):
+    """When the structural scan (a thread beside the parse) ends: before the
+    first chunk is parsed, after the third (the chunks parsed before it wait
+    in a list), or after the last. Use with ``chunks``."""
+    if request.param == "scan-first":
+        return request.param
+    parsed, go = [0], threading.Event()
+    scan_csv, features = _csv.scan_csv, _csv._features
+    result = _csv._ScanThread.result
+
+    def waited_result(self):  # the parse waits for the scan: let it end
+        go.set()
+        return result(self)
+
+    def counted_features(*args, **kwargs):
+        features(*args, **kwargs)
+        parsed[0] += 1
+        if parsed[0] == 3:
+            go.set()
+
+    def late_scan(*args, **kwargs):
+        scanned = scan_csv(*args, **kwargs)
+        if request.param == "scan-midway":
+            go.wait(timeout=30)
+        else:
+            threading.Event().wait(0.3)
+        return scanned
+
+    monkeypatch.setattr(_csv, "scan_csv", late_scan)
+    monkeypatch.setattr(_csv, "_features", counted_features)
+    monkeypatch.setattr(_csv._ScanThread, "result", waited_result)
+    return request.param
+
+
 def _big_text(n=2500):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 2))
@@ -32,8 +69,8 @@ def _big_text(n=2500):
     return "\n".join(lines) + "\n", X, users, labels
 
 
-def test_values_codes_and_default_features(tmp_path, chunks):
-    text, X, users, labels = _big_text()
+def test_values_codes_and_default_features(tmp_path, chunks, scan_timing):
+    text, X, users, labels = _big_text(5500)
     data = read_csv(write(tmp_path, text), group_col="user", label_col="label")
     assert data.feature_cols == ["id", "a", "b"] and data.skipped_cols == ["name"]
     np.testing.assert_array_equal(data.X[:, 1:], X)  # exact: repr round trip
@@ -82,6 +119,23 @@ def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
         read_csv(path, group_col="group", label_col="label")
     assert ", line 1503: " in str(exc.value)
     assert message in str(exc.value)
+
+
+def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, chunks,
+                                                          scan_timing):
+    # the parse meets the bad cell (line 3) long before the scan meets the
+    # ragged row (line 4002): the structural problem is the one reported, as
+    # when the scan ran first
+    rows = [f"g{i % 7},{i % 2},{i}" for i in range(5000)]
+    rows[1] = "g1,0,abc"
+    rows[4000] = "g1,0,1,2"
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CLIError, match="line 4002: 4 fields, but the header has 3"):
+        read_csv(path, group_col="group", label_col="label", features=["a"])
+    rows[4000] = "g1,0,1"
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CLIError, match="line 3: feature column 'a' holds 'abc'"):
+        read_csv(path, group_col="group", label_col="label", features=["a"])
 
 
 def test_line_numbers_count_quoted_newlines(tmp_path):
