@@ -13,9 +13,12 @@ Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
 The package is split by concern: ``_scan`` and ``_csv`` (strict CSV
 reading), ``_labels`` (which label is relevant), ``_model_io`` (model
 files), ``_files`` (atomic writes), ``_methods`` (the registry of methods),
-``_tuning`` (cross-validation), ``_data`` (compare's data), ``_commands``
-and ``_compare`` (the commands), ``_parser`` and ``_main`` (the command
-line), ``_output`` (progress, warnings, tables).
+``_tuning`` (cross-validation), ``_data`` (compare's data), ``_metrics``
+(the printed metrics), ``_commands`` (``fit``), ``_apply`` (``score`` and
+``recommend``) and ``_compare`` (the commands), ``_parser`` and ``_main``
+(the command line), ``_output`` (progress, warnings, tables). A command's
+module is imported when it runs: ``score`` and ``recommend`` import
+neither scikit-learn nor the estimators.
 """
 
 from ._main import main
