@@ -130,22 +130,36 @@ def _sniff_features(path, header, candidates, delimiter):
 class _Codes:
     """Integer codes of text values (stripped), built chunk by chunk.
 
-    Only the distinct values of a chunk are stripped and looked up, so the
-    cost per row is that of :func:`pandas.factorize`.
+    Only the distinct values of a chunk are stripped and looked up (in a
+    hash table of the values seen so far, :meth:`pandas.Index.get_indexer`),
+    so the cost per row is that of :func:`pandas.factorize`.
     """
 
     def __init__(self):
-        self.index = {}
+        self._seen = pd.Index([], dtype=object)
+
+    def __len__(self):
+        return len(self._seen)
 
     def encode(self, values):
+        """``(codes of values, their stripped distinct values)``."""
         codes, uniques = pd.factorize(values, sort=False)
-        stripped = [str(u).strip() for u in uniques]
-        ids = np.fromiter((self.index.setdefault(u, len(self.index))
-                           for u in stripped), dtype=np.intp, count=len(uniques))
+        stripped = np.array([str(u).strip() for u in uniques], dtype=object)
+        ids = self._seen.get_indexer(stripped)
+        new = np.flatnonzero(ids < 0)
+        if new.size:
+            fresh, added = pd.factorize(stripped[new], sort=False)
+            ids[new] = len(self._seen) + fresh
+            self._seen = self._seen.append(pd.Index(added, dtype=object))
         return ids[codes], stripped
 
+    def code(self, value):
+        """The code of ``value`` (already seen)."""
+        return int(self._seen.get_loc(value))
+
     def values(self):
-        return list(self.index)
+        """The distinct values, in order of appearance."""
+        return list(self._seen)
 
 
 class _RowError(Exception):
@@ -354,7 +368,7 @@ def _parse(data, scan, group_col, label_col, delimiter, size, task):
                     if label_col:
                         codes = _encode_text(chunk, label_col, label_coder, start,
                                              path, "label")
-                        if len(label_coder.index) > 2:
+                        if len(label_coder) > 2:
                             _too_many_labels(path, label_col, label_coder, codes,
                                              start)
                         labels.append(codes)
@@ -403,20 +417,19 @@ def _features(chunk, features, target, start, path, header, delimiter):
         if column.dtype.kind not in "biuf":  # text in it
             i = int(np.argmin(_is_number(column)))
             raise _RowError(start + i, _bad_cell(path, name, str(column.iloc[i])))
-        block = column.to_numpy(dtype=np.float64)
-        finite = np.isfinite(block)
-        if not finite.all():  # e.g. 1e400: show it as written
-            i = int(np.argmin(finite))
-            cell = read_rows(path, header, [start + i],
-                             delimiter=delimiter)[name].iloc[0]
-            raise _RowError(start + i, _bad_cell(path, name, cell))
-        target[:, j] = block
+        target[:, j] = column.to_numpy()
+    finite = np.isfinite(target)
+    if not finite.all():  # e.g. 1e400: show the first one as written
+        i, j = divmod(int(np.argmin(finite.ravel(order="C"))), target.shape[1])
+        name = features[j]
+        cell = read_rows(path, header, [start + i], delimiter=delimiter)[name].iloc[0]
+        raise _RowError(start + i, _bad_cell(path, name, cell))
 
 
 def _encode_text(chunk, name, coder, start, path, what):
     codes, stripped = coder.encode(chunk[name])
     if "" in stripped:
-        empty = coder.index[""]
+        empty = coder.code("")
         row = int(np.argmax(codes == empty))
         raise _RowError(start + row, lambda line: (
             f"{path}, line {line}: empty {what} in column {name!r}; every row "

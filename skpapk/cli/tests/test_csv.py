@@ -138,6 +138,18 @@ def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, chunks,
         read_csv(path, group_col="group", label_col="label", features=["a"])
 
 
+def test_blocks_of_blank_lines_and_quoted_newlines(tmp_path, chunks):
+    # the file is parsed in blocks of whole rows: runs of blank lines longer
+    # than a block, and quoted fields holding newlines, across block ends
+    rows = [f'g{i % 5},{i % 2},"note\n{i}",{i}' for i in range(3000)]
+    text = ("\n" * 3000 + "group,label,note,a\n" + "\n".join(rows[:1500])
+            + "\n" + " \n" * 3000 + "\n".join(rows[1500:]) + "\n" + "\n" * 2000)
+    data = read_csv(write(tmp_path, text), group_col="group", label_col="label",
+                    features=["a"])
+    np.testing.assert_array_equal(data.X[:, 0], np.arange(3000))
+    assert data.row_lines[0] == 3002 and data.row_lines[1500] == 3000 + 2 + 3000 + 3000
+
+
 def test_line_numbers_count_quoted_newlines(tmp_path):
     path = write(tmp_path, 'group,label,note,x\ng1,1,"two\nlines",0.5\n'
                            'g1,0,"",abc\n')
