@@ -343,7 +343,10 @@ def expected_papk_gain(n_pos, n_neg, k):
 
     ``E = (1/(beta k')) sum_{i<=beta} sum_{j<=k'} P[H(n+ + n-, n+, i + j - 1) >= i]``.
 
-    Computed once per distinct ``(n+, n-)`` pair: for every number of draws
+    When ``n+ <= k`` every relevant item counts and pAp@k is pAUC(0, k/n-],
+    whose expectation is :func:`expected_partial_auc_gain`. Otherwise the
+    double sum is computed once per distinct ``(n+, n-)`` pair: for every
+    number of draws
     ``d = i + j - 1`` the hypergeometric probabilities of every possible
     number of relevant items, summed from the top (``P[H >= i]`` without
     cancellation, exact for tiny tails), in one array per distinct ``beta``
@@ -377,9 +380,13 @@ def expected_papk_gain(n_pos, n_neg, k):
                                axis=0, return_inverse=True)
     u_pos, u_neg = pairs[:, 0], pairs[:, 1]
     beta, k_neg = np.minimum(u_pos, k), np.minimum(u_neg, k)
+    # n+ <= k: every relevant item counts, pAp@k is pAUC(0, k/n-] (closed form)
+    pair_gain = expected_partial_auc_gain(u_pos, u_neg, k)
+    tail = np.flatnonzero(u_pos > k)
+    u_pos, u_neg, beta, k_neg = u_pos[tail], u_neg[tail], beta[tail], k_neg[tail]
     # columns: m = 0 .. the most relevant items d draws can hold
     n_cols = np.minimum(u_pos, beta + k_neg - 1) + 1
-    total = np.zeros(pairs.shape[0])
+    total = np.zeros(tail.shape[0])
     for width in np.unique(beta):
         sel = np.flatnonzero(beta == width)
         # one row per (pair, draws d = 1 .. beta + k' - 1)
@@ -395,7 +402,8 @@ def expected_papk_gain(n_pos, n_neg, k):
         counted = (i <= d) & (d - i + 1 <= k_neg[sel][owner][:, None])
         row_sums = np.where(counted, at_least[:, 1:width + 1], 0.0).sum(axis=1)
         total[sel] += np.bincount(owner, weights=row_sums, minlength=sel.shape[0])
-    gain[defined] = (total / (beta * k_neg))[inverse.reshape(-1)]
+    pair_gain[tail] = total / (beta * k_neg)
+    gain[defined] = pair_gain[inverse.reshape(-1)]
     return gain
 
 
