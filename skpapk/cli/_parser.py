@@ -6,7 +6,7 @@ import math
 from ._output import PROG
 
 #: Measured wall time of ``skpapk compare`` with no option (see README).
-COMPARE_TIME = "about 9 seconds on 2 cores"
+COMPARE_TIME = "about 10 seconds on 2 cores"
 
 
 class _Parser(argparse.ArgumentParser):
