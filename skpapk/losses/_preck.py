@@ -1,7 +1,7 @@
 """The prec@k avg surrogate of Kar et al. (2015), the SGD@k-avg baseline.
 
 Kar, Narasimhan and Jain (2015) bound the prec@k loss of one list (here one
-group) by the convex surrogate (seed 003, App. B.4)::
+group) by the convex surrogate (Kar et al. 2015, App. B.4)::
 
     l(s) = max_{|yhat| = k} { Delta(y, yhat) + sum_i (yhat_i - y_i) s_i
                               + (1 / C(yhat)) sum_i (1 - yhat_i) y_i s_i }
@@ -40,7 +40,7 @@ def _ragged_arange(lengths):
 
 
 class PrecAtKSurrogate(BaseSurrogate):
-    """prec@k avg surrogate (Kar et al. 2015, seed 003 App. B.4): SGD@k-avg.
+    """prec@k avg surrogate (Kar et al. 2015, App. B.4): SGD@k-avg.
 
     The group value is ``l(s) / k`` with ``l`` the surrogate of the module
     docstring: the seed's surrogate divided by ``k`` (as in its App. D.3), so

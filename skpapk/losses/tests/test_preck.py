@@ -1,4 +1,4 @@
-"""Tests of the prec@k avg surrogate (Kar et al. 2015, seed 003 App. B.4).
+"""Tests of the prec@k avg surrogate (Kar et al. 2015, App. B.4).
 
 The oracle enumerates every labelling ``yhat`` with ``|yhat| = k`` and applies
 the seed's definition term by term; the closed form (best number ``K`` of true
