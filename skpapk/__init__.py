@@ -6,7 +6,7 @@ skpapk`` and the light commands of the ``skpapk`` tool (``score``,
 ``from skpapk import PApKRanker`` works as usual.
 """
 
-import importlib
+from .utils._lazy import attach
 
 __version__ = "0.1.0"
 
@@ -27,17 +27,4 @@ _LAZY = {
     "PApKTSRanker": "._ranker",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value  # the next access is a plain lookup
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach(__name__, _LAZY)

@@ -6,7 +6,7 @@ only) can be imported without scikit-learn; ``from skpapk.metrics import
 papk_score`` works as usual.
 """
 
-import importlib
+from ..utils._lazy import attach
 
 #: Public name -> the private module that defines it.
 _LAZY = {
@@ -28,17 +28,4 @@ _LAZY = {
     "recall_at_k_score": "._topk",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value  # the next access is a plain lookup
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach(__name__, _LAZY)

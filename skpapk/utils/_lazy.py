@@ -1,0 +1,48 @@
+"""Packages that import their public names on first use (PEP 562)."""
+
+import importlib
+import sys
+
+
+def attach(package, names):
+    """``__getattr__``, ``__dir__`` and ``__all__`` of a lazy package.
+
+    Parameters
+    ----------
+    package : str
+        The package's ``__name__``.
+    names : dict
+        Public name -> the (relative) module that defines it.
+
+    Returns
+    -------
+    getattr_, dir_, all_ : callable, callable, list of str
+        To assign to the package's ``__getattr__``, ``__dir__`` and
+        ``__all__``: a name's module is imported on its first access (then
+        the name is a plain attribute of the package).
+
+    Examples
+    --------
+    >>> import sys, types
+    >>> from skpapk.utils._lazy import attach
+    >>> pkg = types.ModuleType("pkg")
+    >>> sys.modules["pkg"] = pkg
+    >>> pkg.__getattr__, pkg.__dir__, pkg.__all__ = attach(
+    ...     "pkg", {"sqrt": "math"})
+    >>> pkg.sqrt(4.0), "sqrt" in dir(pkg)
+    (2.0, True)
+    >>> del sys.modules["pkg"]
+    """
+
+    def getattr_(name):
+        module = names.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module, package), name)
+        setattr(sys.modules[package], name, value)  # a plain lookup next time
+        return value
+
+    def dir_():
+        return sorted(set(vars(sys.modules[package])) | set(names))
+
+    return getattr_, dir_, sorted(names)
