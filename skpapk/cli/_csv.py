@@ -306,8 +306,7 @@ def _read_columns(data, group_col, label_col, delimiter, progress):
             ThreadPoolExecutor(max_workers=1) as pool:
         scan = _ScanThread(path, delimiter, pool)
         try:
-            parsed = _parse(data, scan, group_col, label_col, delimiter, size,
-                            task)
+            parsed = _parse(data, scan, group_col, label_col, delimiter, task)
         except _RowError as exc:
             result = scan.result()  # a structural problem is reported first
             raise CLIError(exc.message(int(result.row_lines[exc.row]))) from None
@@ -334,7 +333,17 @@ def _read_columns(data, group_col, label_col, delimiter, progress):
     data.label_values = label_coder.values() if label_col else []
 
 
-def _parse(data, scan, group_col, label_col, delimiter, size, task):
+def _stack(blocks, n_rows, n_features):
+    """The feature matrix (column-major), its first rows copied from ``blocks``."""
+    X = np.empty((n_rows, n_features), dtype=np.float64, order="F")
+    offset = 0
+    for block in blocks:
+        X[offset:offset + block.shape[0]] = block
+        offset += block.shape[0]
+    return X
+
+
+def _parse(data, scan, group_col, label_col, delimiter, task):
     """Read the used columns in chunks (pandas' C parser) while ``scan`` runs.
 
     Returns ``(group codes, label codes or None, X, group coder, label
@@ -373,12 +382,7 @@ def _parse(data, scan, group_col, label_col, delimiter, size, task):
                                              start)
                         labels.append(codes)
                     if X is None and scan.future.done():
-                        X = np.empty((scan.result().n_rows, len(features)),
-                                     dtype=np.float64, order="F")
-                        offset = 0
-                        for block in pending:
-                            X[offset:offset + block.shape[0]] = block
-                            offset += block.shape[0]
+                        X = _stack(pending, scan.result().n_rows, len(features))
                         pending = []
                     if X is not None and stop <= X.shape[0]:
                         target = X[start:stop]
@@ -395,11 +399,7 @@ def _parse(data, scan, group_col, label_col, delimiter, size, task):
             raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
     result = scan.result()  # the scan's error, if any, before anything else
     if X is None:
-        X = np.empty((result.n_rows, len(features)), dtype=np.float64, order="F")
-        offset = 0
-        for block in pending:
-            X[offset:offset + block.shape[0]] = block
-            offset += block.shape[0]
+        X = _stack(pending, result.n_rows, len(features))
     elif pending:  # pragma: no cover - the scan and pandas agree
         raise CLIError(f"{path}: pandas read more rows than the {X.shape[0]} "
                        f"counted; please report this file.")

@@ -14,19 +14,17 @@ random ranking (:func:`~skpapk.metrics.expected_papk_score`, ...).
 import numpy as np
 
 from ..metrics import _kernels
-from ..utils._groups import defined_groups, descending_order
+from ..utils._groups import defined_groups, descending_order, encode_compact_ints
 from ._output import CLIError
 
 
 def _codes(groups):
-    """Codes ``0..n_groups-1`` of the group ids (codes already: kept)."""
+    """Codes ``0..n_groups-1`` of the group ids, and ``n_groups``."""
     groups = np.asarray(groups)
-    if groups.dtype.kind in "iu" and groups.size:
-        n_groups = int(groups.max()) + 1
-        if groups.min() >= 0 and n_groups <= 2 * groups.shape[0]:
-            present = np.bincount(groups, minlength=n_groups) > 0
-            if present.all():
-                return groups.astype(np.intp, copy=False), n_groups
+    if groups.dtype.kind in "iu" and groups.size:  # codes or ids: no sort
+        encoded = encode_compact_ints(groups, groups.shape[0])
+        if encoded is not None:
+            return encoded[0], encoded[1].shape[0]
     labels, codes = np.unique(groups, return_inverse=True)
     return codes.reshape(-1).astype(np.intp, copy=False), labels.shape[0]
 
@@ -53,9 +51,8 @@ def describe_groups(y_pos, groups):
 
 def _ratio(numerator, denominator):
     defined = denominator > 0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per_group = numerator / np.where(defined, denominator, 1)
-    return _kernels.micro_average(per_group, defined)
+    return _kernels.micro_average(
+        _kernels.group_ratios(numerator, denominator, defined), defined)
 
 
 def ranking_metrics(y_pos, scores, groups, k):

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ..utils._validation import check_ranking_inputs
-from ._kernels import label_counts, micro_average
+from ._kernels import group_ratios, label_counts, micro_average
 
 _AVERAGES = ("micro", "pooled", None)
 _NO_POS_OR_NEG = "no relevant or no irrelevant item"
@@ -65,9 +65,9 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
             stacklevel=3,
         )
     if per_group is None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_group = numerator / np.where(defined, denominator, 1)
-    per_group = np.where(defined, per_group, np.nan)
+        per_group = group_ratios(numerator, denominator, defined)
+    else:
+        per_group = np.where(defined, per_group, np.nan)
     if average is None:
         return per_group
     if not defined.any():

@@ -32,6 +32,22 @@ from ..utils._groups import (
 from ._ties import _ragged_range, expected_correct_pairs
 
 
+def group_ratios(numerator, denominator, defined):
+    """Every group's ``numerator / denominator``, NaN where not ``defined``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.metrics._kernels import group_ratios
+    >>> group_ratios(np.array([1.0, 0.0]), np.array([4.0, 0.0]),
+    ...              np.array([True, False]))
+    array([0.25,  nan])
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_group = numerator / np.where(defined, denominator, 1)
+    return np.where(defined, per_group, np.nan)
+
+
 def micro_average(per_group, defined):
     """Mean of ``per_group`` over the ``defined`` groups (paper's eq. 17).
 

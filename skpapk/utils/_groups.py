@@ -21,6 +21,31 @@ def _smallest_uint(n_values):
     return np.uint64
 
 
+def encode_compact_ints(groups, n_samples):
+    """``np.unique(groups, return_inverse=True)`` without a sort.
+
+    For integer ids spanning fewer than ``2 * n_samples + 1024`` values a
+    ``bincount`` gives the same codes and labels; ``None`` otherwise. Ids of
+    every integer width and sign: the offsets from the smallest id are taken
+    in 64 bits (in the ids' own dtype an int8 range such as -128..127
+    overflows, and uint64 ids at or above 2**63 do not fit an intp).
+    """
+    low, high = int(groups.min()), int(groups.max())
+    if high - low >= 2 * n_samples + 1024:
+        return None
+    wide = np.uint64 if groups.dtype.kind == "u" else np.int64
+    shifted = groups.astype(wide, copy=False)
+    if low:
+        shifted = shifted - wide(low)
+    shifted = shifted.astype(np.intp, copy=False)  # < 2 n + 1024: fits an intp
+    present = np.bincount(shifted, minlength=high - low + 1) > 0
+    labels = (np.flatnonzero(present).astype(wide) + wide(low)).astype(groups.dtype)
+    if present.all():  # ids low, low + 1, ..., high: no remap
+        return shifted, labels
+    code_of = np.cumsum(present) - 1
+    return code_of[shifted].astype(np.intp, copy=False), labels
+
+
 def stable_sort_by_codes(codes, n_codes, order=None):
     """Stable permutation sorting ``codes`` (optionally pre-permuted by ``order``).
 

@@ -6,6 +6,8 @@ import numpy as np
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
+from ._groups import encode_compact_ints
+
 
 def check_k(k, name="k"):
     """Check that ``k`` is a positive integer and return it as ``int``.
@@ -71,7 +73,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             groups = np.asarray(labels, dtype=object)
     if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
             and groups.dtype.kind in "iu"):
-        encoded = _encode_compact_ints(groups, n_samples)
+        encoded = encode_compact_ints(groups, n_samples)
         if encoded is not None:
             return encoded
     if groups.ndim != 1:
@@ -108,31 +110,6 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"type such as int or str."
         ) from exc
     return codes.reshape(-1).astype(np.intp, copy=False), labels
-
-
-def _encode_compact_ints(groups, n_samples):
-    """``np.unique(groups, return_inverse=True)`` without a sort.
-
-    For integer ids spanning fewer than ``2 * n_samples + 1024`` values a
-    ``bincount`` gives the same codes and labels; ``None`` otherwise. Ids of
-    every integer width and sign: the offsets from the smallest id are taken
-    in 64 bits (in the ids' own dtype an int8 range such as -128..127
-    overflows, and uint64 ids at or above 2**63 do not fit an intp).
-    """
-    low, high = int(groups.min()), int(groups.max())
-    if high - low >= 2 * n_samples + 1024:
-        return None
-    wide = np.uint64 if groups.dtype.kind == "u" else np.int64
-    shifted = groups.astype(wide, copy=False)
-    if low:
-        shifted = shifted - wide(low)
-    shifted = shifted.astype(np.intp, copy=False)  # < 2 n + 1024: fits an intp
-    present = np.bincount(shifted, minlength=high - low + 1) > 0
-    labels = (np.flatnonzero(present).astype(wide) + wide(low)).astype(groups.dtype)
-    if present.all():  # ids low, low + 1, ..., high: no remap
-        return shifted, labels
-    code_of = np.cumsum(present) - 1
-    return code_of[shifted].astype(np.intp, copy=False), labels
 
 
 def _binary_int_classes(y):
