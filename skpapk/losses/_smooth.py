@@ -32,28 +32,23 @@ returned is the diagonal of the Hessian with the weights ``u``, ``v`` held
 fixed: exact for ``"pairwise_logistic"``, and for ``"soft_papk"`` a
 positive curvature (Gauss-Newton-like, as LambdaMART's) that boosting needs.
 
-The pairs are never stored: they are enumerated in chunks of at most
-:data:`PAIR_CHUNK_SIZE` pairs (a chunk may cut a group in two), and each
-chunk's sums are added to every row with ``bincount`` over the contiguous
-range of rows it touches. There is no Python loop over groups; memory is
-bounded whatever the number of rows per user. The cost is
-``O(sum_g n+_g * n-_g)`` per evaluation.
+The pairs are never stored: a compiled kernel
+(:mod:`skpapk.losses._pair_kernels`) sums each group's pairs in place,
+groups in parallel threads, with no Python loop over groups and memory
+linear in the number of rows. The cost is ``O(sum_g n+_g * n-_g)`` per
+evaluation, or ``O(sum_g T * n_g)`` with a truncation level ``T``
+(``truncation_level``: only the pairs with a row among its group's ``T``
+highest scored rows of its label), which bounds the cost of users with
+long candidate lists.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import expit
 
 from ..utils._groups import segment_starts, stable_sort_by_codes
 from ._losses import BaseSurrogate
-
-#: Largest number of (relevant, irrelevant) pairs evaluated at once.
-PAIR_CHUNK_SIZE = 1 << 18
-
-#: A layout keeps the row indices of its pairs (8 bytes a pair) for reuse
-#: when it has at most this many pairs; larger ones recompute them.
-PAIR_CACHE_SIZE = 1 << 22
 
 #: Maximum number of safeguarded Newton steps for the soft thresholds.
 _MAX_THRESHOLD_STEPS = 200
@@ -103,7 +98,6 @@ class PairLayout:
     mass_neg: np.ndarray
     defined: np.ndarray
     pair_start: np.ndarray
-    _chunks: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_groups(self):
@@ -232,78 +226,6 @@ def soft_top_weights(scores, layout, k, temperature):
     return p, soft
 
 
-def _chunk_pairs(layout, c0, c1):
-    """Rows ``(i, j)`` of the pairs ``[c0, c1)`` and the row range they touch.
-
-    The rows are positions in ``layout.order``; the range is
-    ``[low, high)``, from the first relevant row of the chunk's first group
-    to the last irrelevant row of its last group.
-    """
-    pair_start = layout.pair_start
-    first, last = np.searchsorted(pair_start, [c0, c1 - 1], side="right") - 1
-    gs = np.arange(first, last + 1)
-    counts = np.minimum(pair_start[gs + 1], c1) - np.maximum(pair_start[gs], c0)
-    g = np.repeat(gs, counts)
-    local = np.arange(c0, c1, dtype=np.int64) - np.repeat(pair_start[gs], counts)
-    n_neg = layout.n_neg[g]
-    low = layout.pos_start[first]
-    high = layout.neg_start[last] + layout.n_neg[last]
-    dtype = np.int32 if high - low < 2**31 else np.int64
-    i = (layout.pos_start[g] - low + local // n_neg).astype(dtype)
-    j = (layout.neg_start[g] - low + local % n_neg).astype(dtype)
-    return i, j, low, high
-
-
-def _iter_chunks(layout, chunk_size):
-    """The pairs in chunks; kept in the layout when there are few enough."""
-    cached = layout._chunks.get(chunk_size)
-    if cached is not None:
-        yield from cached
-        return
-    keep = layout.n_pairs <= PAIR_CACHE_SIZE
-    chunks = []
-    for c0 in range(0, layout.n_pairs, chunk_size):
-        chunk = _chunk_pairs(layout, c0, min(c0 + chunk_size, layout.n_pairs))
-        if keep:
-            chunks.append(chunk)
-        yield chunk
-    if keep:
-        layout._chunks[chunk_size] = chunks
-
-
-def _pair_sums(layout, scores, u, v, need_hessian, chunk_size):
-    """Per-row sums of the pairwise loss and its derivatives.
-
-    For a relevant row ``i``: ``L_i = sum_j v_j l(s_i - s_j)``,
-    ``D1_i = sum_j v_j l'(s_i - s_j)``, ``D2_i = sum_j v_j l''(s_i - s_j)``;
-    for an irrelevant row ``j`` the same sums over ``i`` weighted by ``u_i``.
-    Arrays in ``layout.order``.
-    """
-    n = scores.shape[0]
-    L = np.zeros(n)
-    D1 = np.zeros(n)
-    D2 = np.zeros(n) if need_hessian else None
-    for i, j, low, high in _iter_chunks(layout, chunk_size):
-        window = slice(low, high)
-        width = high - low
-        s_w, u_w, v_w = scores[window], u[window], v[window]
-        z = s_w[i] - s_w[j]
-        # l(z) = log(1 + exp(-z)) and -l'(z) = sigmoid(-z), from one exp
-        e = np.exp(-np.abs(z))
-        loss = np.maximum(-z, 0.0) + np.log1p(e)
-        sig = np.where(z >= 0, e, 1.0) / (1.0 + e)
-        u_i, v_j = u_w[i], v_w[j]
-        L[window] += (np.bincount(i, weights=v_j * loss, minlength=width)
-                      + np.bincount(j, weights=u_i * loss, minlength=width))
-        D1[window] -= (np.bincount(i, weights=v_j * sig, minlength=width)
-                       + np.bincount(j, weights=u_i * sig, minlength=width))
-        if need_hessian:
-            curv = sig * (1.0 - sig)
-            D2[window] += (np.bincount(i, weights=v_j * curv, minlength=width)
-                           + np.bincount(j, weights=u_i * curv, minlength=width))
-    return L, D1, D2
-
-
 #: Weights of the groups in the mean over groups (``group_weight``).
 GROUP_WEIGHTS = ("uniform", "inverse_variance")
 
@@ -338,16 +260,25 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
     ----------
     group_weight : {"uniform", "inverse_variance"}, default="uniform"
         Weight of each group in the mean over groups (:func:`group_weights`).
+    truncation_level : int or None, default=None
+        Keep only the pairs whose relevant row is among its group's
+        ``truncation_level`` highest scored relevant rows, or whose
+        irrelevant row is among its ``truncation_level`` highest scored
+        irrelevant rows (by the current scores; ties by row order).
+        ``None``: every pair. A group with at most ``truncation_level``
+        rows of one label keeps every pair; a longer one costs
+        ``T (n+ + n- - T)`` pair terms instead of ``n+ n-``.
     """
 
     smooth = True
-    hyperparameters = ("group_weight",)
+    hyperparameters = ("group_weight", "truncation_level")
 
-    def __init__(self, group_weight="uniform"):
+    def __init__(self, group_weight="uniform", truncation_level=None):
         self.group_weight = group_weight
+        self.truncation_level = truncation_level
 
     def loss_gradient(self, y_pos, scores, codes, n_groups, k, *,
-                      sample_weight=None, layout=None):
+                      sample_weight=None, layout=None, n_threads=None):
         """Mean loss over defined groups and its per-row gradient.
 
         Same contract as :meth:`BaseSurrogate.loss_gradient`; ``coef`` is the
@@ -355,20 +286,20 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         """
         value, grad, _, n_used = self.loss_gradient_hessian(
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
-            layout=layout, hessian=False)
+            layout=layout, hessian=False, n_threads=n_threads)
         return value, grad, n_used
 
     def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k, *,
-                           sample_weight=None, layout=None):
+                           sample_weight=None, layout=None, n_threads=None):
         """The sums behind :meth:`loss_gradient` (see the base class)."""
         total, grad, _, weight, n_used = self.loss_gradient_hessian_sums(
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
-            layout=layout, hessian=False)
+            layout=layout, hessian=False, n_threads=n_threads)
         return total, grad, weight, n_used
 
     def loss_gradient_hessian(self, y_pos, scores, codes, n_groups, k, *,
                               sample_weight=None, layout=None, hessian=True,
-                              chunk_size=None):
+                              value=True, n_threads=None):
         """Mean loss over defined groups, its gradient and Hessian diagonal.
 
         Works on validated arrays (no checks).
@@ -390,12 +321,17 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             ``None``); pass it to save the work across evaluations.
         hessian : bool, default=True
             Also return the Hessian diagonal (else ``None``).
-        chunk_size : int or None, default=None
-            Pairs evaluated at once (:data:`PAIR_CHUNK_SIZE` when ``None``).
+        value : bool, default=True
+            Also compute the loss value (else ``None`` is returned): a
+            booster only needs the gradient and Hessian, which cost no
+            logarithm.
+        n_threads : int or None, default=None
+            Threads summing the groups' pairs; ``None``: every CPU. The
+            result does not depend on it.
 
         Returns
         -------
-        value : float
+        value : float or None
             Weighted mean over defined groups of the group loss (0 when
             none).
         grad : ndarray of float64 of shape (n_samples,)
@@ -408,23 +344,23 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         """
         total, grad, hess, weight, n_used = self.loss_gradient_hessian_sums(
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
-            layout=layout, hessian=hessian, chunk_size=chunk_size)
+            layout=layout, hessian=hessian, value=value, n_threads=n_threads)
         if n_used == 0:
-            return 0.0, grad, hess, 0
+            return (0.0 if value else None), grad, hess, 0
         grad /= weight
         if hess is not None:
             hess /= weight
-        return total / weight, grad, hess, n_used
+        return (total / weight if value else None), grad, hess, n_used
 
     def loss_gradient_hessian_sums(self, y_pos, scores, codes, n_groups, k, *,
                                    sample_weight=None, layout=None,
-                                   hessian=True, chunk_size=None):
+                                   hessian=True, value=True, n_threads=None):
         """The sums behind :meth:`loss_gradient_hessian`, before the mean.
 
         Returns ``(total, grad_sum, hess_sum, weight, n_groups_used)``: the
-        group-weighted sums of the losses, gradients and Hessian diagonals of
-        the defined groups, and the sum of their group weights (see
-        :meth:`BaseSurrogate.loss_gradient_sums`).
+        group-weighted sums of the losses (``None`` without ``value``),
+        gradients and Hessian diagonals of the defined groups, and the sum
+        of their group weights (see :meth:`BaseSurrogate.loss_gradient_sums`).
         """
         if layout is None:
             layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
@@ -432,16 +368,23 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_used = layout.n_defined
         if n_used == 0:
             zeros = np.zeros(n)
-            return 0.0, zeros, (zeros.copy() if hessian else None), 0.0, 0
+            return ((0.0 if value else None), zeros,
+                    (zeros.copy() if hessian else None), 0.0, 0)
         s = np.asarray(scores, dtype=np.float64)[layout.order]
         u, v, implicit = self._weights(s, layout, k)
-        L, D1, D2 = _pair_sums(layout, s, u, v, hessian,
-                               chunk_size or PAIR_CHUNK_SIZE)
+        loss_rows = ("both" if implicit is not None
+                     else "relevant" if value else None)
+        # numba loads at the first fit, not at ``import skpapk``
+        from ._pair_kernels import pair_sums
+
+        L, S1, S2 = pair_sums(layout, s, u, v, truncation=self._truncation(),
+                              loss=loss_rows, need_hess=hessian,
+                              n_threads=n_threads)
         weight = group_weights(layout, self.group_weight)
         row_weight = weight[layout.codes]
         pos = layout.y_pos
-        total = float(np.dot((row_weight * u)[pos], L[pos]))
-        grad_s = np.where(pos, u * D1, -v * D1)
+        total = float(np.dot((row_weight * u)[pos], L[pos])) if value else None
+        grad_s = np.where(pos, -u * S1, v * S1)
         if implicit is not None:
             grad_s += self._implicit_gradient(L, layout, implicit)
         grad = np.empty(n)
@@ -449,8 +392,12 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         hess = None
         if hessian:
             hess = np.empty(n)
-            hess[layout.order] = np.where(pos, u, v) * D2 * row_weight
+            hess[layout.order] = np.where(pos, u, v) * S2 * row_weight
         return total, grad, hess, float(weight.sum()), n_used
+
+    def _truncation(self):
+        """The kernel's truncation level (0: every pair)."""
+        return 0 if self.truncation_level is None else int(self.truncation_level)
 
     def _weights(self, s, layout, k):  # pragma: no cover - abstract
         """``(u, v, implicit)``: pair weights and what the gradient needs of them."""
@@ -464,7 +411,8 @@ def _uniform_weights(layout):
     """``u = w / n+`` on relevant rows, ``v = w / n-`` on irrelevant ones."""
     mass = np.where(layout.y_pos, layout.mass_pos[layout.codes],
                     layout.mass_neg[layout.codes])
-    share = np.where(layout.defined[layout.codes], layout.weight / mass, 0.0)
+    share = np.zeros_like(mass)
+    np.divide(layout.weight, mass, out=share, where=layout.defined[layout.codes])
     return np.where(layout.y_pos, share, 0.0), np.where(layout.y_pos, 0.0, share)
 
 
@@ -480,6 +428,10 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
     ----------
     group_weight : {"uniform", "inverse_variance"}, default="uniform"
         Weight of each group in the mean over groups (:func:`group_weights`).
+    truncation_level : int or None, default=None
+        Keep only the pairs with a row among its group's
+        ``truncation_level`` highest scored rows of its label
+        (:class:`SmoothPairwiseSurrogate`); ``None``: every pair.
     """
 
     name = "pairwise_logistic"
@@ -541,15 +493,21 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         ``T > 0``, in units of each group's score standard deviation.
     group_weight : {"uniform", "inverse_variance"}, default="uniform"
         Weight of each group in the mean over groups (:func:`group_weights`).
+    truncation_level : int or None, default=None
+        Keep only the pairs with a row among its group's
+        ``truncation_level`` highest scored rows of its label
+        (:class:`SmoothPairwiseSurrogate`); ``None``: every pair.
     """
 
     name = "soft_papk"
     convex = False
-    hyperparameters = ("temperature", "group_weight")
+    hyperparameters = ("temperature", "group_weight", "truncation_level")
 
-    def __init__(self, temperature=1.0, group_weight="uniform"):
+    def __init__(self, temperature=1.0, group_weight="uniform",
+                 truncation_level=None):
         self.temperature = temperature
         self.group_weight = group_weight
+        self.truncation_level = truncation_level
 
     def _weights(self, s, layout, k):
         T = float(self.temperature)
@@ -558,7 +516,9 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         codes = layout.codes
         top_mass = np.where(layout.y_pos, np.minimum(layout.mass_pos, k)[codes],
                             np.minimum(layout.mass_neg, k)[codes])
-        share = np.where(layout.defined[codes], layout.weight * p / top_mass, 0.0)
+        share = np.zeros_like(p)
+        np.divide(layout.weight * p, top_mass, out=share,
+                  where=layout.defined[codes])
         u = np.where(layout.y_pos, share, 0.0)
         v = np.where(layout.y_pos, 0.0, share)
         # d share_r / d p_r and the curvature of the soft threshold

@@ -236,43 +236,43 @@ def test_objective_rejects_bad_inputs(args, match):
         LightGBMObjective("pairwise_logistic")(*args)
 
 
-def test_objective_chunks_bound_the_memory_of_a_large_user(monkeypatch):
-    """A user with 4,000 rows (900,000 pairs) is evaluated in chunks of at
-    most PAIR_CHUNK_SIZE pairs, with the unchunked result."""
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
+def test_objective_of_a_large_user_allocates_no_pair_array(surrogate):
+    """A user with 3,300 rows (900,000 pairs): the call allocates O(rows)
+    memory, not a pair array (900,000 float64 would be 7.2 MB), and equals
+    the sum over the pair matrix."""
+    import tracemalloc
+
     rng = np.random.default_rng(0)
     n_pos, n_neg = 300, 3000
     y = np.r_[np.ones(n_pos), np.zeros(n_neg), np.ones(20), np.zeros(80)]
     sizes = np.array([n_pos + n_neg, 100])
     s = rng.normal(size=y.shape[0])
-    reference = LightGBMObjective("soft_papk", k=10, temperature=0.5)(
-        y, s, None, sizes)
-    lengths = []
-    real = _smooth._chunk_pairs
-
-    def recording(layout, c0, c1):
-        out = real(layout, c0, c1)
-        lengths.append(out[0].shape[0])
-        return out
-
-    monkeypatch.setattr(_smooth, "_chunk_pairs", recording)
-    monkeypatch.setattr(_smooth, "PAIR_CHUNK_SIZE", 4096)
-    monkeypatch.setattr(_smooth, "PAIR_CACHE_SIZE", 0)
-    chunked = LightGBMObjective("soft_papk", k=10, temperature=0.5)(
-        y, s, None, sizes)
-    assert max(lengths) <= 4096
-    assert sum(lengths) == n_pos * n_neg + 20 * 80
-    np.testing.assert_allclose(chunked[0], reference[0], rtol=1e-10, atol=1e-14)
-    np.testing.assert_allclose(chunked[1], reference[1], rtol=1e-10, atol=1e-14)
+    objective = LightGBMObjective(surrogate, k=10, temperature=0.5,
+                                  group_weight="uniform")
+    objective(y, s, None, sizes)  # compile, build the layout
+    tracemalloc.start()
+    grad, hess = objective(y, s + 0.1, None, sizes)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 40 * 8 * y.shape[0]
+    # the pair matrix of the big user, as an oracle
+    sig = 1 / (1 + np.exp(-(s[n_pos:n_pos + n_neg][None, :] - s[:n_pos][:, None])))
+    if surrogate == "pairwise_logistic":
+        want_pos = -sig.sum(axis=1) / (n_pos * n_neg)
+        scale = y.shape[0] / 2  # the mean over the two users, times n rows
+        np.testing.assert_allclose(
+            objective(y, s, None, sizes)[0][:n_pos], scale * want_pos,
+            rtol=1e-10)
+    assert np.all(hess >= 0) and np.all(np.isfinite(grad))
 
 
-def test_ranker_fits_a_large_user_in_small_chunks(monkeypatch):
+def test_ranker_fits_a_large_user():
     rng = np.random.default_rng(1)
     n = 3000
     y = (rng.random(n) < 0.1).astype(int)
     X = rng.normal(size=(n, 3)) + 0.8 * y[:, None]
     g = np.r_[np.zeros(n - 200, int), np.ones(200, int)]
-    monkeypatch.setattr(_smooth, "PAIR_CHUNK_SIZE", 2048)
-    monkeypatch.setattr(_smooth, "PAIR_CACHE_SIZE", 0)
     ranker = PApKBoostRanker(k=10, objective="soft_papk", **SMALL).fit(X, y, groups=g)
     assert ranker.score(X, y, groups=g) > 0.6
 

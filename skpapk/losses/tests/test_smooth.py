@@ -156,16 +156,79 @@ def test_pairwise_logistic_hessian_is_exact():
 
 
 @pytest.mark.parametrize("surrogate", SMOOTH)
-@pytest.mark.parametrize("chunk_size", [1, 7, 64, 10_000])
-def test_chunks_cutting_groups_give_the_same_sums(surrogate, chunk_size):
-    y, s, groups = _data(8, n=80, n_groups=3)
+@pytest.mark.parametrize("truncation_level", [None, 2])
+def test_threads_do_not_change_a_bit(surrogate, truncation_level):
+    y, s, groups = _data(8, n=300, n_groups=7)
+    codes = np.unique(groups, return_inverse=True)[1]
+    loss = SURROGATES[surrogate](truncation_level=truncation_level)
+    ref = loss.loss_gradient_hessian(y, s, codes, 7, 4, n_threads=1)
+    for n_threads in (2, 5):
+        got = loss.loss_gradient_hessian(y, s, codes, 7, 4, n_threads=n_threads)
+        assert got[0] == ref[0]
+        np.testing.assert_array_equal(got[1], ref[1])
+        np.testing.assert_array_equal(got[2], ref[2])
+
+
+def _truncated_oracle(y, s, groups, T, group_weight):
+    """Mean over groups of the mean logistic loss of the kept pairs' terms
+    ``u_i v_j l(s_i - s_j)``, ``u = 1/n+``, ``v = 1/n-``, pairs with the
+    relevant row among the top ``T`` relevant rows or the irrelevant one
+    among the top ``T`` irrelevant rows."""
+    values, weights = [], []
+    for g in np.unique(groups):
+        m = groups == g
+        sp, sn = s[m & y], s[m & ~y]
+        if sp.size == 0 or sn.size == 0:
+            continue
+        keep = np.ones((sp.size, sn.size), dtype=bool)
+        if sp.size > T and sn.size > T:
+            rp = np.argsort(np.argsort(-sp, kind="stable"), kind="stable")
+            rn = np.argsort(np.argsort(-sn, kind="stable"), kind="stable")
+            keep = (rp[:, None] < T) | (rn[None, :] < T)
+        terms = _logistic(sp[:, None] - sn[None, :]) * keep
+        values.append(terms.sum() / (sp.size * sn.size))
+        weights.append(1.0 if group_weight == "uniform" else
+                       12.0 * sp.size * sn.size / (sp.size + sn.size + 1))
+    return float(np.average(values, weights=weights))
+
+
+@pytest.mark.parametrize("T", [1, 3, 8])
+@pytest.mark.parametrize("group_weight", GROUP_WEIGHTS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_truncated_loss_and_its_gradient(T, group_weight, seed):
+    """The truncated pairwise loss against its definition, and its gradient
+    against finite differences (no ties: the ranks do not move within eps)."""
+    y, s, groups = _data(seed, n=80, n_groups=3)
+    loss = PairwiseLogisticSurrogate(group_weight, truncation_level=T)
+    codes = np.unique(groups, return_inverse=True)[1]
+    value, grad, _ = loss.loss_gradient(y, s, codes, 3, 2)
+    assert value == pytest.approx(_truncated_oracle(y, s, groups, T, group_weight),
+                                  rel=1e-12)
+    f = lambda t: loss.loss_gradient(y, t, codes, 3, 2)[0]  # noqa: E731
+    np.testing.assert_allclose(grad, _fd_gradient(f, s), rtol=1e-6, atol=1e-9)
+
+
+def test_truncation_keeps_every_pair_of_short_lists():
+    y, s, groups = _data(3, n=60, n_groups=6)
+    codes = np.unique(groups, return_inverse=True)[1]
+    full = PairwiseLogisticSurrogate().loss_gradient_hessian(y, s, codes, 6, 3)
+    cut = PairwiseLogisticSurrogate(truncation_level=60).loss_gradient_hessian(
+        y, s, codes, 6, 3)
+    assert cut[0] == full[0]
+    np.testing.assert_array_equal(cut[1], full[1])
+
+
+@pytest.mark.parametrize("surrogate", SMOOTH)
+def test_value_is_optional(surrogate):
+    y, s, groups = _data(4, n=50)
     codes = np.unique(groups, return_inverse=True)[1]
     loss = SURROGATES[surrogate]()
-    ref = loss.loss_gradient_hessian(y, s, codes, 3, 4, chunk_size=1 << 20)
-    got = loss.loss_gradient_hessian(y, s, codes, 3, 4, chunk_size=chunk_size)
-    assert got[0] == pytest.approx(ref[0], rel=1e-12)
-    np.testing.assert_allclose(got[1], ref[1], rtol=1e-10, atol=1e-15)
-    np.testing.assert_allclose(got[2], ref[2], rtol=1e-10, atol=1e-15)
+    value, grad, hess, _ = loss.loss_gradient_hessian(y, s, codes, 5, 3,
+                                                      value=False)
+    ref = loss.loss_gradient_hessian(y, s, codes, 5, 3)
+    assert value is None
+    np.testing.assert_array_equal(grad, ref[1])
+    np.testing.assert_array_equal(hess, ref[2])
 
 
 @pytest.mark.parametrize("surrogate", SMOOTH)

@@ -1,0 +1,297 @@
+"""Compiled per-group sums of the pairwise logistic loss (numba).
+
+The smooth surrogates of :mod:`skpapk.losses._smooth` reduce to, for every
+group (user) and every kept (relevant ``i``, irrelevant ``j``) pair,
+``l(s_i - s_j) = log(1 + exp(-(s_i - s_j)))`` weighted by ``u_i v_j``. This
+module computes, for every row, the weighted sums over its pairs of the
+loss, of ``sigma(s_j - s_i)`` (minus the derivative of ``l``) and of
+``sigma (1 - sigma)`` (its second derivative), in one pass over each group's
+pairs, with no pair matrix and no Python loop over groups.
+
+A pair costs one division and a few additions: with ``e = exp(s - m)``
+(``m`` the group's highest score, so that ``0 < e <= 1``),
+``sigma(s_j - s_i) = e_j / (e_i + e_j)``, ``sigma (1 - sigma) = e_i e_j /
+(e_i + e_j)^2`` and ``l = log1p(e_j / e_i)`` (computed only when the loss
+value is needed). Groups whose scores span more than 700 (where ``e`` would
+underflow) are computed pair by pair from the score differences instead.
+
+The kernels release the GIL (``nogil=True``): :func:`pair_sums` runs blocks
+of whole groups, balanced by their number of pairs, in a pool of threads.
+Every group is summed by one thread in a fixed order, so the sums do not
+depend on the number of threads. Compiled code is cached on disk
+(``cache=True``): the compilation is paid once per machine.
+
+Truncation (``truncation_level = T``): in a group with more than ``T``
+relevant and more than ``T`` irrelevant rows, only the pairs with the
+relevant row among the group's ``T`` highest scored relevant rows, or the
+irrelevant row among its ``T`` highest scored irrelevant rows, are kept
+(ties broken by row order): ``T (n+ + n- - T)`` pairs instead of
+``n+ n-``. Groups with at most ``T`` rows of one label keep every pair.
+"""
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+#: Score spread beyond which ``exp(s - max)`` could underflow: such groups
+#: are summed from the score differences (slower, exact).
+_SPREAD_LIMIT = 700.0
+
+
+@njit(nogil=True, cache=True)
+def _sums_from_exp(ep, up, en, vn, n_pos, n_neg, top, need_loss, need_hess,
+                   Lp, S1p, S2p, Ln, S1n, S2n):
+    """Pair sums of one group from ``e = exp(s - max)`` (local arrays).
+
+    Relevant row ``a`` is paired with the irrelevant rows ``b <
+    n_neg`` when ``a < top``, else with ``b < top`` (the caller sorts the
+    rows by decreasing score when it truncates; ``top >= n_pos`` keeps
+    every pair).
+    """
+    for a in range(n_pos):
+        ei = ep[a]
+        ua = up[a]
+        inv = 1.0 / ei
+        n_b = n_neg if a < top else top
+        acc1 = 0.0
+        acc2 = 0.0
+        accl = 0.0
+        for b in range(n_b):
+            ej = en[b]
+            d = 1.0 / (ei + ej)
+            p = ej * d
+            acc1 += vn[b] * p
+            S1n[b] += ua * p
+            if need_hess:
+                q = p * ei * d
+                acc2 += vn[b] * q
+                S2n[b] += ua * q
+            if need_loss:
+                loss = math.log1p(ej * inv)
+                accl += vn[b] * loss
+                if need_loss == 2:
+                    Ln[b] += ua * loss
+        S1p[a] = acc1
+        S2p[a] = acc2
+        Lp[a] = accl
+
+
+@njit(nogil=True, cache=True)
+def _sums_from_differences(sp, up, sn, vn, n_pos, n_neg, top, need_loss,
+                           need_hess, Lp, S1p, S2p, Ln, S1n, S2n):
+    """Pair sums of one group from the score differences (any spread)."""
+    for a in range(n_pos):
+        si = sp[a]
+        ua = up[a]
+        n_b = n_neg if a < top else top
+        acc1 = 0.0
+        acc2 = 0.0
+        accl = 0.0
+        for b in range(n_b):
+            z = si - sn[b]
+            t = math.exp(-abs(z))
+            # sigma(-z) from one exp, stable on both sides
+            p = t / (1.0 + t) if z >= 0 else 1.0 / (1.0 + t)
+            acc1 += vn[b] * p
+            S1n[b] += ua * p
+            if need_hess:
+                q = t / ((1.0 + t) * (1.0 + t))  # sigma(z) sigma(-z)
+                acc2 += vn[b] * q
+                S2n[b] += ua * q
+            if need_loss:
+                loss = max(-z, 0.0) + math.log1p(t)
+                accl += vn[b] * loss
+                if need_loss == 2:
+                    Ln[b] += ua * loss
+        S1p[a] = acc1
+        S2p[a] = acc2
+        Lp[a] = accl
+
+
+@njit(nogil=True, cache=True)
+def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s, u,
+                v, truncation, need_loss, need_hess, L, S1, S2):
+    """The pair sums of the groups ``[g_lo, g_hi)`` into ``L``, ``S1``, ``S2``.
+
+    ``s``, ``u``, ``v`` and the outputs are in the layout's row order (each
+    group's relevant rows, then its irrelevant rows). Rows of undefined
+    groups are left untouched (zero).
+    """
+    width = 1
+    for g in range(g_lo, g_hi):
+        if defined[g]:
+            width = max(width, n_pos[g], n_neg[g])
+    xp = np.empty(width)
+    wp = np.empty(width)
+    xn = np.empty(width)
+    wn = np.empty(width)
+    Lp = np.zeros(width)
+    S1p = np.zeros(width)
+    S2p = np.zeros(width)
+    Ln = np.zeros(width)
+    S1n = np.zeros(width)
+    S2n = np.zeros(width)
+    ip = np.empty(width, dtype=np.intp)
+    jn = np.empty(width, dtype=np.intp)
+    for g in range(g_lo, g_hi):
+        if not defined[g]:
+            continue
+        ps, npos, ns, nneg = pos_start[g], n_pos[g], neg_start[g], n_neg[g]
+        hi = -np.inf
+        lo = np.inf
+        for r in range(ps, ps + npos):
+            hi = max(hi, s[r])
+            lo = min(lo, s[r])
+        for r in range(ns, ns + nneg):
+            hi = max(hi, s[r])
+            lo = min(lo, s[r])
+        truncated = 0 < truncation < npos and truncation < nneg
+        if truncated:  # rows by decreasing score (stable: ties by row order)
+            ip[:npos] = ps + np.argsort(-s[ps:ps + npos], kind="mergesort")
+            jn[:nneg] = ns + np.argsort(-s[ns:ns + nneg], kind="mergesort")
+            top = truncation
+        else:
+            for a in range(npos):
+                ip[a] = ps + a
+            for b in range(nneg):
+                jn[b] = ns + b
+            top = npos
+        direct = hi - lo > _SPREAD_LIMIT
+        for a in range(npos):
+            r = ip[a]
+            xp[a] = s[r] if direct else math.exp(s[r] - hi)
+            wp[a] = u[r]
+        for b in range(nneg):
+            r = jn[b]
+            xn[b] = s[r] if direct else math.exp(s[r] - hi)
+            wn[b] = v[r]
+            S1n[b] = 0.0
+            S2n[b] = 0.0
+            Ln[b] = 0.0
+        if direct:
+            _sums_from_differences(xp, wp, xn, wn, npos, nneg, top, need_loss,
+                                   need_hess, Lp, S1p, S2p, Ln, S1n, S2n)
+        else:
+            _sums_from_exp(xp, wp, xn, wn, npos, nneg, top, need_loss,
+                           need_hess, Lp, S1p, S2p, Ln, S1n, S2n)
+        for a in range(npos):
+            r = ip[a]
+            S1[r] = S1p[a]
+            if need_hess:
+                S2[r] = S2p[a]
+            if need_loss:
+                L[r] = Lp[a]
+        for b in range(nneg):
+            r = jn[b]
+            S1[r] = S1n[b]
+            if need_hess:
+                S2[r] = S2n[b]
+            if need_loss == 2:
+                L[r] = Ln[b]
+
+
+def kept_pairs(n_pos, n_neg, defined, truncation):
+    """Number of pairs each group keeps (0 for undefined groups).
+
+    Parameters
+    ----------
+    n_pos, n_neg : ndarray of int of shape (n_groups,)
+    defined : ndarray of bool of shape (n_groups,)
+    truncation : int
+        ``T > 0``, or 0 for every pair.
+
+    Returns
+    -------
+    pairs : ndarray of int64 of shape (n_groups,)
+    """
+    n_pos = n_pos.astype(np.int64)
+    n_neg = n_neg.astype(np.int64)
+    pairs = n_pos * n_neg
+    if truncation > 0:
+        cut = (n_pos > truncation) & (n_neg > truncation)
+        pairs = np.where(cut, truncation * (n_pos + n_neg - truncation), pairs)
+    return np.where(defined, pairs, 0)
+
+
+def effective_n_threads(n_threads):
+    """Threads to use: ``None`` or -1 all the CPUs this process may use."""
+    if n_threads is None or n_threads == -1:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # pragma: no cover - not on Linux
+            return max(1, os.cpu_count() or 1)
+    if n_threads < -1:
+        return max(1, effective_n_threads(None) + 1 + n_threads)
+    return max(1, int(n_threads))
+
+
+def _blocks(cost, n_blocks):
+    """Split groups into at most ``n_blocks`` contiguous runs of equal cost."""
+    n_groups = cost.shape[0]
+    if n_blocks <= 1 or n_groups <= 1:
+        return [(0, n_groups)]
+    cumulative = np.cumsum(cost, dtype=np.float64)
+    targets = cumulative[-1] * np.arange(1, n_blocks) / n_blocks
+    cuts = np.searchsorted(cumulative, targets, side="left") + 1
+    edges = np.unique(np.concatenate(([0], np.minimum(cuts, n_groups),
+                                      [n_groups])))
+    return list(zip(edges[:-1].tolist(), edges[1:].tolist()))
+
+
+def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
+              n_threads=None):
+    """Per-row sums over the kept pairs of every defined group.
+
+    Parameters
+    ----------
+    layout : PairLayout
+        Rows gathered by group and label (:func:`make_pair_layout`).
+    s, u, v : ndarray of float64 of shape (n_samples,)
+        Scores and pair weights, in ``layout.order``: ``u`` on relevant rows,
+        ``v`` on irrelevant rows.
+    truncation : int, default=0
+        ``T > 0`` keeps the pairs with a row among its group's top ``T`` of
+        its label (see the module docstring); 0 keeps every pair.
+    loss : {"both", "relevant", None}, default="both"
+        Rows whose loss sums ``L`` are computed: every row, the relevant
+        rows only (enough for the loss value), or none (the gradient and
+        Hessian need no logarithm).
+    need_hess : bool, default=True
+        Whether to compute ``S2``.
+    n_threads : int or None, default=None
+        Threads; ``None``: every CPU.
+
+    Returns
+    -------
+    L : ndarray of float64 of shape (n_samples,) or None
+        Relevant row ``i``: ``sum_j v_j l(s_i - s_j)``; irrelevant row
+        ``j``: ``sum_i u_i l(s_i - s_j)`` (0 with ``loss="relevant"``).
+    S1 : ndarray of float64 of shape (n_samples,)
+        The same sums of ``sigma(s_j - s_i) = -l'(s_i - s_j)``.
+    S2 : ndarray of float64 of shape (n_samples,) or None
+        The same sums of ``l''(s_i - s_j)``.
+    """
+    n = s.shape[0]
+    loss_mode = {None: 0, "relevant": 1, "both": 2}[loss]
+    L = np.zeros(n if loss_mode else 0)
+    S1 = np.zeros(n)
+    S2 = np.zeros(n if need_hess else 0)
+    args = (layout.pos_start, layout.n_pos, layout.neg_start, layout.n_neg,
+            layout.defined, s, u, v, int(truncation), loss_mode,
+            bool(need_hess), L, S1, S2)
+    n_threads = effective_n_threads(n_threads)
+    cost = kept_pairs(layout.n_pos, layout.n_neg, layout.defined, truncation)
+    # a few blocks per thread even out groups of unequal cost
+    blocks = _blocks(cost + layout.n_pos + layout.n_neg,
+                     1 if n_threads == 1 else 4 * n_threads)
+    if len(blocks) == 1:
+        _block_sums(*blocks[0], *args)
+    else:
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            for future in [pool.submit(_block_sums, lo, hi, *args)
+                           for lo, hi in blocks]:
+                future.result()
+    return (L if loss_mode else None), S1, (S2 if need_hess else None)
