@@ -152,6 +152,21 @@ class PApKBoostRanker(BaseRanker):
         it scored 1.1 to 1.2 points of test micro-pAp@k above ``"uniform"``.
         Ignored by LightGBM's objectives.
 
+    truncation_level : int or None, default=100
+        Bound on the pairs of users with long candidate lists (the skpapk
+        objectives only): a pair counts when its relevant row is among the
+        user's ``truncation_level`` highest scored relevant rows, or its
+        irrelevant row among the ``truncation_level`` highest scored
+        irrelevant rows, under the current trees (pAp@k itself only looks
+        at a user's top ``min(k, n+)`` relevant and top ``k`` irrelevant
+        rows). A user with at most ``truncation_level`` relevant or at most
+        ``truncation_level`` irrelevant rows keeps every pair, so the
+        default is the exact objective on lists of up to 200 items, and a
+        user costs ``O(truncation_level * n_rows)`` a round instead of
+        ``O(n+ * n-)``. ``None``: every pair. On 2,000-item users the
+        default scored as the exact objective
+        (``benchmarks/results/boost_speed.md``).
+
     n_estimators : int, default=100
         Maximum number of boosting rounds (trees).
 
@@ -323,6 +338,7 @@ class PApKBoostRanker(BaseRanker):
         "objective": [StrOptions(set(OBJECTIVES))],
         "temperature": [Interval(Real, 0, None, closed="neither")],
         "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "truncation_level": [Interval(Integral, 1, None, closed="left"), None],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "num_leaves": [Interval(Integral, 2, 131072, closed="both")],
@@ -345,7 +361,8 @@ class PApKBoostRanker(BaseRanker):
     }
 
     def __init__(self, k=10, *, objective="pairwise_logistic", temperature=10.0,
-                 group_weight="inverse_variance", n_estimators=100,
+                 group_weight="inverse_variance", truncation_level=100,
+                 n_estimators=100,
                  learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
@@ -355,6 +372,7 @@ class PApKBoostRanker(BaseRanker):
         self.objective = objective
         self.temperature = temperature
         self.group_weight = group_weight
+        self.truncation_level = truncation_level
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.num_leaves = num_leaves
@@ -399,8 +417,15 @@ class PApKBoostRanker(BaseRanker):
         if self.objective in SMOOTH_SURROGATES:
             return LightGBMObjective(self.objective, k=self.k,
                                      temperature=self.temperature,
-                                     group_weight=self.group_weight)
+                                     group_weight=self.group_weight,
+                                     truncation_level=self.truncation_level,
+                                     n_jobs=self._n_threads())
         return self.objective
+
+    def _n_threads(self):
+        """Threads of LightGBM and of the objective's kernel (``None``: every
+        core, LightGBM's default)."""
+        return None if self.n_jobs is None else effective_n_jobs(self.n_jobs)
 
     def _lightgbm_params(self, seed):
         """LightGBM's parameters (``lightgbm.train``'s names)."""
@@ -418,7 +443,7 @@ class PApKBoostRanker(BaseRanker):
             "lambda_l2": self.reg_lambda,
             "metric": "None",
             "verbosity": 1 if self.verbose >= 2 else -1,
-            "num_threads": 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs),
+            "num_threads": self._n_threads() or 0,
         }
         if self.objective == "lambdarank":
             params["lambdarank_truncation_level"] = 2 * self.k

@@ -286,6 +286,7 @@ class DaskBoostMixin(DaskRankerMixin):
             params["objective"] = LightGBMObjective(
                 self.objective, k=self.k, temperature=self.temperature,
                 group_weight=self.group_weight,
+                truncation_level=self.truncation_level,
                 scale=float(sum(i["n_rows"] for i in info)),
                 weight_total=float(sum(i["weight_total"] for i in info)))
         kwargs = {_SKLEARN_NAMES.get(key, key): value

@@ -52,8 +52,9 @@ class LightGBMObjective:
     (``sample_weight``, ``Dataset(weight=...)``) act as frequency weights: a
     row of weight 2 counts as two copies of the row.
 
-    The pairs are enumerated in bounded chunks, with no Python loop over
-    groups (see :mod:`skpapk.losses`); the layout of the rows, which only
+    The pairs are summed by a compiled kernel, groups in parallel threads,
+    with no Python loop over groups and no pair array (see
+    :mod:`skpapk.losses`); the layout of the rows, which only
     depends on the labels, groups and weights, is built at the first call
     and reused while they stay the same (every boosting round of one fit).
 
@@ -79,6 +80,14 @@ class LightGBMObjective:
         alike; ``"inverse_variance"``, users with few rows weigh less. The
         defaults are :class:`skpapk.PApKBoostRanker`'s, chosen on MovieLens
         100K.
+    truncation_level : int or None, default=None
+        Bound on the pairs of long lists: only the pairs whose relevant row
+        is among its group's ``truncation_level`` highest scored relevant
+        rows, or whose irrelevant row is among its ``truncation_level``
+        highest scored irrelevant rows (by the scores of the call), count;
+        a group costs ``O(truncation_level * n_rows)`` instead of
+        ``O(n+ * n-)``. A group with at most ``truncation_level`` relevant
+        or irrelevant rows keeps every pair. ``None``: every pair.
     scale : float or None, default=None
         Constant the mean loss is multiplied by. ``None``: the total weight
         of the rows (their number without weights). The mean over groups
@@ -88,6 +97,17 @@ class LightGBMObjective:
         ``min_child_weight`` (``min_sum_hessian_in_leaf``) and
         ``reg_lambda`` keep their usual meaning and ``learning_rate`` its
         usual range.
+    weight_total : float or None, default=None
+        Total group weight (:func:`~skpapk.losses.group_weights`) of all
+        the groups, when a call sees only some of them (a worker of
+        distributed training: :class:`skpapk.dask.PApKBoostRanker`). The
+        call then returns its share of the mean over all the groups; it
+        needs an explicit ``scale``. ``None``: the call's groups are all
+        the groups.
+    n_jobs : int or None, default=None
+        Threads of the pair kernel (groups are split among them; the
+        result does not depend on their number). ``None`` or ``-1``: every
+        core this process may run on.
 
     Attributes
     ----------
@@ -135,13 +155,16 @@ class LightGBMObjective:
     """
 
     def __init__(self, surrogate="pairwise_logistic", *, k=10, temperature=10.0,
-                 group_weight="inverse_variance", scale=None, weight_total=None):
+                 group_weight="inverse_variance", truncation_level=None,
+                 scale=None, weight_total=None, n_jobs=None):
         self.surrogate = surrogate
         self.k = k
         self.temperature = temperature
         self.group_weight = group_weight
+        self.truncation_level = truncation_level
         self.scale = scale
         self.weight_total = weight_total
+        self.n_jobs = n_jobs
 
     def _check_params(self):
         """Validate the parameters; build ``surrogate_``."""
@@ -198,8 +221,26 @@ class LightGBMObjective:
                     "of all the rows (the default, the total weight of the "
                     "call's rows, differs from worker to worker)."
                 )
+        truncation_level = self.truncation_level
+        if truncation_level is not None and (
+                isinstance(truncation_level, (bool, np.bool_))
+                or not isinstance(truncation_level, numbers.Integral)
+                or truncation_level < 1):
+            raise ValueError(
+                f"truncation_level must be None (every pair) or a positive "
+                f"int, got {truncation_level!r}."
+            )
+        n_jobs = self.n_jobs
+        if n_jobs is not None and (
+                isinstance(n_jobs, (bool, np.bool_))
+                or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
+            raise ValueError(
+                f"n_jobs must be None (every core), -1 (every core) or a "
+                f"non-zero int, got {n_jobs!r}."
+            )
         return get_surrogate(surrogate, temperature=float(temperature),
-                             group_weight=self.group_weight)
+                             group_weight=self.group_weight,
+                             truncation_level=truncation_level)
 
     def __call__(self, y_true, y_pred, weight=None, group=None):
         """Gradient and Hessian of the scaled loss with respect to the scores.
@@ -234,14 +275,17 @@ class LightGBMObjective:
         y_pos, scores, sizes, weight = self._check_inputs(
             y_true, y_pred, weight, group)
         codes, n_groups, layout = self._layout(y_pos, sizes, weight)
+        n_threads = self.n_jobs
+        if n_threads is not None and n_threads < 0:
+            n_threads = None
         if self.weight_total is None:
             _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
                 y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
-                layout=layout)
+                layout=layout, value=False, n_threads=n_threads)
         else:  # this call's share of the mean over all the groups
             _, grad, hess, _, n_used = self.surrogate_.loss_gradient_hessian_sums(
                 y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
-                layout=layout)
+                layout=layout, value=False, n_threads=n_threads)
             grad /= self.weight_total
             hess /= self.weight_total
         self.n_groups_used_ = n_used
@@ -325,5 +369,7 @@ class LightGBMObjective:
     def __repr__(self):
         return (f"{type(self).__name__}({self.surrogate!r}, k={self.k!r}, "
                 f"temperature={self.temperature!r}, "
-                f"group_weight={self.group_weight!r}, scale={self.scale!r}, "
-                f"weight_total={self.weight_total!r})")
+                f"group_weight={self.group_weight!r}, "
+                f"truncation_level={self.truncation_level!r}, "
+                f"scale={self.scale!r}, weight_total={self.weight_total!r}, "
+                f"n_jobs={self.n_jobs!r})")

@@ -12,8 +12,11 @@ A pair costs one division and a few additions: with ``e = exp(s - m)``
 (``m`` the group's highest score, so that ``0 < e <= 1``),
 ``sigma(s_j - s_i) = e_j / (e_i + e_j)``, ``sigma (1 - sigma) = e_i e_j /
 (e_i + e_j)^2`` and ``l = log1p(e_j / e_i)`` (computed only when the loss
-value is needed). Groups whose scores span more than 700 (where ``e`` would
-underflow) are computed pair by pair from the score differences instead.
+value is needed; a relevant row's sum of losses against equally weighted
+irrelevant rows takes one logarithm of a product of many ``1 + e_j /
+e_i``, see :func:`_log1p_sum`). Groups whose scores span more than 700
+(where ``e`` would underflow) are computed pair by pair from the score
+differences instead.
 
 The kernels release the GIL (``nogil=True``): :func:`pair_sums` runs blocks
 of whole groups, balanced by their number of pairs, in a pool of threads.
@@ -51,32 +54,73 @@ def _sums_from_exp(ep, up, en, vn, n_pos, n_neg, top, need_loss, need_hess,
     rows by decreasing score when it truncates; ``top >= n_pos`` keeps
     every pair).
     """
+    equal_v = True
+    for b in range(1, n_neg):
+        if vn[b] != vn[0]:
+            equal_v = False
+            break
     for a in range(n_pos):
         ei = ep[a]
         ua = up[a]
-        inv = 1.0 / ei
         n_b = n_neg if a < top else top
         acc1 = 0.0
         acc2 = 0.0
-        accl = 0.0
-        for b in range(n_b):
-            ej = en[b]
-            d = 1.0 / (ei + ej)
-            p = ej * d
-            acc1 += vn[b] * p
-            S1n[b] += ua * p
-            if need_hess:
+        if need_hess:
+            for b in range(n_b):
+                ej = en[b]
+                d = 1.0 / (ei + ej)
+                p = ej * d
                 q = p * ei * d
+                acc1 += vn[b] * p
+                S1n[b] += ua * p
                 acc2 += vn[b] * q
                 S2n[b] += ua * q
-            if need_loss:
-                loss = math.log1p(ej * inv)
-                accl += vn[b] * loss
-                if need_loss == 2:
-                    Ln[b] += ua * loss
+        else:
+            for b in range(n_b):
+                ej = en[b]
+                p = ej * (1.0 / (ei + ej))  # rounded as with the Hessian
+                acc1 += vn[b] * p
+                S1n[b] += ua * p
         S1p[a] = acc1
         S2p[a] = acc2
+        if need_loss == 0:
+            continue
+        inv = 1.0 / ei
+        if need_loss == 1 and equal_v:
+            Lp[a] = vn[0] * _log1p_sum(en, inv, n_b)
+            continue
+        accl = 0.0
+        for b in range(n_b):
+            loss = math.log1p(en[b] * inv)
+            accl += vn[b] * loss
+            if need_loss == 2:
+                Ln[b] += ua * loss
         Lp[a] = accl
+
+
+@njit(nogil=True, cache=True)
+def _log1p_sum(en, inv, n_b):
+    """``sum_b log1p(en[b] * inv)`` with one logarithm per many terms.
+
+    The terms above 1e-4 are multiplied together (``log(prod(1 + t))``,
+    the product taken to its logarithm before it could overflow); the
+    smaller ones are summed as ``t - t^2 / 2 + t^3 / 3`` (relative error
+    below 3e-13 each), where ``1 + t`` would lose digits.
+    """
+    prod = 1.0
+    total = 0.0
+    for b in range(n_b):
+        t = en[b] * inv
+        if t < 1e-4:
+            total += t * (1.0 - t * (0.5 - t / 3.0))
+        elif t > 1e100:
+            total += math.log1p(t)
+        else:
+            prod *= 1.0 + t
+            if prod > 1e200:
+                total += math.log(prod)
+                prod = 1.0
+    return total + math.log(prod)
 
 
 @njit(nogil=True, cache=True)

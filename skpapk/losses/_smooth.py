@@ -42,7 +42,7 @@ highest scored rows of its label), which bounds the cost of users with
 long candidate lists.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import expit
@@ -84,6 +84,10 @@ class PairLayout:
         Offset of each defined group's pairs in the enumeration of all pairs
         (a group's pair ``m`` is its relevant row ``m // n-`` against its
         irrelevant row ``m % n-``).
+    cache : dict
+        Per-row arrays that depend only on the layout (score-free pair
+        weights, per-row factors), computed at the first evaluation and
+        reused by the next ones (every boosting round, every solver step).
     """
 
     order: np.ndarray
@@ -98,6 +102,7 @@ class PairLayout:
     mass_neg: np.ndarray
     defined: np.ndarray
     pair_start: np.ndarray
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_groups(self):
@@ -381,18 +386,29 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
                               loss=loss_rows, need_hess=hessian,
                               n_threads=n_threads)
         weight = group_weights(layout, self.group_weight)
-        row_weight = weight[layout.codes]
         pos = layout.y_pos
-        total = float(np.dot((row_weight * u)[pos], L[pos])) if value else None
-        grad_s = np.where(pos, -u * S1, v * S1)
-        if implicit is not None:
-            grad_s += self._implicit_gradient(L, layout, implicit)
+        if implicit is None:
+            # every row's gradient is ``coef * S1``, its Hessian ``|coef| * S2``
+            key = ("coef", self.name, self.group_weight)
+            coef = layout.cache.get(key)
+            if coef is None:
+                coef = np.where(pos, -u, v) * weight[layout.codes]
+                layout.cache[key] = coef
+            grad_s = coef * S1
+        else:
+            row_weight = weight[layout.codes]
+            coef = np.where(pos, u, v) * row_weight
+            grad_s = np.where(pos, -coef, coef) * S1
+            grad_s += self._implicit_gradient(L, layout, implicit) * row_weight
+        total = None
+        if value:
+            total = float(np.dot(np.abs(coef[pos]), L[pos]))
         grad = np.empty(n)
-        grad[layout.order] = grad_s * row_weight
+        grad[layout.order] = grad_s
         hess = None
         if hessian:
             hess = np.empty(n)
-            hess[layout.order] = np.where(pos, u, v) * S2 * row_weight
+            hess[layout.order] = np.abs(coef) * S2
         return total, grad, hess, float(weight.sum()), n_used
 
     def _truncation(self):
@@ -437,8 +453,11 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
     name = "pairwise_logistic"
 
     def _weights(self, s, layout, k):
-        u, v = _uniform_weights(layout)
-        return u, v, None
+        # score-free: computed once per layout
+        weights = layout.cache.get("uniform_weights")
+        if weights is None:
+            weights = layout.cache["uniform_weights"] = _uniform_weights(layout)
+        return (*weights, None)
 
 
 def _standardize(s, layout):
