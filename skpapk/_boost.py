@@ -75,7 +75,7 @@ class _ValidationMonitor(BestRound):
         self.raw += env.model.predict(self.X, start_iteration=env.iteration,
                                       num_iteration=1, raw_score=True)
         score = _train_papk(self.y_pos, self.raw, self.codes, self.k)
-        if self.verbose:
+        if self.verbose > 0:
             print(f"[{env.iteration + 1}] validation micro-pAp@{self.k}: "
                   f"{score:.4f}")
         if self.record(score):
@@ -239,7 +239,8 @@ class PApKBoostRanker(BaseRanker):
         every core.
 
     verbose : int, default=0
-        Print the validation score of every round; ``verbose >= 2`` also
+        ``-1`` or ``0``: silent (``-1`` is LightGBM's way of saying it). ``1``:
+        print the validation score of every round; ``verbose >= 2`` also
         LightGBM's own messages.
 
     Attributes
@@ -357,7 +358,7 @@ class PApKBoostRanker(BaseRanker):
         "random_state": ["random_state"],
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
-        "verbose": ["verbose"],
+        "verbose": [Interval(Integral, -1, None, closed="left"), "boolean"],
     }
 
     def __init__(self, k=10, *, objective="pairwise_logistic", temperature=10.0,
@@ -504,7 +505,7 @@ class PApKBoostRanker(BaseRanker):
             X[order], label=y_pos[order].astype(np.float64), weight=weight,
             group=None if self.objective == "binary" else sizes[sizes > 0],
             params=dataset_params, free_raw_data=True).construct()
-        if self.verbose:
+        if self.verbose > 0:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
                   f"k={self.k}) on {order.shape[0]} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
@@ -534,6 +535,15 @@ class PApKBoostRanker(BaseRanker):
         booster.best_iteration = self.best_iteration_
         self.booster_ = booster
         return self
+
+    @property
+    def feature_importances_(self):
+        """Number of splits on every feature in the trees used (LightGBM's
+        ``importance_type="split"`` over the first ``best_iteration_``
+        trees), an ndarray of shape (n_features_in_,)."""
+        check_is_fitted(self)
+        return self.booster_.feature_importance(
+            importance_type="split", iteration=self.best_iteration_)
 
     def decision_function(self, X):
         """Raw score of every row (the sum of the trees); higher is better.

@@ -266,7 +266,7 @@ class DaskBoostMixin(DaskRankerMixin):
                     f"{classes.tolist()})."
                 )
             seed = self._lightgbm_seed(rng)
-            if self.verbose:
+            if self.verbose > 0:
                 print(f"Fitting {type(self).__name__} (objective="
                       f"{self.objective!r}, k={self.k}) on "
                       f"{sum(i['n_rows'] for i in info)} rows in {len(parts)} "
@@ -356,7 +356,7 @@ class DaskBoostMixin(DaskRankerMixin):
             scores = gains / sum(s[1] for s in sums)
             n_iter, best_round = _stopping_round(scores, self.tol,
                                                  self.n_iter_no_change)
-            if self.verbose:
+            if self.verbose > 0:
                 for t in range(n_iter):
                     print(f"[{t + 1}] validation micro-pAp@{self.k}: "
                           f"{scores[t]:.4f}")

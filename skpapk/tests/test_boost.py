@@ -589,3 +589,28 @@ def test_fit_warns_nothing_on_ordinary_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g).score(X, y, groups=g)
+
+
+@pytest.mark.parametrize("verbose", [-1, 0])
+def test_verbose_minus_one_is_silent_as_in_lightgbm(verbose, capsys):
+    X, y, g = make_data(0)
+    PApKBoostRanker(k=3, verbose=verbose, **SMALL).fit(X, y, groups=g)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_verbose_below_minus_one_is_refused():
+    X, y, g = make_data(0)
+    with pytest.raises(InvalidParameterError, match="verbose"):
+        PApKBoostRanker(verbose=-2).fit(X, y, groups=g)
+
+
+def test_feature_importances_count_the_splits_of_the_trees_used():
+    X, y, g = make_data(0)
+    ranker = PApKBoostRanker(k=3, random_state=0, **SMALL).fit(X, y, groups=g)
+    importances = ranker.feature_importances_
+    assert importances.shape == (X.shape[1],)
+    n_splits = sum(tree["num_leaves"] - 1 for tree in
+                   ranker.booster_.dump_model()["tree_info"][:ranker.best_iteration_])
+    assert importances.sum() == n_splits
+    assert not hasattr(PApKBoostRanker(), "feature_importances_")
