@@ -27,18 +27,63 @@ from _common import command_line, machine_info, markdown_table, today  # noqa: E
 from compare_peers import default_path, load_split  # noqa: E402
 
 from skpapk import PApKBoostRanker  # noqa: E402
+from skpapk.losses import LightGBMObjective  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 
 KS = (8, 16, 24)
+
+
+class _TopPairsMixture(PApKBoostRanker):
+    """The pairwise logistic loss of every pair plus ``weight`` times that of
+    the pairs of the top ``T = k`` (two calls of the same compiled kernel)."""
+
+    def __init__(self, k=10, *, weight=1.0, **params):
+        super().__init__(k, **params)
+        self.weight = weight
+
+    def _lightgbm_objective(self):
+        every = super()._lightgbm_objective()
+        top = LightGBMObjective("pairwise_logistic", k=self.k,
+                                group_weight=self.group_weight,
+                                truncation_level=self.k, n_jobs=1)
+
+        def mixture(y, s, w, g):
+            grad, hess = every(y, s, w, g)
+            grad_top, hess_top = top(y, s, w, g)
+            return grad + self.weight * grad_top, hess + self.weight * hess_top
+        return mixture
+
+
+#: name: (class, parameters as a function of k, whether the fit reads k)
 ROWS = {
-    "pairwise_logistic, inverse-variance users (default)": {},
-    "pairwise_logistic, uniform users": {"group_weight": "uniform"},
-    "soft_papk T=10": {"objective": "soft_papk", "temperature": 10.0},
-    "soft_papk T=3": {"objective": "soft_papk", "temperature": 3.0},
-    "soft_papk T=1": {"objective": "soft_papk", "temperature": 1.0},
-    "soft_papk T=0.3": {"objective": "soft_papk", "temperature": 0.3},
-    "binary": {"objective": "binary"},
+    "pairwise_logistic, inverse-variance users (default)":
+        (PApKBoostRanker, lambda k: {}, False),
+    "pairwise_logistic, uniform users":
+        (PApKBoostRanker, lambda k: {"group_weight": "uniform"}, False),
+    "pairwise_logistic, pairs of the top T = k":
+        (PApKBoostRanker, lambda k: {"truncation_level": k}, True),
+    "pairwise_logistic, pairs of the top T = 2k":
+        (PApKBoostRanker, lambda k: {"truncation_level": 2 * k}, True),
+    "pairwise_logistic, pairs of the top T = 4k":
+        (PApKBoostRanker, lambda k: {"truncation_level": 4 * k}, True),
+    "every pair + pairs of the top T = k (weight 1)":
+        (_TopPairsMixture, lambda k: {"weight": 1.0}, True),
+    "every pair + pairs of the top T = k (weight 3)":
+        (_TopPairsMixture, lambda k: {"weight": 3.0}, True),
+    "soft_papk T=10": (PApKBoostRanker, lambda k: {
+        "objective": "soft_papk", "temperature": 10.0}, True),
+    "soft_papk T=3": (PApKBoostRanker, lambda k: {
+        "objective": "soft_papk", "temperature": 3.0}, True),
+    "soft_papk T=1": (PApKBoostRanker, lambda k: {
+        "objective": "soft_papk", "temperature": 1.0}, True),
+    "binary": (PApKBoostRanker, lambda k: {"objective": "binary"}, False),
 }
+
+
+def _micro(y, s, g, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return papk_score(y, s, k=k, groups=g)
 
 
 def main(argv=None):
@@ -46,29 +91,25 @@ def main(argv=None):
     parser.add_argument("--splits", type=int, default=3)
     parser.add_argument("--path", default=default_path())
     args = parser.parse_args(argv)
-    scores = {name: {k: [] for k in KS} for name in ROWS}
+    val = {name: {k: [] for k in KS} for name in ROWS}
+    test = {name: {k: [] for k in KS} for name in ROWS}
     seconds = {name: [] for name in ROWS}
     started = time.perf_counter()
     for split in range(args.splits):
-        (X, y, g), _, (Xs, ys, gs) = load_split(split, args.path)
-        for name, params in ROWS.items():
+        (X, y, g), (Xv, yv, gv), (Xs, ys, gs) = load_split(split, args.path)
+        for name, (cls, params, reads_k) in ROWS.items():
             for k in KS:
                 start = time.perf_counter()
-                ranker = PApKBoostRanker(k=k, random_state=0, **params).fit(
+                ranker = cls(k=k, random_state=0, **params(k)).fit(
                     X, y, groups=g)
                 seconds[name].append(time.perf_counter() - start)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", UndefinedMetricWarning)
-                    scores[name][k].append(papk_score(
-                        ys, ranker.decision_function(Xs), k=k, groups=gs))
-                if "objective" not in params or params["objective"] == "binary":
-                    # these objectives do not depend on k: one fit, every k
-                    for k_other in KS[1:]:
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore", UndefinedMetricWarning)
-                            scores[name][k_other].append(papk_score(
-                                ys, ranker.decision_function(Xs), k=k_other,
-                                groups=gs))
+                # a fit that does not read k serves every k
+                for k_other in (KS if not reads_k else (k,)):
+                    val[name][k_other].append(_micro(
+                        yv, ranker.decision_function(Xv), gv, k_other))
+                    test[name][k_other].append(_micro(
+                        ys, ranker.decision_function(Xs), gs, k_other))
+                if not reads_k:
                     break
         print(f"split {split} done ({time.perf_counter() - started:.0f} s)",
               flush=True)
@@ -76,16 +117,17 @@ def main(argv=None):
     for name in ROWS:
         cells = [name]
         for k in KS:
-            values = np.array(scores[name][k]) * 100
-            cells.append(f"{values.mean():.2f} ± {values.std():.2f}")
+            v = np.array(val[name][k]) * 100
+            t = np.array(test[name][k]) * 100
+            cells.append(f"{v.mean():.2f} / {t.mean():.2f} ± {t.std():.2f}")
         cells.append(f"{np.mean(seconds[name]):.1f}")
         rows.append(cells)
     print(f"\nCommand: {command_line()}")
     print(f"Date: {today()}; {args.splits} splits; "
           f"{(time.perf_counter() - started) / 60:.0f} min")
     print(f"Machine: {machine_info()}\n")
-    print(markdown_table(["objective (default trees)"] + [f"k={k}" for k in KS]
-                         + ["fit s"], rows))
+    print(markdown_table(["objective (default trees)"]
+                         + [f"k={k}: val / test" for k in KS] + ["fit s"], rows))
 
 
 if __name__ == "__main__":

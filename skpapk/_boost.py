@@ -109,8 +109,13 @@ class PApKBoostRanker(BaseRanker):
     Parameters
     ----------
     k : int, default=10
-        Number of items shown to each user: the ``k`` of pAp@k, used by the
-        objective, :meth:`score`, :meth:`recommend` and early stopping.
+        Number of items shown to each user: the ``k`` of pAp@k, used by
+        :meth:`score`, :meth:`recommend`, early stopping, and by the
+        objectives ``"soft_papk"`` (its soft top-k weights) and
+        ``"lambdarank"`` (its truncation level). The default objective,
+        ``"pairwise_logistic"``, does not read ``k``: without early
+        stopping, the trees fitted for two values of ``k`` are the same
+        (see Notes).
 
     objective : {"soft_papk", "pairwise_logistic", "binary", "lambdarank", \
 "rank_xendcg"}, default="pairwise_logistic"
@@ -118,7 +123,8 @@ class PApKBoostRanker(BaseRanker):
 
         - ``"pairwise_logistic"``: ``log(1 + exp(-(s_i - s_j)))`` averaged
           over every (relevant ``i``, irrelevant ``j``) pair of a user, then
-          over users (a smooth surrogate of every user's AUC).
+          over users (a smooth surrogate of every user's AUC; it does not
+          use ``k``).
         - ``"soft_papk"``: the same over soft top-k pairs, the relevant rows
           weighted by their soft membership of the top ``min(k, n+)``, the
           irrelevant ones of the top ``k``, with ``temperature``: high, every

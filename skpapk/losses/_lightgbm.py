@@ -70,7 +70,8 @@ class LightGBMObjective:
         ``temperature``) to pAp@k's top ``min(k, n+)`` relevant x top ``k``
         irrelevant pairs (low ``temperature``).
     k : int, default=10
-        Number of items shown to each user (the ``k`` of pAp@k).
+        Number of items shown to each user (the ``k`` of pAp@k), read by
+        ``"soft_papk"`` only: ``"pairwise_logistic"`` does not use it.
     temperature : float, default=10.0
         Temperature of ``"soft_papk"``, in units of each group's score
         standard deviation.
