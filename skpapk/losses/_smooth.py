@@ -563,12 +563,16 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_L = np.where(slope_sum > 0, weighted_L / slope_sum, 0.0)
         T = float(self.temperature)
-        h = np.where(soft, slope * (L - mean_L[seg]) / (top_mass * T), 0.0)
+        h = np.zeros_like(L)
+        np.divide(slope * (L - mean_L[seg]), top_mass * T, out=h,
+                  where=soft & (top_mass > 0))
         codes, weight, n_groups = layout.codes, layout.weight, layout.n_groups
         mass = np.bincount(codes, weights=weight, minlength=n_groups)[codes]
         h_sum = np.bincount(codes, weights=h, minlength=n_groups)[codes]
         hz_sum = np.bincount(codes, weights=h * z, minlength=n_groups)[codes]
+        share = np.zeros_like(h)  # a group of weight 0 has no share
+        np.divide(weight, mass, out=share, where=mass > 0)
         grad = np.zeros_like(h)
-        np.divide(h - weight / mass * (h_sum + z * hz_sum), row_std, out=grad,
+        np.divide(h - share * (h_sum + z * hz_sum), row_std, out=grad,
                   where=row_std > 0)
         return grad
