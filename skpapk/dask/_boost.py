@@ -287,6 +287,8 @@ class DaskBoostMixin(DaskRankerMixin):
                 self.objective, k=self.k, temperature=self.temperature,
                 group_weight=self.group_weight,
                 truncation_level=self.truncation_level,
+                # the kernel's threads: each worker's (as LightGBM's)
+                n_jobs=max(1, min(client.nthreads().values())),
                 scale=float(sum(i["n_rows"] for i in info)),
                 weight_total=float(sum(i["weight_total"] for i in info)))
         kwargs = {_SKLEARN_NAMES.get(key, key): value
