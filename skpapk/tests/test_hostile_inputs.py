@@ -128,8 +128,8 @@ def test_huge_eta0_warns_and_keeps_the_last_finite_coef(sparse, dtype):
 
 def test_string_y_with_two_labels_works_and_three_raise():
     X, y, g = make_data(3)
-    labels = np.where(y == 1, "relevant", "boring")  # "relevant" > "boring"
-    ranker = PApKRanker(max_iter=20).fit(X, labels, groups=g)
+    labels = np.where(y == 1, "relevant", "boring")
+    ranker = PApKRanker(max_iter=20, pos_label="relevant").fit(X, labels, groups=g)
     assert ranker.classes_.tolist() == ["boring", "relevant"]
     numeric = PApKRanker(max_iter=20).fit(X, y, groups=g)
     np.testing.assert_array_equal(ranker.coef_, numeric.coef_)
@@ -283,7 +283,7 @@ def ranking_problems(draw):
         y = np.where(y, 5, -1)
     elif labels == "str":
         y = np.where(y, "yes", "no")
-    return X, y, groups
+    return X, y, groups, "yes" if labels == "str" else None
 
 
 @settings(max_examples=60, deadline=None,
@@ -292,7 +292,7 @@ def ranking_problems(draw):
                                                              "ramp"]),
        k=st.integers(1, 5), eta0=st.sampled_from([1e-3, 1.0, 1e3]))
 def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
-    X, y, groups = problem
+    X, y, groups, pos_label = problem
     classes = np.unique(y)
     if classes.shape[0] == 2:
         y_pos = y == classes[1]
@@ -300,7 +300,7 @@ def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
                       for v in np.unique(groups))
     else:
         defined = False
-    ranker = PApKRanker(surrogate, k=k, eta0=eta0, max_iter=5)
+    ranker = PApKRanker(surrogate, k=k, eta0=eta0, max_iter=5, pos_label=pos_label)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         if not defined:

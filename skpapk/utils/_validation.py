@@ -176,41 +176,147 @@ def binary_classes(y, *, input_name="y_true"):
     return y, classes
 
 
-def check_binary_target(y, *, pos_label=None, input_name="y_true"):
+def _numeric_labels(classes):
+    """Whether the labels are numbers (booleans included), which are ordered."""
+    if classes.dtype.kind in "biuf":
+        return True
+    return classes.dtype.kind == "O" and all(
+        isinstance(label, (numbers.Real, np.bool_)) for label in classes.tolist())
+
+
+def check_pos_label(classes, pos_label=None, *, input_name="y_true",
+                    estimator_name=None):
+    """The relevant label of the binary labels ``classes``.
+
+    ``pos_label`` when given (it must be one of two ``classes``). Without
+    it, the label is obvious only for numbers, as for scikit-learn's
+    ``_check_pos_label_consistency`` ({0, 1}, {-1, 1}, booleans, a single
+    class of -1, 0 or 1, where 1 is relevant), which skpapk extends to any
+    two numbers (the greater is relevant, as graded relevance orders them).
+    Labels that are not numbers (``"clicked"`` / ``"not_clicked"``) are
+    never compared: their alphabetical order would silently invert the
+    ranking whenever the relevant one sorts first, so they need
+    ``pos_label`` (a ``ValueError`` that names it and lists the labels).
+
+    Parameters
+    ----------
+    classes : ndarray of shape (n_classes,)
+        The one or two distinct labels, sorted (:func:`binary_classes`).
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label given by the user.
+    input_name : str, default="y_true"
+        Name of the labels in messages.
+    estimator_name : str, default=None
+        The estimator whose constructor takes ``pos_label``, for messages;
+        ``None``: a function's argument.
+
+    Returns
+    -------
+    pos_label : scalar
+        The relevant label (``1`` for a single label -1 or 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import check_pos_label
+    >>> int(check_pos_label(np.array([0, 1])))
+    1
+    >>> check_pos_label(np.array(["clicked", "not_clicked"]), "clicked")
+    'clicked'
+    >>> check_pos_label(np.array(["clicked", "not_clicked"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true holds the labels 'clicked' and 'not_clicked', which are \
+not numbers: say which one is relevant with pos_label='clicked' or \
+pos_label='not_clicked'. ...
+    """
+    values = [repr(label) for label in classes.tolist()]
+    where = (f"{estimator_name}(..., pos_label=...)" if estimator_name
+             else "pos_label")
+    if pos_label is not None:
+        if classes.shape[0] == 2 and pos_label not in classes.tolist():
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels of "
+                f"{input_name}, {' and '.join(values)}; pass one of them as "
+                f"{where}."
+            )
+        return pos_label
+    if _numeric_labels(classes):
+        if classes.shape[0] == 2:
+            return classes[1]
+        if set(classes.tolist()) <= {-1, 0, 1}:
+            return 1
+        raise ValueError(
+            f"{input_name} holds the single label {values[0]}; say whether it "
+            f"is the relevant one with {where} (e.g. pos_label={values[0]})."
+        )
+    if classes.shape[0] == 1:
+        raise ValueError(
+            f"{input_name} holds the single label {values[0]}, which is not a "
+            f"number; say whether it is the relevant one with {where} (e.g. "
+            f"pos_label={values[0]})."
+        )
+    fix = " or ".join(f"pos_label={value}" for value in values)
+    raise ValueError(
+        f"{input_name} holds the labels {' and '.join(values)}, which are not "
+        f"numbers: say which one is relevant with {fix}"
+        + (f" in {estimator_name}(...)" if estimator_name else "")
+        + ". Labels other than numbers and booleans are never compared: "
+        "their alphabetical order would silently invert the ranking whenever "
+        "the relevant label sorts first."
+    )
+
+
+def relevant_last(classes, pos_label=None, **kwargs):
+    """``classes`` ordered ``[irrelevant, relevant]`` (see :func:`check_pos_label`).
+
+    The fitted ``classes_`` of the rankers: their last label is the
+    relevant one, whichever sorts first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import relevant_last
+    >>> relevant_last(np.array(["clicked", "not_clicked"]), "clicked").tolist()
+    ['not_clicked', 'clicked']
+    """
+    return _order(classes, check_pos_label(classes, pos_label, **kwargs))
+
+
+def _order(classes, relevant):
+    """Two ``classes`` with ``relevant`` last."""
+    if classes.shape[0] == 2 and classes[0] == relevant:
+        return classes[::-1].copy()
+    return classes
+
+
+def check_binary_target(y, *, pos_label=None, input_name="y_true",
+                        estimator_name=None):
     """Validate a binary relevance target and return a boolean mask.
 
-    Any two labels are accepted: the greater one is relevant unless
-    ``pos_label`` says otherwise. A target with a single label is accepted
-    when that label is ``pos_label`` or one of ``-1, 0, 1`` (1 is relevant).
+    The relevant label is ``pos_label``, else the obvious one of numeric
+    labels (see :func:`check_pos_label`: the greater of two numbers, 1 for
+    a single label -1, 0 or 1); labels that are not numbers need
+    ``pos_label``.
 
     Returns
     -------
     y_pos : ndarray of bool of shape (n_samples,)
     classes : ndarray of shape (n_classes,)
+        The labels, the relevant one last (:func:`relevant_last`).
 
     Examples
     --------
     >>> from skpapk.utils._validation import check_binary_target
-    >>> check_binary_target(["no", "yes", "yes"])
+    >>> check_binary_target(["no", "yes", "yes"], pos_label="yes")
     (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
+    >>> check_binary_target([1, 0, 0])
+    (array([ True, False, False]), array([0, 1]))
     """
     y, classes = binary_classes(y, input_name=input_name)
-    if pos_label is None:
-        if classes.shape[0] == 2:
-            pos_label = classes[1]
-        elif classes.dtype.kind in "biuf" and set(classes.tolist()) <= {-1, 0, 1}:
-            pos_label = 1
-        else:
-            raise ValueError(
-                f"{input_name} holds the single label {classes[0]!r}; pass "
-                f"pos_label to say whether it is the relevant one."
-            )
-    elif classes.shape[0] == 2 and pos_label not in classes.tolist():
-        raise ValueError(
-            f"pos_label={pos_label!r} is not one of the labels of {input_name}, "
-            f"{classes.tolist()}."
-        )
-    return np.asarray(y == pos_label), classes
+    pos_label = check_pos_label(classes, pos_label, input_name=input_name,
+                                estimator_name=estimator_name)
+    return np.asarray(y == pos_label), _order(classes, pos_label)
 
 
 def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="y"):
