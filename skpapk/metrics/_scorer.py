@@ -53,7 +53,9 @@ def ranking_scores(estimator, X, pos_label=None):
 
     ``decision_function`` when the estimator has it; else, for a classifier,
     ``predict_proba`` of its class ``pos_label`` (by default its greater
-    class, the relevant one of numeric labels); else ``predict``.
+    class, the relevant one of numeric labels); else ``predict``. A binary
+    classifier's ``decision_function`` scores its greater class: it is
+    negated when ``pos_label`` is the other one.
 
     Parameters
     ----------
@@ -61,14 +63,25 @@ def ranking_scores(estimator, X, pos_label=None):
         A fitted estimator (a pipeline works: its last step decides).
     X : array-like of shape (n_samples, n_features)
     pos_label : int, float, bool, str or None, default=None
-        The relevant class of a classifier scored by ``predict_proba``.
+        The relevant class of a classifier.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
     """
+    column = 1
+    if pos_label is not None and is_classifier(estimator):
+        classes = list(getattr(estimator, "classes_", []))
+        if pos_label not in classes:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a class of "
+                f"{type(estimator).__name__} (classes_={classes}); pass the "
+                f"relevant class as pos_label."
+            )
+        column = classes.index(pos_label)
     if hasattr(estimator, "decision_function"):
-        return estimator.decision_function(X)
+        scores = estimator.decision_function(X)
+        return -scores if column == 0 else scores
     if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
         proba = estimator.predict_proba(X)
         if proba.ndim != 2 or proba.shape[1] != 2:
@@ -78,16 +91,7 @@ def ranking_scores(estimator, X, pos_label=None):
                 f"(two classes) or an estimator with decision_function or "
                 f"predict."
             )
-        if pos_label is None:
-            return proba[:, 1]
-        classes = list(getattr(estimator, "classes_", []))
-        if pos_label not in classes:
-            raise ValueError(
-                f"pos_label={pos_label!r} is not a class of "
-                f"{type(estimator).__name__} (classes_={classes}); pass the "
-                f"relevant class as pos_label."
-            )
-        return proba[:, classes.index(pos_label)]
+        return proba[:, column]
     if hasattr(estimator, "predict"):
         return estimator.predict(X)
     raise TypeError(
