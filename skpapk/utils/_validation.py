@@ -1,22 +1,35 @@
 """Input validation shared by the metrics, the losses and the estimators."""
 
 import numbers
+import warnings
 
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from ._groups import encode_compact_ints
 
+#: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
+MAX_K = int(np.iinfo(np.int64).max)
+
 
 def check_k(k, name="k"):
     """Check that ``k`` is a positive integer and return it as ``int``.
+
+    ``k`` may exceed every list (a list shorter than ``k`` is shown whole),
+    up to :data:`MAX_K` (2**63 - 1); a greater ``k`` raises a
+    ``ValueError``, not NumPy's ``OverflowError``.
 
     Examples
     --------
     >>> from skpapk.utils._validation import check_k
     >>> check_k(3)
     3
+    >>> check_k(10**30)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=1e+30 is too large: k is at most 2**63 - 1. ...
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(
@@ -29,7 +42,44 @@ def check_k(k, name="k"):
             f"{name} must be a positive integer (the number of items shown to "
             f"each user), got {name}={k}; pass {name} >= 1."
         )
+    if k > MAX_K:
+        raise ValueError(
+            f"{name}={k:.3g} is too large: {name} is at most 2**63 - 1. Any "
+            f"{name} at least the length of the longest list gives the same "
+            f"result (a shorter list is shown whole): pass e.g. {name}=n_samples."
+        )
     return int(k)
+
+
+def column_1d(values, *, input_name):
+    """``values`` as a 1-d array; an error or warning that names ``input_name``.
+
+    :func:`sklearn.utils.column_or_1d`, whose messages say "y" whatever the
+    argument: a column vector is raveled with a ``DataConversionWarning``,
+    any other shape but ``(n_samples,)`` raises a ``ValueError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import column_1d
+    >>> column_1d(np.zeros((3, 2)), input_name="groups")
+    Traceback (most recent call last):
+    ...
+    ValueError: groups must be 1-d (one value per row), got an array of shape (3, 2)...
+    """
+    shape = np.shape(values)
+    if len(shape) == 2 and shape[1] == 1:
+        warnings.warn(
+            f"A column vector was passed as {input_name} where a 1-d array "
+            f"(one value per row) was expected; it is raveled. Pass "
+            f"{input_name}.ravel() to silence this warning.",
+            DataConversionWarning, stacklevel=3)
+    elif len(shape) != 1:
+        raise ValueError(
+            f"{input_name} must be 1-d (one value per row), got an array of "
+            f"shape {shape}; pass a single column, e.g. {input_name}[:, 0]."
+        )
+    return column_or_1d(values)
 
 
 def check_groups(groups, n_samples, *, input_name="groups"):
@@ -77,7 +127,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         if encoded is not None:
             return encoded
     if groups.ndim != 1:
-        groups = column_or_1d(groups, warn=True)
+        groups = column_1d(groups, input_name=input_name)
     if groups.shape[0] != n_samples:
         raise ValueError(
             f"{input_name} has {groups.shape[0]} labels but there are {n_samples} "
@@ -145,7 +195,7 @@ def binary_classes(y, *, input_name="y_true"):
     >>> binary_classes([3, 1, 3])[1]
     array([1, 3])
     """
-    y = column_or_1d(y, warn=True)
+    y = column_1d(y, input_name=input_name)
     if y.shape[0] == 0:
         raise ValueError(
             f"{input_name} is empty: a ranking metric needs at least one "
@@ -373,7 +423,7 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
 
 def check_scores(y_score, n_samples, *, input_name="y_score"):
     """Validate a 1-d finite score vector of the expected length."""
-    y_score = column_or_1d(y_score, warn=True)
+    y_score = column_1d(y_score, input_name=input_name)
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "
