@@ -2,8 +2,8 @@
 
 Without the guard, ``fit`` hangs forever (LightGBM issue #5920): the test
 runs ``fit`` in a thread and fails, instead of hanging, when it has not
-ended ``LIMIT`` seconds after the kill. It has its own cluster, since it
-kills one of its workers.
+ended ``LIMIT`` seconds after the kill. The module's cluster (see conftest) is
+its own: the test kills one of its workers.
 """
 
 import operator
@@ -11,7 +11,6 @@ import os
 import signal
 import threading
 import time
-import warnings
 
 import numpy as np
 import pytest
@@ -42,22 +41,9 @@ def _training_workers(client, timeout):
     raise AssertionError(f"no LightGBM training on 2 workers within {timeout} s")
 
 
-@pytest.fixture
-def cluster():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
-        client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-
-
-def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(cluster):
-    client = cluster
+def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(
+        cluster_client):
+    client = cluster_client
     X, y, groups = make_papk_simulation(n_users=40, n_pos=(2, 10), n_neg=(20, 60),
                                         shuffle=False, random_state=0)
     chunks = user_chunks(groups, 2)
@@ -100,16 +86,20 @@ def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(clust
     assert ranker.fit(dX, dy, groups=dgroups).booster_.num_trees() == 3
 
 
-def test_the_guard_returns_raises_and_times_out(cluster):
-    client = cluster
+def test_the_guard_returns_raises_and_times_out(cluster_client):
+    client = cluster_client
     assert guard_training(client, lambda: client.submit(sum, [1, 2]).result()) == 3
     with pytest.raises(ZeroDivisionError):
         guard_training(client, lambda: client.submit(operator.truediv, 1, 0).result())
-    # a training that outlives ``timeout``: its futures are cancelled
-    # (a pure-Python sleep on a worker; nothing to restart)
-    with pytest.raises(TimeoutError, match=r"ran past timeout=0\.5 s.*Retry"):
-        guard_training(client, lambda: client.submit(time.sleep, 30).result(),
-                       timeout=0.5, poll_interval=0.1, restart_timeout=30)
+    # a task pinned to a worker that is not there waits forever, as
+    # LightGBM's task of a dead worker: ``timeout`` ends it and cancels it
+    def pinned():
+        return client.submit(time.sleep, 0, workers=["tcp://127.0.0.1:1"],
+                             allow_other_workers=False).result()
+
+    with pytest.raises(TimeoutError, match=r"ran past timeout=0\.5 s.*cancelled\. "
+                       r"Retry"):
+        guard_training(client, pinned, timeout=0.5, poll_interval=0.1)
     assert not [key for key in client.futures if "sleep" in str(key)]
 
 
