@@ -416,3 +416,16 @@ def test_a_user_of_weight_zero_raises_no_runtime_warning(surrogate, group_weight
         group_weight=group_weight, sample_weight=weight[rest], return_hessian=True)
     assert value == pytest.approx(value_rest, rel=1e-12)
     np.testing.assert_allclose(grad[rest], grad_rest, rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("metric", [papk_score, ndcg_at_k_score])
+def test_scores_near_the_float_limits_raise_no_runtime_warning(metric):
+    # the finiteness check summed them (inf - inf: "invalid value in reduce")
+    # (the partial sums of numpy's pairwise sum reach +inf and -inf)
+    y = np.arange(64) % 2
+    scores = np.where(y == 1, 1e308, -1e308)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert metric(y, scores, k=2, ties="error") == 1.0
+    with pytest.raises(ValueError, match="y_score contains infinity"):
+        metric(y, np.r_[np.inf, scores[1:]], k=2)
