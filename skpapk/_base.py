@@ -40,7 +40,8 @@ class BaseRanker(BaseEstimator):
 
     Subclasses set ``coef_`` in ``fit``. This class gives the validation of
     the training data (``X`` dense or CSR, float32 or float64; binary ``y``
-    with any two labels, the greater one relevant; ``groups`` of any sortable
+    with any two labels: ``pos_label``, else the greater number, is relevant,
+    and labels that are not numbers need ``pos_label``; ``groups`` of any sortable
     hashable labels), :meth:`decision_function`, :meth:`score` (micro-pAp@k),
     :meth:`recommend` and the scikit-learn tags and metadata requests: under
     ``sklearn.set_config(enable_metadata_routing=True)``, ``groups`` is routed
@@ -73,11 +74,14 @@ class BaseRanker(BaseEstimator):
         if type_of_target(y, input_name="y") == "unknown":
             raise ValueError(
                 f"Unknown label type: y must hold binary relevance labels (two "
-                f"distinct values such as 0/1 or 'no'/'yes'), got an array of "
+                f"distinct values such as 0/1, or 'no'/'yes' with pos_label='yes'"
+                f"), got an array of "
                 f"dtype {y.dtype} that is not a label vector; convert it, e.g. "
                 f"y = np.asarray(y, dtype=int)."
             )
-        y_pos, self.classes_ = check_binary_target(y, input_name="y")
+        y_pos, self.classes_ = check_binary_target(
+            y, pos_label=getattr(self, "pos_label", None), input_name="y",
+            estimator_name=type(self).__name__)
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)

@@ -214,6 +214,12 @@ class GreedyPApKRanker(BaseRanker):
     verbose : int, default=0
         Print the held-out score of every base scorer and merge.
 
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
     Attributes
     ----------
     coef_ : ndarray of float64 of shape (n_features,)
@@ -292,11 +298,12 @@ class GreedyPApKRanker(BaseRanker):
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "pos_label": [Real, str, "boolean", None],
     }
 
     def __init__(self, *, k=10, n_estimators=5, alpha=1e-3, n_line_search=21,
                  validation_fraction=0.25, max_iter=1000, tol=1e-4,
-                 random_state=None, verbose=0):
+                 random_state=None, verbose=0, pos_label=None):
         self.k = k
         self.n_estimators = n_estimators
         self.alpha = alpha
@@ -306,6 +313,7 @@ class GreedyPApKRanker(BaseRanker):
         self.tol = tol
         self.random_state = random_state
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def _folds(self, y_pos, rng):
         """Fold of every fitting row: by label, at random, sizes within 1."""
@@ -334,7 +342,8 @@ class GreedyPApKRanker(BaseRanker):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Features of every (user, item) row; dense or CSR.
         y : array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant).
+            Binary relevance labels: ``pos_label``, else the greater of two
+            numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row; ``None``: one group.
 
@@ -452,6 +461,12 @@ class SelectPApKRanker(BaseRanker):
     verbose : int, default=0
         Print the pool size and training micro-pAp@k of every round.
 
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
     Attributes
     ----------
     coef_ : ndarray of float64 of shape (n_features,)
@@ -524,14 +539,17 @@ class SelectPApKRanker(BaseRanker):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "verbose": ["verbose"],
+        "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=10, alpha=1e-3, max_iter=10, tol=1e-4, verbose=0):
+    def __init__(self, *, k=10, alpha=1e-3, max_iter=10, tol=1e-4, verbose=0,
+                 pos_label=None):
         self.k = k
         self.alpha = alpha
         self.max_iter = max_iter
         self.tol = tol
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def _pool(self, X, y_pos, codes, n_groups, coef):
         """Rows of every group's top-beta relevant and top-k' irrelevant rows."""
@@ -551,7 +569,8 @@ class SelectPApKRanker(BaseRanker):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Features of every (user, item) row; dense or CSR.
         y : array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant).
+            Binary relevance labels: ``pos_label``, else the greater of two
+            numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row; ``None``: one group.
 

@@ -11,6 +11,7 @@ package. Two solvers share one :class:`~skpapk._solver.SolverState`:
 """
 
 import copy
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -24,7 +25,12 @@ from ._solver import SolverState, ValidationSet, projected_subgradient
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups
 from .utils._routing import check_groups_routing
-from .utils._validation import binary_classes, check_groups, check_k
+from .utils._validation import (
+    binary_classes,
+    check_groups,
+    check_k,
+    relevant_last,
+)
 
 
 def _check_coef_init(coef_init, n_features):
@@ -81,6 +87,7 @@ class BaseLinearRanker(BaseRanker):
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "pos_label": [Real, str, "boolean", None],
     }
 
     def _get_surrogate(self):  # pragma: no cover - abstract
@@ -154,7 +161,8 @@ class BaseLinearRanker(BaseRanker):
             epochs (``early_stopping=True`` copies it once into its training
             and validation rows).
         y : array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant).
+            Binary relevance labels: ``pos_label``, else the greater of two
+            numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row, any sortable hashable values;
             ``None``: all rows form one group. Groups without a relevant or
@@ -238,6 +246,8 @@ class BaseLinearRanker(BaseRanker):
     def _check_partial_fit_target(self, y, classes, first_call):
         """Binary labels of a chunk against ``classes_``; set it on the first call."""
         y, seen = binary_classes(y, input_name="y")
+        order = partial(relevant_last, pos_label=self.pos_label, input_name="y",
+                        estimator_name=type(self).__name__)
         if classes is not None:
             classes = np.unique(np.asarray(classes))
             if classes.shape[0] != 2:
@@ -246,6 +256,7 @@ class BaseLinearRanker(BaseRanker):
                     f"hold the two labels (irrelevant, relevant), got "
                     f"{classes.tolist()}."
                 )
+            classes = order(classes)
             if not first_call and not np.array_equal(classes, self.classes_):
                 raise ValueError(
                     f"classes={classes.tolist()} differs from the classes of the "
@@ -260,7 +271,7 @@ class BaseLinearRanker(BaseRanker):
                     f"relevant_label] on the first call when a chunk may not "
                     f"hold both labels."
                 )
-            classes = seen
+            classes = order(seen)
         else:
             classes = self.classes_
         unknown = np.setdiff1d(seen, classes)
@@ -301,8 +312,8 @@ class BaseLinearRanker(BaseRanker):
             skipped and counted in ``n_groups_skipped_`` (a chunk with no
             such group makes a step of the regularisation term only).
         classes : array-like of shape (2,), default=None
-            The two labels ``(irrelevant, relevant)`` (sorted; the greater is
-            relevant). Needed on the first call when its chunk does not hold
+            The two labels (``pos_label`` is relevant, else the greater
+            number). Needed on the first call when its chunk does not hold
             both labels; later calls check it against ``classes_``.
 
         Returns

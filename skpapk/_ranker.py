@@ -77,7 +77,13 @@ _PARAMETERS = """k : int, default=10
 
     verbose : int, default=0
         Print the objective and the training micro-pAp@k at every epoch
-        and the number of skipped groups."""
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``)."""
 
 _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
         The last iterate (the one the stopping rule stopped at, or the last
@@ -336,7 +342,13 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         step: without it, fits are deterministic).
 
     verbose : int, default=0
-        Print the objective at every iteration."""
+        Print the objective at every iteration.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``)."""
 
 
 class PApKRanker(BaseLinearRanker):
@@ -409,7 +421,8 @@ class PApKRanker(BaseLinearRanker):
                  temperature=1.0, group_weight="inverse_variance", eta0=1.0,
                  alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
                  radius=None, early_stopping=False, validation_fraction=0.1,
-                 average=False, warm_start=False, random_state=None, verbose=0):
+                 average=False, warm_start=False, random_state=None, verbose=0,
+                 pos_label=None):
         self.surrogate = surrogate
         self.k = k
         self.solver = solver
@@ -427,6 +440,7 @@ class PApKRanker(BaseLinearRanker):
         self.warm_start = warm_start
         self.random_state = random_state
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def _get_surrogate(self):
         return get_surrogate(self.surrogate, temperature=self.temperature,
@@ -461,7 +475,7 @@ class _FixedSurrogateRanker(BaseLinearRanker):
     def __init__(self, *, k=10, eta0=1.0, alpha=1e-3, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, radius=None, early_stopping=False,
                  validation_fraction=0.1, average=False, warm_start=False,
-                 random_state=None, verbose=0):
+                 random_state=None, verbose=0, pos_label=None):
         self.k = k
         self.eta0 = eta0
         self.alpha = alpha
@@ -475,6 +489,7 @@ class _FixedSurrogateRanker(BaseLinearRanker):
         self.warm_start = warm_start
         self.random_state = random_state
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def _get_surrogate(self):
         return SURROGATES[self._surrogate]()

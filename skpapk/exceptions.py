@@ -1,6 +1,6 @@
-"""Warnings of skpapk (as :mod:`sklearn.exceptions` holds scikit-learn's)."""
+"""Warnings and errors of skpapk (as :mod:`sklearn.exceptions` holds scikit-learn's)."""
 
-__all__ = ["MissingGroupsWarning"]
+__all__ = ["MissingGroupsWarning", "WorkerLostError"]
 
 
 class MissingGroupsWarning(UserWarning):
@@ -35,4 +35,23 @@ class MissingGroupsWarning(UserWarning):
     ...     _ = ranker.score(X, y)             # groups forgotten
     >>> [w.category.__name__ for w in caught]
     ['MissingGroupsWarning']
+    """
+
+
+class WorkerLostError(RuntimeError):
+    """A Dask worker left the cluster during a distributed fit that needs it.
+
+    Raised by :class:`skpapk.dask.PApKBoostRanker`'s ``fit`` when a worker
+    dies (or is restarted) during LightGBM's distributed training, which
+    cannot go on without it (its other workers would wait for the lost one
+    forever: LightGBM issue #5920). The training tasks are cancelled and the
+    workers still training restarted before it is raised, so the cluster
+    stays usable; the message names the workers. Retry the fit once the
+    cluster has its workers back (``client.wait_for_workers(n)``).
+
+    Examples
+    --------
+    >>> from skpapk.exceptions import WorkerLostError
+    >>> issubclass(WorkerLostError, RuntimeError)
+    True
     """

@@ -49,6 +49,7 @@ from ._common import (
     load_partitions,
 )
 from ._oracle import PersistedPartitions
+from ._watchdog import guard_training
 
 #: ``lightgbm.train``'s names (``PApKBoostRanker._lightgbm_params``) as
 #: ``LGBMRanker``'s constructor takes them.
@@ -323,7 +324,8 @@ class DaskBoostMixin(DaskRankerMixin):
                 warnings.filterwarnings(
                     "ignore", message="Parameter n_jobs will be ignored",
                     category=UserWarning)
-                model.fit(X, label, group=group)
+                guard_training(client, partial(model.fit, X, label, group=group),
+                               name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
             if "num_features" not in str(exc):
                 raise

@@ -18,6 +18,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils._routing import check_groups_routing
+from ..utils._validation import relevant_last
 from . import _worker
 from ._oracle import PersistedPartitions
 from ._partition import is_dask_collection, is_frame, split_partitions
@@ -117,7 +118,7 @@ def check_partitions(estimator, X, summaries, groups):
     Returns
     -------
     classes : ndarray
-        The sorted labels of all the partitions.
+        The labels of all the partitions, the relevant one last.
     n_groups : int
         Number of distinct groups.
     """
@@ -126,7 +127,7 @@ def check_partitions(estimator, X, summaries, groups):
     n_rows = [s["n_rows"] for s in summaries]
     if sum(n_rows) == 0:
         raise ValueError("X has no rows: every partition is empty.")
-    # classes_: the sorted labels of all partitions
+    # classes_: the labels of all partitions, the relevant one last
     seen = [s["classes"] for s in summaries if s["classes"] is not None]
     classes = np.unique(np.concatenate(seen))
     if classes.shape[0] > 2:
@@ -136,6 +137,8 @@ def check_partitions(estimator, X, summaries, groups):
             f"across its partitions; threshold it to relevant / not "
             f"relevant first."
         )
+    classes = relevant_last(classes, getattr(estimator, "pos_label", None),
+                            input_name="y", estimator_name=type(estimator).__name__)
     n_groups = check_whole_groups([s["group_labels"] for s in summaries],
                                   groups is not None, n_rows)
     check_groups_routing(estimator, groups, method="fit", n_groups=n_groups)

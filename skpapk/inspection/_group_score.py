@@ -282,8 +282,8 @@ default="papk"
         Parameters
         ----------
         y_true : array-like of shape (n_samples,)
-            Binary relevance labels (the greater label is relevant unless
-            ``pos_label`` is given).
+            Binary relevance labels: ``pos_label``, else the greater of two
+            numbers, is relevant (labels that are not numbers need ``pos_label``).
         y_score : array-like of shape (n_samples,) or dict of str to array-like
             Scores of one model, or ``{name: scores}`` of several.
         groups : array-like of shape (n_samples,), default=None
@@ -304,7 +304,8 @@ default="papk"
             metrics' default (average precision also takes ``"threshold"``,
             not ``"half"``).
         pos_label : int, float, bool or str, default=None
-            The relevant label.
+            The relevant label; needed when the labels are not numbers
+            (e.g. ``"clicked"``/``"not_clicked"``).
         name : str, default=None
             Name of the model when ``y_score`` is one array (default
             ``"Ranker"``); must be ``None`` with a dict.
@@ -368,7 +369,8 @@ default="papk"
         ties : {"random", "half", "error"}, default="random"
             Passed to the metric.
         pos_label : int, float, bool or str, default=None
-            The relevant label.
+            The relevant label; needed when the labels are not numbers
+            (e.g. ``"clicked"``/``"not_clicked"``).
         name : str or list of str, default=None
             Model names; ``None``: the class names (the keys of a dict).
         kind : {"box", "hist", "scatter"}, default="box"

@@ -65,8 +65,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (any two values, the greater is relevant
-        unless ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores ``X @ w``.
     groups : array-like of shape (n_samples,), default=None
@@ -92,7 +92,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     return_hessian : bool, default=False
         Also return the Hessian diagonal; smooth surrogates only.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
 
     Returns
     -------

@@ -5,6 +5,7 @@ rules it accepts, and the same names drive the check of the ``ties``
 argument, its error message and the dispatch.
 """
 
+import numbers
 import warnings
 
 import numpy as np
@@ -32,7 +33,24 @@ PAIR_TIES = ("random", "half", "error")
 LIST_TIES = ("random", "error")
 
 
-def _check_options(average, ties=None, *, allowed_ties=PAIR_TIES):
+def _check_zero_division(zero_division):
+    """``"warn"``, NaN, or a value in [0, 1] (scikit-learn's ``zero_division``)."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return
+    if (isinstance(zero_division, numbers.Real)
+            and not isinstance(zero_division, (bool, np.bool_))
+            and (np.isnan(zero_division) or 0 <= zero_division <= 1)):
+        return
+    raise ValueError(
+        f"zero_division must be 'warn' (leave the undefined groups out of the "
+        f"average, with an UndefinedMetricWarning: the default), np.nan (leave "
+        f"them out silently) or a value in [0, 1] that they count as (0.0: "
+        f"ranx's and pytrec_eval's convention), got {zero_division!r}."
+    )
+
+
+def _check_options(average, ties=None, *, allowed_ties=PAIR_TIES,
+                   zero_division="warn"):
     if average not in _AVERAGES:
         raise ValueError(
             f"average must be 'micro' (mean over groups, the paper's eq. 17), "
@@ -42,25 +60,36 @@ def _check_options(average, ties=None, *, allowed_ties=PAIR_TIES):
     if ties is not None and ties not in allowed_ties:
         rules = "; ".join(f"{rule!r}: {TIE_RULES[rule]}" for rule in allowed_ties)
         raise ValueError(f"ties must be one of {rules}. Got {ties!r}.")
+    _check_zero_division(zero_division)
 
 
 def _aggregate(numerator, denominator, defined, average, metric_name,
-               reason=_NO_POS_OR_NEG, per_group=None):
+               reason=_NO_POS_OR_NEG, per_group=None, zero_division="warn"):
     """Average per-group ratios ``numerator / denominator`` over defined groups.
 
     ``average="micro"`` is the unweighted mean of the group ratios,
     ``"pooled"`` the ratio of the sums, ``None`` returns every group's ratio
     (NaN where undefined). ``per_group`` replaces the group ratios of
     ``"micro"`` and ``None`` when they are not ``numerator / denominator``
-    (an expectation of a ratio). Undefined groups are left out with an
-    :class:`~sklearn.exceptions.UndefinedMetricWarning` that says how many.
+    (an expectation of a ratio). Undefined groups are left out, with an
+    :class:`~sklearn.exceptions.UndefinedMetricWarning` that says how many
+    under ``zero_division="warn"``, silently under NaN; a number
+    ``zero_division`` is their value instead (in ``"micro"`` and ``None``;
+    they have no pairs in ``"pooled"``, which is ``zero_division`` when no
+    group is defined).
     """
     n_undefined = int(np.count_nonzero(~defined))
-    if n_undefined:
+    fill = None
+    if not isinstance(zero_division, str) and not np.isnan(zero_division):
+        fill = float(zero_division)
+    if n_undefined and isinstance(zero_division, str):
         warnings.warn(
             f"{metric_name} is undefined for {n_undefined} of {defined.shape[0]} "
             f"groups ({reason}); they are left out"
-            + (" of the average." if average is not None else " (NaN)."),
+            + (" of the average." if average is not None else " (NaN).")
+            + " Pass zero_division=0.0 to count them as 0 (as ranx and "
+            "pytrec_eval do), or zero_division=np.nan to leave them out "
+            "without this warning.",
             UndefinedMetricWarning,
             stacklevel=3,
         )
@@ -68,12 +97,17 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
         per_group = group_ratios(numerator, denominator, defined)
     else:
         per_group = np.where(defined, per_group, np.nan)
+    if fill is not None:
+        per_group = np.where(defined, per_group, fill)
+        defined_or_filled = np.ones_like(defined)
+    else:
+        defined_or_filled = defined
     if average is None:
         return per_group
-    if not defined.any():
-        return float("nan")
     if average == "micro":
-        return micro_average(per_group, defined)
+        return micro_average(per_group, defined_or_filled)
+    if not defined.any():
+        return float("nan") if fill is None else fill
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 

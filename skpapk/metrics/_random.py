@@ -241,7 +241,7 @@ def _group_label_counts(y_true, groups, pos_label):
 
 
 def expected_papk_score(y_true, *, k, groups=None, average="micro",
-                        pos_label=None):
+                        pos_label=None, zero_division="warn"):
     """pAp@k of a uniformly random ranking of the same groups (the baseline).
 
     Computes :func:`expected_papk` for each group's ``(n+, n-)`` and averages
@@ -253,8 +253,8 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     k : int
         Number of items shown to each user.
     groups : array-like of shape (n_samples,), default=None
@@ -262,13 +262,24 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     average : {"micro", "pooled"} or None, default="micro"
         As in :func:`papk_score`.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item) counts as, as scikit-learn's ``zero_division``:
+        ``"warn"`` leaves it out of the average (NaN with ``average=None``)
+        with an ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a
+        number in [0, 1] is its value (``0.0``: ranx's and pytrec_eval's
+        convention, a user without a relevant item scores 0). Under
+        ``average="pooled"`` such a group has no pairs and weighs nothing (the
+        result is ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant or no irrelevant item are left out with an
-        ``UndefinedMetricWarning``; NaN when none is defined.
+        ``UndefinedMetricWarning`` (``zero_division="warn"``, the default);
+        NaN when none is defined.
 
     See Also
     --------
@@ -285,14 +296,15 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
     >>> papk_score(y, [3, 2, 1, 3, 2, 1], k=2, groups=g)
     1.0
     """
-    _check_options(average)
+    _check_options(average, zero_division=zero_division)
     k = check_k(k)
     n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n_pairs = (np.minimum(n_pos, k) * np.minimum(n_neg, k)).astype(np.float64)
     defined = n_pairs > 0
     gain = np.where(defined, expected_papk_gain(n_pos, n_neg, k), 0.0)
     return _aggregate(gain * n_pairs, n_pairs, defined, average,
-                      "Expected pAp@k")
+                      "Expected pAp@k",
+                      zero_division=zero_division)
 
 
 def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
@@ -314,7 +326,8 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
     average : {"micro", "pooled"} or None, default="micro"
         As in :func:`precision_at_k_score`.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
 
     Returns
     -------
@@ -341,7 +354,7 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
 
 
 def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
-                               pos_label=None):
+                               pos_label=None, zero_division="warn"):
     """pAUC(0, k/n-] of a uniformly random ranking of the same groups.
 
     A relevant item lies above the ``j``-th highest irrelevant one with
@@ -362,7 +375,17 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
     average : {"micro", "pooled"} or None, default="micro"
         As in :func:`partial_auc_score`.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item) counts as, as scikit-learn's ``zero_division``:
+        ``"warn"`` leaves it out of the average (NaN with ``average=None``)
+        with an ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a
+        number in [0, 1] is its value (``0.0``: ranx's and pytrec_eval's
+        convention, a user without a relevant item scores 0). Under
+        ``average="pooled"`` such a group has no pairs and weighs nothing (the
+        result is ``zero_division`` when no group is defined).
 
     Returns
     -------
@@ -379,11 +402,12 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
     >>> expected_partial_auc_score([1, 0, 0], k=3)
     0.5
     """
-    _check_options(average)
+    _check_options(average, zero_division=zero_division)
     k = check_k(k)
     n_pos, n_neg = _group_label_counts(y_true, groups, pos_label)
     n_pairs = (n_pos * np.minimum(n_neg, k)).astype(np.float64)
     defined = n_pairs > 0
     gain = np.where(defined, expected_partial_auc_gain(n_pos, n_neg, k), 0.0)
     return _aggregate(gain * n_pairs, n_pairs, defined, average,
-                      "Expected pAUC")
+                      "Expected pAUC",
+                      zero_division=zero_division)

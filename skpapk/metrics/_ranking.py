@@ -23,7 +23,7 @@ from ._ties import _ragged_range, hypergeometric_pmf
 
 
 def papk_score(y_true, y_score, *, k, groups=None, average="micro",
-               ties="random", pos_label=None):
+               ties="random", pos_label=None, zero_division="warn"):
     """pAp@k: partial AUC over the top-``k`` irrelevant and the top relevant items.
 
     For each group (user), with ``beta = min(k, n+)`` and ``k' = min(k, n-)``,
@@ -38,8 +38,8 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (any two values; the greater is relevant
-        unless ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first (e.g. ``decision_function``).
     k : int
@@ -75,7 +75,17 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
         with ``k >= n-`` and ``k >= n+`` ``"random"`` and ``"half"`` give the
         AUC of :func:`sklearn.metrics.roc_auc_score`.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item) counts as, as scikit-learn's ``zero_division``:
+        ``"warn"`` leaves it out of the average (NaN with ``average=None``)
+        with an ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a
+        number in [0, 1] is its value (``0.0``: ranx's and pytrec_eval's
+        convention, a user without a relevant item scores 0). Under
+        ``average="pooled"`` such a group has no pairs and weighs nothing (the
+        result is ``zero_division`` when no group is defined).
 
     Returns
     -------
@@ -127,17 +137,18 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     >>> papk_score([1, 1, 0, 0, 0], [0, 0, 0, 0, 0], k=2, ties="half")
     0.5
     """
-    _check_options(average, ties)
+    _check_options(average, ties, zero_division=zero_division)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
     correct, n_pairs = papk_gains(y_pos, y_score, codes, n_groups, k, ties=ties,
                                   counts=(n_pos, n_neg, segments))
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "pAp@k")
+    return _aggregate(correct, n_pairs, n_pairs > 0, average, "pAp@k",
+                      zero_division=zero_division)
 
 
 def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
-                      ties="random", pos_label=None):
+                      ties="random", pos_label=None, zero_division="warn"):
     """Partial AUC pAUC(0, k/n-]: all relevant items against the top-k irrelevant.
 
     For each group, the gain is the fraction of the ``n+ * k'`` pairs
@@ -151,8 +162,8 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     k : int
@@ -168,13 +179,24 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
         1/2 and equals ``"random"`` unless a tie block straddles the
         ``k'``-th irrelevant place; ``"error"`` counts it 0.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item) counts as, as scikit-learn's ``zero_division``:
+        ``"warn"`` leaves it out of the average (NaN with ``average=None``)
+        with an ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a
+        number in [0, 1] is its value (``0.0``: ranx's and pytrec_eval's
+        convention, a user without a relevant item scores 0). Under
+        ``average="pooled"`` such a group has no pairs and weighs nothing (the
+        result is ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant or no irrelevant item are left out with an
-        ``UndefinedMetricWarning``; NaN when none is defined.
+        ``UndefinedMetricWarning`` (``zero_division="warn"``, the default);
+        NaN when none is defined.
 
     See Also
     --------
@@ -191,18 +213,19 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     >>> partial_auc_score(y, s, k=2)
     0.5
     """
-    _check_options(average, ties)
+    _check_options(average, ties, zero_division=zero_division)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
     correct, n_pairs = partial_auc_gains(y_pos, y_score, codes, n_groups, k,
                                          ties=ties,
                                          counts=(n_pos, n_neg, segments))
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC")
+    return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC",
+                      zero_division=zero_division)
 
 
 def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
-                  ties="random", pos_label=None):
+                  ties="random", pos_label=None, zero_division="warn"):
     """Area under the ROC curve of each group.
 
     For each group, the fraction of its ``n+ * n-`` (relevant, irrelevant)
@@ -214,8 +237,8 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     groups : array-like of shape (n_samples,), default=None
@@ -230,13 +253,24 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
         either way with probability 1/2: ``"random"`` (the expectation over
         random tie-breaking, as for the other metrics) equals ``"half"``.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item) counts as, as scikit-learn's ``zero_division``:
+        ``"warn"`` leaves it out of the average (NaN with ``average=None``)
+        with an ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a
+        number in [0, 1] is its value (``0.0``: ranx's and pytrec_eval's
+        convention, a user without a relevant item scores 0). Under
+        ``average="pooled"`` such a group has no pairs and weighs nothing (the
+        result is ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant or no irrelevant item are left out with an
-        ``UndefinedMetricWarning``; NaN when none is defined.
+        ``UndefinedMetricWarning`` (``zero_division="warn"``, the default);
+        NaN when none is defined.
 
     See Also
     --------
@@ -252,18 +286,19 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
     >>> roc_auc_score([1, 0, 0, 1], [0.9, 0.5, 0.5, 0.5])
     0.75
     """
-    _check_options(average, ties)
+    _check_options(average, ties, zero_division=zero_division)
     y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
         y_true, y_score, groups, pos_label)
     correct, n_pairs = pair_gains(
         y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
         ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "ROC AUC")
+    return _aggregate(correct, n_pairs, n_pairs > 0, average, "ROC AUC",
+                      zero_division=zero_division)
 
 
 def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
-                   ties="random", pos_label=None):
+                   ties="random", pos_label=None, zero_division="warn"):
     """AUC@k: the AUC among the ``k`` top-ranked items of each group.
 
     The ``k`` highest scored items of a group (all of them when it has fewer)
@@ -272,8 +307,8 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     k : int
@@ -297,12 +332,22 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         inside the top ``k`` a tied pair counts 1/2 or 0. Without a tie at
         the ``k``-th place, ``"random"`` equals ``"half"``.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant or no
+        irrelevant item in the top ``k``) counts as, as scikit-learn's
+        ``zero_division``: ``"warn"`` leaves it out of the average (NaN with
+        ``average=None``) with an ``UndefinedMetricWarning``; ``np.nan`` the
+        same, silently; a number in [0, 1] is its value (``0.0``: ranx's and
+        pytrec_eval's convention, a user without a relevant item scores 0).
+        Under ``average="pooled"`` such a group has no pairs and weighs
+        nothing (the result is ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
-        Undefined (left out with an ``UndefinedMetricWarning``; NaN per
+        Undefined (left out with an ``UndefinedMetricWarning`` by default; NaN per
         group) when a group's top ``k`` lacks a relevant or an irrelevant item.
 
     See Also
@@ -323,7 +368,7 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     >>> auc_at_k_score([1, 0, 0], [1, 1, 1], k=2)
     0.5
     """
-    _check_options(average, ties)
+    _check_options(average, ties, zero_division=zero_division)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, _, _, _ = _validate(
         y_true, y_score, groups, pos_label)
@@ -332,7 +377,8 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         numerator, denominator, defined, per_group = _random_auc_at_k(
             y_pos, y_score, codes, n_groups, k)
         return _aggregate(numerator, denominator, defined, average, "AUC@k",
-                          reason=reason, per_group=per_group)
+                          reason=reason, per_group=per_group,
+                      zero_division=zero_division)
     top = rank_within_segments(y_score, codes, n_groups).rank < k
     y_pos, y_score, codes = y_pos[top], y_score[top], codes[top]
     n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
@@ -341,7 +387,8 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
     )
     return _aggregate(correct, n_pairs, n_pairs > 0, average, "AUC@k",
-                      reason=reason)
+                      reason=reason,
+                      zero_division=zero_division)
 
 
 def _random_auc_at_k(y_pos, y_score, codes, n_groups, k):

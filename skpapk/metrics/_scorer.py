@@ -48,25 +48,40 @@ def _missing_groups_message():
     )
 
 
-def ranking_scores(estimator, X):
+def ranking_scores(estimator, X, pos_label=None):
     """The scores an estimator ranks ``X`` by, higher first.
 
     ``decision_function`` when the estimator has it; else, for a classifier,
-    ``predict_proba`` of its greater class (the relevant one, as the
-    metrics' default ``pos_label``); else ``predict``.
+    ``predict_proba`` of its class ``pos_label`` (by default its greater
+    class, the relevant one of numeric labels); else ``predict``. A binary
+    classifier's ``decision_function`` scores its greater class: it is
+    negated when ``pos_label`` is the other one.
 
     Parameters
     ----------
     estimator : object
         A fitted estimator (a pipeline works: its last step decides).
     X : array-like of shape (n_samples, n_features)
+    pos_label : int, float, bool, str or None, default=None
+        The relevant class of a classifier.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
     """
+    column = 1
+    if pos_label is not None and is_classifier(estimator):
+        classes = list(getattr(estimator, "classes_", []))
+        if pos_label not in classes:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a class of "
+                f"{type(estimator).__name__} (classes_={classes}); pass the "
+                f"relevant class as pos_label."
+            )
+        column = classes.index(pos_label)
     if hasattr(estimator, "decision_function"):
-        return estimator.decision_function(X)
+        scores = estimator.decision_function(X)
+        return -scores if column == 0 else scores
     if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
         proba = estimator.predict_proba(X)
         if proba.ndim != 2 or proba.shape[1] != 2:
@@ -76,7 +91,7 @@ def ranking_scores(estimator, X):
                 f"(two classes) or an estimator with decision_function or "
                 f"predict."
             )
-        return proba[:, 1]
+        return proba[:, column]
     if hasattr(estimator, "predict"):
         return estimator.predict(X)
     raise TypeError(
@@ -106,6 +121,7 @@ class _RankingScorer:
     """
 
     def __init__(self, metric, kwargs, *, name, metadata=()):
+        self._pos_label = kwargs.get("pos_label")
         self._metric = metric
         self._kwargs = kwargs
         self._name = name
@@ -129,7 +145,7 @@ class _RankingScorer:
                 f"{self._name} got unexpected metadata {unknown}; it accepts "
                 f"{accepted}."
             )
-        return self._metric(y_true, ranking_scores(estimator, X),
+        return self._metric(y_true, ranking_scores(estimator, X, self._pos_label),
                             **self._kwargs, **metadata)
 
     def get_metadata_routing(self):
@@ -171,16 +187,29 @@ class _RankingScorer:
         return self
 
 
-def _papk_score_per_group(y_true, y_score, *, k, groups=None, ties="random",
-                          average="micro"):
+def _papk_score_per_group(y_true, y_score, *, groups=None, **kwargs):
     """:func:`papk_score` that refuses to treat the fold as one group."""
     if groups is None:
         raise ValueError(_missing_groups_message())
-    return papk_score(y_true, y_score, k=k, groups=groups, average=average,
-                      ties=ties)
+    return papk_score(y_true, y_score, groups=groups, **kwargs)
 
 
-def papk_scorer(k, *, ties="random"):
+def _options(k, ties, pos_label, zero_division, average=None):
+    """The checked keyword arguments of a scorer's :func:`papk_score` and its
+    ``repr`` (``pos_label`` and ``zero_division`` shown when not defaults)."""
+    _check_options(average or "micro", ties, zero_division=zero_division)
+    kwargs = {"k": check_k(k), "ties": ties}
+    if average is not None:
+        kwargs["average"] = average
+    if pos_label is not None:
+        kwargs["pos_label"] = pos_label
+    if not (isinstance(zero_division, str) and zero_division == "warn"):
+        kwargs["zero_division"] = zero_division
+    shown = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
+    return kwargs, shown
+
+
+def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
     """Scorer of pAp@k with the whole test fold as one list (one group).
 
     Scores the estimator's ``decision_function``, or, without one, a
@@ -196,6 +225,12 @@ def papk_scorer(k, *, ties="random"):
         As in :func:`papk_score`: by default tied scores count as the
         expectation over a random order of the tied items, so a model that
         gives every item the same score scores as a random ranking.
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y`` (needed when the labels are not numbers)
+        and the class of a classifier's ``predict_proba`` to rank by.
+    zero_division : "warn", float or np.nan, default="warn"
+        What a fold without a relevant or an irrelevant item scores, as in
+        :func:`papk_score`.
 
     Returns
     -------
@@ -216,13 +251,12 @@ def papk_scorer(k, *, ties="random"):
     >>> papk_scorer(k=2)(LogisticRegression().fit(X, y), X, y)
     1.0
     """
-    _check_options("micro", ties)
-    k = check_k(k)
-    return _RankingScorer(papk_score, {"k": k, "ties": ties},
-                          name=f"papk_scorer(k={k}, ties={ties!r})")
+    kwargs, shown = _options(k, ties, pos_label, zero_division)
+    return _RankingScorer(papk_score, kwargs, name=f"papk_scorer({shown})")
 
 
-def micro_papk_scorer(k, *, ties="random", average="micro"):
+def micro_papk_scorer(k, *, ties="random", average="micro", pos_label=None,
+                      zero_division="warn"):
     """Scorer of micro-pAp@k (paper eq. 17): pAp@k per group, mean over groups.
 
     The scorer requests ``groups`` through scikit-learn's metadata routing
@@ -261,13 +295,19 @@ def micro_papk_scorer(k, *, ties="random", average="micro"):
     average : {"micro", "pooled"}, default="micro"
         ``"micro"`` is the paper's eq. 17 (unweighted mean over groups);
         ``"pooled"`` pools the pairs of all groups.
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y`` (needed when the labels are not numbers)
+        and the class of a classifier's ``predict_proba`` to rank by.
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group without a relevant or an irrelevant item in a fold
+        counts as, as in :func:`papk_score`: left out with an
+        ``UndefinedMetricWarning`` by default, ``0.0`` for ranx's and
+        pytrec_eval's convention.
 
     Returns
     -------
     scorer : callable
         ``scorer(estimator, X, y, groups=groups)``; greater is better.
-        Groups with no relevant or no irrelevant item in a fold are left out
-        with an ``UndefinedMetricWarning``.
 
     See Also
     --------
@@ -310,9 +350,6 @@ def micro_papk_scorer(k, *, ties="random", average="micro"):
             f"average must be 'micro' or 'pooled' for a scorer (it must return "
             f"one number), got {average!r}."
         )
-    _check_options(average, ties)
-    k = check_k(k)
-    return _RankingScorer(
-        _papk_score_per_group, {"k": k, "ties": ties, "average": average},
-        name=f"micro_papk_scorer(k={k}, ties={ties!r}, average={average!r})",
-        metadata=("groups",))
+    kwargs, shown = _options(k, ties, pos_label, zero_division, average)
+    return _RankingScorer(_papk_score_per_group, kwargs,
+                          name=f"micro_papk_scorer({shown})", metadata=("groups",))

@@ -28,8 +28,8 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     k : int
@@ -48,7 +48,8 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         default of every metric). ``"error"`` puts the irrelevant tied items
         first (pessimistic, the paper's convention that a tie is a mistake).
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
 
     Returns
     -------
@@ -84,7 +85,7 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
 
 def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
-                      ties="random", pos_label=None):
+                      ties="random", pos_label=None, zero_division="warn"):
     """recall@k: the fraction of a group's relevant items among its ``k`` first.
 
     Per group: (number of relevant items among the ``k`` highest scored) /
@@ -95,8 +96,8 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     k : int
@@ -112,13 +113,24 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         expectation under a uniformly random order of the items tied at
         the ``k``-th score, ``"error"`` puts the irrelevant tied items first.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant item) counts
+        as, as scikit-learn's ``zero_division``: ``"warn"`` leaves it out of
+        the average (NaN with ``average=None``) with an
+        ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a number in
+        [0, 1] is its value (``0.0``: ranx's and pytrec_eval's convention, a
+        user without a relevant item scores 0). Under ``average="pooled"``
+        such a group has no pairs and weighs nothing (the result is
+        ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant item are left out with an
-        ``UndefinedMetricWarning``; NaN when none is defined.
+        ``UndefinedMetricWarning`` (``zero_division="warn"``, the default);
+        NaN when none is defined.
 
     See Also
     --------
@@ -137,17 +149,18 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     ...                   groups=[0, 0, 1, 1], average=None, ties="error")
     array([0., 0.])
     """
-    _check_options(average, ties, allowed_ties=LIST_TIES)
+    _check_options(average, ties, allowed_ties=LIST_TIES, zero_division=zero_division)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
     hits = top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
     return _aggregate(hits, n_pos.astype(np.float64), n_pos > 0, average,
-                      "recall@k", reason="no relevant item")
+                      "recall@k", reason="no relevant item",
+                      zero_division=zero_division)
 
 
 def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
-                    ties="random", pos_label=None):
+                    ties="random", pos_label=None, zero_division="warn"):
     """NDCG@k with binary gains: discounted relevant items in the ``k`` first.
 
     Per group: ``DCG@k / IDCG@k`` with ``DCG@k = sum_{i <= k} rel_i /
@@ -159,8 +172,8 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     k : int
@@ -179,14 +192,24 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         (``ignore_ties=False``). ``"error"``: the irrelevant tied items come
         first.
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant item) counts
+        as, as scikit-learn's ``zero_division``: ``"warn"`` leaves it out of
+        the average (NaN with ``average=None``) with an
+        ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a number in
+        [0, 1] is its value (``0.0``: ranx's and pytrec_eval's convention, a
+        user without a relevant item scores 0). Under ``average="pooled"``
+        such a group has no pairs and weighs nothing (the result is
+        ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant item are left out with an
-        ``UndefinedMetricWarning`` (:func:`sklearn.metrics.ndcg_score` gives
-        them 0); NaN when none is defined.
+        ``UndefinedMetricWarning`` by default (:func:`sklearn.metrics.ndcg_score`
+        gives them 0: ``zero_division=0.0``); NaN when none is defined.
 
     See Also
     --------
@@ -213,7 +236,7 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     >>> ndcg_at_k_score([0, 1], [5, 5], k=2)
     0.815...
     """
-    _check_options(average, ties, allowed_ties=LIST_TIES)
+    _check_options(average, ties, allowed_ties=LIST_TIES, zero_division=zero_division)
     k = check_k(k)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
@@ -234,12 +257,13 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                 * (discount_to(ends) - discount_to(blocks.gt_items)))
     dcg = np.bincount(blocks.group, weights=gain, minlength=n_groups)
     return _aggregate(dcg, discount_to(n_pos), n_pos > 0, average, "NDCG@k",
-                      reason="no relevant item")
+                      reason="no relevant item",
+                      zero_division=zero_division)
 
 
 def mean_average_precision_score(y_true, y_score, *, groups=None,
                                  average="micro", ties="random",
-                                 pos_label=None):
+                                 pos_label=None, zero_division="warn"):
     """Average precision (AP) of each group, averaged over groups (mAP).
 
     AP of a group = mean over its relevant items of the precision at that
@@ -250,8 +274,8 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary relevance labels (the greater label is relevant unless
-        ``pos_label`` is given).
+        Binary relevance labels: ``pos_label``, else the greater of two
+        numbers, is relevant (labels that are not numbers need ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first.
     groups : array-like of shape (n_samples,), default=None
@@ -276,14 +300,24 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
         :func:`sklearn.metrics.average_precision_score` (the only rule
         before ``ties`` was added; neither an expectation nor a bound).
     pos_label : int, float, bool or str, default=None
-        The relevant label.
+        The relevant label; needed when the labels are not numbers
+        (e.g. ``"clicked"``/``"not_clicked"``).
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where the metric is undefined (no relevant item) counts
+        as, as scikit-learn's ``zero_division``: ``"warn"`` leaves it out of
+        the average (NaN with ``average=None``) with an
+        ``UndefinedMetricWarning``; ``np.nan`` the same, silently; a number in
+        [0, 1] is its value (``0.0``: ranx's and pytrec_eval's convention, a
+        user without a relevant item scores 0). Under ``average="pooled"``
+        such a group has no pairs and weighs nothing (the result is
+        ``zero_division`` when no group is defined).
 
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
         Groups with no relevant item are left out with an
-        ``UndefinedMetricWarning`` (a group with only relevant items has
-        AP 1); NaN when none is defined.
+        ``UndefinedMetricWarning`` by default, see ``zero_division`` (a group
+        with only relevant items has AP 1); NaN when none is defined.
 
     See Also
     --------
@@ -308,7 +342,7 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     >>> mean_average_precision_score([0, 1], [1, 1], ties="threshold")
     0.5
     """
-    _check_options(average, ties, allowed_ties=_AP_TIES)
+    _check_options(average, ties, allowed_ties=_AP_TIES, zero_division=zero_division)
     y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
         y_true, y_score, groups, pos_label)
     blocks = tie_blocks(y_pos, y_score, codes, n_groups)
@@ -334,4 +368,5 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
         total = np.bincount(blocks.codes[pos], weights=precision,
                             minlength=n_groups)
     return _aggregate(total, n_pos.astype(np.float64), n_pos > 0, average,
-                      "Average precision", reason="no relevant item")
+                      "Average precision", reason="no relevant item",
+                      zero_division=zero_division)

@@ -11,9 +11,14 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from sklearn.exceptions import (
+    ConvergenceWarning,
+    DataConversionWarning,
+    UndefinedMetricWarning,
+)
 
 from skpapk import (
+    GreedyPApKRanker,
     PApKAvgRanker,
     PApKMaxRanker,
     PApKRampRanker,
@@ -21,8 +26,10 @@ from skpapk import (
     PApKTSRanker,
     PAUCRanker,
     PrecAtKRanker,
+    SelectPApKRanker,
 )
-from skpapk.metrics import papk_score
+from skpapk.losses import surrogate_loss
+from skpapk.metrics import expected_papk_score, ndcg_at_k_score, papk_score, papk_scorer
 
 RANKERS = [PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker,
            PAUCRanker, PrecAtKRanker]
@@ -128,8 +135,8 @@ def test_huge_eta0_warns_and_keeps_the_last_finite_coef(sparse, dtype):
 
 def test_string_y_with_two_labels_works_and_three_raise():
     X, y, g = make_data(3)
-    labels = np.where(y == 1, "relevant", "boring")  # "relevant" > "boring"
-    ranker = PApKRanker(max_iter=20).fit(X, labels, groups=g)
+    labels = np.where(y == 1, "relevant", "boring")
+    ranker = PApKRanker(max_iter=20, pos_label="relevant").fit(X, labels, groups=g)
     assert ranker.classes_.tolist() == ["boring", "relevant"]
     numeric = PApKRanker(max_iter=20).fit(X, y, groups=g)
     np.testing.assert_array_equal(ranker.coef_, numeric.coef_)
@@ -283,7 +290,7 @@ def ranking_problems(draw):
         y = np.where(y, 5, -1)
     elif labels == "str":
         y = np.where(y, "yes", "no")
-    return X, y, groups
+    return X, y, groups, "yes" if labels == "str" else None
 
 
 @settings(max_examples=60, deadline=None,
@@ -292,7 +299,7 @@ def ranking_problems(draw):
                                                              "ramp"]),
        k=st.integers(1, 5), eta0=st.sampled_from([1e-3, 1.0, 1e3]))
 def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
-    X, y, groups = problem
+    X, y, groups, pos_label = problem
     classes = np.unique(y)
     if classes.shape[0] == 2:
         y_pos = y == classes[1]
@@ -300,7 +307,7 @@ def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
                       for v in np.unique(groups))
     else:
         defined = False
-    ranker = PApKRanker(surrogate, k=k, eta0=eta0, max_iter=5)
+    ranker = PApKRanker(surrogate, k=k, eta0=eta0, max_iter=5, pos_label=pos_label)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         if not defined:
@@ -313,3 +320,112 @@ def test_fuzz_fit_and_score(problem, surrogate, k, eta0):
     assert np.all(np.isfinite(ranker.coef_))
     assert np.isnan(score) or 0.0 <= score <= 1.0
     assert not np.isnan(score)  # at least one group is defined
+
+
+# --- third round (issue 25): k past int64, 2-d arguments, RuntimeWarnings ------
+
+ALL_RANKERS = RANKERS + [PApKRanker, GreedyPApKRanker, SelectPApKRanker]
+
+
+@pytest.mark.parametrize("cls", ALL_RANKERS)
+def test_k_past_int64_is_a_value_error_naming_k(cls):
+    X, y, g = make_data(4)
+    with pytest.raises(ValueError, match=r"k=1e\+30 is too large: k is at most "
+                       r"2\*\*63 - 1\. .* pass e\.g\. k=n_samples"):
+        cls(k=10**30).fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize("call", [
+    lambda y, s, g, k: papk_score(y, s, k=k, groups=g),
+    lambda y, s, g, k: ndcg_at_k_score(y, s, k=k, groups=g),
+    lambda y, s, g, k: expected_papk_score(y, k=k, groups=g),
+    lambda y, s, g, k: surrogate_loss(y, s, g, k=k, surrogate="avg")[0],
+    lambda y, s, g, k: papk_scorer(k),
+], ids=["papk_score", "ndcg_at_k_score", "expected_papk_score",
+        "surrogate_loss", "papk_scorer"])
+def test_k_past_int64_in_functions(call):
+    X, y, g = make_data(4)
+    with pytest.raises(ValueError, match=r"k=1e\+30 is too large"):
+        call(y, X[:, 0], g, 10**30)
+    call(y, X[:, 0], g, 2**63 - 1)  # the greatest k works: lists shown whole
+
+
+def test_the_greatest_k_ranks_whole_lists():
+    X, y, g = make_data(4)
+    ranker = PApKAvgRanker(k=2**63 - 1, max_iter=3).fit(X, y, groups=g)
+    longest = PApKAvgRanker(k=12, max_iter=3).fit(X, y, groups=g)
+    np.testing.assert_array_equal(ranker.coef_, longest.coef_)
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "score", "recommend"])
+def test_two_column_groups_name_groups(method):
+    X, y, g = make_data(5)
+    ranker = PApKRanker(max_iter=3)
+    if method in ("score", "recommend"):
+        ranker.fit(X, y, groups=g)
+    args = (X,) if method == "recommend" else (X, y)
+    with pytest.raises(ValueError, match=r"groups must be 1-d \(one value per "
+                       r"row\), got an array of shape \(96, 2\)"):
+        getattr(ranker, method)(*args, groups=np.c_[g, g])
+
+
+@pytest.mark.parametrize("name, args", [
+    ("y_score", lambda X, y, g: (y, X[:, :2])),
+    ("y_true", lambda X, y, g: (np.c_[y, y], X[:, 0])),
+])
+def test_two_column_metric_arguments_are_named(name, args):
+    X, y, g = make_data(5)
+    with pytest.raises(ValueError, match=rf"{name} must be 1-d .*shape \(96, 2\)"):
+        papk_score(*args(X, y, g), k=3, groups=g)
+    with pytest.raises(ValueError, match="groups must be 1-d"):
+        papk_score(y, X[:, 0], k=3, groups=np.c_[g, g])
+
+
+def test_a_column_vector_is_raveled_with_a_warning_naming_it():
+    X, y, g = make_data(5)
+    with pytest.warns(DataConversionWarning, match="passed as y_score"):
+        value = papk_score(y, X[:, :1], k=3, groups=g)
+    assert value == papk_score(y, X[:, 0], k=3, groups=g)
+
+
+#: The soft pAp@k gradient divided 0 by 0 for a user whose rows all weigh 0
+#: (skpapk/losses/_smooth.py, the lead's file: the hunk is handed over).
+_SMOOTH_HUNK = pytest.mark.xfail(
+    strict=True, raises=RuntimeWarning, reason="the 0/0 of a user of weight 0 "
+    "goes with the hunk for skpapk/losses/_smooth.py handed to the lead")
+
+
+@pytest.mark.parametrize("surrogate", [
+    "pairwise_logistic", pytest.param("soft_papk", marks=_SMOOTH_HUNK)])
+@pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
+def test_a_user_of_weight_zero_raises_no_runtime_warning(surrogate, group_weight):
+    X, y, g = make_data(6)
+    weight = np.random.default_rng(0).random(y.shape[0])
+    weight[g == 0] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        value, grad, hess = surrogate_loss(
+            y, X[:, 0], g, k=3, surrogate=surrogate, group_weight=group_weight,
+            sample_weight=weight, return_hessian=True)
+    assert np.isfinite(value)
+    assert np.all(grad[g == 0] == 0) and np.all(hess[g == 0] == 0)
+    # the user of weight 0 changes nothing: the others alone give the same
+    rest = g != 0
+    value_rest, grad_rest, _ = surrogate_loss(
+        y[rest], X[rest, 0], g[rest], k=3, surrogate=surrogate,
+        group_weight=group_weight, sample_weight=weight[rest], return_hessian=True)
+    assert value == pytest.approx(value_rest, rel=1e-12)
+    np.testing.assert_allclose(grad[rest], grad_rest, rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("metric", [papk_score, ndcg_at_k_score])
+def test_scores_near_the_float_limits_raise_no_runtime_warning(metric):
+    # the finiteness check summed them (inf - inf: "invalid value in reduce")
+    # (the partial sums of numpy's pairwise sum reach +inf and -inf)
+    y = np.arange(64) % 2
+    scores = np.where(y == 1, 1e308, -1e308)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert metric(y, scores, k=2, ties="error") == 1.0
+    with pytest.raises(ValueError, match="y_score contains infinity"):
+        metric(y, np.r_[np.inf, scores[1:]], k=2)

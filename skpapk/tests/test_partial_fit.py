@@ -183,7 +183,10 @@ def test_classes_across_chunks():
     only_neg = np.flatnonzero(y == 0)
     with pytest.raises(ValueError, match="classes="):
         PApKRanker().partial_fit(X[only_neg], labels[only_neg], groups=g[only_neg])
-    ranker = PApKRanker().partial_fit(X[only_neg], labels[only_neg],
+    with pytest.raises(ValueError, match="pos_label"):
+        PApKRanker().partial_fit(X[only_neg], labels[only_neg],
+                                 groups=g[only_neg], classes=["no", "yes"])
+    ranker = PApKRanker(pos_label="yes").partial_fit(X[only_neg], labels[only_neg],
                                       groups=g[only_neg], classes=["no", "yes"])
     assert ranker.classes_.tolist() == ["no", "yes"]
     ranker.partial_fit(X, labels, groups=g)  # "yes" is the relevant label
@@ -191,7 +194,7 @@ def test_classes_across_chunks():
     with pytest.raises(ValueError, match="not in classes"):
         ranker.partial_fit(X, np.where(y == 1, "yes", "maybe"), groups=g)
     with pytest.raises(ValueError, match="differs from the classes"):
-        ranker.partial_fit(X, labels, groups=g, classes=["a", "b"])
+        ranker.partial_fit(X, labels, groups=g, classes=["maybe", "yes"])
     with pytest.raises(ValueError, match="Only binary classification"):
         PApKRanker().partial_fit(X, y, groups=g, classes=[0, 1, 2])
     with pytest.raises(ValueError, match="Only binary classification"):

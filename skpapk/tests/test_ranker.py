@@ -99,7 +99,8 @@ def test_string_groups_and_labels():
     X, y, g = make_data(5)
     names = np.array([f"user{i:03d}" for i in range(g.max() + 1)])
     labels = np.where(y == 1, "yes", "no")
-    a = PApKRanker("ts", max_iter=8).fit(X, labels, groups=names[g])
+    a = PApKRanker("ts", max_iter=8, pos_label="yes").fit(X, labels,
+                                                          groups=names[g])
     b = PApKRanker("ts", max_iter=8).fit(X, y, groups=g)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.classes_, ["no", "yes"])

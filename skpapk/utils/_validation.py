@@ -1,22 +1,35 @@
 """Input validation shared by the metrics, the losses and the estimators."""
 
 import numbers
+import warnings
 
 import numpy as np
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from ._groups import encode_compact_ints
 
+#: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
+MAX_K = int(np.iinfo(np.int64).max)
+
 
 def check_k(k, name="k"):
     """Check that ``k`` is a positive integer and return it as ``int``.
+
+    ``k`` may exceed every list (a list shorter than ``k`` is shown whole),
+    up to :data:`MAX_K` (2**63 - 1); a greater ``k`` raises a
+    ``ValueError``, not NumPy's ``OverflowError``.
 
     Examples
     --------
     >>> from skpapk.utils._validation import check_k
     >>> check_k(3)
     3
+    >>> check_k(10**30)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=1e+30 is too large: k is at most 2**63 - 1. ...
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(
@@ -29,7 +42,44 @@ def check_k(k, name="k"):
             f"{name} must be a positive integer (the number of items shown to "
             f"each user), got {name}={k}; pass {name} >= 1."
         )
+    if k > MAX_K:
+        raise ValueError(
+            f"{name}={k:.3g} is too large: {name} is at most 2**63 - 1. Any "
+            f"{name} at least the length of the longest list gives the same "
+            f"result (a shorter list is shown whole): pass e.g. {name}=n_samples."
+        )
     return int(k)
+
+
+def column_1d(values, *, input_name):
+    """``values`` as a 1-d array; an error or warning that names ``input_name``.
+
+    :func:`sklearn.utils.column_or_1d`, whose messages say "y" whatever the
+    argument: a column vector is raveled with a ``DataConversionWarning``,
+    any other shape but ``(n_samples,)`` raises a ``ValueError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import column_1d
+    >>> column_1d(np.zeros((3, 2)), input_name="groups")
+    Traceback (most recent call last):
+    ...
+    ValueError: groups must be 1-d (one value per row), got an array of shape (3, 2)...
+    """
+    shape = np.shape(values)
+    if len(shape) == 2 and shape[1] == 1:
+        warnings.warn(
+            f"A column vector was passed as {input_name} where a 1-d array "
+            f"(one value per row) was expected; it is raveled. Pass "
+            f"{input_name}.ravel() to silence this warning.",
+            DataConversionWarning, stacklevel=3)
+    elif len(shape) != 1:
+        raise ValueError(
+            f"{input_name} must be 1-d (one value per row), got an array of "
+            f"shape {shape}; pass a single column, e.g. {input_name}[:, 0]."
+        )
+    return column_or_1d(values)
 
 
 def check_groups(groups, n_samples, *, input_name="groups"):
@@ -77,7 +127,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         if encoded is not None:
             return encoded
     if groups.ndim != 1:
-        groups = column_or_1d(groups, warn=True)
+        groups = column_1d(groups, input_name=input_name)
     if groups.shape[0] != n_samples:
         raise ValueError(
             f"{input_name} has {groups.shape[0]} labels but there are {n_samples} "
@@ -145,7 +195,7 @@ def binary_classes(y, *, input_name="y_true"):
     >>> binary_classes([3, 1, 3])[1]
     array([1, 3])
     """
-    y = column_or_1d(y, warn=True)
+    y = column_1d(y, input_name=input_name)
     if y.shape[0] == 0:
         raise ValueError(
             f"{input_name} is empty: a ranking metric needs at least one "
@@ -176,41 +226,147 @@ def binary_classes(y, *, input_name="y_true"):
     return y, classes
 
 
-def check_binary_target(y, *, pos_label=None, input_name="y_true"):
+def _numeric_labels(classes):
+    """Whether the labels are numbers (booleans included), which are ordered."""
+    if classes.dtype.kind in "biuf":
+        return True
+    return classes.dtype.kind == "O" and all(
+        isinstance(label, (numbers.Real, np.bool_)) for label in classes.tolist())
+
+
+def check_pos_label(classes, pos_label=None, *, input_name="y_true",
+                    estimator_name=None):
+    """The relevant label of the binary labels ``classes``.
+
+    ``pos_label`` when given (it must be one of two ``classes``). Without
+    it, the label is obvious only for numbers, as for scikit-learn's
+    ``_check_pos_label_consistency`` ({0, 1}, {-1, 1}, booleans, a single
+    class of -1, 0 or 1, where 1 is relevant), which skpapk extends to any
+    two numbers (the greater is relevant, as graded relevance orders them).
+    Labels that are not numbers (``"clicked"`` / ``"not_clicked"``) are
+    never compared: their alphabetical order would silently invert the
+    ranking whenever the relevant one sorts first, so they need
+    ``pos_label`` (a ``ValueError`` that names it and lists the labels).
+
+    Parameters
+    ----------
+    classes : ndarray of shape (n_classes,)
+        The one or two distinct labels, sorted (:func:`binary_classes`).
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label given by the user.
+    input_name : str, default="y_true"
+        Name of the labels in messages.
+    estimator_name : str, default=None
+        The estimator whose constructor takes ``pos_label``, for messages;
+        ``None``: a function's argument.
+
+    Returns
+    -------
+    pos_label : scalar
+        The relevant label (``1`` for a single label -1 or 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import check_pos_label
+    >>> int(check_pos_label(np.array([0, 1])))
+    1
+    >>> check_pos_label(np.array(["clicked", "not_clicked"]), "clicked")
+    'clicked'
+    >>> check_pos_label(np.array(["clicked", "not_clicked"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true holds the labels 'clicked' and 'not_clicked', which are \
+not numbers: say which one is relevant with pos_label='clicked' or \
+pos_label='not_clicked'. ...
+    """
+    values = [repr(label) for label in classes.tolist()]
+    where = (f"{estimator_name}(..., pos_label=...)" if estimator_name
+             else "pos_label")
+    if pos_label is not None:
+        if classes.shape[0] == 2 and pos_label not in classes.tolist():
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels of "
+                f"{input_name}, {' and '.join(values)}; pass one of them as "
+                f"{where}."
+            )
+        return pos_label
+    if _numeric_labels(classes):
+        if classes.shape[0] == 2:
+            return classes[1]
+        if set(classes.tolist()) <= {-1, 0, 1}:
+            return 1
+        raise ValueError(
+            f"{input_name} holds the single label {values[0]}; say whether it "
+            f"is the relevant one with {where} (e.g. pos_label={values[0]})."
+        )
+    if classes.shape[0] == 1:
+        raise ValueError(
+            f"{input_name} holds the single label {values[0]}, which is not a "
+            f"number; say whether it is the relevant one with {where} (e.g. "
+            f"pos_label={values[0]})."
+        )
+    fix = " or ".join(f"pos_label={value}" for value in values)
+    raise ValueError(
+        f"{input_name} holds the labels {' and '.join(values)}, which are not "
+        f"numbers: say which one is relevant with {fix}"
+        + (f" in {estimator_name}(...)" if estimator_name else "")
+        + ". Labels other than numbers and booleans are never compared: "
+        "their alphabetical order would silently invert the ranking whenever "
+        "the relevant label sorts first."
+    )
+
+
+def relevant_last(classes, pos_label=None, **kwargs):
+    """``classes`` ordered ``[irrelevant, relevant]`` (see :func:`check_pos_label`).
+
+    The fitted ``classes_`` of the rankers: their last label is the
+    relevant one, whichever sorts first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import relevant_last
+    >>> relevant_last(np.array(["clicked", "not_clicked"]), "clicked").tolist()
+    ['not_clicked', 'clicked']
+    """
+    return _order(classes, check_pos_label(classes, pos_label, **kwargs))
+
+
+def _order(classes, relevant):
+    """Two ``classes`` with ``relevant`` last."""
+    if classes.shape[0] == 2 and classes[0] == relevant:
+        return classes[::-1].copy()
+    return classes
+
+
+def check_binary_target(y, *, pos_label=None, input_name="y_true",
+                        estimator_name=None):
     """Validate a binary relevance target and return a boolean mask.
 
-    Any two labels are accepted: the greater one is relevant unless
-    ``pos_label`` says otherwise. A target with a single label is accepted
-    when that label is ``pos_label`` or one of ``-1, 0, 1`` (1 is relevant).
+    The relevant label is ``pos_label``, else the obvious one of numeric
+    labels (see :func:`check_pos_label`: the greater of two numbers, 1 for
+    a single label -1, 0 or 1); labels that are not numbers need
+    ``pos_label``.
 
     Returns
     -------
     y_pos : ndarray of bool of shape (n_samples,)
     classes : ndarray of shape (n_classes,)
+        The labels, the relevant one last (:func:`relevant_last`).
 
     Examples
     --------
     >>> from skpapk.utils._validation import check_binary_target
-    >>> check_binary_target(["no", "yes", "yes"])
+    >>> check_binary_target(["no", "yes", "yes"], pos_label="yes")
     (array([False,  True,  True]), array(['no', 'yes'], dtype='<U3'))
+    >>> check_binary_target([1, 0, 0])
+    (array([ True, False, False]), array([0, 1]))
     """
     y, classes = binary_classes(y, input_name=input_name)
-    if pos_label is None:
-        if classes.shape[0] == 2:
-            pos_label = classes[1]
-        elif classes.dtype.kind in "biuf" and set(classes.tolist()) <= {-1, 0, 1}:
-            pos_label = 1
-        else:
-            raise ValueError(
-                f"{input_name} holds the single label {classes[0]!r}; pass "
-                f"pos_label to say whether it is the relevant one."
-            )
-    elif classes.shape[0] == 2 and pos_label not in classes.tolist():
-        raise ValueError(
-            f"pos_label={pos_label!r} is not one of the labels of {input_name}, "
-            f"{classes.tolist()}."
-        )
-    return np.asarray(y == pos_label), classes
+    pos_label = check_pos_label(classes, pos_label, input_name=input_name,
+                                estimator_name=estimator_name)
+    return np.asarray(y == pos_label), _order(classes, pos_label)
 
 
 def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="y"):
@@ -267,7 +423,7 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
 
 def check_scores(y_score, n_samples, *, input_name="y_score"):
     """Validate a 1-d finite score vector of the expected length."""
-    y_score = column_or_1d(y_score, warn=True)
+    y_score = column_1d(y_score, input_name=input_name)
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "
@@ -275,7 +431,10 @@ def check_scores(y_score, n_samples, *, input_name="y_score"):
         )
     if y_score.dtype.kind != "f":
         y_score = y_score.astype(np.float64)
-    assert_all_finite(y_score, input_name=input_name)
+    # scikit-learn first checks the sum, which overflows (a RuntimeWarning)
+    # for finite scores near the float limits before the exact check
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert_all_finite(y_score, input_name=input_name)
     if y_score.shape[0] != n_samples:
         raise ValueError(
             f"{input_name} has {y_score.shape[0]} scores but y_true has "

@@ -131,7 +131,8 @@ def test_from_iterates_values_match_the_loss_functions_sparse_and_labels():
     y_str = np.where(y == 1, "yes", "no")
     coefs = np.random.default_rng(0).normal(size=(4, X.shape[1]))
     disp = SurrogateDisplay.from_iterates(coefs, sparse.csr_matrix(X), y_str, g, k=3,
-                                          surrogates=ALL, name="random w")
+                                          surrogates=ALL, name="random w",
+                                          pos_label="yes")
     _check_table(disp, X, y, g, 3)
     assert disp.ax_.get_title() == "random w"
 

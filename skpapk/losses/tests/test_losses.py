@@ -270,7 +270,7 @@ def test_string_groups_and_labels(surrogate):
     y = np.array(["no", "yes", "yes", "no", "yes", "no"])
     s = np.array([0.2, 0.5, 0.1, 0.3, 0.9, 0.4])
     g = np.array(["u", "u", "u", "v", "v", "v"])
-    v1, c1 = surrogate_loss(y, s, g, k=2, surrogate=surrogate)
+    v1, c1 = surrogate_loss(y, s, g, k=2, surrogate=surrogate, pos_label="yes")
     v2, c2 = surrogate_loss(y == "yes", s, (g == "v").astype(int), k=2,
                             surrogate=surrogate)
     assert v1 == v2

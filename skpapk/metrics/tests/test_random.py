@@ -241,7 +241,9 @@ def test_expected_papk_score_all_undefined_and_labels():
     with pytest.warns(UndefinedMetricWarning, match="2 of 2"):
         assert np.isnan(expected_papk_score([1, 1, 1], k=2, groups=[0, 0, 1],
                                             pos_label=1))
-    assert expected_papk_score(["b", "a"], k=1) == pytest.approx(0.5)
+    assert expected_papk_score(["b", "a"], k=1, pos_label="a") == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="pos_label='a' or pos_label='b'"):
+        expected_papk_score(["b", "a"], k=1)
     with pytest.raises(ValueError, match="groups"):
         expected_papk_score([0, 1, 1], k=1, groups=[0, 1])
     with pytest.raises(ValueError, match="Only binary"):

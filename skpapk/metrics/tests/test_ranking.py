@@ -526,9 +526,12 @@ def test_bad_ties(metric, kwargs):
 def test_string_labels_and_pos_label(metric, kwargs):
     y_num = np.array([1, 0, 1, 0, 0, 1])
     s = np.array([0.9, 0.8, 0.3, 0.4, 0.1, 0.7])
-    y_str = np.where(y_num == 1, "yes", "no")  # "yes" > "no": relevant
+    y_str = np.where(y_num == 1, "yes", "no")
     expected = metric(y_num, s, **kwargs)
-    assert metric(y_str, s, **kwargs) == pytest.approx(expected)
+    with pytest.raises(ValueError, match=r"labels 'no' and 'yes', which are not "
+                       r"numbers: say which one is relevant with pos_label='no' "
+                       r"or pos_label='yes'"):
+        metric(y_str, s, **kwargs)  # words are never compared
     assert metric(y_str, s, pos_label="yes", **kwargs) == pytest.approx(expected)
     flipped = np.where(y_num == 1, "a", "b")  # the greater label is irrelevant
     assert metric(flipped, s, pos_label="a", **kwargs) == pytest.approx(expected)

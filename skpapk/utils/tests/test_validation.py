@@ -76,7 +76,8 @@ def test_check_groups_column_vector_warns():
      ([-1, 1, -1], None, [False, True, False]),
      ([2, 7, 7], None, [False, True, True]),
      ([2, 7, 7], 2, [True, False, False]),
-     (["no", "yes"], None, [False, True]),
+     (["no", "yes"], "yes", [False, True]),
+     (["no", "yes"], "no", [True, False]),
      ([False, True], None, [False, True]),
      ([1, 1, 1], None, [True, True, True]),
      ([0, 0], None, [False, False]),
@@ -92,7 +93,11 @@ def test_check_binary_target(y, pos_label, expected):
     [([0, 1, 2], None, "Only binary classification is supported"),
      ([0.5, 1.5, 0.25], None, "binary relevance labels"),
      ([0.0, np.nan], None, "y_true"),
-     (["a", "a"], None, "pass pos_label"),
+     (["a", "a"], None, "single label 'a', which is not a number; say "
+                        "whether it is the relevant one with pos_label"),
+     (["no", "yes"], None, "labels 'no' and 'yes', which are not numbers"),
+     ([7, 7], None, "single label 7; say whether it is the relevant one with "
+                    "pos_label"),
      ([0, 1], 3, "pos_label=3 is not one of the labels")],
 )
 def test_check_binary_target_rejects(y, pos_label, match):
@@ -115,7 +120,7 @@ def test_check_ranking_inputs_names_both_arrays_on_length_mismatch():
     with pytest.raises(ValueError, match="y_true and y_score must have the same"):
         check_ranking_inputs([0, 1, 1], [0.1, 0.2], None)
     y_pos, scores, codes, labels = check_ranking_inputs(
-        ["n", "y"], [1, 2], ["u", "v"])
+        ["n", "y"], [1, 2], ["u", "v"], pos_label="y")
     np.testing.assert_array_equal(y_pos, [False, True])
     np.testing.assert_array_equal(codes, [0, 1])
     assert scores.dtype == np.float64 and list(labels) == ["u", "v"]
@@ -219,7 +224,7 @@ def test_check_groups_any_integer_ids_match_unique(data, dtype):
     "y, pos_label, expected, classes",
     [([0.0, 0.5, 0.5], None, [False, True, True], [0.0, 0.5]),
      ([0.5, 0.25], None, [True, False], [0.25, 0.5]),
-     ([-0.1, 0.3, -0.1], -0.1, [True, False, True], [-0.1, 0.3]),
+     ([-0.1, 0.3, -0.1], -0.1, [True, False, True], [0.3, -0.1]),
      (np.array([0, 0.5], dtype=np.float32), None, [False, True], [0.0, 0.5])],
 )
 def test_check_binary_target_any_two_numbers(y, pos_label, expected, classes):
