@@ -249,6 +249,12 @@ class PApKBoostRanker(BaseRanker):
         print the validation score of every round; ``verbose >= 2`` also
         LightGBM's own messages.
 
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
     Attributes
     ----------
     booster_ : lightgbm.Booster
@@ -365,6 +371,7 @@ class PApKBoostRanker(BaseRanker):
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
         "verbose": [Interval(Integral, -1, None, closed="left"), "boolean"],
+        "pos_label": [Real, str, "boolean", None],
     }
 
     def __init__(self, k=10, *, objective="pairwise_logistic", temperature=10.0,
@@ -374,7 +381,7 @@ class PApKBoostRanker(BaseRanker):
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
                  validation_fraction=0.1, n_iter_no_change=20, tol=1e-7,
-                 random_state=None, n_jobs=None, verbose=0):
+                 random_state=None, n_jobs=None, verbose=0, pos_label=None):
         self.k = k
         self.objective = objective
         self.temperature = temperature
@@ -397,6 +404,7 @@ class PApKBoostRanker(BaseRanker):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def _uses_early_stopping(self, n_samples):
         """``early_stopping`` resolved: ``"auto"`` is on above 10,000 rows."""
@@ -467,7 +475,8 @@ class PApKBoostRanker(BaseRanker):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Features of every (user, item) row; dense or CSR.
         y : array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant).
+            Binary relevance labels: ``pos_label``, else the greater of two
+            numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row, any sortable hashable values,
             rows in any order; ``None``: all rows form one group.

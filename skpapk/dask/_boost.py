@@ -201,7 +201,8 @@ class DaskBoostMixin(DaskRankerMixin):
             in-memory ``y`` and ``groups``) is fitted in memory, as
             :class:`skpapk.PApKBoostRanker` does.
         y : dask array, dask Series or array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant),
+            Binary relevance labels (``pos_label``, else the greater of two
+            numbers, is relevant),
             partitioned like ``X`` (see :class:`skpapk.dask.PApKRanker`).
         groups : dask array, dask Series or array-like of shape (n_samples,)
             User of every row, partitioned like ``X``, with every user's

@@ -382,13 +382,15 @@ def test_sparse_input_gives_the_dense_model():
                                dense.decision_function(X), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("labels", [
-    ("no", "yes"), (-1, 1), (0.5, 2.0), (False, True), (3, 7)])
-def test_any_two_labels(labels):
+@pytest.mark.parametrize("labels, pos_label", [
+    (("no", "yes"), "yes"), ((-1, 1), None), ((0.5, 2.0), None),
+    ((False, True), None), ((3, 7), None)])
+def test_any_two_labels(labels, pos_label):
     X, y, g = make_data(10)
     reference = PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g)
     y_any = np.asarray(labels)[y]
-    ranker = PApKBoostRanker(k=4, **SMALL).fit(X, y_any, groups=g)
+    ranker = PApKBoostRanker(k=4, pos_label=pos_label, **SMALL).fit(X, y_any,
+                                                                    groups=g)
     assert ranker.classes_.tolist() == sorted(labels)
     np.testing.assert_array_equal(ranker.decision_function(X),
                                   reference.decision_function(X))

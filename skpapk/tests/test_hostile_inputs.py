@@ -388,15 +388,7 @@ def test_a_column_vector_is_raveled_with_a_warning_naming_it():
     assert value == papk_score(y, X[:, 0], k=3, groups=g)
 
 
-#: The soft pAp@k gradient divided 0 by 0 for a user whose rows all weigh 0
-#: (skpapk/losses/_smooth.py, the lead's file: the hunk is handed over).
-_SMOOTH_HUNK = pytest.mark.xfail(
-    strict=True, raises=RuntimeWarning, reason="the 0/0 of a user of weight 0 "
-    "goes with the hunk for skpapk/losses/_smooth.py handed to the lead")
-
-
-@pytest.mark.parametrize("surrogate", [
-    "pairwise_logistic", pytest.param("soft_papk", marks=_SMOOTH_HUNK)])
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
 @pytest.mark.parametrize("group_weight", ["uniform", "inverse_variance"])
 def test_a_user_of_weight_zero_raises_no_runtime_warning(surrogate, group_weight):
     X, y, g = make_data(6)

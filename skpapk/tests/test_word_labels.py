@@ -48,21 +48,13 @@ RANKERS = {
                                                       random_state=0),
 }
 
-#: The boosted ranker's constructor is in skpapk/_boost.py (the lead's file
-#: this round): it gets ``pos_label`` from the hunk handed over with this
-#: test; remove the mark when it is applied (strict: the test says so).
-_LEAD_HUNK = pytest.mark.xfail(
-    strict=True, reason="PApKBoostRanker(pos_label=...) comes with the hunk "
-    "for skpapk/_boost.py handed to the lead")
-
-
 def _rankers():
     params = []
     for name in sorted(RANKERS):
         marks = []
         if name == "PApKBoostRanker":
-            marks = [_LEAD_HUNK, pytest.mark.skipif(
-                not _has("lightgbm"), reason="lightgbm is not installed")]
+            marks = [pytest.mark.skipif(not _has("lightgbm"),
+                                        reason="lightgbm is not installed")]
         params.append(pytest.param(name, marks=marks, id=name))
     return params
 
