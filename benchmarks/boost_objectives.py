@@ -47,9 +47,9 @@ class _TopPairsMixture(PApKBoostRanker):
                                 group_weight=self.group_weight,
                                 truncation_level=self.k, n_jobs=1)
 
-        def mixture(y, s, w, g):
-            grad, hess = every(y, s, w, g)
-            grad_top, hess_top = top(y, s, w, g)
+        def mixture(*args):  # lightgbm.train's (preds, train_set)
+            grad, hess = every(*args)
+            grad_top, hess_top = top(*args)
             return grad + self.weight * grad_top, hess + self.weight * hess_top
         return mixture
 
