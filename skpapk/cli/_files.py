@@ -45,11 +45,17 @@ def check_output(path, *, option, inputs=(), force=False):
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: the folder {folder} does not exist; "
                        f"create it first.")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CLIError(f"{option} {path}: the folder {folder} is not writable.")
     if os.path.exists(path) and not force:
         raise CLIError(f"{option} {path} already exists; add --force to replace "
                        f"it, or choose another file.")
+    try:  # what atomic_write will do: a temporary file in the folder
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+                                   suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise CLIError(f"{option} {path}: cannot write in the folder {folder} "
+                       f"({exc.strerror or exc}).") from None
 
 
 def _new_file_mode(path):

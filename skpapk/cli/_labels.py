@@ -14,7 +14,7 @@ When the labels are not ``0``/``1`` or ``False``/``True``, the command says
 which label it took as relevant; the model file records it.
 """
 
-from ._output import CLIError
+from ._output import CLIError, cut
 
 #: Word pairs with an obvious relevant word (lowercase): relevant -> other.
 _WORD_PAIRS = {"yes": "no", "y": "n", "t": "f", "positive": "negative",
@@ -68,16 +68,16 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
     ...                 label_col="label")
     (['not_clicked', 'clicked'], True)
     """
-    shown = " and ".join(repr(v) for v in values)
+    shown = " and ".join(cut(v) for v in values)
     if len(values) < 2:
         raise CLIError(
             f"{path}: label column {label_col!r} has the single value "
-            f"{values[0]!r}; training needs both relevant and irrelevant rows.")
+            f"{cut(values[0])}; training needs both relevant and irrelevant rows.")
     if pos_label is not None:
         pos_label = pos_label.strip()
         matches = [v for v in values if _same_label(v, pos_label)]
         if not matches:
-            raise CLIError(f"--pos-label {pos_label!r} is not a label of {path}: "
+            raise CLIError(f"--pos-label {cut(pos_label)} is not a label of {path}: "
                            f"its column {label_col!r} holds {shown}.")
         other = [v for v in values if v != matches[0]][0]
         return [other, matches[0]], True
@@ -95,8 +95,8 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
             return [v for v in values if v != relevant] + [relevant], True
     raise CLIError(
         f"{path}: the labels {shown} in column {label_col!r} are words; say "
-        f"which one is relevant with --pos-label (e.g. --pos-label "
-        f"{values[0]}). Words are not compared: alphabetical order would "
+        f"which one is relevant: --pos-label {values[0]} or --pos-label "
+        f"{values[1]}. Words are not compared: alphabetical order would "
         f"invert the model whenever the relevant word sorts first.")
 
 
@@ -118,7 +118,7 @@ def relevance(values, labels, pos_label, *, path, label_col):
         elif any(_same_label(value, label) for label in labels):
             out.append(False)
         else:
-            seen = ", ".join(values[:5])
+            seen = ", ".join(cut(v, 20) for v in values[:5])
             raise CLIError(
                 f"{path}: label column {label_col!r} holds {seen}, but the model "
                 f"was trained on the labels {', '.join(labels)}.")

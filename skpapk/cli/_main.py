@@ -11,9 +11,8 @@ from ._parser import build_parser
 
 
 def _command(module, name):
-    """The command ``name`` of ``module``, imported when it runs: ``score``
-    and ``recommend`` do not import what ``fit`` and ``compare`` need
-    (scikit-learn, the estimators)."""
+    """The command ``name`` of ``module``, imported when it runs (``--help``
+    imports neither scikit-learn nor the estimators)."""
     def run(args):
         return getattr(importlib.import_module(module, __package__), name)(args)
     run.__name__ = name
@@ -22,8 +21,8 @@ def _command(module, name):
 
 _COMMANDS = {"compare": _command("._compare", "cmd_compare"),
              "fit": _command("._commands", "cmd_fit"),
-             "score": _command("._apply", "cmd_score"),
-             "recommend": _command("._apply", "cmd_recommend")}
+             "score": _command("._commands", "cmd_score"),
+             "recommend": _command("._commands", "cmd_recommend")}
 
 
 def _one_line(exc):

@@ -12,10 +12,10 @@ The registry imports no estimator (nor scikit-learn): ``skpapk --help``,
 ``score`` and ``recommend`` read it without paying for them.
 """
 
+import contextlib
 import dataclasses
 import importlib
 import importlib.util
-import os
 from collections.abc import Callable
 
 from ._output import CLIError
@@ -182,23 +182,25 @@ def parse_methods(text, *, option="--methods"):
     return names
 
 
-def make_estimator(method, *, k, random_state, max_iter=None, params=None):
-    """The unfitted estimator of ``method`` with ``k``, the seed and ``params``.
+def make_model(method, *, k, scale, random_state, max_iter=None, params=None):
+    """``Pipeline([("scale", scaler or "passthrough"), ("model", estimator)])``.
 
-    ``random_state`` is set on every parameter of that name (nested ones
-    too), so that the same command twice gives the same model.
+    The estimator gets ``k``, ``params`` and ``random_state`` on every
+    parameter of that name (nested ones too), so that the same command twice
+    gives the same model; ``max_iter`` (epochs) goes to the linear rankers.
     """
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
     from .._linear import BaseLinearRanker
 
     spec = available_methods()[method]
     estimator = spec.make()
     own = estimator.get_params(deep=True)
-    settings = {}
+    settings = {name: random_state for name in own
+                if name == "random_state" or name.endswith("__random_state")}
     if "k" in own:
         settings["k"] = k
-    for name in own:
-        if name == "random_state" or name.endswith("__random_state"):
-            settings[name] = random_state
     if max_iter is not None and isinstance(estimator, BaseLinearRanker):
         settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
     for name, value in (params or {}).items():
@@ -206,16 +208,10 @@ def make_estimator(method, *, k, random_state, max_iter=None, params=None):
             raise CLIError(f"{spec.label} has no parameter {name!r}.")
         settings[name] = value
     estimator.set_params(**settings)
-    return estimator
-
-
-def make_scaler(method, scale):
-    """The unfitted scaler of ``method`` under ``--scale`` (None: no scaling)."""
-    from sklearn.preprocessing import MinMaxScaler, StandardScaler
-
-    if not available_methods()[method].scale or scale == "none":
-        return None
-    return {"minmax": MinMaxScaler, "standard": StandardScaler}[scale](copy=False)
+    scaler = "passthrough"
+    if spec.scale and scale != "none":
+        scaler = {"minmax": MinMaxScaler, "standard": StandardScaler}[scale]()
+    return Pipeline([("scale", scaler), ("model", estimator)])
 
 
 def grid_for(method, grid_name, fixed=()):
@@ -227,12 +223,9 @@ def grid_for(method, grid_name, fixed=()):
 
 def effective_n_jobs(n_jobs, progress):
     """``--n-jobs`` as a number of processes, capped at the CPUs available."""
-    try:
-        import joblib
+    from joblib import cpu_count
 
-        n_cpus = joblib.cpu_count()
-    except Exception:  # pragma: no cover - joblib is a dependency
-        n_cpus = os.cpu_count() or 1
+    n_cpus = cpu_count()
     if n_jobs < 0:
         return max(1, n_cpus + 1 + n_jobs)
     if n_jobs > n_cpus:
@@ -240,3 +233,14 @@ def effective_n_jobs(n_jobs, progress):
                  f"CPUs available")
         return n_cpus
     return n_jobs
+
+
+def limit_threads(n_jobs):
+    """At most ``n_jobs`` BLAS and OpenMP threads (HistGradientBoosting's):
+    oversubscribed OpenMP threads are many times slower. A no-op without
+    threadpoolctl (it comes with scikit-learn; the ``cli`` extra names it)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=n_jobs)

@@ -14,7 +14,9 @@ was made (method, hyper-parameters, CV score), it holds a *scorer*, whose
   ``lightgbm.Booster(model_str=...)``, and the number of iterations to use.
 
 Loading such a file cannot run code. A pickle or joblib file is refused
-with a message that says why.
+with a message that says why. :func:`load_model` returns a fitted
+:class:`SavedRanker`, a ranker of the library: its ``recommend`` is
+:meth:`skpapk.BaseRanker.recommend`.
 
 To support another kind of model, add an entry to :data:`SCORER_KINDS`: a
 class with ``from_estimator(estimator, scaler)`` (or None when it does not
@@ -28,8 +30,12 @@ import os
 
 import numpy as np
 
+from .._base import BaseRanker
 from ._files import atomic_write
-from ._output import CLIError
+from ._output import CLIError, cut
+
+#: Largest k accepted (the number of items shown to a user).
+MAX_K = 10**9
 
 FORMAT = "skpapk-model"
 #: Version of the layout below; a reader refuses newer versions.
@@ -170,18 +176,33 @@ def _is_number(value):
             and math.isfinite(value))
 
 
-class Model:
-    """A model file's content: ``meta`` (a dict) and ``scorer``."""
+class SavedRanker(BaseRanker):
+    """A fitted ranker read from a model file: ``meta`` and a ``scorer``.
 
-    def __init__(self, meta, scorer):
+    Scores that are not finite (coefficients far from the file's scale)
+    raise a :class:`CLIError` instead of reaching the metrics.
+    """
+
+    def __init__(self, k=10, *, meta=None, scorer=None):
+        self.k = k
         self.meta = meta
         self.scorer = scorer
 
     def __getitem__(self, key):
         return self.meta[key]
 
+    def __sklearn_is_fitted__(self):
+        return True
+
     def decision_function(self, X):
-        return self.scorer.decision_function(X)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
+        if not np.isfinite(scores).all():
+            raise CLIError("the model gives scores that are not finite numbers "
+                           "(NaN or infinite) on this file; check its features "
+                           "(their scale, or values far from those it was "
+                           "trained on).")
+        return scores
 
 
 def model_to_json(meta, scorer):
@@ -210,6 +231,7 @@ def save_model(path, meta, scorer):
 #: Keys every model file holds, with their types.
 _REQUIRED = {"k": int, "group_col": str, "feature_cols": list, "labels": list,
              "pos_label": str, "method": str}
+_KIND_NAMES = {int: "an integer", str: "a string", list: "a list"}
 
 
 def load_model(path):
@@ -239,34 +261,42 @@ def load_model(path):
     except (UnicodeDecodeError, ValueError):
         raise CLIError(f"{what} (not JSON; skpapk model files are JSON, and "
                        f"pickle or joblib files are refused).") from None
+    except RecursionError:
+        raise CLIError(f"{what} (its JSON is nested too deeply).") from None
     if not isinstance(content, dict) or content.get("format") != FORMAT:
         raise CLIError(f"{what} (no \"format\": \"{FORMAT}\" in it).")
     version = content.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        shown = "missing" if version is None else f"{cut(version)}, not a version"
+        raise CLIError(f"{what} (its \"format_version\" is {shown}; skpapk "
+                       f"writes the integers 1 to {FORMAT_VERSION}).")
+    if version > FORMAT_VERSION:
         raise CLIError(f"{path} was written by a newer skpapk (model format "
                        f"{version}; this one reads up to {FORMAT_VERSION}): "
                        f"upgrade skpapk.")
     for key, kind in _REQUIRED.items():
         if not isinstance(content.get(key), kind) or isinstance(content[key], bool):
-            raise CLIError(f"{what} (its field {key!r} is missing or not a "
-                           f"{kind.__name__}).")
+            raise CLIError(f"{what} (its field {key!r} is missing or not "
+                           f"{_KIND_NAMES[kind]}).")
     features = content["feature_cols"]
     labels = content["labels"]
-    if (content["k"] < 1 or not features
-            or not all(isinstance(name, str) for name in features)
+    if not 1 <= content["k"] <= MAX_K:
+        raise CLIError(f"{what} (its k, {cut(content['k'])}, is not between 1 and "
+                       f"{MAX_K}).")
+    if (not features or not all(isinstance(name, str) for name in features)
             or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
             or content["pos_label"] not in labels):
-        raise CLIError(f"{what} (its k, feature columns or labels are invalid).")
+        raise CLIError(f"{what} (its feature columns or labels are invalid).")
     scorer_data = content.pop("scorer", None)
     if not isinstance(scorer_data, dict):
         raise CLIError(f"{what} (no scorer in it).")
     kind = scorer_data.get("kind")
     if kind not in SCORER_KINDS:
-        raise CLIError(f"{path} holds a model of kind {kind!r}, which this skpapk "
-                       f"cannot use (kinds: {', '.join(SCORER_KINDS)}); upgrade "
-                       f"skpapk.")
+        raise CLIError(f"{path} holds a model of kind {cut(kind)}, which this "
+                       f"skpapk cannot use (kinds: {', '.join(SCORER_KINDS)}); "
+                       f"upgrade skpapk.")
     try:
         scorer = SCORER_KINDS[kind].from_dict(scorer_data, len(features))
     except ValueError as exc:
         raise CLIError(f"{what} ({exc}).") from None
-    return Model(content, scorer)
+    return SavedRanker(content["k"], meta=content, scorer=scorer)

@@ -16,14 +16,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 
+#: Largest integer option value (k, folds, users, epochs).
+MAX_INT = 10**9
+
+
 def _positive_int(text):
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+            f"expected a positive integer, got {text[:40]!r}") from None
+    if not 1 <= value <= MAX_INT:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer up to {MAX_INT}, got {text[:40]}")
     return value
 
 
@@ -31,9 +36,10 @@ def _positive_float(text):
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number, got {text[:40]!r}") from None
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text[:40]!r}")
     return value
 
 
@@ -41,10 +47,11 @@ def _fraction(text):
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number, got {text[:40]!r}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(
-            f"expected a fraction strictly between 0 and 1, got {text!r}")
+            f"expected a fraction strictly between 0 and 1, got {text[:40]!r}")
     return value
 
 
@@ -52,7 +59,8 @@ def _n_jobs(text):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected an integer, got {text[:40]!r}") from None
     if value == 0:
         raise argparse.ArgumentTypeError("0 jobs is not allowed; use 1, N or -1 "
                                          "(all CPUs)")
@@ -64,7 +72,7 @@ def _delimiter(text):
         return "\t"
     if len(text) != 1 or not text.isascii() or text in '"\r\n':
         raise argparse.ArgumentTypeError(
-            f"expected one ASCII character (or 'tab'), got {text!r}")
+            f"expected one ASCII character (or 'tab'), got {text[:40]!r}")
     return text
 
 
@@ -105,7 +113,8 @@ def _add_csv_options(parser, *, training=True):
         "--features", action="append", metavar="COLS",
         help="comma-separated feature columns (repeatable); default: every "
              "other column holding numbers (text columns such as item names are "
-             "skipped and listed)")
+             "skipped and listed; integer columns that look like ids, e.g. "
+             "item_id, are used but named in a warning)")
     parser.add_argument(
         "--ignore-cols", action="append", metavar="COLS",
         help="comma-separated numeric columns that are not features (e.g. an "
@@ -187,7 +196,10 @@ def build_parser(methods, version, commands):
                     "name the winner with its margin over the runner-up. With "
                     "no option it runs on a simulation of users with "
                     "heterogeneous engagement and decoy items, where pointwise "
-                    f"classifiers and rankers differ ({COMPARE_TIME}).")
+                    f"classifiers and rankers differ ({COMPARE_TIME}). The "
+                    f"cv column shows '-' for a method with no grid to tune "
+                    f"(with --grid small: boost and hgb, fitted once with their "
+                    f"defaults; --grid paper tunes them too).")
     compare.add_argument("--data", default="synthetic", metavar="SOURCE",
                          help="synthetic (default), movielens (MovieLens 100K, "
                               "see --path; a few minutes) or a CSV file")

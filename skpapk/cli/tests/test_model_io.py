@@ -123,7 +123,7 @@ def _valid():
 @pytest.mark.parametrize("change, message", [
     (lambda c: c.pop("format"), "no \"format\""),
     (lambda c: c.update(format_version=99), "newer skpapk"),
-    (lambda c: c.update(k="3"), "'k' is missing or not a int"),
+    (lambda c: c.update(k="3"), "'k' is missing or not an integer"),
     (lambda c: c.update(labels=["a", "b", "c"]), "labels are invalid"),
     (lambda c: c.update(pos_label="maybe"), "labels are invalid"),
     (lambda c: c["scorer"].update(kind="torch"), "kind 'torch'"),
