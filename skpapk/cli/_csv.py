@@ -99,44 +99,39 @@ def _rows(path, delimiter):
         raise CLIError(f"{path}, line {line}: {message}")
 
     blank = " \r" if delimiter == "\t" else " \t\r"
-    n_fields, line, pending, start, bare_cr_at = None, 1, None, 1, None
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        pieces = iter(handle)
-        while True:
+    n_fields, line, pending, start, n_quotes = None, 1, None, 1, 0
+    with open(path, "rb") as handle:
+        for raw in handle:  # lines end with \n only
+            if line == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[3:]
             try:
-                piece = next(pieces, None)
+                piece = raw.decode("utf-8")
             except UnicodeDecodeError:
                 fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
-            if piece is not None and bare_cr_at is not None:
-                fail(bare_cr_at, "a carriage return (\\r) that does not end the "
-                     "line; line ends must be \\n or \\r\\n (quote a value that "
-                     "holds one).")
-            if piece is None:
-                if pending is not None:
-                    fail(start, "this quoted field is never closed (a quote is "
-                         "missing), so the rest of the file would be read as one "
-                         "value.")
-                break
             if "\0" in piece:
                 fail(line, "a NUL byte: this is not a text (CSV) file.")
-            if pending is None:
-                start, text = line, piece
-            else:
-                text = pending + piece
             line += piece.endswith("\n")
-            body = text[:-2] if text.endswith("\r\n") else text.rstrip("\n")
-            bare_cr = body.endswith("\r") and not text.endswith("\n")
-            if bare_cr:
-                body = body[:-1]
-            if '"' in body:
-                fields = _tokens(body, delimiter, start, fail)
-                if fields is None:
-                    pending = text
+            if pending is not None:
+                pending.append(piece)
+                n_quotes += piece.count('"')
+                if n_quotes % 2:  # still inside the quoted field
                     continue
+                text = "".join(pending)
             else:
-                fields = body.split(delimiter)
+                start, text, n_quotes = line - piece.endswith("\n"), piece, 0
+            body = text[:-1] if text.endswith("\n") else text
+            body = body[:-1] if body.endswith("\r") else body
+            fields = (_tokens(body, delimiter, start, fail) if '"' in body
+                      else body.split(delimiter))
+            if fields is None:
+                pending, n_quotes = [text], text.count('"')
+                continue
             pending = None
-            bare_cr_at = start if bare_cr else None
+            if any("\r" in field for field in fields) and ('"' not in body or
+                                                         _bare_cr(body)):
+                fail(start + body.count("\n", 0, body.find("\r")), "a carriage "
+                     "return (\\r) that does not end the line; line ends must be "
+                     "\\n or \\r\\n (quote a value that holds one).")
             if len(fields) == 1 and not fields[0].strip(blank) and '"' not in body:
                 continue
             if n_fields is None:
@@ -147,9 +142,18 @@ def _rows(path, delimiter):
                      f"{n_fields}; every line needs one value per column (check "
                      f"the delimiter and the quotes).")
             yield start, fields
+    if pending is not None:
+        fail(start, "this quoted field is never closed (a quote is missing), so "
+             "the rest of the file would be read as one value.")
     if n_fields is None:
         raise CLIError(f"{path} is empty: it needs a header line naming the "
                        f"columns (e.g. user,label,f1,f2) and one line per row.")
+
+
+def _bare_cr(body):
+    """Whether a carriage return of a row with quotes lies outside them."""
+    outside = body.split('"')[::2]  # quotes are balanced in a complete row
+    return any("\r" in part for part in outside)
 
 
 def _check_header(fields, text, line, delimiter, fail):
