@@ -58,7 +58,8 @@ def load_data(args, progress):
                                             random_state=args.random_state,
                                             download=not args.no_download)
             except FileNotFoundError as exc:
-                raise CLIError(str(exc).replace("path=", "--path ")) from None
+                raise CLIError(str(exc).replace("path=", "--path ").replace(
+                    "the path argument", "--path")) from None
         return (bunch.data, bunch.target.astype(np.int64), bunch.groups,
                 "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
                 "relevant)")

@@ -267,7 +267,8 @@ def load_model(path):
         raise CLIError(f"{what} (no \"format\": \"{FORMAT}\" in it).")
     version = content.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        shown = "missing" if version is None else f"{cut(version)}, not a version"
+        shown = ("missing" if version is None
+                 else f"{json.dumps(version)[:40]}, not a version")
         raise CLIError(f"{what} (its \"format_version\" is {shown}; skpapk "
                        f"writes the integers 1 to {FORMAT_VERSION}).")
     if version > FORMAT_VERSION:
@@ -281,12 +282,16 @@ def load_model(path):
     features = content["feature_cols"]
     labels = content["labels"]
     if not 1 <= content["k"] <= MAX_K:
-        raise CLIError(f"{what} (its k, {cut(content['k'])}, is not between 1 and "
+        raise CLIError(f"{what} (its k, {str(content['k'])[:40]}, is not between 1 and "
                        f"{MAX_K}).")
+    columns = [content["group_col"], content.get("label_col"), *features]
     if (not features or not all(isinstance(name, str) for name in features)
+            or len(set(map(str, columns))) != len(columns)
             or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
             or content["pos_label"] not in labels):
-        raise CLIError(f"{what} (its feature columns or labels are invalid).")
+        raise CLIError(f"{what} (its group, label and feature columns must be "
+                       f"distinct column names, its labels two strings that "
+                       f"include pos_label).")
     scorer_data = content.pop("scorer", None)
     if not isinstance(scorer_data, dict):
         raise CLIError(f"{what} (no scorer in it).")

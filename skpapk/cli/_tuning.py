@@ -7,6 +7,8 @@ gives every row the same score scores NaN in its fold; :func:`check_tuned` turns
 grid edge into a note. Divergence is read from the ranker's ``diverged_``.
 """
 
+import contextlib
+import re
 import time
 import warnings
 
@@ -90,6 +92,20 @@ class Tuned:
         return bool(getattr(self.model[-1], "diverged_", False))
 
 
+@contextlib.contextmanager
+def _refused(method):
+    """An estimator's ``ValueError`` about the data: one line that names no
+    Python parameter (the command line cannot set them)."""
+    try:
+        yield
+    except ValueError as exc:
+        reason = str(exc).split(". ")[0].split("; ")[0].rstrip(".")
+        reason = re.sub(r"\s*\([^()]*=[^()]*\)", "", reason)  # (param=value)
+        raise CLIError(f"{available_methods()[method].label} cannot be trained "
+                       f"on these rows: {reason}; give each user more rows, or "
+                       f"choose other --methods.", status=1) from exc
+
+
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
          fixed=None):
     """Cross-validate every candidate of ``grid``; refit the best on all rows.
@@ -100,7 +116,8 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
     start = time.perf_counter()
     model = make_model(method, params=fixed, **settings)
     if not grid:
-        with progress.task(f"{title}: fit on all training rows"):
+        with progress.task(f"{title}: fit on all training rows"), \
+                _refused(method):
             fit_params = {"groups": groups} if available_methods()[
                 method].fit_groups else {}
             with sklearn.config_context(enable_metadata_routing=True):
@@ -113,8 +130,11 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
     n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
         [len(v) for v in grid.values()]))
     with progress.task(f"{title}: cross-validation ({n_fits} fits) and the "
-                       f"final fit"), \
-            sklearn.config_context(enable_metadata_routing=True):
+                       f"final fit"), _refused(method), \
+            sklearn.config_context(enable_metadata_routing=True), \
+            warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="One or more of the test scores "
+                                "are non-finite")  # NaN: reported below
         search.fit(X, y, groups=groups)
     seconds = time.perf_counter() - start
     best = search.best_estimator_
