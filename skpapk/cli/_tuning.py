@@ -3,8 +3,9 @@
 The search runs under metadata routing, so the groups reach the splitter
 (:class:`~skpapk.model_selection.WithinGroupKFold` or ``GroupKFold``), the
 rankers' ``fit`` and the scorer (micro-pAp@k, paper eq. 17). A model that
-gives every row the same score scores NaN in its fold; :func:`check_tuned` turns a useless result into an error and a
-grid edge into a note. Divergence is read from the ranker's ``diverged_``.
+gives every row the same score scores NaN in its fold; :func:`check_tuned`
+turns a useless result into an error and a grid edge into a note.
+Divergence is read from the ranker's ``diverged_``.
 """
 
 import contextlib

@@ -5,12 +5,11 @@ import json
 import os
 import warnings
 
-import numpy as np
 import pytest
 
 from skpapk.cli import main
 
-from .conftest import FAST, dataset_csv, make_dataset, write_csv
+from .conftest import FAST, make_dataset, write_csv
 
 FIT = ["--group-col", "user", "--label-col", "rel"]
 
@@ -171,8 +170,3 @@ def test_no_grid_is_explained_in_compare(capsys):
     _, help_text, _ = run(["compare", "--help"], capsys)
     assert "'-' for a method with no grid to tune" in " ".join(help_text.split())
 
-
-def test_dataset_csv_helper_is_unchanged(tmp_path):
-    X, y, users, items = make_dataset(seed=0, n_users=3)
-    path = dataset_csv(tmp_path / "d.csv", X, y, users, items)
-    assert np.loadtxt(path, delimiter=",", skiprows=1, usecols=[2]).shape == y.shape
