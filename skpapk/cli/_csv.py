@@ -20,8 +20,9 @@ from ._output import CLIError, cut
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
-#: Bytes of the file checked at a time.
+#: Bytes of the file checked at a time, and rows parsed at a time.
 BLOCK_BYTES = 1 << 24
+CHUNK_ROWS = 200_000
 
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
                      na_values=[], skip_blank_lines=True, quotechar='"',
@@ -185,26 +186,23 @@ def _row(path, delimiter, index):
 
 
 def _simple_structure(path, delimiter, n_fields):
-    """Whether every line has ``n_fields`` fields and nothing needs
-    :func:`_rows` (no quote, NUL, bare CR or invalid UTF-8)."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    delim, rest = ord(delimiter), b""
+    """The number of data rows when every line has ``n_fields`` fields and
+    nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
+    UTF-8); else None."""
+    delim, rest, n_lines = ord(delimiter), b"", 0
     blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
     with open(path, "rb") as handle:
         while True:
             raw = handle.read(BLOCK_BYTES)
             eof = not raw
-            try:
-                decoder.decode(raw, final=eof)
-            except UnicodeDecodeError:
-                return False
             if b'"' in raw or b"\0" in raw:
-                return False
+                return None
             buf = rest + raw
             end = len(buf) if eof else buf.rfind(b"\n") + 1
             part, rest = buf[:end], buf[end:]
-            if part.count(b"\r") != part.count(b"\r\n") + part.endswith(b"\r") * eof:
-                return False
+            if b"\r" in part and part.count(b"\r") != part.count(b"\r\n") + (
+                    eof and part.endswith(b"\r")):
+                return None
             a = np.frombuffer(part, dtype=np.uint8)
             ends = np.flatnonzero(a == 10)
             if eof and a.size and a[-1] != 10:
@@ -212,11 +210,13 @@ def _simple_structure(path, delimiter, n_fields):
             counts = np.diff(np.searchsorted(np.flatnonzero(a == delim), ends),
                              prepend=0)
             starts = np.concatenate([[0], ends[:-1] + 1]) if ends.size else ends
-            for i in np.flatnonzero(counts + 1 != n_fields):
+            wrong = np.flatnonzero(counts + 1 != n_fields)
+            for i in wrong:
                 if counts[i] or not np.isin(a[starts[i]:ends[i]], blank).all():
-                    return False
+                    return None
+            n_lines += ends.size - wrong.size
             if eof:
-                return True
+                return n_lines - 1
 
 
 def _column(header, name, option, path, for_model):
@@ -294,36 +294,48 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
                                f"label column; features must be other columns.")
         if len(set(features)) != len(features):
             raise CLIError(f"--features names a column twice: {features}.")
-    if not _simple_structure(path, delimiter, len(header)):
-        for _ in _rows(path, delimiter):  # raises the first problem, if any
-            pass
+    n_rows = _simple_structure(path, delimiter, len(header))
+    if n_rows is None:
+        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
+    if n_rows == 0:
+        raise CLIError(f"{path} has a header but no data rows.")
     text_cols = [group_col] + ([label_col] if read_label else [])
     usecols = text_cols + [h for h in header if h not in reserved
                            and (features is None and h not in ignore
                                 or features is not None and h in features)]
-    frame = pd.read_csv(path, sep=delimiter, header=0, names=header,
-                        usecols=usecols, dtype={c: object for c in text_cols},
-                        **_READ_OPTIONS)
-    if frame.shape[0] == 0:
-        raise CLIError(f"{path} has a header but no data rows.")
     data = CSVData()
     data.path, data.header, data.skipped_cols = path, header, []
-    if features is None:
-        head = frame.iloc[:SNIFF_ROWS]
-        features = [c for c in usecols[len(text_cols):]
-                    if np.isfinite(_numbers(head[c])).any()]
-        data.skipped_cols = [c for c in usecols[len(text_cols):]
-                             if c not in features]
-        if not features:
-            raise CLIError(
-                f"{path} has no numeric feature column besides {group_col!r}"
-                + (f" and {label_col!r}" if read_label else "")
-                + "; name the features with --features.")
-    data.feature_cols = list(features)
-    data.groups = _text(frame[group_col], path, delimiter, group_col, "group id")
-    data.labels = None
+    groups, labels, start, X = [], [], 0, None
+    try:
+        with pd.read_csv(path, sep=delimiter, header=0, names=header,
+                         usecols=usecols, dtype={c: object for c in text_cols},
+                         chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
+            for chunk in reader:
+                if X is None:
+                    features = _features(data, chunk, features, usecols[len(
+                        text_cols):], group_col, label_col if read_label else None)
+                    X = np.empty((n_rows, len(features)))
+                groups.append(_text(chunk[group_col], path, delimiter, group_col,
+                                    "group id", start))
+                if read_label:
+                    labels.append(_text(chunk[label_col], path, delimiter,
+                                        label_col, "label", start))
+                for name in features:  # text in a column: its bad cell below
+                    if chunk[name].dtype.kind not in "fiu":
+                        chunk[name] = _numbers(chunk[name])
+                X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
+                    dtype=np.float64)
+                start += chunk.shape[0]
+    except UnicodeDecodeError:
+        for _ in _rows(path, delimiter):  # names the line
+            pass
+        raise
+    if start != n_rows:  # pragma: no cover - the checks and pandas agree
+        raise CLIError(f"{path}: pandas read {start} rows where {n_rows} were "
+                       f"counted; please report this file.")
+    data.X, data.groups = X, np.concatenate(groups)
+    data.labels = np.concatenate(labels) if read_label else None
     if read_label:
-        data.labels = _text(frame[label_col], path, delimiter, label_col, "label")
         values = pd.unique(data.labels)
         if values.shape[0] > 2:
             third = int(np.argmax(data.labels == values[2]))
@@ -334,28 +346,40 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
                 f"(two values: relevant or not), but it holds a third value "
                 f"({shown}); threshold it first, e.g. 1 for rating 5 and 0 "
                 f"otherwise.")
-    data.X = np.empty((frame.shape[0], len(features)), dtype=np.float64)
-    for j, name in enumerate(features):
-        data.X[:, j] = _numbers(frame[name])
-    finite = np.isfinite(data.X)
+    finite = np.isfinite(X)
     if not finite.all():
-        i, j = divmod(int(np.argmin(finite)), data.X.shape[1])
+        i, j = divmod(int(np.argmin(finite)), X.shape[1])
         line, cells = _row(path, delimiter, i)
         raise CLIError(_bad_cell(path, line, features[j], cells[features[j]]))
-    head = frame.iloc[:SNIFF_ROWS]
-    data.id_like_cols = [name for name in features if frame[name].dtype.kind in "iu"
-                         and (_ID_NAME.search(name) or head.shape[0] >= 20 and
-                              head[name].nunique() >= 0.9 * head.shape[0])]
     return data
 
 
-def _text(column, path, delimiter, name, what):
+def _features(data, chunk, features, candidates, group_col, label_col):
+    """The features (by default: the candidates with a number in their first
+    rows); set ``data``'s ``feature_cols``, ``skipped_cols``, ``id_like_cols``."""
+    head = chunk.iloc[:SNIFF_ROWS]
+    if features is None:
+        features = [c for c in candidates if np.isfinite(_numbers(head[c])).any()]
+        data.skipped_cols = [c for c in candidates if c not in features]
+        if not features:
+            raise CLIError(
+                f"{data.path} has no numeric feature column besides {group_col!r}"
+                + (f" and {label_col!r}" if label_col else "")
+                + "; name the features with --features.")
+    data.feature_cols = list(features)
+    data.id_like_cols = [name for name in features if head[name].dtype.kind in "iu"
+                         and (_ID_NAME.search(name) or head.shape[0] >= 20 and
+                              head[name].nunique() >= 0.9 * head.shape[0])]
+    return features
+
+
+def _text(column, path, delimiter, name, what, start):
     """A text column, stripped (each distinct value once); no empty value."""
     codes, uniques = pd.factorize(column, sort=False)
     stripped = np.array([str(u).strip() for u in uniques], dtype=object)
     if (stripped == "").any():
         row = int(np.argmax(stripped[codes] == ""))
-        line, _ = _row(path, delimiter, row)
+        line, _ = _row(path, delimiter, start + row)
         raise CLIError(f"{path}, line {line}: empty {what} in column {name!r}; "
                        f"every row needs its {what}.")
     return stripped[codes]

@@ -27,6 +27,13 @@ def blocks(request, monkeypatch):
     monkeypatch.setattr(_csv, "BLOCK_BYTES", request.param)
 
 
+@pytest.fixture(params=[200_000, 7], ids=["chunk", "7-row-chunks"])
+def chunks(request, monkeypatch):
+    """Parse with the real chunks and with chunks of 7 rows, so that groups,
+    labels and bad cells are found across chunk boundaries."""
+    monkeypatch.setattr(_csv, "CHUNK_ROWS", request.param)
+
+
 def _big_text(n=2500):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 2))
@@ -38,7 +45,7 @@ def _big_text(n=2500):
     return "\n".join(lines) + "\n", X, users, labels
 
 
-def test_values_groups_and_default_features(tmp_path, blocks):
+def test_values_groups_and_default_features(tmp_path, blocks, chunks):
     text, X, users, labels = _big_text(5500)
     data = read_csv(write(tmp_path, text), group_col="user", label_col="label")
     assert data.feature_cols == ["id", "a", "b"] and data.skipped_cols == ["name"]
@@ -73,7 +80,7 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
     ("1e400", "holds '1e400'; features must be finite"),
     ("NA", "holds 'NA', not a number"),
 ])
-def test_bad_feature_cell_names_line_and_value(tmp_path, cell, message):
+def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
     rows = [f"g{i % 7},{i % 2},{i},{i / 3}" for i in range(2000)]
     rows[1500] = f"g1,0,1,{cell}"
     rows.insert(10, "")  # a blank line before it: lines are physical
@@ -137,7 +144,7 @@ def test_blank_lines_and_quoted_newlines(tmp_path):
     ("group,label,name\ng1,1,x\ng1,0,y\n", "no numeric feature column"),
     ("group,label,a\n", "has a header but no data rows"),
 ])
-def test_column_errors(tmp_path, text, message):
+def test_column_errors(tmp_path, chunks, text, message):
     with pytest.raises(CLIError, match=message):
         read_csv(write(tmp_path, text), group_col="group", label_col="label")
 
