@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ._csv import _READ_OPTIONS, check_input_file, read_csv, split_names
-from ._files import atomic_write, check_output
+from ._csv import _READ_OPTIONS, read_csv, split_names
+from ._files import atomic_write, check_input_file, check_output
 from ._labels import choose_relevant, relevance
 from ._methods import (
     available_methods,

@@ -10,12 +10,12 @@ error names its line; a cell is echoed cut to a few dozen characters.
 """
 
 import codecs
-import os
 import re
 
 import numpy as np
 import pandas as pd
 
+from ._files import check_input_file
 from ._output import CLIError, cut
 
 #: Rows read to decide which columns hold numbers (default features).
@@ -32,16 +32,6 @@ _ID_NAME = re.compile(r"(^|_)(id|ids|key|index)$|id$|^(item|user|movie|product)s
                       re.IGNORECASE)
 if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
     _READ_OPTIONS["float_precision"] = "round_trip"
-
-
-def check_input_file(path):
-    """Fail with one line when ``path`` is not a readable file."""
-    if not os.path.exists(path):
-        raise CLIError(f"{path}: no such file.")
-    if os.path.isdir(path):
-        raise CLIError(f"{path} is a folder, not a CSV file.")
-    if not os.access(path, os.R_OK):
-        raise CLIError(f"{path}: permission denied (cannot read it).")
 
 
 def split_names(values):

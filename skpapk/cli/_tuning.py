@@ -57,6 +57,10 @@ def is_flat(scores, groups=None):
     return not bool(np.any((s[1:] != s[:-1]) & (g[1:] == g[:-1])))
 
 
+#: What the scorer calls after each fold (a progress bar's advance).
+_ON_FOLD = [lambda: None]
+
+
 class _FoldScorer:
     """micro-pAp@k of a fold; NaN when the model gives every row one score
     (diverged or constant; a model flat within each user scores as a random
@@ -66,6 +70,7 @@ class _FoldScorer:
         self._scorer = micro_papk_scorer(k)
 
     def __call__(self, estimator, X, y, groups=None):
+        _ON_FOLD[0]()  # the progress bar, in this process only
         if is_flat(estimator.decision_function(X)):  # one score for all rows
             return np.nan
         with warnings.catch_warnings():
@@ -131,12 +136,16 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
     n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
         [len(v) for v in grid.values()]))
     with progress.task(f"{title}: cross-validation ({n_fits} fits) and the "
-                       f"final fit"), _refused(method), \
+                       f"final fit", total=n_fits) as advance, _refused(method), \
             sklearn.config_context(enable_metadata_routing=True), \
             warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="One or more of the test scores "
                                 "are non-finite")  # NaN: reported below
-        search.fit(X, y, groups=groups)
+        _ON_FOLD[0] = advance
+        try:
+            search.fit(X, y, groups=groups)
+        finally:
+            _ON_FOLD[0] = lambda: None
     seconds = time.perf_counter() - start
     best = search.best_estimator_
     params = {**(fixed or {}), **{n: search.best_params_[f"model__{n}"]
