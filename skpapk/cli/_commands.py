@@ -115,8 +115,9 @@ def cmd_fit(args):
     progress(f"data: {describe_groups(y, groups)}")
     with CapturedWarnings(progress, ignore=reported_warnings()), \
             limit_threads(args.n_jobs):
-        tuned = tune_and_check(method, grid_for(method, args.grid, fixed), data.X,
-                               y, groups, args, progress, method, fixed)
+        X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
+        tuned = tune_and_check(method, grid_for(method, args.grid, fixed), X, y,
+                               groups, args, progress, method, fixed)
     params = format_params(tuned.params)
     cv_text = ("" if tuned.cv_score is None
                else f", cv micro-pAp@{args.k} = {tuned.cv_score:.4f}")

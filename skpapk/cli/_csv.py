@@ -304,7 +304,7 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
                 if X is None:
                     features = _features(data, chunk, features, usecols[len(
                         text_cols):], group_col, label_col if read_label else None)
-                    X = np.empty((n_rows, len(features)))
+                    X = np.empty((n_rows, len(features)), order="F")
                 groups.append(_text(chunk[group_col], path, delimiter, group_col,
                                     "group id", start))
                 if read_label:
