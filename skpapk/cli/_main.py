@@ -10,9 +10,11 @@ from .. import __version__
 from ._methods import available_methods
 from ._output import PROG, CLIError
 
-#: Measured wall times of ``skpapk compare`` (see README), shown in --help.
-COMPARE_TIME = "about 10 seconds on 2 cores"
-MOVIELENS_TIME = "about a minute"
+#: Measured wall times of ``skpapk compare`` (see README), shown in --help:
+#: 24-103 s (default) and 119-188 s (movielens) on 2 busy cores (load 7-9).
+COMPARE_TIME = ("20 seconds to 1.5 minutes on 2 cores, most of it the boosted "
+                "ranker")
+MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
 #: Largest integer option value (k, folds, users, epochs).
 MAX_INT = 10**9
 
@@ -48,7 +50,7 @@ _delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
                     lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
                     "one ASCII character (or 'tab')")
 
-_EPILOG = f"""\
+_EPILOG = """\
 Data: one CSV row per (user, item) pair, with a header line: a group (user)
 column, a binary label column and numeric feature columns. Example:
 
@@ -60,7 +62,7 @@ Labels 0/1 and False/True need nothing; for words, say which one is
 relevant with --pos-label (yes/no and a few obvious pairs are recognised).
 
 Quick start:
-  skpapk compare                        # built-in simulation, {COMPARE_TIME}
+  skpapk compare                        # built-in simulation, 20 s to 1.5 min
   skpapk fit data.csv --group-col user --out model.json
   skpapk score test.csv --model model.json
   skpapk recommend new.csv --model model.json --out top.csv
