@@ -111,7 +111,7 @@ def cmd_fit(args):
                                f"parameter {name}.")
             fixed[name] = getattr(args, name)
     data, y, labels = read_training_csv(args.file, args, progress)
-    groups = pd.factorize(data.groups)[0]
+    groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
     with CapturedWarnings(progress, ignore=reported_warnings()), \
             limit_threads(args.n_jobs):

@@ -6,6 +6,7 @@ import time
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import GroupShuffleSplit
 
@@ -64,7 +65,7 @@ def load_data(args, progress):
                 "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
                 "relevant)")
     data, y, _ = read_training_csv(args.data, args, progress)
-    return data.X, y, data.groups, args.data
+    return data.X, y, pd.factorize(data.groups, sort=True)[0], args.data
 
 
 def _split_train_test(args, y, groups):
