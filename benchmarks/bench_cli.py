@@ -117,7 +117,7 @@ def main():
         return stdout
 
     run("python: import what score imports (baseline)",
-        [sys.executable, "-c", "import skpapk.cli._apply, pandas"])
+        [sys.executable, "-c", "import skpapk.cli._commands, pandas"])
     run("skpapk fit FILE --eta0 1 --alpha 0.001",
         [*SKPAPK, "fit", csv_path, "--group-col", "user", "--ignore-cols", "item",
          "--eta0", "1", "--alpha", "0.001", "--out", model, "--force", "-q"])

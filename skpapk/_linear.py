@@ -141,6 +141,7 @@ class BaseLinearRanker(BaseRanker):
         self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
         self.n_iter_ = int(n_iter)
         self.t_ = int(state.t)
+        self.diverged_ = bool(getattr(state, "diverged", False))
         if validation is not None:
             self.validation_scores_ = np.asarray(state.validation_scores,
                                                  dtype=np.float64)

@@ -106,6 +106,10 @@ _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
         ``partial_fit`` calls and warm starts: the next step size is
         ``eta0 / sqrt(t_ + 1)``.
 
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
         since ``w_0`` (on the data of the call that evaluated it), so of

@@ -10,15 +10,13 @@ Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
 - ``score``: the metrics of a saved model on a labelled CSV file;
 - ``recommend``: each group's top-k rows of a CSV file under a saved model.
 
-The package is split by concern: ``_scan`` and ``_csv`` (strict CSV
-reading), ``_labels`` (which label is relevant), ``_model_io`` (model
-files), ``_files`` (atomic writes), ``_methods`` (the registry of methods),
-``_tuning`` (cross-validation), ``_data`` (compare's data), ``_metrics``
-(the printed metrics), ``_commands`` (``fit``), ``_apply`` (``score`` and
-``recommend``) and ``_compare`` (the commands), ``_parser`` and ``_main``
-(the command line), ``_output`` (progress, warnings, tables). A command's
-module is imported when it runs: ``score`` and ``recommend`` import
-neither scikit-learn nor the estimators.
+The package is a thin layer over the library: ``_csv`` (strict CSV
+reading with pandas), ``_labels`` (which label is relevant), ``_model_io``
+(JSON model files), ``_files`` (atomic writes), ``_methods`` (the registry
+of methods), ``_tuning`` (``GridSearchCV`` with per-user splitters),
+``_commands`` (``fit``, ``score``, ``recommend``), ``_compare``,
+``_parser`` and ``_main`` (the command line), ``_output`` (progress,
+warnings, tables).
 """
 
 from ._main import main

@@ -1,52 +1,92 @@
-"""The command ``fit``, and the reading of a training file (also ``compare``'s)."""
+"""The commands ``fit``, ``score`` and ``recommend``.
+
+``score`` prints the library's metrics (:mod:`skpapk.metrics`) of a saved
+model beside their expectation under a random ranking; ``recommend`` writes
+the rows of :meth:`~skpapk.BaseRanker.recommend` of the saved model.
+"""
+
+import sys
+import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
-from threadpoolctl import threadpool_limits
+import pandas as pd
 
 from .. import __version__
-from ._csv import check_input_file, read_csv, split_names
-from ._files import check_output
-from ._labels import choose_relevant
-from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
-from ._metrics import describe_groups
-from ._model_io import save_model, scorer_from_estimator
-from ._output import CapturedWarnings, CLIError, Progress, format_param
-from ._tuning import Settings, check_tuned, make_cv, tune
+from ._csv import _READ_OPTIONS, read_csv, split_names
+from ._files import atomic_write, check_input_file, check_output
+from ._labels import choose_relevant, relevance
+from ._methods import (
+    available_methods,
+    effective_n_jobs,
+    grid_for,
+    limit_threads,
+    parse_methods,
+)
+from ._model_io import load_model, save_model, scorer_from_estimator
+from ._output import CapturedWarnings, CLIError, Progress, format_params, render
 
-#: Warning categories the commands report themselves.
-_REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
+
+def reported_warnings():
+    """The warning categories the commands report themselves."""
+    from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+
+    return UndefinedMetricWarning, ConvergenceWarning
+
+
+def describe_groups(y, groups):
+    """``'N rows, G groups (U without ...)'`` for progress lines."""
+    frame = pd.DataFrame({"g": groups, "y": np.asarray(y, dtype=bool)})
+    counts = frame.groupby("g", sort=False)["y"].agg(["sum", "size"])
+    undefined = int(((counts["sum"] == 0) | (counts["sum"] == counts["size"])).sum())
+    text = f"{len(frame)} rows, {len(counts)} groups"
+    if undefined:
+        text += (f" ({undefined} without a relevant or an irrelevant row: left "
+                 f"out of pAp@k and pAUC)")
+    return text
 
 
 def read_training_csv(path, args, progress):
-    """Read a labelled CSV for training; return ``(data, y_pos, labels)``.
+    """Read a labelled CSV for training; return ``(data, y, labels)``.
 
-    ``labels`` is ``[irrelevant, relevant]``; the choice is announced when
-    it is not obvious (see :mod:`skpapk.cli._labels`).
+    ``y`` is 1 for relevant rows; ``labels`` is ``[irrelevant, relevant]``.
     """
+    features = split_names(args.features)
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
-                    features=split_names(args.features),
-                    ignore=split_names(args.ignore_cols) or (),
-                    delimiter=args.delimiter, progress=progress)
-    labels, announce = choose_relevant(data.label_values, args.pos_label,
-                                       path=path, label_col=args.label_col)
-    relevant = np.array([v == labels[1] for v in data.label_values])
-    y_pos = relevant[data.label_codes]
-    progress(f"read {path}: {data.n_rows} rows; features: "
+                    features=features, ignore=split_names(args.ignore_cols) or (),
+                    delimiter=args.delimiter)
+    values = [str(v) for v in pd.unique(data.labels)]
+    labels, announce = choose_relevant(values, args.pos_label, path=path,
+                                       label_col=args.label_col)
+    y = (data.labels == labels[1]).astype(np.int64)
+    progress(f"read {path}: {data.X.shape[0]} rows; features: "
              f"{', '.join(data.feature_cols)}")
     if data.skipped_cols:
         progress(f"not used as features (no number in their first rows): "
                  f"{', '.join(data.skipped_cols)}")
+    if data.id_like_cols and features is None:
+        progress(f"warning: the integer column(s) {', '.join(data.id_like_cols)} "
+                 f"look like identifiers (e.g. item ids) and are used as "
+                 f"features; leave them out with --ignore-cols, or name the "
+                 f"features with --features")
     if announce:
         progress(f"relevant label: {labels[1]!r} (irrelevant: {labels[0]!r}; "
                  f"choose with --pos-label)")
-    return data, y_pos, labels
+    return data, y, labels
 
 
-def report_warnings(captured, tuned):
-    """Hand the warnings caught in the fits to ``captured``, less the reported."""
-    names = {category.__name__ for category in _REPORTED}
-    captured.add([(c, m) for c, m in tuned.warnings if c not in names])
+def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None):
+    """Tune (or fit) ``method`` and check the result; the :class:`Tuned`."""
+    from ._tuning import check_tuned, make_cv, tune
+
+    settings = dict(k=args.k, scale=args.scale, random_state=args.random_state,
+                    max_iter=args.max_iter)
+    cv = make_cv(args.cv, args.cv_folds, args.random_state, groups) if grid \
+        else None
+    tuned = tune(method, grid, X, y, groups, settings=settings, cv=cv,
+                 n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed)
+    check_tuned(tuned, X, y, groups, args.k, progress, title,
+                grid_hint="; try --grid paper" if args.grid == "small" else "")
+    return tuned
 
 
 def cmd_fit(args):
@@ -61,72 +101,153 @@ def cmd_fit(args):
                        f"only: its model cannot be saved as plain data.")
     check_input_file(args.file)
     check_output(args.out, option="--out", inputs=[args.file], force=args.force)
-    n_jobs = effective_n_jobs(args.n_jobs, progress)
+    args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     own = spec.make().get_params()
     fixed = {}
     for name in ("eta0", "alpha"):
-        value = getattr(args, name)
-        if value is None:
-            continue
-        if name not in own:
-            raise CLIError(f"--{name}: {method} ({spec.label}) has no parameter "
-                           f"{name}.")
-        fixed[name] = value
-    data, y_pos, labels = read_training_csv(args.file, args, progress)
-    groups = data.group_codes
-    progress(f"data: {describe_groups(y_pos, groups)}")
-    settings = Settings(method, args.k, args.scale, args.random_state,
-                        args.max_iter)
-    grid = grid_for(method, args.grid, fixed)
-    y = y_pos.astype(np.int64)
-    with CapturedWarnings(progress, ignore=_REPORTED) as captured, \
-            threadpool_limits(limits=n_jobs):
-        tuned = tune(settings, grid, data.X, y, groups,
-                     cv=make_cv(args.cv, args.cv_folds, args.random_state),
-                     n_jobs=n_jobs, progress=progress, title=method,
-                     fixed=fixed)
-        report_warnings(captured, tuned)
-    check_tuned(tuned, settings, data.X, y, groups, progress, method,
-                grid_hint="; try --grid paper" if args.grid == "small" else "")
-    if tuned.cv_score is not None:
-        progress(f"{method}: best {_params_text(tuned.params)}, cv micro-pAp@"
-                 f"{args.k} = {tuned.cv_score:.4f} ({tuned.seconds:.1f} s)")
-    else:
-        progress(f"{method}: fitted ({tuned.seconds:.1f} s)")
-    scorer = scorer_from_estimator(tuned.estimator, tuned.scaler)
+        if getattr(args, name) is not None:
+            if name not in own:
+                raise CLIError(f"--{name}: {method} ({spec.label}) has no "
+                               f"parameter {name}.")
+            fixed[name] = getattr(args, name)
+    data, y, labels = read_training_csv(args.file, args, progress)
+    groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
+    progress(f"data: {describe_groups(y, groups)}")
+    with CapturedWarnings(progress, ignore=reported_warnings()), \
+            limit_threads(args.n_jobs):
+        X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
+        tuned = tune_and_check(method, grid_for(method, args.grid, fixed), X, y,
+                               groups, args, progress, method, fixed)
+    params = format_params(tuned.params)
+    cv_text = ("" if tuned.cv_score is None
+               else f", cv micro-pAp@{args.k} = {tuned.cv_score:.4f}")
+    progress(f"{method}: {params or 'fitted'}{cv_text} ({tuned.seconds:.1f} s)")
+    scaler = tuned.model.named_steps["scale"]
+    scorer = scorer_from_estimator(tuned.model[-1],
+                                   None if isinstance(scaler, str) else scaler)
     meta = {
-        "skpapk_version": __version__,
-        "method": method,
-        "estimator": type(tuned.estimator).__name__,
-        "params": {name: _plain(value) for name, value in tuned.params.items()},
-        "k": args.k,
-        "group_col": args.group_col,
-        "label_col": args.label_col,
-        "feature_cols": data.feature_cols,
-        "labels": labels,
-        "pos_label": labels[1],
-        "scale": args.scale if spec.scale else "none",
+        "skpapk_version": __version__, "method": method,
+        "estimator": type(tuned.model[-1]).__name__,
+        "params": {n: v.item() if isinstance(v, np.generic) else v
+                   for n, v in tuned.params.items()},
+        "k": args.k, "group_col": args.group_col, "label_col": args.label_col,
+        "feature_cols": data.feature_cols, "labels": labels,
+        "pos_label": labels[1], "scale": args.scale if spec.scale else "none",
         "random_state": args.random_state,
         "cv": {"splitter": args.cv, "folds": args.cv_folds, "grid": args.grid,
                "score": tuned.cv_score},
     }
     save_model(args.out, meta, scorer)
     progress(f"saved the model ({scorer.kind}) to {args.out}")
-    cv_text = ("" if tuned.cv_score is None
-               else f", cv micro-pAp@{args.k}={tuned.cv_score:.4f}")
-    params = _params_text(tuned.params)
-    print(f"{method}: k={args.k}{', ' + params if params else ''}{cv_text} "
-          f"-> {args.out}")
+    print(f"{method}: k={args.k}{', ' + params if params else ''}"
+          f"{cv_text.replace(' = ', '=')} -> {args.out}")
     return 0
 
 
-def _plain(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+def _read_for_model(args, model, *, require_label):
+    check_input_file(args.file)
+    return read_csv(args.file, group_col=model["group_col"],
+                    label_col=model["label_col"], features=model["feature_cols"],
+                    require_label=require_label, delimiter=args.delimiter,
+                    for_model=True)
 
 
-def _params_text(params):
-    return ", ".join(f"{name}={format_param(v)}" for name, v in params.items())
+def ranking_metrics(y, scores, groups, k):
+    """micro-pAp@k, prec@k and pAUC(0, k/n-] of ``scores`` (None: their
+    expectation under a random ranking)."""
+    from ..metrics import (
+        expected_papk_score,
+        expected_partial_auc_score,
+        expected_precision_at_k_score,
+        papk_score,
+        partial_auc_score,
+        precision_at_k_score,
+    )
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined groups: described apart
+        if scores is None:
+            return [float(f(y, k=k, groups=groups)) for f in (
+                expected_papk_score, expected_precision_at_k_score,
+                expected_partial_auc_score)]
+        return [float(f(y, scores, k=k, groups=groups)) for f in (
+            papk_score, precision_at_k_score, partial_auc_score)]
 
 
+def cmd_score(args):
+    progress = Progress(args.quiet)
+    model = load_model(args.model)
+    k = model.k if args.k is None else args.k
+    data = _read_for_model(args, model, require_label=True)
+    values = [str(v) for v in pd.unique(data.labels)]
+    relevant = [v for v, r in zip(values, relevance(
+        values, model["labels"], model["pos_label"], path=data.path,
+        label_col=model["label_col"])) if r]
+    y = np.isin(data.labels, relevant).astype(np.int64)
+    groups = pd.factorize(data.groups)[0]
+    progress(f"read {data.path}: {describe_groups(y, groups)}")
+    if sorted(v.lower() for v in model["labels"]) not in (["0", "1"],
+                                                          ["false", "true"]):
+        progress(f"relevant label: {model['pos_label']!r} (recorded in the model)")
+    scores = model.decision_function(data.X)
+    names = [f"micro-pAp@{k}", f"prec@{k}", f"pAUC(0, {k}/n-]"]
+    rows = [[name, f"{v:.4f}", f"{r:.4f}"] for name, v, r in zip(
+        names, ranking_metrics(y, scores, groups, k),
+        ranking_metrics(y, None, groups, k))]
+    sys.stdout.write(render(["metric", "model", "random"], rows, args.format))
+    return 0
+
+
+def _unique_name(name, taken):
+    while name in taken:
+        name = f"skpapk_{name}"
+    return name
+
+
+def _rows_as_written(path, header, rows, delimiter, chunk=100_000):
+    """The cells of data ``rows`` (in that order) as written, every column."""
+    wanted = np.zeros(int(rows.max()) + 1 if rows.size else 0, dtype=bool)
+    wanted[rows] = True
+    parts, start = [], 0
+    with pd.read_csv(path, sep=delimiter, header=0, names=header, dtype=str,
+                     chunksize=chunk, **_READ_OPTIONS) as reader:
+        for part in reader:
+            if start >= wanted.shape[0]:
+                break
+            keep = np.flatnonzero(wanted[start:start + part.shape[0]])
+            parts.append(part.iloc[keep].set_axis(keep + start))
+            start += part.shape[0]
+    table = pd.concat(parts) if parts else pd.DataFrame(columns=header, dtype=str)
+    return table.loc[rows].reset_index(drop=True)
+
+
+def cmd_recommend(args):
+    progress = Progress(args.quiet)
+    model = load_model(args.model)
+    k = model.k if args.k is None else args.k
+    to_stdout = args.out in (None, "-")
+    check_input_file(args.file)
+    if not to_stdout:
+        check_output(args.out, option="--out", inputs=[args.file, args.model],
+                     force=args.force)
+    data = _read_for_model(args, model, require_label=False)
+    with progress.task("scoring and ranking"):
+        top = model.recommend(data.X, data.groups, k=k)
+        scores = model.decision_function(data.X)[top.indices]
+    sizes = np.diff(top.indptr)
+    ranks = np.arange(top.indices.shape[0]) - np.repeat(top.indptr[:-1], sizes) + 1
+    table = _rows_as_written(data.path, data.header, top.indices, args.delimiter)
+    taken, group_col = set(data.header), model["group_col"]
+    table.insert(0, _unique_name("score", taken), [repr(float(s)) for s in scores])
+    table.insert(0, _unique_name("rank", taken), ranks)
+    table = table[[group_col, *table.columns[:2],
+                   *[c for c in data.header if c != group_col]]]
+    if to_stdout:
+        table.to_csv(sys.stdout, index=False, lineterminator="\n")
+        sys.stdout.flush()
+    else:
+        with atomic_write(args.out, newline="") as handle:
+            table.to_csv(handle, index=False, lineterminator="\n")
+    progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
+             f"({len(table)} rows) to {'stdout' if to_stdout else args.out}")
+    return 0

@@ -6,37 +6,73 @@ import time
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import GroupShuffleSplit
-from threadpoolctl import threadpool_limits
 
+from ..datasets import make_engagement_simulation
+from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import papk_score
 from ..model_selection import within_group_split
-from ._commands import _REPORTED, read_training_csv, report_warnings
-from ._data import load_compare_data
-from ._files import check_output
-from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
-from ._metrics import describe_groups, random_metrics, ranking_metrics
-from ._output import (
-    CapturedWarnings,
-    CLIError,
-    Progress,
-    format_param,
-    format_value,
-    render,
+from ._commands import (
+    describe_groups,
+    ranking_metrics,
+    read_training_csv,
+    reported_warnings,
+    tune_and_check,
 )
-from ._tuning import Settings, check_tuned, make_cv, predict, tune
+from ._files import atomic_write, check_output
+from ._methods import (
+    available_methods,
+    effective_n_jobs,
+    grid_for,
+    limit_threads,
+    parse_methods,
+)
+from ._output import CapturedWarnings, CLIError, Progress, format_params, render
+
+
+def load_data(args, progress):
+    """``(X, y, groups, description)`` for ``compare --data``."""
+    if args.path is not None and args.data != "movielens":
+        raise CLIError("--path is for --data movielens (the u.data file or its "
+                       "folder); for a CSV file pass --data FILE.csv.")
+    if args.data == "synthetic":
+        if args.n_features < len(ENGAGEMENT_FEATURES):
+            raise CLIError(f"--n-features must be at least "
+                           f"{len(ENGAGEMENT_FEATURES)} "
+                           f"({', '.join(ENGAGEMENT_FEATURES)}), got "
+                           f"{args.n_features}.")
+        X, y, groups, _ = make_engagement_simulation(
+            args.n_users, args.n_features, random_state=args.random_state)
+        return X, y, groups, (
+            f"synthetic: {args.n_users} users with heterogeneous engagement "
+            f"(1-50% relevant items among 40-199), decoy irrelevant items, "
+            f"{args.n_features} features")
+    if args.data == "movielens":
+        from ..datasets import load_movielens_100k
+
+        with progress.task("MovieLens 100K: reading u.data and building the "
+                           "features (masked NMF, paper App. F.1)"):
+            try:
+                bunch = load_movielens_100k(args.path,
+                                            random_state=args.random_state,
+                                            download=not args.no_download)
+            except FileNotFoundError as exc:
+                raise CLIError(str(exc).replace("path=", "--path ").replace(
+                    "the path argument", "--path")) from None
+        return (bunch.data, bunch.target.astype(np.int64), bunch.groups,
+                "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
+                "relevant)")
+    data, y, _ = read_training_csv(args.data, args, progress)
+    return data.X, y, pd.factorize(data.groups, sort=True)[0], args.data
 
 
 def _split_train_test(args, y, groups):
-    if not 0 < args.test_size < 1:
-        raise CLIError(f"--test-size must be a fraction strictly between 0 and 1, "
-                       f"got {args.test_size:g}.")
     if args.cv == "group":
         splitter = GroupShuffleSplit(n_splits=1, test_size=args.test_size,
                                      random_state=args.random_state)
-        train, test = next(splitter.split(np.zeros(y.shape[0]), y, groups))
-        train, test = np.sort(train), np.sort(test)
+        train, test = map(np.sort, next(splitter.split(y, y, groups)))
     else:
         train, test = within_group_split(
             y, groups, sizes=(1 - args.test_size, args.test_size),
@@ -69,7 +105,6 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
     import matplotlib.pyplot as plt
 
     from ..inspection import GroupScoreDisplay
-    from ._files import atomic_write
 
     fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * (len(scores) + 1)), 4.5))
     GroupScoreDisplay.from_predictions(y_true, scores, groups=groups, k=k, ax=ax)
@@ -81,21 +116,31 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
     progress(f"wrote {path}")
 
 
-def per_user_gains(y_pos, scores, groups, k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return papk_score(y_pos, scores, k=k, groups=groups, average=None)
+def winner_margin(gains_best, gains_second):
+    """The winner's margin over the runner-up: ``(margin, standard error,
+    number of users)``, from the per-user test pAp@k of the two.
+
+    THE ONE PLACE where the margin is computed: a paired comparison on the
+    same test users (mean and standard error of the per-user differences).
+    ``skpapk.metrics.paired_comparison`` is to replace the body.
+    """
+    diff = gains_best - gains_second
+    diff = diff[~np.isnan(diff)]
+    se = (float(np.std(diff, ddof=1) / np.sqrt(diff.size)) if diff.size > 1
+          else float("nan"))
+    margin = float(np.mean(diff)) if diff.size else float("nan")
+    return margin, se, int(diff.size)
 
 
-def verdict(results, y_pos, groups, k):
+def verdict(results, y, groups, k):
     """The winner, its margin over the runner-up and how sure that margin is.
 
-    ``results`` maps a method to ``(label, family, test scores)``. The
-    margin's standard error is that of the mean of the per-user differences
-    of pAp@k (a paired comparison on the same test users).
+    ``results`` maps a method to ``(label, family, test scores)``.
     """
-    gains = {m: per_user_gains(y_pos, s, groups, k) for m, (_, _, s) in
-             results.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        gains = {m: papk_score(y, s, k=k, groups=groups, average=None)
+                 for m, (_, _, s) in results.items()}
     means = {m: float(np.nanmean(g)) for m, g in gains.items()}
     ranked = sorted(means, key=lambda m: -means[m])
     best = ranked[0]
@@ -103,15 +148,10 @@ def verdict(results, y_pos, groups, k):
     lines = [f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
     if len(ranked) > 1:
         second = ranked[1]
-        diff = gains[best] - gains[second]
-        diff = diff[~np.isnan(diff)]
-        se = float(np.std(diff, ddof=1) / np.sqrt(diff.size)) if diff.size > 1 \
-            else float("nan")
-        margin = means[best] - means[second]
-        lines.append(
-            f"margin over the runner-up, {second} ({results[second][0]}): "
-            f"{margin:+.4f} (standard error over the {diff.size} test users: "
-            f"{se:.4f})")
+        margin, se, n_users = winner_margin(gains[best], gains[second])
+        lines.append(f"margin over the runner-up, {second} ({results[second][0]}): "
+                     f"{margin:+.4f} (standard error over the {n_users} test "
+                     f"users: {se:.4f})")
         if np.isfinite(se) and margin <= 2 * se:
             lines.append("the margin is less than two standard errors: on this "
                          "data the two are not clearly apart")
@@ -125,18 +165,11 @@ def cmd_compare(args):
     progress = Progress(args.quiet)
     methods = parse_methods(args.methods)
     _check_plot_path(args)
-    n_jobs = effective_n_jobs(args.n_jobs, progress)
-    start = time.perf_counter()
-
-    def read_file(path):
-        data, y_pos, _ = read_training_csv(path, args, progress)
-        return data, y_pos
-
-    # --n-jobs CPUs in all: BLAS and OpenMP (HistGradientBoosting) threads
-    # too; oversubscribed OpenMP threads are many times slower.
-    with CapturedWarnings(progress, ignore=_REPORTED) as captured, \
-            threadpool_limits(limits=n_jobs):
-        X, y, groups, description = load_compare_data(args, progress, read_file)
+    args.n_jobs = effective_n_jobs(args.n_jobs, progress)
+    start, k = time.perf_counter(), args.k
+    with CapturedWarnings(progress, ignore=reported_warnings()), \
+            limit_threads(args.n_jobs):
+        X, y, groups, description = load_data(args, progress)
         groups = np.asarray(groups)
         train, test = _split_train_test(args, y, groups)
         protocol = ("held-out users (GroupShuffleSplit test part, GroupKFold CV)"
@@ -145,57 +178,48 @@ def cmd_compare(args):
                     "WithinGroupKFold CV)")
         progress(f"data: {description}")
         progress(f"protocol: {protocol}; test part {args.test_size:g}, "
-                 f"{args.cv_folds}-fold CV on the rest; k = {args.k}")
-        progress(f"train: {describe_groups(y[train] == 1, groups[train])}")
-        progress(f"test: {describe_groups(y[test] == 1, groups[test])}")
-        cv = make_cv(args.cv, args.cv_folds, args.random_state)
-        y_test, g_test = y[test] == 1, groups[test]
-        X_train, y_train, g_train = X[train], y[train], groups[train]
+                 f"{args.cv_folds}-fold CV on the rest; k = {k}")
+        progress(f"train: {describe_groups(y[train], groups[train])}")
+        progress(f"test: {describe_groups(y[test], groups[test])}")
+        y_test, g_test = y[test], groups[test]
         rows, results = [], {}
         for i, method in enumerate(methods, 1):
             spec = available_methods()[method]
             title = f"[{i}/{len(methods)}] {method}"
-            settings = Settings(method, args.k, args.scale, args.random_state,
-                                args.max_iter)
             grid = grid_for(method, args.grid)
             try:
-                tuned = tune(settings, grid, X_train, y_train, g_train, cv=cv,
-                             n_jobs=n_jobs, progress=progress, title=title)
-                report_warnings(captured, tuned)
-                check_tuned(tuned, settings, X_train, y_train, g_train, progress,
-                            title,
-                            grid_hint="; try --grid paper"
-                            if args.grid == "small" else "")
+                tuned = tune_and_check(method, grid, X[train], y[train],
+                                       groups[train], args, progress, title)
             except CLIError as exc:
                 if exc.status != 1:
                     raise
                 progress(f"{title}: failed: {exc}")
-                rows.append([method, spec.label, "-", "failed", "-", "-", "-",
-                             "-"])
+                rows.append([method, spec.label, "-", "failed", *"----"])
                 continue
-            scores = predict(tuned.scaler, tuned.estimator, X[test])
+            scores = tuned.model.decision_function(X[test])
             results[method] = (spec.label, spec.family, scores)
-            papk, prec, pauc = ranking_metrics(y_test, scores, g_test, args.k)
-            progress(f"{title} ({spec.label}): test micro-pAp@{args.k} = "
-                     f"{papk:.4f} ({tuned.seconds:.1f} s)")
-            rows.append([method, spec.label, _params(tuned.params),
-                         format_value(tuned.cv_score), format_value(papk),
-                         format_value(prec), format_value(pauc),
+            papk, prec, pauc = ranking_metrics(y_test, scores, g_test, k)
+            progress(f"{title} ({spec.label}): test micro-pAp@{k} = {papk:.4f} "
+                     f"({tuned.seconds:.1f} s)")
+            cv = "-" if tuned.cv_score is None else f"{tuned.cv_score:.4f}"
+            rows.append([method, spec.label, format_params(tuned.params, " ") or "-",
+                         cv, f"{papk:.4f}", f"{prec:.4f}", f"{pauc:.4f}",
                          f"{tuned.seconds:.1f}"])
-        papk, prec, pauc = random_metrics(y_test, g_test, args.k)
         rows.append(["random", "expected, random ranking", "-", "-",
-                     format_value(papk), format_value(prec), format_value(pauc),
-                     "-"])
+                     *(f"{v:.4f}" for v in ranking_metrics(y_test, None, g_test,
+                                                           k)), "-"])
         if args.plot is not None and results:
             _write_group_plot(args.plot, y_test,
-                              {m: r[2] for m, r in results.items()}, g_test,
-                              args.k, progress)
-    k = args.k
+                              {m: r[2] for m, r in results.items()}, g_test, k,
+                              progress)
     header = ["method", "estimator", "parameters", f"cv pAp@{k}", f"test pAp@{k}",
               f"test prec@{k}", f"test pAUC@{k}", "seconds"]
     sys.stdout.write(render(header, rows, args.format))
     lines = verdict(results, y_test, g_test, k) if results else [
         "no method could be trained"]
+    if any(row[3] == "-" for row in rows[:-1]):
+        lines.append(f"cv pAp@{k} '-': the method had no grid to tune (--grid "
+                     f"{args.grid}); it was fitted once with its defaults")
     lines.append(f"total time: {time.perf_counter() - start:.0f} s")
     if args.format == "csv":  # keep stdout a CSV file
         for line in lines:
@@ -203,7 +227,3 @@ def cmd_compare(args):
     else:
         sys.stdout.write("\n" + "\n".join(lines) + "\n")
     return 0 if results else 1
-
-
-def _params(params):
-    return " ".join(f"{name}={format_param(v)}" for name, v in params.items()) or "-"

@@ -1,79 +1,37 @@
-"""Strict, fast reading of the CSV files of the command line.
+"""Strict reading of the CSV files of the command line, with pandas.
 
-Two passes over the file, run side by side in two threads (both spend
-most of their time outside the GIL): :func:`~skpapk.cli._scan.scan_csv`
-checks its structure (UTF-8, quotes, one value per column on every line)
-and counts the rows, while pandas' C parser reads, in chunks, only the
-columns that are used: the group and label columns as text, the features
-as numbers. Once the scan has counted the rows, the features go straight
-into one preallocated float64 matrix (the chunks read before that wait in
-a list). Unused columns (item names, long texts) are never stored, and the
-groups and labels are kept as integer codes, so the memory peak stays
-close to the size of the feature matrix. Nothing is returned before the
-scan has passed the whole file, and a structural problem found by the
-scan is reported before any problem of a cell.
+pandas' C parser reads the columns that are used; it is lenient about
+structure (a short line is padded, a quote inside a field is kept), so the
+file's structure is checked first: for a file without quotes, NUL bytes or
+bare carriage returns, by counting the delimiters of every line with numpy;
+otherwise (and to find the line of any problem) by :func:`_rows`, a strict
+RFC 4180 reading in Python that names the line of the first problem. Every
+error names its line; a cell is echoed cut to a few dozen characters.
 """
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
+import codecs
+import re
 
 import numpy as np
 import pandas as pd
 
-from ._output import CLIError, Progress
-from ._scan import read_header, scan_csv
+from ._files import check_input_file
+from ._output import CLIError, cut
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
-#: Target size of a chunk of the file read at once, in bytes.
-CHUNK_BYTES = 1 << 24
+#: Bytes of the file checked at a time, and rows parsed at a time.
+BLOCK_BYTES = 1 << 24
+CHUNK_ROWS = 200_000
 
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
                      na_values=[], skip_blank_lines=True, quotechar='"',
-                     doublequote=True, on_bad_lines="error")
-if int(pd.__version__.split(".")[0]) < 3:
-    # pandas 2's default C float parser can miss the nearest double by an
-    # ulp; "round_trip" reads every number exactly (pandas 3 always does,
-    # and deprecates the option)
+                     doublequote=True)
+#: Names of integer columns that look like identifiers (item ids, ...).
+_ID_NAME = re.compile(r"(^|_)(id|ids|key|index)$|id$|^(item|user|movie|product)s?$",
+                      re.IGNORECASE)
+if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
     _READ_OPTIONS["float_precision"] = "round_trip"
-
-
-class CSVData:
-    """A CSV file read for ranking.
-
-    Attributes
-    ----------
-    path : str
-    header : list of str
-    n_rows : int
-    X : ndarray of float64 of shape (n_rows, n_features)
-    feature_cols : list of str
-    skipped_cols : list of str
-        Columns left out of the default features because none of their
-        first values is a number.
-    group_codes : ndarray of intp of shape (n_rows,)
-        Code of each row's group, in the sorted order of the group ids.
-    group_labels : ndarray of object of shape (n_groups,)
-        The sorted group ids (strings, stripped).
-    label_codes : ndarray of int8 of shape (n_rows,) or None
-        Index of each row's label in ``label_values``; None when the file
-        has no label column (or it was not asked for).
-    label_values : list of str
-        The distinct labels (stripped text), in order of appearance.
-    row_lines : ndarray of int64 of shape (n_rows,)
-        The line where each row starts (for messages).
-    """
-
-
-def check_input_file(path):
-    """Fail with one line when ``path`` is not a readable file."""
-    if not os.path.exists(path):
-        raise CLIError(f"{path}: no such file.")
-    if os.path.isdir(path):
-        raise CLIError(f"{path} is a folder, not a CSV file.")
-    if not os.access(path, os.R_OK):
-        raise CLIError(f"{path}: permission denied (cannot read it).")
 
 
 def split_names(values):
@@ -87,8 +45,168 @@ def split_names(values):
     """
     if values is None:
         return None
-    names = [name.strip() for value in values for name in value.split(",")]
-    return [name for name in names if name]
+    return [n.strip() for value in values for n in value.split(",") if n.strip()]
+
+
+def _tokens(text, delimiter, line, fail):
+    """The fields of a row's ``text`` (no line end); None if a quote is open."""
+    fields, pos, n = [], 0, len(text)
+    while True:
+        if text.startswith('"', pos):
+            end = pos + 1
+            while True:
+                end = text.find('"', end)
+                if end < 0:
+                    return None
+                if not text.startswith('""', end):
+                    break
+                end += 2
+            fields.append(text[pos + 1:end].replace('""', '"'))
+            pos = end + 1
+            if pos < n and text[pos] != delimiter:
+                fail(line + text.count("\n", 0, pos), "text after the closing quote "
+                     "of a quoted field; a quote inside a quoted field must be "
+                     'doubled ("").')
+        else:
+            end = text.find(delimiter, pos)
+            end = n if end < 0 else end
+            if '"' in text[pos:end]:
+                fail(line + text.count("\n", 0, pos), 'a quote (") inside an '
+                     'unquoted field; quote the whole field and double its quotes '
+                     '("55"" TV").')
+            fields.append(text[pos:end])
+            pos = end
+        if pos >= n:
+            return fields
+        pos += 1  # the delimiter
+
+
+def _rows(path, delimiter):
+    """``(line, fields)`` of the header and of every data row, strictly read.
+
+    Raises a :class:`CLIError` naming the line of the first problem.
+    """
+    def fail(line, message):
+        raise CLIError(f"{path}, line {line}: {message}")
+
+    blank = " \r" if delimiter == "\t" else " \t\r"
+    n_fields, line, pending, start, n_quotes = None, 1, None, 1, 0
+    with open(path, "rb") as handle:
+        for raw in handle:  # lines end with \n only
+            if line == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[3:]
+            try:
+                piece = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
+            if "\0" in piece:
+                fail(line, "a NUL byte: this is not a text (CSV) file.")
+            line += piece.endswith("\n")
+            if pending is not None:
+                pending.append(piece)
+                n_quotes += piece.count('"')
+                if n_quotes % 2:  # still inside the quoted field
+                    continue
+                text = "".join(pending)
+            else:
+                start, text, n_quotes = line - piece.endswith("\n"), piece, 0
+            body = text[:-1] if text.endswith("\n") else text
+            body = body[:-1] if body.endswith("\r") else body
+            fields = (_tokens(body, delimiter, start, fail) if '"' in body
+                      else body.split(delimiter))
+            if fields is None:
+                pending, n_quotes = [text], text.count('"')
+                continue
+            pending = None
+            if any("\r" in field for field in fields) and ('"' not in body or
+                                                         _bare_cr(body)):
+                fail(start + body.count("\n", 0, body.find("\r")), "a carriage "
+                     "return (\\r) that does not end the line; line ends must be "
+                     "\\n or \\r\\n (quote a value that holds one).")
+            if len(fields) == 1 and not fields[0].strip(blank) and '"' not in body:
+                continue
+            if n_fields is None:
+                n_fields = _check_header(fields, body, start, delimiter, fail)
+            elif len(fields) != n_fields:
+                n = len(fields)
+                fail(start, f"{n} field{'s' if n > 1 else ''}, but the header has "
+                     f"{n_fields}; every line needs one value per column (check "
+                     f"the delimiter and the quotes).")
+            yield start, fields
+    if pending is not None:
+        fail(start, "this quoted field is never closed (a quote is missing), so "
+             "the rest of the file would be read as one value.")
+    if n_fields is None:
+        raise CLIError(f"{path} is empty: it needs a header line naming the "
+                       f"columns (e.g. user,label,f1,f2) and one line per row.")
+
+
+def _bare_cr(body):
+    """Whether a carriage return of a row with quotes lies outside them."""
+    outside = body.split('"')[::2]  # quotes are balanced in a complete row
+    return any("\r" in part for part in outside)
+
+
+def _check_header(fields, text, line, delimiter, fail):
+    names = [name.strip() for name in fields]
+    if len(names) < 2:
+        fail(line, f"the header names one column only ({cut(text, 60)}); the "
+             f"file needs a group, a label and feature columns separated by "
+             f"{delimiter!r} (see --delimiter).")
+    for j, name in enumerate(names):
+        if not name:
+            fail(line, f"column {j + 1} of the header has no name; name it (a "
+                 f"file written by pandas' to_csv without index=False starts "
+                 f"with an unnamed index).")
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        fail(line, f"the header names the column(s) {duplicated} more than "
+             f"once; column names must be unique.")
+    return len(names)
+
+
+def _row(path, delimiter, index):
+    """``(line, fields)`` of data row ``index`` (0-based), for messages."""
+    rows = _rows(path, delimiter)
+    header = next(rows)[1]
+    for i, (line, fields) in enumerate(rows):
+        if i == index:
+            return line, dict(zip((h.strip() for h in header), fields))
+    raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
+
+
+def _simple_structure(path, delimiter, n_fields):
+    """The number of data rows when every line has ``n_fields`` fields and
+    nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
+    UTF-8); else None."""
+    delim, rest, n_lines = ord(delimiter), b"", 0
+    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    with open(path, "rb") as handle:
+        while True:
+            raw = handle.read(BLOCK_BYTES)
+            eof = not raw
+            if b'"' in raw or b"\0" in raw:
+                return None
+            buf = rest + raw
+            end = len(buf) if eof else buf.rfind(b"\n") + 1
+            part, rest = buf[:end], buf[end:]
+            if b"\r" in part and part.count(b"\r") != part.count(b"\r\n") + (
+                    eof and part.endswith(b"\r")):
+                return None
+            a = np.frombuffer(part, dtype=np.uint8)
+            ends = np.flatnonzero(a == 10)
+            if eof and a.size and a[-1] != 10:
+                ends = np.append(ends, a.size)
+            counts = np.diff(np.searchsorted(np.flatnonzero(a == delim), ends),
+                             prepend=0)
+            starts = np.concatenate([[0], ends[:-1] + 1]) if ends.size else ends
+            wrong = np.flatnonzero(counts + 1 != n_fields)
+            for i in wrong:
+                if counts[i] or not np.isin(a[starts[i]:ends[i]], blank).all():
+                    return None
+            n_lines += ends.size - wrong.size
+            if eof:
+                return n_lines - 1
 
 
 def _column(header, name, option, path, for_model):
@@ -98,134 +216,44 @@ def _column(header, name, option, path, for_model):
         shown = ", ".join(header[:30]) + (", ..." if len(header) > 30 else "")
         raise CLIError(f"{path} has no column {name!r} ({hint}); its columns are: "
                        f"{shown}.")
-    return name
 
 
-def _is_number(series):
-    """Which cells (stripped text) are finite numbers."""
-    values = pd.to_numeric(series.astype(str).str.strip(), errors="coerce")
-    values = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    return np.isfinite(values)
+def _numbers(column):
+    """The cells of a column read by pandas as float64 (NaN: not a number)."""
+    if column.dtype.kind == "f" or column.dtype.kind in "iu":
+        return column.to_numpy(dtype=np.float64)
+    return pd.to_numeric(column.astype(str).str.strip(), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan)
 
 
-def _sniff_features(path, header, candidates, delimiter):
-    """Split ``candidates`` into numeric columns and text-only columns."""
-    if not candidates:
-        return [], []
-    try:
-        sample = pd.read_csv(path, sep=delimiter, header=0, names=header,
-                             usecols=candidates, dtype=str, nrows=SNIFF_ROWS,
-                             **_READ_OPTIONS)
-    except pd.errors.ParserError as exc:
-        scan_csv(path, delimiter=delimiter)  # says what is wrong, and where
-        raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
-    if sample.shape[0] == 0:
-        raise CLIError(f"{path} has a header but no data rows.")
-    numeric, text = [], []
-    for name in candidates:
-        (numeric if _is_number(sample[name]).any() else text).append(name)
-    return numeric, text
+class CSVData:
+    """A CSV file read for ranking.
 
-
-class _Codes:
-    """Integer codes of text values (stripped), built chunk by chunk.
-
-    Only the distinct values of a chunk are stripped and looked up (in a
-    hash table of the values seen so far, :meth:`pandas.Index.get_indexer`),
-    so the cost per row is that of :func:`pandas.factorize`.
+    Attributes
+    ----------
+    path : str
+    header : list of str
+    X : ndarray of float64 of shape (n_rows, n_features)
+    feature_cols, skipped_cols : list of str
+        The features, and the columns left out of the default features
+        because none of their first values is a number.
+    groups : ndarray of object of shape (n_rows,)
+        Each row's group id (stripped text).
+    labels : ndarray of object of shape (n_rows,) or None
+        Each row's label (stripped text); None without a label column.
+    id_like_cols : list of str
+        Integer features that look like identifiers (by their name, or one
+        distinct value per row).
     """
-
-    def __init__(self):
-        self._seen = pd.Index([], dtype=object)
-
-    def __len__(self):
-        return len(self._seen)
-
-    def encode(self, values):
-        """``(codes of values, their stripped distinct values)``."""
-        codes, uniques = pd.factorize(values, sort=False)
-        stripped = np.array([str(u).strip() for u in uniques], dtype=object)
-        ids = self._seen.get_indexer(stripped)
-        new = np.flatnonzero(ids < 0)
-        if new.size:
-            fresh, added = pd.factorize(stripped[new], sort=False)
-            ids[new] = len(self._seen) + fresh
-            self._seen = self._seen.append(pd.Index(added, dtype=object))
-        return ids[codes], stripped
-
-    def code(self, value):
-        """The code of ``value`` (already seen)."""
-        return int(self._seen.get_loc(value))
-
-    def values(self):
-        """The distinct values, in order of appearance."""
-        return list(self._seen)
-
-
-class _RowError(Exception):
-    """A problem in a data row, reported once the scan gives its line.
-
-    ``message(line)`` is the text of the :class:`CLIError`.
-    """
-
-    def __init__(self, row, message):
-        super().__init__(row)
-        self.row = row
-        self.message = message
-
-
-def _bad_cell(path, name, value):
-    """The message (a function of the line) of a feature cell that is not a
-    finite number."""
-    if value.strip() == "":
-        return lambda line: (
-            f"{path}, line {line}: feature column {name!r} holds an empty "
-            f"value; missing values are not supported (fill them, or leave "
-            f"the column out with --features / --ignore-cols).")
-    try:
-        float(value)
-    except ValueError:
-        return lambda line: (
-            f"{path}, line {line}: feature column {name!r} holds "
-            f"{value[:40]!r}, not a number; features must be numeric (fix the "
-            f"value, or leave the column out with --features / --ignore-cols).")
-    return lambda line: (
-        f"{path}, line {line}: feature column {name!r} holds {value!r}; "
-        f"features must be finite numbers (missing values are not supported).")
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
-             require_label=True, delimiter=",", for_model=False, progress=None):
+             require_label=True, delimiter=",", for_model=False):
     """Read a CSV file with a header line into a :class:`CSVData`.
 
-    Parameters
-    ----------
-    path : str
-        The file.
-    group_col : str
-        Column of group (user) ids, read as text.
-    label_col : str or None
-        Column of binary labels, read as text; read when present in the file
-        or when ``require_label``.
-    features : list of str or None
-        Feature columns; None: every other column whose first values
-        include a number (a column with no number there is skipped and
-        listed in ``skipped_cols``; a text cell in a chosen column is an
-        error).
-    ignore : sequence of str
-        Columns never used as default features (e.g. an item id).
-    require_label : bool
-        Whether the label column must exist.
-    delimiter : str
-        Field separator, one character.
-    for_model : bool
-        The columns are those of a saved model (changes the hint of the
-        missing-column message).
-    progress : skpapk.cli._output.Progress or None
-
-    Returns
-    -------
-    data : CSVData
+    ``features`` None takes every other column whose first values include a
+    number; ``ignore`` lists columns never taken so. ``for_model``: the
+    columns are those of a saved model (for messages).
 
     Raises
     ------
@@ -233,27 +261,21 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
         For every problem in the file, with its line.
     """
     check_input_file(path)
-    progress = progress or Progress(quiet=True)
-    header = read_header(path, delimiter=delimiter)
-    _column(header, group_col, "--group-col", path, for_model)
+    rows = _rows(path, delimiter)
+    header = [h.strip() for h in next(rows)[1]]
+    rows.close()
+    options = {"group_col": "--group-col", "label_col": "--label-col"}
+    _column(header, group_col, options["group_col"], path, for_model)
     read_label = label_col is not None and (require_label or label_col in header)
     if read_label:
-        _column(header, label_col, "--label-col", path, for_model)
+        _column(header, label_col, options["label_col"], path, for_model)
         if label_col == group_col:
             raise CLIError(f"--group-col and --label-col both name {group_col!r}; "
                            f"they must be two different columns.")
-    reserved = {group_col} | ({label_col} if read_label else set())
-    skipped = []
+    reserved = {group_col, label_col} if read_label else {group_col}
     if features is None:
         for name in ignore:
             _column(header, name, "--ignore-cols", path, for_model)
-        candidates = [h for h in header if h not in reserved and h not in ignore]
-        features, skipped = _sniff_features(path, header, candidates, delimiter)
-        if not features:
-            raise CLIError(
-                f"{path} has no numeric feature column besides {group_col!r}"
-                + (f" and {label_col!r}" if read_label else "")
-                + "; name the features with --features.")
     else:
         for name in features:
             _column(header, name, "--features", path, for_model)
@@ -262,230 +284,107 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
                                f"label column; features must be other columns.")
         if len(set(features)) != len(features):
             raise CLIError(f"--features names a column twice: {features}.")
+    n_rows = _simple_structure(path, delimiter, len(header))
+    if n_rows is None:
+        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
+    if n_rows == 0:
+        raise CLIError(f"{path} has a header but no data rows.")
+    text_cols = [group_col] + ([label_col] if read_label else [])
+    usecols = text_cols + [h for h in header if h not in reserved
+                           and (features is None and h not in ignore
+                                or features is not None and h in features)]
     data = CSVData()
-    data.path, data.header = path, header
-    data.feature_cols, data.skipped_cols = list(features), skipped
-    _read_columns(data, group_col, label_col if read_label else None, delimiter,
-                  progress)
+    data.path, data.header, data.skipped_cols = path, header, []
+    groups, labels, start, X = [], [], 0, None
+    try:
+        with pd.read_csv(path, sep=delimiter, header=0, names=header,
+                         usecols=usecols, dtype={c: object for c in text_cols},
+                         chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
+            for chunk in reader:
+                if X is None:
+                    features = _features(data, chunk, features, usecols[len(
+                        text_cols):], group_col, label_col if read_label else None)
+                    X = np.empty((n_rows, len(features)), order="F")
+                groups.append(_text(chunk[group_col], path, delimiter, group_col,
+                                    "group id", start))
+                if read_label:
+                    labels.append(_text(chunk[label_col], path, delimiter,
+                                        label_col, "label", start))
+                for name in features:  # text in a column: its bad cell below
+                    if chunk[name].dtype.kind not in "fiu":
+                        chunk[name] = _numbers(chunk[name])
+                X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
+                    dtype=np.float64)
+                start += chunk.shape[0]
+    except UnicodeDecodeError:
+        for _ in _rows(path, delimiter):  # names the line
+            pass
+        raise
+    if start != n_rows:  # pragma: no cover - the checks and pandas agree
+        raise CLIError(f"{path}: pandas read {start} rows where {n_rows} were "
+                       f"counted; please report this file.")
+    data.X, data.groups = X, np.concatenate(groups)
+    data.labels = np.concatenate(labels) if read_label else None
+    if read_label:
+        values = pd.unique(data.labels)
+        if values.shape[0] > 2:
+            third = int(np.argmax(data.labels == values[2]))
+            line, _ = _row(path, delimiter, third)
+            shown = ", ".join(cut(v, 20) for v in values[:3])
+            raise CLIError(
+                f"{path}, line {line}: label column {label_col!r} must be binary "
+                f"(two values: relevant or not), but it holds a third value "
+                f"({shown}); threshold it first, e.g. 1 for rating 5 and 0 "
+                f"otherwise.")
+    finite = np.isfinite(X)
+    if not finite.all():
+        i, j = divmod(int(np.argmin(finite)), X.shape[1])
+        line, cells = _row(path, delimiter, i)
+        raise CLIError(_bad_cell(path, line, features[j], cells[features[j]]))
     return data
 
 
-class _ScanThread:
-    """:func:`scan_csv` in a thread beside the parse; :meth:`stop` cancels it."""
-
-    class _Stopped(Exception):
-        pass
-
-    def __init__(self, path, delimiter, pool):
-        self.position = 0
-        self._stop = threading.Event()
-        self.future = pool.submit(scan_csv, path, delimiter=delimiter,
-                                  progress=self._progress)
-
-    def _progress(self, position):
-        if self._stop.is_set():
-            raise self._Stopped
-        self.position = position
-
-    def failed(self):
-        """Whether the scan has already found a problem."""
-        return self.future.done() and self.future.exception() is not None
-
-    def result(self):
-        """The :class:`~skpapk.cli._scan.ScanResult` (raises its CLIError)."""
-        return self.future.result()
-
-    def stop(self):
-        self._stop.set()
+def _features(data, chunk, features, candidates, group_col, label_col):
+    """The features (by default: the candidates with a number in their first
+    rows); set ``data``'s ``feature_cols``, ``skipped_cols``, ``id_like_cols``."""
+    head = chunk.iloc[:SNIFF_ROWS]
+    if features is None:
+        features = [c for c in candidates if np.isfinite(_numbers(head[c])).any()]
+        data.skipped_cols = [c for c in candidates if c not in features]
+        if not features:
+            raise CLIError(
+                f"{data.path} has no numeric feature column besides {group_col!r}"
+                + (f" and {label_col!r}" if label_col else "")
+                + "; name the features with --features.")
+    data.feature_cols = list(features)
+    data.id_like_cols = [name for name in features if head[name].dtype.kind in "iu"
+                         and (_ID_NAME.search(name) or head.shape[0] >= 20 and
+                              head[name].nunique() >= 0.9 * head.shape[0])]
+    return features
 
 
-def _read_columns(data, group_col, label_col, delimiter, progress):
-    path = data.path
-    size = os.path.getsize(path)
-    with progress.task(f"reading {path}", total=size, unit="bytes") as task, \
-            ThreadPoolExecutor(max_workers=1) as pool:
-        scan = _ScanThread(path, delimiter, pool)
-        try:
-            parsed = _parse(data, scan, group_col, label_col, delimiter, task)
-        except _RowError as exc:
-            result = scan.result()  # a structural problem is reported first
-            raise CLIError(exc.message(int(result.row_lines[exc.row]))) from None
-        except BaseException:
-            scan.stop()
-            raise
-        result = scan.result()
-    groups, label_codes, X, group_coder, label_coder = parsed
-    n = result.n_rows
-    if n == 0:
-        raise CLIError(f"{path} has a header but no data rows.")
-    if groups.shape[0] != n:  # pragma: no cover - the scan and pandas agree
-        raise CLIError(f"{path}: pandas read {groups.shape[0]} rows, the scan "
-                       f"counted {n}; please report this file.")
-    labels = np.asarray(group_coder.values(), dtype=object)
-    order = np.argsort(labels, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.shape[0])
-    data.n_rows, data.row_lines = n, result.row_lines
-    data.group_labels = labels[order]
-    data.group_codes = rank[groups]
-    data.X = X
-    data.label_codes = label_codes
-    data.label_values = label_coder.values() if label_col else []
+def _text(column, path, delimiter, name, what, start):
+    """A text column, stripped (each distinct value once); no empty value."""
+    codes, uniques = pd.factorize(column, sort=False)
+    stripped = np.array([str(u).strip() for u in uniques], dtype=object)
+    if (stripped == "").any():
+        row = int(np.argmax(stripped[codes] == ""))
+        line, _ = _row(path, delimiter, start + row)
+        raise CLIError(f"{path}, line {line}: empty {what} in column {name!r}; "
+                       f"every row needs its {what}.")
+    return stripped[codes]
 
 
-def _stack(blocks, n_rows, n_features):
-    """The feature matrix (column-major), its first rows copied from ``blocks``."""
-    X = np.empty((n_rows, n_features), dtype=np.float64, order="F")
-    offset = 0
-    for block in blocks:
-        X[offset:offset + block.shape[0]] = block
-        offset += block.shape[0]
-    return X
-
-
-def _parse(data, scan, group_col, label_col, delimiter, task):
-    """Read the used columns in chunks (pandas' C parser) while ``scan`` runs.
-
-    Returns ``(group codes, label codes or None, X, group coder, label
-    coder)``; a bad cell raises :class:`_RowError` (its line comes from the
-    scan).
-    """
-    path, header, features = data.path, data.header, data.feature_cols
-    usecols = [group_col] + ([label_col] if label_col else []) + features
-    with open(path, "rb") as handle:  # the row length, from the first MB
-        head = handle.read(1 << 20)
-    bytes_per_row = max(1.0, len(head) / max(head.count(b"\n"), 1))
-    chunksize = int(min(max(CHUNK_BYTES / bytes_per_row, 1000), 1_000_000))
-    dtype = {group_col: object}
-    if label_col:
-        dtype[label_col] = object
-    group_coder, label_coder = _Codes(), _Codes()
-    groups, labels = [], []
-    pending, X, start = [], None, 0  # feature blocks read before the count
-    with open(path, "rb") as handle:
-        try:
-            reader = pd.read_csv(handle, sep=delimiter, header=0, names=header,
-                                 usecols=usecols, dtype=dtype,
-                                 chunksize=chunksize, **_READ_OPTIONS)
-            with reader:
-                for chunk in reader:
-                    if scan.failed():
-                        break  # its error is the one to report
-                    stop = start + chunk.shape[0]
-                    groups.append(_encode_text(chunk, group_col, group_coder,
-                                               start, path, "group id"))
-                    if label_col:
-                        codes = _encode_text(chunk, label_col, label_coder, start,
-                                             path, "label")
-                        if len(label_coder) > 2:
-                            _too_many_labels(path, label_col, label_coder, codes,
-                                             start)
-                        labels.append(codes)
-                    if X is None and scan.future.done():
-                        X = _stack(pending, scan.result().n_rows, len(features))
-                        pending = []
-                    if X is not None and stop <= X.shape[0]:
-                        target = X[start:stop]
-                    else:
-                        target = np.empty((stop - start, len(features)),
-                                          dtype=np.float64, order="F")
-                        pending.append(target)
-                    _features(chunk, features, target, start, path, header,
-                              delimiter)
-                    start = stop
-                    task.set(min(handle.tell(), scan.position))
-        except pd.errors.ParserError as exc:  # pragma: no cover - the scan's first
-            scan.result()
-            raise CLIError(f"{path}: not a valid CSV file ({exc}).") from None
-    result = scan.result()  # the scan's error, if any, before anything else
-    if X is None:
-        X = _stack(pending, result.n_rows, len(features))
-    elif pending:  # pragma: no cover - the scan and pandas agree
-        raise CLIError(f"{path}: pandas read more rows than the {X.shape[0]} "
-                       f"counted; please report this file.")
-    empty = np.zeros(0, dtype=np.intp)
-    group_codes = np.concatenate(groups) if groups else empty
-    label_codes = (np.concatenate(labels).astype(np.int8) if labels
-                   else np.zeros(0, dtype=np.int8)) if label_col else None
-    return group_codes, label_codes, X, group_coder, label_coder
-
-
-def _features(chunk, features, target, start, path, header, delimiter):
-    """Write a chunk's feature columns into ``target``; check every cell."""
-    for j, name in enumerate(features):
-        column = chunk[name]
-        if column.dtype.kind not in "biuf":  # text in it
-            i = int(np.argmin(_is_number(column)))
-            raise _RowError(start + i, _bad_cell(path, name, str(column.iloc[i])))
-        target[:, j] = column.to_numpy()
-    finite = np.isfinite(target)
-    if not finite.all():  # e.g. 1e400: show the first one as written
-        i, j = divmod(int(np.argmin(finite.ravel(order="C"))), target.shape[1])
-        name = features[j]
-        cell = read_rows(path, header, [start + i], delimiter=delimiter)[name].iloc[0]
-        raise _RowError(start + i, _bad_cell(path, name, cell))
-
-
-def _encode_text(chunk, name, coder, start, path, what):
-    codes, stripped = coder.encode(chunk[name])
-    if "" in stripped:
-        empty = coder.code("")
-        row = int(np.argmax(codes == empty))
-        raise _RowError(start + row, lambda line: (
-            f"{path}, line {line}: empty {what} in column {name!r}; every row "
-            f"needs its {what}."))
-    return codes
-
-
-def _too_many_labels(path, label_col, coder, codes, start):
-    values = coder.values()
-    third = int(np.argmax(codes == 2))
-    shown = ", ".join(repr(v) for v in values[:3])
-    raise _RowError(start + third, lambda line: (
-        f"{path}, line {line}: label column {label_col!r} must be binary (two "
-        f"values: relevant or not), but it holds a third value ({shown}); "
-        f"threshold it first, e.g. 1 for rating 5 and 0 otherwise."))
-
-
-def read_rows(path, scan_header, indices, *, delimiter=",", progress=None):
-    """The text of some rows of a CSV file, every column, in ``indices`` order.
-
-    Parameters
-    ----------
-    path : str
-    scan_header : list of str
-        The header (from the first read).
-    indices : ndarray of int
-        Row numbers (0-based data rows) to return.
-    delimiter : str
-
-    Returns
-    -------
-    rows : pandas.DataFrame of str
-        The cells as written in the file (quotes removed), one row per index.
-    """
-    progress = progress or Progress(quiet=True)
-    indices = np.asarray(indices, dtype=np.intp)
-    n_wanted = int(indices.max()) + 1 if indices.size else 0
-    wanted = np.zeros(n_wanted, dtype=bool)
-    wanted[indices] = True
-    parts, start = [], 0
-    with progress.task(f"copying the chosen rows of {path}", total=n_wanted,
-                       unit="rows") as task:
-        with pd.read_csv(path, sep=delimiter, header=0, names=scan_header,
-                         dtype=str, chunksize=50_000, **_READ_OPTIONS) as reader:
-            for chunk in reader:
-                if start >= n_wanted:
-                    break
-                stop = start + chunk.shape[0]
-                rows = np.flatnonzero(wanted[start:stop])
-                if rows.size:
-                    part = chunk.iloc[rows]
-                    part.index = rows + start
-                    parts.append(part)
-                start = stop
-                task.set(min(start, n_wanted))
-    if not parts:
-        return pd.DataFrame(columns=scan_header, dtype=str)
-    rows = pd.concat(parts)
-    return rows.loc[indices]
+def _bad_cell(path, line, name, value):
+    where = f"{path}, line {line}: feature column {name!r}"
+    fix = "leave the column out with --features / --ignore-cols"
+    if value.strip() == "":
+        return (f"{where} holds an empty value; missing values are not supported "
+                f"(fill them, or {fix}).")
+    try:
+        float(value)
+    except ValueError:
+        return (f"{where} holds {cut(value)}, not a number; features must be "
+                f"numeric (fix the value, or {fix}).")
+    return (f"{where} holds {cut(value)}; features must be finite numbers "
+            f"(missing values are not supported).")

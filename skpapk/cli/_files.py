@@ -1,9 +1,8 @@
-"""Output files: checked before any work, written atomically.
+"""Input and output files: checked before any work, written atomically.
 
-A file is written to a temporary file in its target folder, flushed to disk,
-then renamed over the target (:func:`os.replace`, atomic on POSIX and
-Windows): a failure at any point leaves the previous file, if any, intact
-and no partial file behind.
+A file is written to a temporary file in its folder, flushed to disk, then
+renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
+a failure leaves the previous file, if any, intact and no partial file.
 """
 
 import contextlib
@@ -13,30 +12,23 @@ import tempfile
 from ._output import CLIError
 
 
-def _same_file(a, b):
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+def check_input_file(path):
+    """Fail with one line when ``path`` is not a readable file."""
+    if not os.path.exists(path):
+        raise CLIError(f"{path}: no such file.")
+    if os.path.isdir(path):
+        raise CLIError(f"{path} is a folder, not a CSV file.")
+    if not os.access(path, os.R_OK):
+        raise CLIError(f"{path}: permission denied (cannot read it).")
 
 
 def check_output(path, *, option, inputs=(), force=False):
-    """Fail now, before any training, if ``path`` cannot or must not be written.
-
-    Parameters
-    ----------
-    path : str
-        The output file.
-    option : str
-        Its option, for messages (e.g. ``"--out"``).
-    inputs : sequence of str
-        Files the command reads: the output may never be one of them.
-    force : bool
-        Whether an existing file may be replaced.
-    """
+    """Fail now, before any training, if ``path`` (of ``option``) cannot or
+    must not be written: one of the ``inputs``, a folder, an existing file
+    without ``force``, or a folder where no file can be created."""
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
-                and _same_file(path, source):
+                and os.path.samefile(path, source):
             raise CLIError(f"{option} {path} is an input of this command; write "
                            f"the output to another file.")
     if os.path.isdir(path):
@@ -45,24 +37,21 @@ def check_output(path, *, option, inputs=(), force=False):
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: the folder {folder} does not exist; "
                        f"create it first.")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CLIError(f"{option} {path}: the folder {folder} is not writable.")
     if os.path.exists(path) and not force:
         raise CLIError(f"{option} {path} already exists; add --force to replace "
                        f"it, or choose another file.")
-
-
-def _new_file_mode(path):
-    if os.path.exists(path):
-        return os.stat(path).st_mode & 0o7777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    try:  # what atomic_write will do: a temporary file in the folder
+        with atomic_write(path, check_only=True):
+            pass
+    except OSError as exc:
+        raise CLIError(f"{option} {path}: cannot write in the folder {folder} "
+                       f"({exc.strerror or exc}).") from None
 
 
 @contextlib.contextmanager
-def atomic_write(path, *, mode="w", encoding="utf-8", newline=None):
-    """Open a temporary file beside ``path``; rename it to ``path`` on success.
+def atomic_write(path, *, mode="w", newline=None, check_only=False):
+    """Open a temporary file beside ``path``; rename it to ``path`` on success
+    (``check_only``: remove it).
 
     Examples
     --------
@@ -74,16 +63,23 @@ def atomic_write(path, *, mode="w", encoding="utf-8", newline=None):
     >>> open(target).read()
     'done'
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    name = os.path.basename(path)
+    folder, name = os.path.split(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
-        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, _new_file_mode(path))
+        if check_only:
+            os.unlink(tmp)
+            return
+        if os.path.exists(path):
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

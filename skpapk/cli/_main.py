@@ -1,42 +1,237 @@
-"""``main``: parse the arguments, run the command, report errors in one line."""
+"""The ``argparse`` parser and ``main``: run a command, errors in one line."""
 
+import argparse
 import importlib
+import math
 import os
 import sys
 
 from .. import __version__
 from ._methods import available_methods
 from ._output import PROG, CLIError
-from ._parser import build_parser
+
+#: Measured wall times of ``skpapk compare`` (see README), shown in --help:
+#: 24-103 s (default) and 119-188 s (movielens) on 2 busy cores (load 7-9).
+COMPARE_TIME = ("20 seconds to 1.5 minutes on 2 cores, most of it the boosted "
+                "ranker")
+MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
+#: Largest integer option value (k, folds, users, epochs).
+MAX_INT = 10**9
 
 
-def _command(module, name):
-    """The command ``name`` of ``module``, imported when it runs: ``score``
-    and ``recommend`` do not import what ``fit`` and ``compare`` need
-    (scikit-learn, the estimators)."""
-    def run(args):
-        return getattr(importlib.import_module(module, __package__), name)(args)
-    run.__name__ = name
-    return run
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one ``skpapk: error:`` line."""
+
+    def error(self, message):
+        self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 
-_COMMANDS = {"compare": _command("._compare", "cmd_compare"),
-             "fit": _command("._commands", "cmd_fit"),
-             "score": _command("._apply", "cmd_score"),
-             "recommend": _command("._apply", "cmd_recommend")}
+def _typed(convert, ok, expected):
+    def parse(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got "
+                                             f"{text[:40]!r}")
+        return value
+    return parse
 
 
-def _one_line(exc):
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
+_positive_int = _typed(int, lambda v: 1 <= v <= MAX_INT,
+                       f"a positive integer up to {MAX_INT}")
+_positive_float = _typed(float, lambda v: math.isfinite(v) and v >= 0,
+                         "a number >= 0")
+_fraction = _typed(float, lambda v: 0 < v < 1,
+                   "a fraction strictly between 0 and 1")
+_n_jobs = _typed(int, lambda v: v != 0, "1, N or -1 (all CPUs), not 0")
+_delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
+                    lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
+                    "one ASCII character (or 'tab')")
+
+_EPILOG = """\
+Data: one CSV row per (user, item) pair, with a header line: a group (user)
+column, a binary label column and numeric feature columns. Example:
+
+  user,label,f1,f2
+  u1,1,0.3,1.2
+  u1,0,0.1,-0.4
+
+Labels 0/1 and False/True need nothing; for words, say which one is
+relevant with --pos-label (yes/no and a few obvious pairs are recognised).
+
+Quick start:
+  skpapk compare                        # built-in simulation, 20 s to 1.5 min
+  skpapk fit data.csv --group-col user --out model.json
+  skpapk score test.csv --model model.json
+  skpapk recommend new.csv --model model.json --out top.csv
+
+Model files are JSON (no pickle: loading one cannot run code). Files are
+written atomically and never replaced without --force. Exit status: 0 on
+success, 2 on bad input or options, 1 when no usable model could be
+trained; a closed stdout (e.g. '| head') ends quietly with status 0.
+"""
+
+
+def _add(parser, groups, *, force=None):
+    """Add the option groups named in ``groups`` (and --force for ``force``)."""
+    add = parser.add_argument
+    if force:
+        add("--force", action="store_true",
+            help=f"replace {force} if it exists (never an input file)")
+    if "training" in groups:
+        add("--k", type=_positive_int, default=10,
+            help="number of items shown to each user: the k of pAp@k (default: 10)")
+        add("--grid", choices=["small", "paper"], default="small",
+            help="hyper-parameter grids: small (e.g. eta0 in {0.01, 0.1, 1} x "
+                 "alpha in {0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x "
+                 "alpha 0.001 .. 1, 48 pairs) (default: small)")
+        add("--cv", choices=["within-group", "group"], default="within-group",
+            help="within-group: CV folds (and compare's test part) hold out rows "
+                 "of every user (the paper's protocol); group: they hold out "
+                 "whole users, to rank items for new users (default: "
+                 "within-group)")
+        add("--cv-folds", type=_positive_int, default=3, metavar="N",
+            help="number of CV folds (default: 3)")
+        add("--scale", choices=["minmax", "standard", "none"], default="minmax",
+            help="feature scaling fitted on the training rows, for the linear "
+                 "models (default: minmax, as the paper)")
+        add("--max-iter", type=_positive_int, default=None, metavar="N",
+            help="maximum number of epochs of the subgradient rankers (default: "
+                 "theirs, 200)")
+        add("--n-jobs", type=_n_jobs, default=1, metavar="N",
+            help="CPUs to use: parallel CV fits, and threads within a fit; at "
+                 "most the number available (-1: all; default: 1)")
+        add("--random-state", type=int, default=0, metavar="SEED",
+            help="seed of the data simulation, splits, folds and every "
+                 "estimator: the same command twice gives the same result "
+                 "(default: 0)")
+        add("--group-col", default="group", metavar="COL",
+            help="column of the group (user) ids (default: group)")
+        add("--label-col", default="label", metavar="COL",
+            help="column of the binary labels (default: label)")
+        add("--pos-label", default=None, metavar="VALUE",
+            help="the label of relevant rows (default: 1 of 0/1, the greater of "
+                 "two numbers, True, yes, ...; needed for other words)")
+        add("--features", action="append", metavar="COLS",
+            help="comma-separated feature columns (repeatable); default: every "
+                 "other column holding numbers (text columns such as item names "
+                 "are skipped and listed; integer columns that look like ids, "
+                 "e.g. item_id, are used but named in a warning)")
+        add("--ignore-cols", action="append", metavar="COLS",
+            help="comma-separated numeric columns that are not features (e.g. "
+                 "an item id) when --features is not given")
+    if "model" in groups:
+        add("file", metavar="FILE.csv")
+        add("--model", required=True, metavar="MODEL.json")
+    if "format" in groups:
+        add("--format", choices=["table", "csv", "markdown"], default="table",
+            help="output format (default: table)")
+    add("--delimiter", type=_delimiter, default=",", metavar="CHAR",
+        help="field separator of the CSV files: one character or 'tab' "
+             "(default: ,)")
+    add("-q", "--quiet", action="store_true",
+        help="print no progress, notes or warnings on stderr")
+    add("--traceback", action="store_true",
+        help="on error, show the full Python traceback (for bug reports) "
+             "instead of one line")
+
+
+def build_parser(methods=None):
+    """The parser of the ``skpapk`` command."""
+    names = ", ".join(methods or available_methods())
+    parser = _Parser(
+        prog=PROG, epilog=_EPILOG,
+        description="Train, tune and evaluate rankers for top-k recommendation "
+                    "with the pAp@k\nmetric (Hiranandani et al., ICML 2020), on "
+                    "your own CSV files.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                parser_class=_Parser)
+    compare = sub.add_parser(
+        "compare", help="compare the methods on a data set (tuned by CV)",
+        description="Hold out a test part of every user's rows (or of the users "
+                    "with --cv group), tune each method by per-user "
+                    "cross-validation of micro-pAp@k on the rest, refit the "
+                    "best, print test micro-pAp@k, prec@k and pAUC(0, k/n-] per "
+                    "method beside a random ranking of the same test users, and "
+                    "name the winner with its margin over the runner-up. With "
+                    "no option it runs on a simulation of users with "
+                    "heterogeneous engagement and decoy items, where pointwise "
+                    f"classifiers and rankers differ ({COMPARE_TIME}). The cv "
+                    "column shows '-' for a method with no grid to tune (with "
+                    "--grid small: boost and hgb, fitted once with their "
+                    "defaults; --grid paper tunes them too).")
+    add = compare.add_argument
+    add("--data", default="synthetic", metavar="SOURCE",
+        help=f"synthetic (default), movielens (MovieLens 100K, see --path; "
+             f"{MOVIELENS_TIME}) or a CSV file")
+    add("--methods", default="default", metavar="LIST",
+        help=f"comma-separated methods, or default (papk, greedy, boost if "
+             f"installed, logreg, hgb), paper (the paper's Table 3) or all; "
+             f"available: {names}")
+    add("--test-size", type=_fraction, default=0.2, metavar="FRAC",
+        help="fraction of every user's rows (of the users with --cv group) held "
+             "out for the test (default: 0.2)")
+    add("--n-users", type=_positive_int, default=500, metavar="N",
+        help="synthetic data: number of users (default: 500)")
+    add("--n-features", type=_positive_int, default=8, metavar="D",
+        help="synthetic data: number of features, >= 5 (default: 8)")
+    add("--path", default=None,
+        help="movielens: the u.data file or its folder (default: $SKPAPK_DATA, "
+             "then the scikit-learn data folder, then download)")
+    add("--no-download", action="store_true",
+        help="movielens: never download the archive")
+    add("--plot", default=None, metavar="PNG",
+        help="also draw each method's per-user test pAp@k (box plots, beside a "
+             "random ranking) into this PNG file; needs pip install "
+             "'skpapk[plot]'")
+    _add(compare, ["training", "format"], force="the --plot file")
+    fit = sub.add_parser(
+        "fit", help="train (and tune) a model on a CSV file; save it",
+        description="Train one model on a CSV file and save it as JSON. Its "
+                    "hyper-parameters are tuned by per-user cross-validation of "
+                    "micro-pAp@k unless given; the model file keeps the column "
+                    "names, k and the relevant label, so 'score' and "
+                    "'recommend' read the same columns.")
+    add = fit.add_argument
+    add("file", metavar="FILE.csv", help="training data")
+    add("--method", default="papk", help=f"one of {names} (default: papk)")
+    add("--eta0", type=_positive_float, default=None,
+        help="fixed initial step size (default: tuned)")
+    add("--alpha", type=_positive_float, default=None,
+        help="fixed regularisation weight (default: tuned)")
+    add("--out", required=True, metavar="MODEL.json", help="where to save the model")
+    _add(fit, ["training"], force="the --out file")
+    score = sub.add_parser(
+        "score", help="metrics of a saved model on a labelled CSV file",
+        description="Print micro-pAp@k, prec@k and pAUC(0, k/n-] of a saved "
+                    "model on a labelled CSV file (the columns named at fit "
+                    "time), beside a random ranking of the same groups.")
+    score.add_argument("--k", type=_positive_int, default=None,
+                       help="k of the metrics (default: the model's)")
+    _add(score, ["model", "format"])
+    recommend = sub.add_parser(
+        "recommend", help="write each group's top-k rows under a saved model",
+        description="Score every row of a CSV file with a saved model and write "
+                    "each group's k highest scored rows: the group, the rank "
+                    "(1..k), the score and the row's other columns as written. "
+                    "The label column is not needed.")
+    recommend.add_argument("--out", default=None, metavar="TOP.csv",
+                           help="output CSV (default: stdout)")
+    recommend.add_argument("--k", type=_positive_int, default=None,
+                           help="rows per group (default: the model's k)")
+    _add(recommend, ["model"], force="the --out file")
+    return parser
 
 
 def _silence_stdout():
-    """After a broken pipe: point stdout at /dev/null so that the final
-    flush at exit does not fail again."""
+    """After a broken pipe: stdout to /dev/null (the final flush must not fail)."""
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
 
@@ -64,20 +259,24 @@ def main(argv=None):
     >>> main(["score", "no-such-file.csv", "--model", "no-such-model.json"])
     2
     """
-    parser = build_parser(available_methods(), __version__, _COMMANDS)
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
+    module = "._compare" if args.command == "compare" else "._commands"
+    command = getattr(importlib.import_module(module, __package__),
+                      f"cmd_{args.command}")  # imported when it runs
     try:
-        return args.func(args)
+        return command(args)
     except BrokenPipeError:
         _silence_stdout()
         return 0
     except (CLIError, ValueError, TypeError, OSError) as exc:
         if args.traceback:
             raise
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"{PROG}: error: {message}", file=sys.stderr)
         return getattr(exc, "status", 2)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -1,25 +1,17 @@
 """Model files that hold plain data: JSON, never a pickle.
 
-A model file of ``skpapk fit`` is one JSON object. Besides what the command
-needs to read new files the way it read the training file (the columns,
-``k``, the labels and which one is relevant) and a record of how the model
-was made (method, hyper-parameters, CV score), it holds a *scorer*, whose
-``kind`` says how to compute the scores from the feature columns:
+A model file of ``skpapk fit`` is one JSON object: what is needed to read
+new files as the training file was read (columns, ``k``, the labels and the
+relevant one), a record of how the model was made, and a *scorer* whose
+``kind`` says how to score the feature columns:
 
-- ``"linear"``: ``scores = X @ coef + intercept``, with the feature scaling
-  of the training folded into ``coef`` and ``intercept`` (a scaler and a
-  linear model compose into one affine function);
-- ``"lightgbm"``: a LightGBM booster in LightGBM's own text format
-  (``Booster.model_to_string()``), read back with
-  ``lightgbm.Booster(model_str=...)``, and the number of iterations to use.
+- ``"linear"``: ``X @ coef + intercept``, the training's feature scaling
+  folded into ``coef`` and ``intercept``;
+- ``"lightgbm"``: a booster in LightGBM's own text format, and the number
+  of iterations to use.
 
-Loading such a file cannot run code. A pickle or joblib file is refused
-with a message that says why.
-
-To support another kind of model, add an entry to :data:`SCORER_KINDS`: a
-class with ``from_estimator(estimator, scaler)`` (or None when it does not
-apply), ``to_dict()`` and ``from_dict(data, n_features)``, and a
-``decision_function(X)``.
+Loading one cannot run code; a pickle or joblib file is refused. A loaded
+model is a :class:`SavedRanker`, whose ``recommend`` is the library's.
 """
 
 import json
@@ -28,33 +20,28 @@ import os
 
 import numpy as np
 
+from .._base import BaseRanker
 from ._files import atomic_write
-from ._output import CLIError
+from ._output import CLIError, cut
 
 FORMAT = "skpapk-model"
-#: Version of the layout below; a reader refuses newer versions.
+#: Version of the layout; a reader refuses newer versions.
 FORMAT_VERSION = 1
-
-#: First bytes of pickle (protocol 2+) and of the compressed files joblib
-#: writes (zlib, gzip, bz2, xz, lzma, lz4).
+#: Largest k accepted (the number of items shown to a user).
+MAX_K = 10**9
+#: First bytes of pickle (protocol 2+) and of joblib's compressed files
+#: (zlib, gzip, bz2, xz, lzma, lz4).
 _PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
                  b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00", b"\x04\x22\x4d\x18")
+#: Keys every model file holds, with their types.
+_REQUIRED = {"k": (int, "an integer"), "group_col": (str, "a string"),
+             "feature_cols": (list, "a list"), "labels": (list, "a list"),
+             "pos_label": (str, "a string"), "method": (str, "a string")}
 
 
-def _affine(scaler, coef, intercept):
-    """Fold ``x -> scaler.transform(x) @ coef + intercept`` into ``x @ w + b``."""
-    coef = np.asarray(coef, dtype=np.float64).reshape(-1)
-    if scaler is None:
-        return coef, float(intercept)
-    name = type(scaler).__name__
-    if name == "MinMaxScaler":  # x * scale_ + min_
-        return scaler.scale_ * coef, float(intercept + scaler.min_ @ coef)
-    if name == "StandardScaler":  # (x - mean_) / scale_
-        scale = scaler.scale_ if scaler.scale_ is not None else np.ones_like(coef)
-        mean = scaler.mean_ if scaler.mean_ is not None else np.zeros_like(coef)
-        w = coef / scale
-        return w, float(intercept - mean @ w)
-    raise TypeError(f"cannot fold a {name} into a linear scorer.")
+def _is_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
 
 
 class LinearScorer:
@@ -69,26 +56,29 @@ class LinearScorer:
     @classmethod
     def from_estimator(cls, estimator, scaler):
         coef = getattr(estimator, "coef_", None)
-        if coef is None or hasattr(estimator, "booster_"):
+        if coef is None or hasattr(estimator, "booster_") or np.ndim(coef) == 2 \
+                and np.shape(coef)[0] != 1:
             return None
-        coef = np.asarray(coef, dtype=np.float64)
-        if coef.ndim == 2 and coef.shape[0] != 1:
-            return None
-        intercept = np.ravel(getattr(estimator, "intercept_", [0.0]))
-        return cls(*_affine(scaler, coef.reshape(-1),
-                            float(intercept[0]) if intercept.size else 0.0))
+        w = np.asarray(coef, dtype=np.float64).reshape(-1)
+        b = float(np.ravel(getattr(estimator, "intercept_", 0.0))[0])
+        if type(scaler).__name__ == "MinMaxScaler":  # x * scale_ + min_
+            w, b = scaler.scale_ * w, b + scaler.min_ @ w
+        elif type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
+            w = w / (1.0 if scaler.scale_ is None else scaler.scale_)
+            b -= 0.0 if scaler.mean_ is None else scaler.mean_ @ w
+        elif scaler is not None:
+            raise TypeError(f"cannot fold a {type(scaler).__name__} into a "
+                            f"linear scorer.")
+        return cls(w, b)
 
     def to_dict(self):
-        return {"coef": [float(v) for v in self.coef],
-                "intercept": self.intercept}
+        return {"coef": [float(v) for v in self.coef], "intercept": self.intercept}
 
     @classmethod
     def from_dict(cls, data, n_features):
-        coef = data.get("coef")
-        intercept = data.get("intercept", 0.0)
+        coef, intercept = data.get("coef"), data.get("intercept", 0.0)
         if (not isinstance(coef, list) or len(coef) != n_features
-                or not all(_is_number(v) for v in coef)
-                or not _is_number(intercept)):
+                or not all(map(_is_number, coef)) or not _is_number(intercept)):
             raise ValueError(f"its linear scorer needs {n_features} finite "
                              f"coefficients (one per feature column) and a "
                              f"finite intercept")
@@ -104,19 +94,17 @@ class LightGBMScorer:
     kind = "lightgbm"
 
     def __init__(self, booster, num_iteration=None):
-        self.booster = booster
-        self.num_iteration = num_iteration
+        self.booster, self.num_iteration = booster, num_iteration
 
     @classmethod
     def from_estimator(cls, estimator, scaler):
-        booster = getattr(estimator, "booster_", None)
-        if booster is None:
+        if getattr(estimator, "booster_", None) is None:
             return None
         if scaler is not None:
             raise TypeError("a LightGBM model is saved without feature scaling "
                             "(trees do not need it); use scale='none'.")
         best = getattr(estimator, "best_iteration_", None)
-        return cls(booster, int(best) if best else None)
+        return cls(estimator.booster_, int(best) if best else None)
 
     def to_dict(self):
         return {"booster": self.booster.model_to_string(
@@ -130,11 +118,9 @@ class LightGBMScorer:
         except ImportError:
             raise CLIError("this model is a LightGBM booster: install LightGBM "
                            "(pip install lightgbm) to use it.") from None
-        text = data.get("booster")
-        num_iteration = data.get("num_iteration")
-        if not isinstance(text, str) or not (
-                num_iteration is None or (isinstance(num_iteration, int)
-                                          and num_iteration > 0)):
+        text, n_iter = data.get("booster"), data.get("num_iteration")
+        if not isinstance(text, str) or not (n_iter is None or (
+                isinstance(n_iter, int) and 0 < n_iter <= MAX_K)):
             raise ValueError("its LightGBM scorer needs the booster as text and "
                              "a positive num_iteration or null")
         try:
@@ -144,11 +130,10 @@ class LightGBMScorer:
         if booster.num_feature() != n_features:
             raise ValueError(f"its booster uses {booster.num_feature()} features "
                              f"but the file names {n_features} feature columns")
-        return cls(booster, num_iteration)
+        return cls(booster, n_iter)
 
     def decision_function(self, X):
-        return np.asarray(self.booster.predict(X, num_iteration=self.num_iteration),
-                          dtype=np.float64)
+        return self.booster.predict(X, num_iteration=self.num_iteration)
 
 
 #: The kinds of scorer a model file may hold, by the name stored in it.
@@ -165,40 +150,42 @@ def scorer_from_estimator(estimator, scaler=None):
                    f"(kinds: {', '.join(SCORER_KINDS)}); choose another --method.")
 
 
-def _is_number(value):
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+class SavedRanker(BaseRanker):
+    """A fitted ranker read from a model file: ``meta`` and a ``scorer``.
 
+    Scores that are not finite raise a :class:`CLIError` (no NumPy warning).
+    """
 
-class Model:
-    """A model file's content: ``meta`` (a dict) and ``scorer``."""
-
-    def __init__(self, meta, scorer):
-        self.meta = meta
-        self.scorer = scorer
+    def __init__(self, k=10, *, meta=None, scorer=None):
+        self.k, self.meta, self.scorer = k, meta, scorer
 
     def __getitem__(self, key):
         return self.meta[key]
 
+    def __sklearn_is_fitted__(self):
+        return True
+
     def decision_function(self, X):
-        return self.scorer.decision_function(X)
-
-
-def model_to_json(meta, scorer):
-    """The text of a model file: deterministic for the same model."""
-    content = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta,
-               "scorer": {"kind": scorer.kind, **scorer.to_dict()}}
-    try:
-        return json.dumps(content, indent=1, allow_nan=False) + "\n"
-    except ValueError:
-        raise CLIError("the model holds a value that is not finite (NaN or "
-                       "infinity); it was not saved. Scale the features or "
-                       "lower --eta0.", status=1) from None
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
+        if not np.isfinite(scores).all():
+            raise CLIError("the model gives scores that are not finite numbers "
+                           "(NaN or infinite) on this file; check its features "
+                           "(their scale, or values far from those it was "
+                           "trained on).")
+        return scores
 
 
 def save_model(path, meta, scorer):
     """Write a model file atomically (a failure leaves any old file intact)."""
-    text = model_to_json(meta, scorer)
+    content = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta,
+               "scorer": {"kind": scorer.kind, **scorer.to_dict()}}
+    try:
+        text = json.dumps(content, indent=1, allow_nan=False) + "\n"
+    except ValueError:
+        raise CLIError("the model holds a value that is not finite (NaN or "
+                       "infinity); it was not saved. Scale the features or "
+                       "lower --eta0.", status=1) from None
     try:
         with atomic_write(path) as handle:
             handle.write(text)
@@ -207,19 +194,7 @@ def save_model(path, meta, scorer):
                        f"{exc.strerror or exc}.") from None
 
 
-#: Keys every model file holds, with their types.
-_REQUIRED = {"k": int, "group_col": str, "feature_cols": list, "labels": list,
-             "pos_label": str, "method": str}
-
-
-def load_model(path):
-    """Read and check a model file written by ``skpapk fit``.
-
-    Raises
-    ------
-    CLIError
-        When the file is missing, is a pickle, or is not a valid model file.
-    """
+def _content(path):
     if not os.path.exists(path):
         raise CLIError(f"{path}: no such model file; create one with "
                        f"'skpapk fit FILE.csv ... --out {path}'.")
@@ -233,40 +208,58 @@ def load_model(path):
             f"pickles: loading one can run any code its author put in it. Its "
             f"model files are JSON; train the model again with 'skpapk fit ... "
             f"--out MODEL.json'.")
-    what = f"{path} is not a model file written by 'skpapk fit'"
     try:
-        content = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise CLIError(f"{what} (not JSON; skpapk model files are JSON, and "
-                       f"pickle or joblib files are refused).") from None
+        return "not JSON; skpapk model files are JSON, and pickle or joblib " \
+               "files are refused"
+    except RecursionError:
+        return "its JSON is nested too deeply"
+
+
+def load_model(path):
+    """Read and check a model file written by ``skpapk fit``: a
+    :class:`SavedRanker`, or a :class:`CLIError` saying what is wrong."""
+    content = _content(path)
+    what = f"{path} is not a model file written by 'skpapk fit'"
+    if isinstance(content, str):
+        raise CLIError(f"{what} ({content}).")
     if not isinstance(content, dict) or content.get("format") != FORMAT:
         raise CLIError(f"{what} (no \"format\": \"{FORMAT}\" in it).")
     version = content.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        shown = ("missing" if version is None
+                 else f"{json.dumps(version)[:40]}, not a version")
+        raise CLIError(f"{what} (its \"format_version\" is {shown}; skpapk "
+                       f"writes the integers 1 to {FORMAT_VERSION}).")
+    if version > FORMAT_VERSION:
         raise CLIError(f"{path} was written by a newer skpapk (model format "
                        f"{version}; this one reads up to {FORMAT_VERSION}): "
                        f"upgrade skpapk.")
-    for key, kind in _REQUIRED.items():
+    for key, (kind, name) in _REQUIRED.items():
         if not isinstance(content.get(key), kind) or isinstance(content[key], bool):
-            raise CLIError(f"{what} (its field {key!r} is missing or not a "
-                           f"{kind.__name__}).")
-    features = content["feature_cols"]
-    labels = content["labels"]
-    if (content["k"] < 1 or not features
-            or not all(isinstance(name, str) for name in features)
+            raise CLIError(f"{what} (its field {key!r} is missing or not {name}).")
+    features, labels = content["feature_cols"], content["labels"]
+    if not 1 <= content["k"] <= MAX_K:
+        raise CLIError(f"{what} (its k, {str(content['k'])[:40]}, is not between "
+                       f"1 and {MAX_K}).")
+    columns = [content["group_col"], content.get("label_col"), *features]
+    if (not features or not all(isinstance(name, str) for name in features)
+            or len(set(map(str, columns))) != len(columns)
             or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
             or content["pos_label"] not in labels):
-        raise CLIError(f"{what} (its k, feature columns or labels are invalid).")
-    scorer_data = content.pop("scorer", None)
-    if not isinstance(scorer_data, dict):
+        raise CLIError(f"{what} (its group, label and feature columns must be "
+                       f"distinct column names, its labels two strings that "
+                       f"include pos_label).")
+    scorer = content.pop("scorer", None)
+    if not isinstance(scorer, dict):
         raise CLIError(f"{what} (no scorer in it).")
-    kind = scorer_data.get("kind")
-    if kind not in SCORER_KINDS:
-        raise CLIError(f"{path} holds a model of kind {kind!r}, which this skpapk "
-                       f"cannot use (kinds: {', '.join(SCORER_KINDS)}); upgrade "
-                       f"skpapk.")
+    if scorer.get("kind") not in SCORER_KINDS:
+        raise CLIError(f"{path} holds a model of kind {cut(scorer.get('kind'))}, "
+                       f"which this skpapk cannot use (kinds: "
+                       f"{', '.join(SCORER_KINDS)}); upgrade skpapk.")
     try:
-        scorer = SCORER_KINDS[kind].from_dict(scorer_data, len(features))
+        scorer = SCORER_KINDS[scorer["kind"]].from_dict(scorer, len(features))
     except ValueError as exc:
         raise CLIError(f"{what} ({exc}).") from None
-    return Model(content, scorer)
+    return SavedRanker(content["k"], meta=content, scorer=scorer)

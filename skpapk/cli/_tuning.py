@@ -1,256 +1,201 @@
-"""Tuning by per-user cross-validation, with progress and honest diagnostics.
+"""Tuning by per-user cross-validation: scikit-learn's ``GridSearchCV``.
 
-A small grid search: every (candidate, fold) fit runs in
-:func:`_fit_and_score` (in joblib workers with ``--n-jobs``), which scores
-the fold by micro-pAp@k and reports, besides the score, whether the model
-gave every row the same score and the warnings its fit raised (so that a
-diverged fit is known whatever process ran it). The best candidate is
-refitted on all the rows. :func:`check_tuned` then turns a useless result
-into an error and a grid edge into a note.
+The search runs under metadata routing, so the groups reach the splitter
+(:class:`~skpapk.model_selection.WithinGroupKFold` or ``GroupKFold``), the
+rankers' ``fit`` and the scorer (micro-pAp@k, paper eq. 17). A model that
+gives every row the same score scores NaN in its fold; :func:`check_tuned`
+turns a useless result into an error and a grid edge into a note.
+Divergence is read from the ranker's ``diverged_``.
 """
 
-import dataclasses
-import itertools
+import contextlib
+import re
 import time
 import warnings
 
 import numpy as np
+import sklearn
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.model_selection import GroupKFold
+from sklearn.model_selection import GridSearchCV, GroupKFold
 
-from ..metrics import expected_papk_score, papk_score
+from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
 from ..model_selection import WithinGroupKFold
-from ._methods import available_methods, make_estimator, make_scaler
-from ._output import CLIError, format_param, record_warnings
+from ._methods import available_methods, make_model
+from ._output import CLIError, format_param, format_params
 
 
-def make_cv(kind, n_splits, random_state):
+def make_cv(kind, n_splits, random_state, groups):
     """``--cv within-group`` (rows of every user) or ``group`` (whole users)."""
     if kind == "group":
+        n_groups = np.unique(groups).shape[0]
+        if n_groups < n_splits:
+            raise CLIError(f"--cv group holds out whole users, but there are "
+                           f"{n_groups} users for --cv-folds {n_splits}; use "
+                           f"--cv-folds {max(n_groups, 2)} or fewer, or --cv "
+                           f"within-group.")
         return GroupKFold(n_splits=n_splits)
     return WithinGroupKFold(n_splits=n_splits, shuffle=True,
                             random_state=random_state)
 
 
-@dataclasses.dataclass
-class Settings:
-    """What every fit of a method shares."""
-
-    method: str
-    k: int
-    scale: str
-    random_state: int
-    max_iter: int = None
-
-
-def fit_model(settings, params, X, y, groups, rows=None):
-    """Fit the scaler and the estimator of a method on ``rows`` of ``X``."""
-    spec = available_methods()[settings.method]
-    estimator = make_estimator(settings.method, k=settings.k,
-                               random_state=settings.random_state,
-                               max_iter=settings.max_iter, params=params)
-    scaler = make_scaler(settings.method, settings.scale)
-    if rows is not None:
-        X, y, groups = X[rows], y[rows], groups[rows]
-    if scaler is not None:
-        X = scaler.fit_transform(X if rows is not None else X.copy())
-    if spec.fit_groups:
-        estimator.fit(X, y, groups=groups)
-    else:
-        estimator.fit(X, y)
-    return scaler, estimator
-
-
-def predict(scaler, estimator, X):
-    """Scores of ``X`` (not modified) under a fitted scaler and estimator."""
-    if scaler is not None:
-        X = scaler.transform(X.copy())
-    return np.asarray(estimator.decision_function(X), dtype=np.float64).reshape(-1)
-
-
-def micro_papk(y, scores, groups, k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return float(papk_score(y, scores, k=k, groups=groups))
-
-
 def is_flat(scores, groups=None):
-    """Whether no group's rows get two different finite scores."""
+    """Whether no group's rows get two different finite scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.cli._tuning import is_flat
+    >>> is_flat(np.array([1.0, 1.0, 2.0, 2.0]), np.array([0, 0, 1, 1]))
+    True
+    """
     scores = np.asarray(scores)
     if not np.all(np.isfinite(scores)):
         return True
-    if groups is None:
-        return bool(np.ptp(scores) == 0) if scores.size else True
+    groups = np.zeros(scores.shape[0]) if groups is None else np.asarray(groups)
     order = np.lexsort((scores, groups))
     s, g = scores[order], groups[order]
     return not bool(np.any((s[1:] != s[:-1]) & (g[1:] == g[:-1])))
 
 
-def _fit_and_score(settings, params, X, y, groups, train, test):
-    start = time.perf_counter()
-    (scaler, estimator), caught = record_warnings(
-        fit_model, settings, params, X, y, groups, train)
-    scores = predict(scaler, estimator, X[test])
-    flat = is_flat(scores)
-    score = np.nan if flat else micro_papk(y[test], scores, groups[test],
-                                           settings.k)
-    return {"score": score, "flat": flat, "undefined": not flat and np.isnan(score),
-            "warnings": caught,
-            "diverged": any("diverged" in message for _, message in caught),
-            "seconds": time.perf_counter() - start}
+#: What the scorer calls after each fold (a progress bar's advance).
+_ON_FOLD = [lambda: None]
 
 
-@dataclasses.dataclass
+class _FoldScorer:
+    """micro-pAp@k of a fold; NaN when the model gives every row one score
+    (diverged or constant; a model flat within each user scores as a random
+    ranking, and :func:`check_tuned` refuses it if chosen)."""
+
+    def __init__(self, k):
+        self._scorer = micro_papk_scorer(k)
+
+    def __call__(self, estimator, X, y, groups=None):
+        _ON_FOLD[0]()  # the progress bar, in this process only
+        if is_flat(estimator.decision_function(X)):  # one score for all rows
+            return np.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            score = self._scorer(estimator, X, y, groups=groups)
+        if np.isnan(score):
+            raise CLIError("a cross-validation fold has no user with both a "
+                           "relevant and an irrelevant row, so it cannot be "
+                           "scored; use fewer --cv-folds (or --cv within-group).")
+        return score
+
+    def get_metadata_routing(self):
+        return self._scorer.get_metadata_routing()
+
+
 class Tuned:
-    """The outcome of :func:`tune`."""
+    """The outcome of :func:`tune`: the fitted pipeline and its record."""
 
-    params: dict
-    cv_score: float
-    candidates: list
-    scaler: object
-    estimator: object
-    warnings: list
-    seconds: float
-    grid: dict
+    def __init__(self, model, params, cv_score, grid, seconds):
+        self.model, self.params, self.cv_score = model, params, cv_score
+        self.grid, self.seconds = grid, seconds
 
-
-def _run(tasks, n_jobs, on_done):
-    if n_jobs == 1:
-        for task in tasks:
-            on_done([task[0](*task[1:])])
-        return
-    from joblib import Parallel, delayed
-
-    with Parallel(n_jobs=n_jobs) as parallel:
-        for start in range(0, len(tasks), n_jobs):
-            batch = tasks[start:start + n_jobs]
-            on_done(parallel(delayed(t[0])(*t[1:]) for t in batch))
+    @property
+    def diverged(self):
+        return bool(getattr(self.model[-1], "diverged_", False))
 
 
-def tune(settings, grid, X, y, groups, *, cv, n_jobs, progress, title, fixed=None):
-    """Cross-validate every candidate of ``grid``, refit the best on all rows.
+@contextlib.contextmanager
+def _refused(method):
+    """An estimator's ``ValueError`` about the data: one line that names no
+    Python parameter (the command line cannot set them)."""
+    try:
+        yield
+    except ValueError as exc:
+        reason = str(exc).split(". ")[0].split("; ")[0].rstrip(".")
+        reason = re.sub(r"\s*\([^()]*=[^()]*\)", "", reason)  # (param=value)
+        raise CLIError(f"{available_methods()[method].label} cannot be trained "
+                       f"on these rows: {reason}; give each user more rows, or "
+                       f"choose other --methods.", status=1) from exc
 
-    ``fixed`` parameters are set in every candidate. With an empty grid, only
-    the refit runs (no cross-validation).
+
+def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
+         fixed=None):
+    """Cross-validate every candidate of ``grid``; refit the best on all rows.
+
+    ``settings`` are :func:`make_model`'s keywords; ``fixed`` parameters are
+    set in every candidate. With an empty grid, only the fit runs.
     """
     start = time.perf_counter()
-    fixed = dict(fixed or {})
-    names = sorted(grid)
-    candidates = [{**fixed, **dict(zip(names, values))}
-                  for values in itertools.product(*(grid[n] for n in names))]
-    caught = []
-    records = []
-    if grid:
-        splits = list(cv.split(X, y, groups))
-        tasks = [(_fit_and_score, settings, params, X, y, groups, train, test)
-                 for params in candidates for train, test in splits]
-        results = []
-        with progress.task(f"{title}: cross-validation", total=len(tasks),
-                           unit="fits") as bar:
-            def done(batch):
-                results.extend(batch)
-                bar.advance(len(batch))
-            _run(tasks, n_jobs, done)
-        n_folds = len(splits)
-        if any(r["undefined"] for r in results):
-            raise CLIError(
-                "a cross-validation fold has no user with both a relevant and "
-                "an irrelevant row, so it cannot be scored; use fewer "
-                "--cv-folds (or --cv within-group).")
-        for i, params in enumerate(candidates):
-            folds = results[i * n_folds:(i + 1) * n_folds]
-            scores = [r["score"] for r in folds]
-            records.append({
-                "params": params,
-                "score": float(np.mean(scores)) if not np.isnan(scores).any()
-                else np.nan,
-                "n_flat": sum(r["flat"] for r in folds),
-                "n_diverged": sum(r["diverged"] for r in folds),
-                "n_folds": n_folds})
-            for r in folds:
-                caught.extend(r["warnings"])
-        scored = [r for r in records if not np.isnan(r["score"])]
-        if not scored:
-            raise _useless(settings.method, records, grid)
-        best = max(scored, key=lambda r: r["score"])  # the first of equals
-        params, cv_score = best["params"], best["score"]
-    else:
-        params, cv_score = fixed, None
-    with progress.task(f"{title}: final fit on all training rows"):
-        (scaler, estimator), refit_caught = record_warnings(
-            fit_model, settings, params, X, y, groups)
-    return Tuned(params, cv_score, records, scaler, estimator,
-                 caught + refit_caught, time.perf_counter() - start, grid)
-
-
-def _useless(method, records, grid):
-    n = len(records)
-    tried = "; ".join(f"{name} in {{{', '.join(format_param(v) for v in values)}}}"
-                      for name, values in sorted(grid.items()))
-    if all(r["n_diverged"] for r in records):
-        cause = "diverged (the steps are too large for these features)"
-    else:
-        cause = "learned nothing"
-    return CLIError(
-        f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
-        f"row the same score in a cross-validation fold, so there is no model "
-        f"to choose. Scale the features (--scale minmax or standard), use "
-        f"smaller steps (--grid paper, or --eta0), or check that the features "
-        f"vary within users.", status=1)
-
-
-def check_tuned(tuned, settings, X, y, groups, progress, title, grid_hint=""):
-    """Fail when the chosen model scores every row alike; warn when it ranks
-    its training rows no better than a random ranking; note grid edges.
-
-    Returns the training scores of the chosen model.
-    """
-    scores = predict(tuned.scaler, tuned.estimator, X)
-    if is_flat(scores, groups):
-        diverged = any("diverged" in m for _, m in tuned.warnings)
-        shown = ", ".join(f"{k}={format_param(v)}" for k, v in tuned.params.items())
+    model = make_model(method, params=fixed, **settings)
+    if not grid:
+        with progress.task(f"{title}: fit on all training rows"), \
+                _refused(method):
+            fit_params = {"groups": groups} if available_methods()[
+                method].fit_groups else {}
+            with sklearn.config_context(enable_metadata_routing=True):
+                model.fit(X, y, **fit_params)
+        return Tuned(model, dict(fixed or {}), None, grid,
+                     time.perf_counter() - start)
+    search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
+                          scoring=_FoldScorer(settings["k"]), cv=cv,
+                          n_jobs=n_jobs, error_score="raise")
+    n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
+        [len(v) for v in grid.values()]))
+    with progress.task(f"{title}: cross-validation ({n_fits} fits) and the "
+                       f"final fit", total=n_fits) as advance, _refused(method), \
+            sklearn.config_context(enable_metadata_routing=True), \
+            warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="One or more of the test scores "
+                                "are non-finite")  # NaN: reported below
+        _ON_FOLD[0] = advance
+        try:
+            search.fit(X, y, groups=groups)
+        finally:
+            _ON_FOLD[0] = lambda: None
+    seconds = time.perf_counter() - start
+    best = search.best_estimator_
+    params = {**(fixed or {}), **{n: search.best_params_[f"model__{n}"]
+                                  for n in sorted(grid)}}
+    tuned = Tuned(best, params, float(search.best_score_), grid, seconds)
+    if np.isnan(search.cv_results_["mean_test_score"]).all():
+        tried = "; ".join(f"{name} in {{{', '.join(map(format_param, values))}}}"
+                          for name, values in sorted(grid.items()))
+        n = len(search.cv_results_["params"])
+        cause = ("diverged (the steps are too large for these features)"
+                 if tuned.diverged else "learned nothing")
         raise CLIError(
-            f"the chosen {settings.method} model"
-            + (f" ({shown})" if shown else "")
-            + (" diverged and" if diverged else "")
+            f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
+            f"row of each user the same score in a cross-validation fold, so "
+            f"there is no model to choose. Scale the features (--scale minmax or "
+            f"standard), use smaller steps (--grid paper, or --eta0), or check "
+            f"that the features vary within users.", status=1)
+    return tuned
+
+
+def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint=""):
+    """Fail when the chosen model scores every row alike; warn when it ranks
+    its training rows no better than a random ranking; note grid edges."""
+    scores = tuned.model.decision_function(X)
+    if is_flat(scores, groups):
+        shown = format_params(tuned.params)
+        raise CLIError(
+            f"the chosen {title} model" + (f" ({shown})" if shown else "")
+            + (" diverged and" if tuned.diverged else "")
             + " gives every row of each user the same score: it cannot rank. "
             "Scale the features (--scale minmax or standard), use smaller "
             "steps (--grid paper or --eta0), or check that the features vary "
             "within users.", status=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        fitted = micro_papk(y, scores, groups, settings.k)
-        chance = float(expected_papk_score(y, k=settings.k, groups=groups))
+        fitted = float(papk_score(y, scores, k=k, groups=groups))
+        chance = float(expected_papk_score(y, k=k, groups=groups))
     if not fitted > chance:
         progress(f"{title}: warning: the model ranks its own training rows no "
-                 f"better than a random ranking (micro-pAp@{settings.k} "
-                 f"{fitted:.4f}, random {chance:.4f}): it learned nothing "
-                 f"useful; try other hyper-parameters (--grid paper, --eta0, "
-                 f"--alpha) or another --method")
-    if any("diverged" in m for _, m in tuned.warnings):
-        progress(f"{title}: note: some fits diverged (their last finite iterate "
-                 f"is kept); smaller --eta0 values would be safer")
-    for note in edge_notes(tuned.params, tuned.grid, hint=grid_hint):
-        progress(f"{title}: note: {note}")
-    return scores
-
-
-def edge_notes(params, grid, hint=""):
-    """Notes on the chosen values that are the smallest or largest tried.
-
-    Examples
-    --------
-    >>> from skpapk.cli._tuning import edge_notes
-    >>> edge_notes({"eta0": 1.0, "alpha": 0.01},
-    ...            {"eta0": [0.01, 0.1, 1.0], "alpha": [0.001, 0.01, 0.1]})
-    ['eta0=1 is the largest value of the grid: a better one may lie beyond it']
-    """
-    notes = []
-    for name, value in params.items():
-        values = sorted(grid.get(name, []))
-        if len(values) < 2 or value not in (values[0], values[-1]):
-            continue
-        side = "largest" if value == values[-1] else "smallest"
-        notes.append(f"{name}={format_param(value)} is the {side} value of the "
-                     f"grid: a better one may lie beyond it{hint}")
-    return notes
+                 f"better than a random ranking (micro-pAp@{k} {fitted:.4f}, "
+                 f"random {chance:.4f}): it learned nothing useful; try other "
+                 f"hyper-parameters (--grid paper, --eta0, --alpha) or another "
+                 f"--method")
+    if tuned.diverged:
+        progress(f"{title}: note: the fit diverged (its last finite iterate is "
+                 f"kept); smaller --eta0 values would be safer")
+    for name, value in tuned.params.items():
+        values = sorted(tuned.grid.get(name, []))
+        if len(values) >= 2 and value in (values[0], values[-1]):
+            side = "largest" if value == values[-1] else "smallest"
+            progress(f"{title}: note: {name}={format_param(value)} is the {side} "
+                     f"value of the grid: a better one may lie beyond it"
+                     f"{grid_hint}")

@@ -5,7 +5,9 @@ The MovieLens data is never shipped (its licence forbids redistribution):
 official archive.
 """
 
+from ._engagement import make_engagement_simulation
 from ._movielens import load_movielens_100k
 from ._samples_generator import make_margin_data, make_papk_simulation
 
-__all__ = ["load_movielens_100k", "make_margin_data", "make_papk_simulation"]
+__all__ = ["load_movielens_100k", "make_engagement_simulation", "make_margin_data",
+           "make_papk_simulation"]

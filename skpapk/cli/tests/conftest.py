@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skpapk.cli._data import make_engagement_simulation
+from skpapk.datasets import make_engagement_simulation
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 #: Options that keep the fits short.

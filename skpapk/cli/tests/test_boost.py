@@ -24,6 +24,8 @@ lightgbm = pytest.importorskip("lightgbm")
 class StandInBoostRanker(BaseEstimator):
     """LGBMRanker (lambdarank) with the interface of PApKBoostRanker."""
 
+    __metadata_request__fit = {"groups": True}  # as the library's rankers
+
     def __init__(self, *, k=10, n_estimators=20, learning_rate=0.1, num_leaves=7,
                  random_state=None):
         self.k = k
@@ -78,9 +80,9 @@ def test_boost_fit_score_recommend_through_a_lightgbm_model_file(
     assert content["scorer"]["booster"].startswith("tree\n")
     # the file's booster scores as a model fitted the same way
     data = read_csv(path, group_col="user", label_col="rel")
-    y = (np.asarray(data.label_values)[data.label_codes] == "yes").astype(int)
+    y = (data.labels == "yes").astype(int)
     reference = StandInBoostRanker(k=3, random_state=0).fit(
-        data.X, y, groups=data.group_codes)
+        data.X, y, groups=data.groups)
     np.testing.assert_allclose(load_model(models[0]).decision_function(data.X),
                                reference.decision_function(data.X), rtol=1e-12)
     capsys.readouterr()

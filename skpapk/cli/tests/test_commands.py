@@ -5,13 +5,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 
-from skpapk.cli import _apply, _files, _output, main
-from skpapk.cli._methods import available_methods, make_estimator
+from skpapk.cli import _files, main
+from skpapk.cli._methods import available_methods, make_model
 from skpapk.cli._model_io import load_model
 from skpapk.metrics import (
     expected_papk_score,
@@ -140,11 +139,12 @@ def test_same_command_twice_gives_byte_identical_models(dataset, tmp_path, metho
 
 def test_random_state_reaches_every_estimator():
     for name in available_methods():
-        estimator = make_estimator(name, k=4, random_state=123)
-        params = estimator.get_params(deep=True)
+        model = make_model(name, k=4, scale="minmax", random_state=123)
+        params = model.get_params(deep=True)
         seeds = {v for key, v in params.items() if key.endswith("random_state")}
         assert seeds <= {123}
-    greedy = [make_estimator("greedy", k=4, random_state=s) for s in (1, 2)]
+    greedy = [make_model("greedy", k=4, scale="none", random_state=s)[-1]
+              for s in (1, 2)]
     assert [g.random_state for g in greedy] == [1, 2]
 
 
@@ -269,23 +269,12 @@ def test_notes_grid_edge_and_n_jobs_cap(dataset, tmp_path, capsys):
         assert "value of the grid" not in err
 
 
-def test_progress_lines_while_working_and_quiet(fitted, dataset, monkeypatch,
-                                                capsys):
-    monkeypatch.setattr(_output, "PROGRESS_INTERVAL", 0.0005)
-    # a scoring step long enough for the heartbeat thread to get the GIL
-    # (the tiny file is otherwise scored before it is ever scheduled)
-    top_k_rows = _apply.top_k_rows
-
-    def slow_top_k_rows(*args):
-        time.sleep(0.05)
-        return top_k_rows(*args)
-
-    monkeypatch.setattr(_apply, "top_k_rows", slow_top_k_rows)
+def test_progress_lines_while_working_and_quiet(fitted, dataset, capsys):
     out = str(dataset[0]) + ".top.csv"
     assert main(["recommend", str(dataset[0]), "--model", str(fitted[0]),
                  "--out", out, "--force"]) == 0
     err = capsys.readouterr().err
-    assert "elapsed" in err  # heartbeat lines of the long steps
+    assert "scoring and ranking ..." in err  # a long step, without tqdm's bar
     assert "wrote the top 3 rows of 12 groups" in err
     assert main(["recommend", str(dataset[0]), "--model", str(fitted[0]),
                  "--out", out, "--force", "--quiet"]) == 0
@@ -320,10 +309,10 @@ def test_console_script_and_module(fitted):
 
 
 @pytest.mark.parametrize("command", ["score", "recommend", "--help"])
-def test_applying_a_model_imports_no_scikit_learn(fitted, dataset, tmp_path,
-                                                  command):
-    # score and recommend cost little more than reading the file: they do
-    # not import scikit-learn, SciPy's stats or LightGBM (a linear model)
+def test_what_each_command_imports(fitted, dataset, tmp_path, command):
+    # --help imports no scikit-learn; score and recommend of a linear model
+    # import no LightGBM (they use the library's metrics and rankers, hence
+    # scikit-learn)
     args = {"score": ["score", dataset[0], "--model", fitted[0]],
             "recommend": ["recommend", dataset[0], "--model", fitted[0],
                           "--out", tmp_path / "top.csv"],
@@ -340,4 +329,9 @@ def test_applying_a_model_imports_no_scikit_learn(fitted, dataset, tmp_path,
     proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           capture_output=True, text=True, env=cli_env(),
                           timeout=120)
-    assert proc.stdout.splitlines()[-1] == "STATUS 0 []", proc.stdout + proc.stderr
+    last = proc.stdout.splitlines()[-1]
+    assert last.startswith("STATUS 0 "), proc.stdout + proc.stderr
+    if command == "--help":
+        assert last == "STATUS 0 []"
+    else:
+        assert "lightgbm" not in last

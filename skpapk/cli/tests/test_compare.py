@@ -7,9 +7,9 @@ import pytest
 
 from skpapk.cli import main
 from skpapk.cli._compare import verdict
-from skpapk.cli._data import make_engagement_simulation
 from skpapk.cli._methods import available_methods, parse_methods
 from skpapk.cli._output import CLIError
+from skpapk.datasets import make_engagement_simulation
 from skpapk.metrics import (
     expected_papk_score,
     expected_partial_auc_score,

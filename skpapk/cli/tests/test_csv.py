@@ -1,61 +1,37 @@
 """Reading CSV files: columns, numbers, groups, labels, errors with lines."""
 
-import threading
+import csv
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skpapk.cli import _csv
-from skpapk.cli._csv import read_csv, read_rows
+from skpapk.cli._csv import _rows, read_csv
 from skpapk.cli._output import CLIError
 
 
 def write(tmp_path, text, name="d.csv"):
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
     return str(path)
 
 
-@pytest.fixture(params=[1 << 24, 1], ids=["one-chunk", "tiny-chunks"])
+@pytest.fixture(params=[1 << 24, 7], ids=["block", "7-byte-blocks"])
+def blocks(request, monkeypatch):
+    """Check the structure with the real block size and with tiny blocks, so
+    that lines straddle the block boundaries."""
+    monkeypatch.setattr(_csv, "BLOCK_BYTES", request.param)
+
+
+@pytest.fixture(params=[200_000, 7], ids=["chunk", "7-row-chunks"])
 def chunks(request, monkeypatch):
-    """Also read with chunks of 1000 rows (the smallest), so that errors and
-    codes are found across chunk boundaries."""
-    monkeypatch.setattr(_csv, "CHUNK_BYTES", request.param)
-
-
-@pytest.fixture(params=["scan-first", "scan-midway", "scan-last"])
-def scan_timing(request, monkeypatch):
-    """When the structural scan (a thread beside the parse) ends: before the
-    first chunk is parsed, after the third (the chunks parsed before it wait
-    in a list), or after the last. Use with ``chunks``."""
-    if request.param == "scan-first":
-        return request.param
-    parsed, go = [0], threading.Event()
-    scan_csv, features = _csv.scan_csv, _csv._features
-    result = _csv._ScanThread.result
-
-    def waited_result(self):  # the parse waits for the scan: let it end
-        go.set()
-        return result(self)
-
-    def counted_features(*args, **kwargs):
-        features(*args, **kwargs)
-        parsed[0] += 1
-        if parsed[0] == 3:
-            go.set()
-
-    def late_scan(*args, **kwargs):
-        scanned = scan_csv(*args, **kwargs)
-        if request.param == "scan-midway":
-            go.wait(timeout=30)
-        else:
-            threading.Event().wait(0.3)
-        return scanned
-
-    monkeypatch.setattr(_csv, "scan_csv", late_scan)
-    monkeypatch.setattr(_csv, "_features", counted_features)
-    monkeypatch.setattr(_csv._ScanThread, "result", waited_result)
-    return request.param
+    """Parse with the real chunks and with chunks of 7 rows, so that groups,
+    labels and bad cells are found across chunk boundaries."""
+    monkeypatch.setattr(_csv, "CHUNK_ROWS", request.param)
 
 
 def _big_text(n=2500):
@@ -69,22 +45,19 @@ def _big_text(n=2500):
     return "\n".join(lines) + "\n", X, users, labels
 
 
-def test_values_codes_and_default_features(tmp_path, chunks, scan_timing):
+def test_values_groups_and_default_features(tmp_path, blocks, chunks):
     text, X, users, labels = _big_text(5500)
     data = read_csv(write(tmp_path, text), group_col="user", label_col="label")
     assert data.feature_cols == ["id", "a", "b"] and data.skipped_cols == ["name"]
+    assert data.id_like_cols == ["id"]  # integers, one per row
     np.testing.assert_array_equal(data.X[:, 1:], X)  # exact: repr round trip
     np.testing.assert_array_equal(data.X[:, 0], np.arange(len(X)))
     assert data.X.dtype == np.float64
-    # groups: codes in the sorted order of the ids
-    names = np.array([f"u{u:02d}" for u in users])
-    assert data.group_labels.tolist() == sorted(set(names.tolist()))
-    np.testing.assert_array_equal(data.group_labels[data.group_codes], names)
-    values = np.asarray(data.label_values)[data.label_codes]
-    np.testing.assert_array_equal(values, labels.astype(str))
+    np.testing.assert_array_equal(data.groups, [f"u{u:02d}" for u in users])
+    np.testing.assert_array_equal(data.labels, labels.astype(str))
     data = read_csv(write(tmp_path, text), group_col="user", label_col="label",
                     ignore=["id"])
-    assert data.feature_cols == ["a", "b"]
+    assert data.feature_cols == ["a", "b"] and data.id_like_cols == []
     data = read_csv(write(tmp_path, text), group_col="user", label_col="label",
                     features=["b"])
     assert data.X.shape == (len(X), 1)
@@ -94,11 +67,9 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
     path = write(tmp_path, "group,label,x,y\n a ,yes, 0.5,2\n\nb,no ,1e-3,-1\n"
                            "a,no,7,0\n")
     data = read_csv(path, group_col="group", label_col="label")
-    assert data.group_labels.tolist() == ["a", "b"]
-    assert data.group_codes.tolist() == [0, 1, 0]
-    assert data.label_values == ["yes", "no"]
+    assert data.groups.tolist() == ["a", "b", "a"]
+    assert data.labels.tolist() == ["yes", "no", "no"]
     np.testing.assert_array_equal(data.X, [[0.5, 2], [1e-3, -1], [7, 0]])
-    assert data.row_lines.tolist() == [2, 4, 5]
 
 
 @pytest.mark.parametrize("cell, message", [
@@ -110,7 +81,6 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
     ("NA", "holds 'NA', not a number"),
 ])
 def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
-    # the bad cell is on line 1503, past the first chunk of 1000 rows
     rows = [f"g{i % 7},{i % 2},{i},{i / 3}" for i in range(2000)]
     rows[1500] = f"g1,0,1,{cell}"
     rows.insert(10, "")  # a blank line before it: lines are physical
@@ -121,16 +91,27 @@ def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
     assert message in str(exc.value)
 
 
-def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, chunks,
-                                                          scan_timing):
-    # the parse meets the bad cell (line 3) long before the scan meets the
-    # ragged row (line 4002): the structural problem is the one reported, as
-    # when the scan ran first
+def test_a_huge_cell_is_echoed_cut(tmp_path):
+    # a 100 kB numeric cell was echoed whole (100 kB on stderr)
+    cell = "1" * 100_000 + "x"
+    path = write(tmp_path, f"group,label,a\ng1,1,0.5\ng1,0,{cell}\n")
+    with pytest.raises(CLIError) as exc:
+        read_csv(path, group_col="group", label_col="label", features=["a"])
+    message = str(exc.value)
+    assert "line 3: feature column 'a' holds '1111" in message
+    assert "(100001 characters)" in message and len(message) < 400
+
+
+def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, blocks):
     rows = [f"g{i % 7},{i % 2},{i}" for i in range(5000)]
     rows[1] = "g1,0,abc"
     rows[4000] = "g1,0,1,2"
     path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
     with pytest.raises(CLIError, match="line 4002: 4 fields, but the header has 3"):
+        read_csv(path, group_col="group", label_col="label", features=["a"])
+    rows[4000] = "g1,0"  # pandas would pad it: the check does not
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CLIError, match="line 4002: 2 fields, but the header has 3"):
         read_csv(path, group_col="group", label_col="label", features=["a"])
     rows[4000] = "g1,0,1"
     path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
@@ -138,23 +119,20 @@ def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, chunks,
         read_csv(path, group_col="group", label_col="label", features=["a"])
 
 
-def test_blocks_of_blank_lines_and_quoted_newlines(tmp_path, chunks):
-    # the file is parsed in blocks of whole rows: runs of blank lines longer
-    # than a block, and quoted fields holding newlines, across block ends
+def test_blank_lines_and_quoted_newlines(tmp_path):
     rows = [f'g{i % 5},{i % 2},"note\n{i}",{i}' for i in range(3000)]
+    rows[2500] = 'g1,0,"x",oops'
     text = ("\n" * 3000 + "group,label,note,a\n" + "\n".join(rows[:1500])
             + "\n" + " \n" * 3000 + "\n".join(rows[1500:]) + "\n" + "\n" * 2000)
+    with pytest.raises(CLIError, match=f"line {3000 + 1 + 3000 + 3000 + 2000 + 1}:"
+                                       " feature column 'a' holds 'oops'"):
+        read_csv(write(tmp_path, text), group_col="group", label_col="label",
+                 features=["a"])
+    rows[2500] = 'g1,0,"x",2500'
+    text = "group,label,note,a\n" + "\n".join(rows) + "\n"
     data = read_csv(write(tmp_path, text), group_col="group", label_col="label",
                     features=["a"])
     np.testing.assert_array_equal(data.X[:, 0], np.arange(3000))
-    assert data.row_lines[0] == 3002 and data.row_lines[1500] == 3000 + 2 + 3000 + 3000
-
-
-def test_line_numbers_count_quoted_newlines(tmp_path):
-    path = write(tmp_path, 'group,label,note,x\ng1,1,"two\nlines",0.5\n'
-                           'g1,0,"",abc\n')
-    with pytest.raises(CLIError, match="line 4: feature column 'x' holds 'abc'"):
-        read_csv(path, group_col="group", label_col="label", features=["x"])
 
 
 @pytest.mark.parametrize("text, message", [
@@ -185,14 +163,12 @@ def test_missing_columns_and_options(tmp_path):
         read_csv(path, group_col="user", label_col="label", features=["label"])
     with pytest.raises(CLIError, match="names a column twice"):
         read_csv(path, group_col="user", label_col="label", features=["a", "a"])
-    # no label column: fine when it is not required
     data = read_csv(write(tmp_path, "user,a\nu1,0.5\n", "n.csv"), group_col="user",
                     label_col="label", require_label=False)
-    assert data.label_codes is None and data.feature_cols == ["a"]
+    assert data.labels is None and data.feature_cols == ["a"]
 
 
-def test_unused_long_text_is_not_kept(tmp_path):
-    # a 100,000-character cell made the old reader ask for 37 GiB
+def test_unused_long_text_is_not_a_feature(tmp_path):
     text = "x" * 100_000
     rows = [f"g{i % 3},{i % 2},{text if i == 5 else 'short'},{i}" for i in range(50)]
     path = write(tmp_path, "group,label,note,a\n" + "\n".join(rows) + "\n")
@@ -201,12 +177,87 @@ def test_unused_long_text_is_not_kept(tmp_path):
     assert data.X.nbytes == 50 * 8
 
 
-def test_read_rows_returns_the_cells_as_written(tmp_path, chunks):
-    text, X, users, labels = _big_text(3000)
+def _lines(path):
+    rows = _rows(path, ",")
+    next(rows)
+    return [line for line, _ in rows]
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("u,l,x\nu1,1,0.5\nu1,0,2\n", [2, 3]),
+    ("u,l,x\nu1,1,0.5\nu1,0,2", [2, 3]),                   # no final newline
+    ("u,l,x\r\nu1,1,0.5\r\n\r\nu1,0,2\r\n", [2, 4]),        # CRLF, blank line
+    ("\n\nu,l,x\n  \nu1,1,0.5\n\t\nu1,0,2\n\n", [5, 7]),   # blank lines
+    ('u,l,x\nu1,1,"a\nb"\nu1,0,"c""d"\nu2,1,""\n', [2, 4, 5]),  # quotes
+    ('"u","l","x,y"\n"u1",1,"0,5"\n', [2]),
+    ('u,l,x\nu1,1,"a\rb"\nu1,0,1\r', [2, 3]),               # quoted CR
+    ("\ufeffu,l,x\nu1,1,0.5\n", [2]),                      # byte order mark
+])
+def test_valid_files_rows_and_lines(tmp_path, text, lines):
+    assert _lines(write(tmp_path, text)) == lines
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("u,l,x\nu1,1,0.5\nu1,0\nu2,1,3\n", 3, "2 fields, but the header has 3"),
+    ("u,l,x\nu1,1,0.5\nu1,0,1,2\n", 3, "4 fields, but the header has 3"),
+    ("u,l,x\nu1,1,0.5\nxyz\n", 3, "1 field, but the header has 3"),
+    ("u,l,x\nu1,1,0.5,\n", 2, "4 fields"),
+    # an unterminated quote: 6 rows must not silently become 2
+    ('u,l,x\nu1,1,0.5\nu1,0,"2\nu2,1,3\nu2,0,4\nu3,1,5\nu3,0,6\n', 3,
+     "never closed"),
+    ('u,l,x\nu1,1,"a\nb"\nu1,0,"2\n', 4, "never closed"),
+    ('u,l,x\nu1,1,0.5\nu1,0,5"x\n', 3, "inside an unquoted field"),
+    ('u,l,x\nu1,1,0.5\nu1,0, "5"\n', 3, "inside an unquoted field"),
+    ('u,l,x\nu1,1,0.5\nu1,0,"5"x\n', 3, "text after the closing quote"),
+    ('u,l,x\nu1,1,"a\n\nb" c\n', 4, "text after the closing quote"),
+    ("u,l,x\nu1,1,0.5\nu1,0,\x00\n", 3, "NUL byte"),
+    ("u,l,x\nu1,1,0.5\ru1,0,1\n", 2, "carriage return"),  # old Mac line end
+    ("u,l,x\r\nu1,1,0\r5\r\n", 2, "carriage return"),
+    ("a\n1\n", 1, "one column only"),
+    ("a,b,a\n1,2,3\n", 1, "more than once"),
+    (",a,b\n1,2,3\n", 1, "column 1 of the header has no name"),
+    ("u,l,x\nu1,1,0.5\nu1,0,caf\xe9\n".encode("latin-1"), 3, "not UTF-8"),
+])
+def test_structural_errors_name_the_line(tmp_path, blocks, text, line, message):
     path = write(tmp_path, text)
-    data = read_csv(path, group_col="user", label_col="label")
-    wanted = np.array([2999, 0, 1234, 7])
-    rows = read_rows(path, data.header, wanted)
-    lines = text.splitlines()[1:]
-    assert rows.values.tolist() == [lines[i].split(",") for i in wanted]
-    assert read_rows(path, data.header, np.array([], dtype=int)).shape == (0, 6)
+    with pytest.raises(CLIError) as exc:
+        read_csv(path, group_col="u", label_col="l", features=["x"])
+    assert f"line {line}: " in str(exc.value)
+    assert message in str(exc.value)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n \n"])
+def test_empty_file(tmp_path, text):
+    with pytest.raises(CLIError, match="is empty"):
+        read_csv(write(tmp_path, text), group_col="u")
+
+
+def test_tab_delimiter_tab_only_line_is_a_row_of_empty_values(tmp_path):
+    path = write(tmp_path, "u\tl\tx\nu1\t1\t0.5\n\t\t\n")
+    with pytest.raises(CLIError, match="line 3: empty group id"):
+        read_csv(path, group_col="u", label_col="l", delimiter="\t")
+    path = write(tmp_path, "u\tl\tx\nu1\t1\t0.5\n  \n")
+    assert read_csv(path, group_col="u", label_col="l", delimiter="\t").X.shape \
+        == (1, 1)
+
+
+# Random valid CSV files: the rows agree with Python's csv module and pandas.
+_cell = st.text(alphabet=st.sampled_from(list('ab ,"\n9.-é')), max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.lists(_cell, min_size=3, max_size=3), max_size=8),
+       crlf=st.booleans())
+def test_agrees_with_csv_module_and_pandas(tmp_path_factory, rows, crlf):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n" if crlf else "\n")
+    writer.writerows([["c0", "c1", "c2"], *rows])
+    text = buffer.getvalue()
+    path = tmp_path_factory.mktemp("h") / "d.csv"
+    path.write_bytes(text.encode("utf-8"))
+    found = list(_rows(str(path), ","))[1:]
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[],
+                        skip_blank_lines=True)
+    assert len(found) == frame.shape[0]
+    assert [f for _, f in found] == frame.values.tolist()
+    assert all(b > a for (a, _), (b, _) in zip(found, found[1:]))

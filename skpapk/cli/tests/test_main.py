@@ -136,7 +136,7 @@ def _error_cases(base, dataset_path, model_path):
         "too_many_cv_folds": (["compare", "--data", d, "--group-col", "user",
                                "--label-col", "rel", "--cv", "group",
                                "--cv-folds", "50", "--max-iter", "5", "-q"],
-                              "n_splits=50"),
+                              "--cv-folds 50"),
     }
 
 

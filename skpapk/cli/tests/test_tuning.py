@@ -2,30 +2,35 @@
 
 import numpy as np
 import pytest
+from sklearn.model_selection import GroupKFold
 
 from skpapk.cli._output import CLIError, Progress
-from skpapk.cli._tuning import Settings, Tuned, check_tuned, edge_notes, is_flat
+from skpapk.cli._tuning import Tuned, check_tuned, is_flat, make_cv
 
 
 class _Scores:
-    """A fitted 'estimator' whose scores are given."""
+    """A fitted 'model' whose scores are given (and whose last step says
+    whether it diverged)."""
 
-    def __init__(self, sign):
+    def __init__(self, sign, diverged=False):
         self.sign = sign
+        self.diverged_ = diverged
 
     def decision_function(self, X):
         return self.sign * X[:, 0]
 
+    def __getitem__(self, index):
+        return self
 
-def _check(sign, capsys, params=None, grid=None, X=None):
+
+def _check(sign, capsys, params=None, grid=None, X=None, diverged=False):
     rng = np.random.default_rng(0)
     groups = np.repeat(np.arange(20), 15)
     y = (rng.random(groups.shape[0]) < 0.3).astype(int)
     if X is None:
         X = (y + rng.normal(scale=0.3, size=y.shape[0]))[:, None]
-    tuned = Tuned(params or {}, None, [], None, _Scores(sign), [], 0.0, grid or {})
-    check_tuned(tuned, Settings("avg", 5, "none", 0), X, y, groups,
-                Progress(), "avg")
+    tuned = Tuned(_Scores(sign, diverged), params or {}, None, grid or {}, 0.0)
+    check_tuned(tuned, X, y, groups, 5, Progress(), "avg")
     return capsys.readouterr().err
 
 
@@ -36,12 +41,16 @@ def test_a_model_worse_than_random_on_its_training_rows_is_reported(capsys):
            "a random ranking (micro-pAp@5 " in err
 
 
-def test_flat_scores_are_an_error(capsys):
+def test_flat_scores_are_an_error_that_says_the_fit_diverged(capsys):
     X = np.ones((300, 1))
     with pytest.raises(CLIError, match="gives every row of each user the same "
                                        "score") as exc:
         _check(1, capsys, X=X)
-    assert exc.value.status == 1
+    assert exc.value.status == 1 and "diverged" not in str(exc.value)
+    # divergence is read from the ranker's diverged_, not from a message
+    with pytest.raises(CLIError, match="diverged and gives every row"):
+        _check(1, capsys, X=X, diverged=True)
+    assert "note: the fit diverged" in _check(1, capsys, diverged=True)
 
 
 def test_grid_edges_are_noted(capsys):
@@ -49,7 +58,8 @@ def test_grid_edges_are_noted(capsys):
                  grid={"eta0": [0.01, 0.1, 1.0], "alpha": [0.001, 0.1, 10.0]})
     assert "note: eta0=0.01 is the smallest value of the grid" in err
     assert "alpha=" not in err
-    assert edge_notes({"C": 1.0}, {"C": [1.0]}) == []  # one value: no edge
+    assert "value of the grid" not in _check(1, capsys, params={"C": 1.0},
+                                             grid={"C": [1.0]})
 
 
 def test_is_flat_per_group():
@@ -58,3 +68,11 @@ def test_is_flat_per_group():
     assert not is_flat(np.array([1.0, 1.0, 2.0, 3.0]), groups)
     assert not is_flat(np.array([1.0, 1.0, 2.0, 2.0]))  # not flat over all rows
     assert is_flat(np.array([1.0, np.nan, 2.0, 3.0]), groups)
+
+
+def test_group_cv_with_fewer_users_than_folds_names_the_option():
+    groups = np.repeat(np.arange(4), 3)
+    with pytest.raises(CLIError, match="there are 4 users for --cv-folds 5; use "
+                                       "--cv-folds 4 or fewer"):
+        make_cv("group", 5, 0, groups)
+    assert isinstance(make_cv("group", 4, 0, groups), GroupKFold)

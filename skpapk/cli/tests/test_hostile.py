@@ -1,0 +1,172 @@
+"""The edges of the command line found by hostile inputs: each a clean error
+(one line, exit status 2) or a warning, never a traceback."""
+
+import json
+import os
+import warnings
+
+import pytest
+
+from skpapk.cli import main
+
+from .conftest import FAST, make_dataset, write_csv
+
+FIT = ["--group-col", "user", "--label-col", "rel"]
+
+
+def run(args, capsys):
+    """``main(args)``: its status (argparse's too), stdout and stderr."""
+    try:
+        status = main([str(a) for a in args])
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, out, err, *expected):
+    assert status == 2 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("skpapk: error: "), err
+    for text in expected:
+        assert text in lines[0], lines[0]
+
+
+def _model(tmp_path, fitted, **changes):
+    content = json.loads(fitted[0].read_text())
+    for key, value in changes.items():
+        if value is None:
+            content.pop(key)
+        elif key == "scorer":
+            content["scorer"].update(value)
+        else:
+            content[key] = value
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(content))
+    return path
+
+
+@pytest.mark.parametrize("command", ["compare", "score", "recommend"])
+def test_a_huge_k_is_a_usage_error(command, dataset, fitted, capsys):
+    k = str(10**30)
+    args = {"compare": ["compare", "--k", k],
+            "score": ["score", dataset[0], "--model", fitted[0], "--k", k],
+            "recommend": ["recommend", dataset[0], "--model", fitted[0], "--k", k]}
+    status, out, err = run(args[command], capsys)
+    assert_one_line_error(status, out, err, "expected a positive integer up to")
+
+
+@pytest.mark.parametrize("k", [10**30, 1e30, 0, True])
+def test_a_huge_k_in_a_model_file_is_refused(k, dataset, fitted, tmp_path, capsys):
+    model = _model(tmp_path, fitted, k=k)
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, "is not a model file", "'k'" if
+                          isinstance(k, (float, bool)) else "its k")
+
+
+def test_deeply_nested_json_is_refused(dataset, tmp_path, capsys):
+    path = tmp_path / "nested.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    status, out, err = run(["score", dataset[0], "--model", path], capsys)
+    assert_one_line_error(status, out, err, "nested too deeply")
+
+
+@pytest.mark.parametrize("version, expected", [
+    (None, '"format_version" is missing'),
+    ("1", '"format_version" is "1", not a version'),
+    (0, '"format_version" is 0, not a version'),
+    (2, "written by a newer skpapk (model format 2"),
+])
+def test_format_version_messages(version, expected, dataset, fitted, tmp_path,
+                                 capsys):
+    model = _model(tmp_path, fitted, format_version=version)
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, expected)
+    if version != 2:
+        assert "newer" not in err
+
+
+def test_overflowing_coefficients_are_a_clean_error_without_warning(
+        dataset, fitted, tmp_path, capsys):
+    model = _model(tmp_path, fitted, scorer={"coef": [1e308] * 5})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would raise here
+        status, out, err = run(["score", dataset[0], "--model", model, "-q"],
+                               capsys)
+    assert_one_line_error(status, out, err, "not finite")
+
+
+def test_a_huge_numeric_cell_is_echoed_cut(tmp_path, capsys):
+    path = write_csv(tmp_path / "huge.csv", ["user", "rel", "a"],
+                     [["u1", 1, 0.5], ["u1", 0, "9" * 100_000]])
+    status, out, err = run(["fit", path, *FIT, "--out", tmp_path / "m.json"],
+                           capsys)
+    assert_one_line_error(status, out, err, "line 3: feature column 'a' holds "
+                          "'9999", "(100000 characters)")
+    assert len(err) < 500
+
+
+def test_score_names_no_option_it_does_not_have(dataset, fitted, tmp_path,
+                                                capsys):
+    # a model whose label column is its group column: score has neither
+    # --group-col nor --label-col to blame
+    model = _model(tmp_path, fitted, label_col="user")
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, "must be distinct column names")
+    assert "--group-col" not in err and "--label-col" not in err
+
+
+def test_movielens_path_error_names_the_option(tmp_path, capsys):
+    status, out, err = run(["compare", "--data", "movielens", "--path",
+                            tmp_path / "nowhere", "--no-download", "-q"], capsys)
+    assert_one_line_error(status, out, err, "--path")
+    assert "path=" not in err and "path argument" not in err
+
+
+def test_a_method_that_cannot_use_the_rows_names_no_python_parameter(
+        tmp_path, capsys):
+    # one user of ten rows: the greedy baseline has no held-out rows for its
+    # line searches; the library's message asks for validation_fraction
+    rows = [["u1", int(i % 3 == 0), i / 10] for i in range(10)]
+    path = write_csv(tmp_path / "one.csv", ["user", "rel", "a"], rows)
+    status = main(["fit", str(path), *FIT, "--method", "greedy", "--out",
+                   str(tmp_path / "m.json"), "-q", *FAST])
+    err = capsys.readouterr().err
+    assert status == 1 and err.startswith("skpapk: error: Greedy-pAp@k cannot "
+                                          "be trained on these rows")
+    assert "validation_fraction" not in err and "--methods" in err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_an_unwritable_out_is_refused_before_reading(dataset, capsys):
+    status, out, err = run(["fit", dataset[0], *FIT, "--out", "/proc/m.json",
+                            *FAST], capsys)
+    assert_one_line_error(status, out, err, "--out /proc/m.json: cannot write")
+    assert "read " not in err
+
+
+def test_integer_id_columns_used_as_features_are_named(tmp_path, capsys):
+    X, y, users, items = make_dataset(seed=6)
+    rows = [[u, i, *map(repr, x.tolist()), t]
+            for i, (u, x, t) in enumerate(zip(users, X, y))]
+    path = write_csv(tmp_path / "ids.csv", ["user", "item_id", "f0", "f1", "f2",
+                                            "f3", "f4", "rel"], rows)
+    assert main(["fit", str(path), *FIT, "--method", "logreg", "--out",
+                 str(tmp_path / "m.json"), *FAST]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the integer column(s) item_id look like identifiers" in err
+    assert main(["fit", str(path), *FIT, "--method", "logreg", "--ignore-cols",
+                 "item_id", "--out", str(tmp_path / "n.json"), *FAST]) == 0
+    assert "look like identifiers" not in capsys.readouterr().err
+    help_text = " ".join(run(["fit", "--help"], capsys)[1].split())
+    assert "integer columns that look like ids" in help_text
+
+
+def test_no_grid_is_explained_in_compare(capsys):
+    assert main(["compare", "--n-users", "12", "--methods", "avg,hgb", "--k", "4",
+                 *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "cv pAp@4 '-': the method had no grid to tune" in out
+    _, help_text, _ = run(["compare", "--help"], capsys)
+    assert "'-' for a method with no grid to tune" in " ".join(help_text.split())
+

@@ -1,0 +1,84 @@
+"""A simulation of users with heterogeneous engagement and decoy items."""
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+#: Names of the informative simulated features (beyond them: pure noise).
+ENGAGEMENT_FEATURES = ("taste_1", "taste_2", "taste_3", "popularity", "activity")
+
+
+def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
+    """Users with heterogeneous engagement and noisy irrelevant items.
+
+    Every user has an engagement level ``e ~ N(0, 1)``; its share of
+    relevant items is ``sigmoid(-2.2 + 1.2 e)`` (about 1% to 50%), out of 40
+    to 199 items. The features of an item are
+
+    - ``taste_1..3``: what makes an item relevant to its user (relevant
+      items are shifted by ``(0.9, 0.6, -0.4)``);
+    - ``popularity``: a little higher for relevant items, but much higher
+      (+2.5, with ``taste_1`` +1.5) for *decoys*, a tenth of the irrelevant
+      items that look attractive;
+    - ``activity``: the user's engagement plus noise. It predicts whether a
+      row is relevant *across* users (engaged users have more relevant
+      items) but says nothing about which items a user prefers: a pointwise
+      classifier uses it, which adds noise to every user's ranking, while a
+      model trained to rank within users can learn to ignore it;
+    - noise features up to ``n_features``.
+
+    This is the data of ``skpapk compare`` with no option, where pointwise
+    classifiers and rankers trained for pAp@k differ.
+
+    Parameters
+    ----------
+    n_users : int, default=200
+        Number of users (groups).
+    n_features : int, default=8
+        Number of features, at least 5 (the informative ones above).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the simulation.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of int64 of shape (n_samples,)
+        1 for relevant rows.
+    groups : ndarray of int64 of shape (n_samples,)
+        The user of each row.
+    feature_names : list of str
+
+    See Also
+    --------
+    make_papk_simulation : the paper's simulations (Section 7.1).
+
+    Examples
+    --------
+    >>> from skpapk.datasets import make_engagement_simulation
+    >>> X, y, groups, names = make_engagement_simulation(5, random_state=0)
+    >>> X.shape[1], names[:2]
+    (8, ['taste_1', 'taste_2'])
+    """
+    for name, value, low in (("n_users", n_users, 1),
+                             ("n_features", n_features, len(ENGAGEMENT_FEATURES))):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}.")
+    rng = check_random_state(random_state)
+    engagement = rng.normal(size=n_users)
+    n_items = rng.randint(40, 200, size=n_users)
+    share = 1.0 / (1.0 + np.exp(-(-2.2 + 1.2 * engagement)))
+    groups = np.repeat(np.arange(n_users), n_items)
+    n = groups.shape[0]
+    relevant = rng.uniform(size=n) < share[groups]
+    taste = rng.normal(size=(n, 3)) + np.outer(relevant, [0.9, 0.6, -0.4])
+    decoy = ~relevant & (rng.uniform(size=n) < 0.1)
+    taste[decoy, 0] += 1.5
+    popularity = rng.normal(size=n) + 0.5 * relevant + 2.5 * decoy
+    activity = engagement[groups] + rng.normal(scale=0.7, size=n)
+    noise = rng.normal(size=(n, n_features - len(ENGAGEMENT_FEATURES)))
+    X = np.column_stack([taste, popularity, activity, noise])
+    names = list(ENGAGEMENT_FEATURES) + [
+        f"noise_{j + 1}" for j in range(noise.shape[1])]
+    return X, relevant.astype(np.int64), groups.astype(np.int64), names
