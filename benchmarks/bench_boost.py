@@ -304,10 +304,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     out = [f"# Speed of the boosted ranker\n\nCommand: `{command_line()}`  ",
            f"Date: {today()}  ", f"Machine: {machine_info()}\n"]
+    print("\n".join(out), flush=True)
     for name in args.parts:
         started = time.perf_counter()
+        before = len(out)
         PARTS[name](args, out)
-        print("\n".join(out), flush=True) if name == args.parts[-1] else None
+        print("\n".join(out[before:]), flush=True)
         print(f"[{name}: {time.perf_counter() - started:.0f} s]", file=sys.stderr,
               flush=True)
     if not args.quick:

@@ -113,6 +113,23 @@ class BaseRanker(BaseEstimator):
                           dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_.astype(X.dtype, copy=False)).reshape(-1)
 
+    def predict(self, X):
+        """Score every row, as :meth:`decision_function` (and as
+        ``lightgbm.LGBMRanker.predict``): a ranker predicts an order, not
+        labels, so that ``Pipeline.predict`` and
+        ``sklearn.model_selection.cross_val_predict`` give the scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            :meth:`decision_function` of ``X``.
+        """
+        return self.decision_function(X)
+
     def score(self, X, y, groups=None, sample_weight=None):
         """Micro-pAp@k at ``self.k`` (paper eq. 17) of the scores on ``X``.
 
