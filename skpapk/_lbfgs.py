@@ -21,7 +21,7 @@ from .losses import make_pair_layout
 
 
 def linear_objective(X, y_pos, codes, n_groups, *, loss, k, alpha,
-                     sample_weight=None):
+                     sample_weight=None, n_threads=None):
     """``F(w) = loss(X @ w) + alpha ||w||^2`` and its gradient, as one callable.
 
     Parameters
@@ -36,6 +36,8 @@ def linear_objective(X, y_pos, codes, n_groups, *, loss, k, alpha,
     k : int
     alpha : float
     sample_weight : ndarray of shape (n_samples,) or None, default=None
+    n_threads : int or None, default=None
+        Threads of the pair kernel (``None`` or -1: every core).
 
     Returns
     -------
@@ -49,7 +51,7 @@ def linear_objective(X, y_pos, codes, n_groups, *, loss, k, alpha,
     def fun(w):
         scores = np.asarray(X @ w.astype(dtype, copy=False)).reshape(-1)
         value, coef, _ = loss.loss_gradient(y_pos, scores, codes, n_groups, k,
-                                            layout=layout)
+                                            layout=layout, n_threads=n_threads)
         grad = np.asarray(X.T @ coef.astype(dtype, copy=False),
                           dtype=np.float64).reshape(-1)
         return value + alpha * float(w @ w), grad + 2.0 * alpha * w

@@ -223,7 +223,8 @@ class BaseLinearRanker(BaseRanker):
         t_before, n_before = state.t, len(state.objective_curve)
         if solver == "lbfgs":
             fun = linear_objective(X, y_pos, codes, n_groups, loss=loss, k=self.k,
-                                   alpha=self.alpha)
+                                   alpha=self.alpha,
+                                   n_threads=getattr(self, "n_jobs", None))
             state = minimize_lbfgs(
                 fun, state, max_iter=self.max_iter, tol=self.tol,
                 validation=validation, k=self.k,

@@ -1,6 +1,6 @@
 """Linear rankers trained on the pAp@k surrogates (Hiranandani et al., 2020)."""
 
-from numbers import Real
+from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
@@ -371,7 +371,8 @@ class PApKRanker(BaseLinearRanker):
     ``X`` (dense or CSR, float32 or float64) is not copied (except by
     ``early_stopping``); an objective evaluation costs one ``X @ w``, one
     ``X.T @ g`` and, for the smooth surrogates, ``O(sum_u n+_u n-_u)``
-    pair terms in bounded chunks (the paper's surrogates: ``O(n log n)``).
+    pair terms summed by a compiled kernel in ``n_jobs`` threads, with no
+    pair array (the paper's surrogates: ``O(n log n)``).
     The same data and parameters give the same ``coef_``.
 
     Parameters
@@ -419,6 +420,8 @@ class PApKRanker(BaseLinearRanker):
         "solver": [StrOptions(set(solvers))],
         "temperature": [Interval(Real, 0, None, closed="neither")],
         "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "n_jobs": [Interval(Integral, None, -1, closed="right"),
+                   Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, surrogate="pairwise_logistic", *, k=10, solver="auto",
@@ -426,7 +429,7 @@ class PApKRanker(BaseLinearRanker):
                  alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
                  radius=None, early_stopping=False, validation_fraction=0.1,
                  average=False, warm_start=False, random_state=None, verbose=0,
-                 pos_label=None):
+                 pos_label=None, n_jobs=None):
         self.surrogate = surrogate
         self.k = k
         self.solver = solver
@@ -445,6 +448,7 @@ class PApKRanker(BaseLinearRanker):
         self.random_state = random_state
         self.verbose = verbose
         self.pos_label = pos_label
+        self.n_jobs = n_jobs
 
     def _get_surrogate(self):
         return get_surrogate(self.surrogate, temperature=self.temperature,
@@ -463,8 +467,17 @@ class PApKRanker(BaseLinearRanker):
         return self.solver
 
 
+_N_JOBS = """
+
+    n_jobs : int or None, default=None
+        Threads of the compiled pair kernel of the smooth surrogates (users
+        are split among them; ``coef_`` does not depend on their number).
+        ``None`` or ``-1``: every core, as the OpenMP threads of
+        :class:`~sklearn.ensemble.HistGradientBoostingClassifier` and
+        LightGBM. Ignored by the hinge surrogates."""
+
 PApKRanker.__doc__ = PApKRanker.__doc__.format(
-    parameters=_SMOOTH_PARAMETERS, attributes=_ATTRIBUTES,
+    parameters=_SMOOTH_PARAMETERS + _N_JOBS, attributes=_ATTRIBUTES,
     hinge_note="\n\n    ".join([_LINEAR_NOTE, _AVG_NOTE, _TS_NOTE]),
     references=_REFERENCES,
     example=_EXAMPLE.format(cls="PApKRanker", args="k=5"),

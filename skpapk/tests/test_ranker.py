@@ -264,3 +264,14 @@ def test_avg_docstring_states_it_is_not_an_upper_bound(cls):
     doc = " ".join(cls.__doc__.split())
     assert "**not** an upper bound of the pAp@k risk" in doc
     assert "Proposition 3" in doc
+
+
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
+def test_n_jobs_does_not_change_coef(surrogate):
+    """The pair kernel splits the users among threads; every user is summed
+    by one thread in a fixed order, so the fit is bit-identical."""
+    X, y, g = make_grouped_data(3, 30, 4)
+    coefs = [PApKRanker(surrogate, k=4, n_jobs=n_jobs).fit(X, y, groups=g).coef_
+             for n_jobs in (1, 2, -1, None)]
+    for coef in coefs[1:]:
+        np.testing.assert_array_equal(coef, coefs[0])
