@@ -35,6 +35,27 @@ groups : ndarray of shape (n_groups,)
 """
 
 
+def check_defined_groups(n_defined, n_groups, classes):
+    """Raise unless some group has both a relevant and an irrelevant row.
+
+    Parameters
+    ----------
+    n_defined : int
+        Number of groups with both labels.
+    n_groups : int
+        Number of groups.
+    classes : ndarray
+        The labels seen in ``y`` (named in the message).
+    """
+    if n_defined == 0:
+        raise ValueError(
+            f"No group has both a relevant and an irrelevant row: y has one "
+            f"class in each of the {n_groups} group(s), so there is no pair "
+            f"to rank. Each group (user) needs at least one relevant and one "
+            f"irrelevant row (classes seen: {np.asarray(classes).tolist()})."
+        )
+
+
 class BaseRanker(BaseEstimator):
     """Base class of the linear rankers of top-k lists per group.
 
@@ -81,15 +102,9 @@ class BaseRanker(BaseEstimator):
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)
-        defined = defined_groups(y_pos, codes, n_groups)
-        self.n_groups_skipped_ = int(n_groups - np.count_nonzero(defined))
-        if not defined.any():
-            raise ValueError(
-                f"No group has both a relevant and an irrelevant row: y has one "
-                f"class in each of the {n_groups} group(s), so there is no pair "
-                f"to rank. Each group (user) needs at least one relevant and one "
-                f"irrelevant row (classes seen: {self.classes_.tolist()})."
-            )
+        n_defined = int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+        self.n_groups_skipped_ = n_groups - n_defined
+        check_defined_groups(n_defined, n_groups, self.classes_)
         return X, y_pos, codes, n_groups
 
     def decision_function(self, X):

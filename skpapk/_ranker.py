@@ -1,7 +1,8 @@
 """Linear rankers trained on the pAp@k surrogates (Hiranandani et al., 2020)."""
 
-from numbers import Real
+from numbers import Integral, Real
 
+from joblib import effective_n_jobs
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._linear import BaseLinearRanker
@@ -336,7 +337,14 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         step: without it, fits are deterministic).
 
     verbose : int, default=0
-        Print the objective at every iteration."""
+        Print the objective at every iteration.
+
+    n_jobs : int, default=None
+        Number of threads summing the users' pairs of the smooth surrogates
+        (``"pairwise_logistic"``, ``"soft_papk"``); the result does not
+        depend on it. ``None`` means 1 unless in a
+        :func:`joblib.parallel_backend` context; ``-1`` means all the
+        processors (scikit-learn's convention)."""
 
 
 class PApKRanker(BaseLinearRanker):
@@ -403,13 +411,15 @@ class PApKRanker(BaseLinearRanker):
         "solver": [StrOptions(set(solvers))],
         "temperature": [Interval(Real, 0, None, closed="neither")],
         "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "n_jobs": [Integral, None],
     }
 
     def __init__(self, surrogate="pairwise_logistic", *, k=10, solver="auto",
                  temperature=1.0, group_weight="inverse_variance", eta0=1.0,
                  alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
                  radius=None, early_stopping=False, validation_fraction=0.1,
-                 average=False, warm_start=False, random_state=None, verbose=0):
+                 average=False, warm_start=False, random_state=None, verbose=0,
+                 n_jobs=None):
         self.surrogate = surrogate
         self.k = k
         self.solver = solver
@@ -427,6 +437,10 @@ class PApKRanker(BaseLinearRanker):
         self.warm_start = warm_start
         self.random_state = random_state
         self.verbose = verbose
+        self.n_jobs = n_jobs
+
+    def _n_threads(self):
+        return effective_n_jobs(self.n_jobs)
 
     def _get_surrogate(self):
         return get_surrogate(self.surrogate, temperature=self.temperature,
