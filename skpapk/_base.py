@@ -62,7 +62,8 @@ class BaseRanker(BaseEstimator):
     Subclasses set ``coef_`` in ``fit``. This class gives the validation of
     the training data (``X`` dense or CSR, float32 or float64; binary ``y``
     with any two labels, the greater one relevant; ``groups`` of any sortable
-    hashable labels), :meth:`decision_function`, :meth:`score` (micro-pAp@k),
+    hashable labels), :meth:`decision_function` and :meth:`predict` (the
+    scores), :meth:`score` (micro-pAp@k),
     :meth:`recommend` and the scikit-learn tags and metadata requests: under
     ``sklearn.set_config(enable_metadata_routing=True)``, ``groups`` is routed
     to ``fit`` and ``score`` without ``set_fit_request`` calls.
@@ -123,6 +124,36 @@ class BaseRanker(BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_.astype(X.dtype, copy=False)).reshape(-1)
+
+    def predict(self, X):
+        """The scores of the rows (as ``LGBMRanker.predict``): higher first.
+
+        The same as :meth:`decision_function`: a ranker predicts an order,
+        not labels, so that :meth:`sklearn.pipeline.Pipeline.predict` and
+        :func:`sklearn.model_selection.cross_val_predict` give the scores.
+        :meth:`recommend` turns them into each group's top ``k``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            :meth:`decision_function` of ``X``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skpapk import PApKRanker
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(100) < 0.3
+        >>> X = rng.normal(size=(100, 3)) + y[:, None]
+        >>> ranker = PApKRanker(k=3).fit(X, y, groups=np.repeat(np.arange(5), 20))
+        >>> bool(np.array_equal(ranker.predict(X), ranker.decision_function(X)))
+        True
+        """
+        return self.decision_function(X)
 
     def score(self, X, y, groups=None, sample_weight=None):
         """Micro-pAp@k at ``self.k`` (paper eq. 17) of the scores on ``X``.
