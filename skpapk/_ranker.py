@@ -5,6 +5,7 @@ from numbers import Integral, Real
 from joblib import effective_n_jobs
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from . import _defaults
 from ._linear import BaseLinearRanker
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, SURROGATES, get_surrogate
 
@@ -414,10 +415,13 @@ class PApKRanker(BaseLinearRanker):
         "n_jobs": [Integral, None],
     }
 
-    def __init__(self, surrogate="pairwise_logistic", *, k=10, solver="auto",
-                 temperature=1.0, group_weight="inverse_variance", eta0=1.0,
-                 alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
-                 radius=None, early_stopping=False, validation_fraction=0.1,
+    def __init__(self, surrogate="pairwise_logistic", *, k=_defaults.K,
+                 solver="auto", temperature=_defaults.TEMPERATURE,
+                 group_weight=_defaults.GROUP_WEIGHT, eta0=_defaults.ETA0,
+                 alpha=_defaults.ALPHA, max_iter=_defaults.MAX_ITER,
+                 tol=_defaults.TOL, n_iter_no_change=_defaults.N_ITER_NO_CHANGE,
+                 radius=None, early_stopping=False,
+                 validation_fraction=_defaults.VALIDATION_FRACTION,
                  average=False, warm_start=False, random_state=None, verbose=0,
                  n_jobs=None):
         self.surrogate = surrogate
@@ -472,9 +476,12 @@ class _FixedSurrogateRanker(BaseLinearRanker):
 
     _surrogate = None
 
-    def __init__(self, *, k=10, eta0=1.0, alpha=1e-3, max_iter=200, tol=1e-4,
-                 n_iter_no_change=10, radius=None, early_stopping=False,
-                 validation_fraction=0.1, average=False, warm_start=False,
+    def __init__(self, *, k=_defaults.K, eta0=_defaults.ETA0,
+                 alpha=_defaults.HINGE_ALPHA, max_iter=_defaults.MAX_ITER,
+                 tol=_defaults.TOL, n_iter_no_change=_defaults.N_ITER_NO_CHANGE,
+                 radius=None, early_stopping=False,
+                 validation_fraction=_defaults.VALIDATION_FRACTION,
+                 average=False, warm_start=False,
                  random_state=None, verbose=0):
         self.k = k
         self.eta0 = eta0
