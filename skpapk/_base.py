@@ -35,6 +35,27 @@ groups : ndarray of shape (n_groups,)
 """
 
 
+def check_defined_groups(n_defined, n_groups, classes):
+    """Raise unless some group has both a relevant and an irrelevant row.
+
+    Parameters
+    ----------
+    n_defined : int
+        Number of groups with both labels.
+    n_groups : int
+        Number of groups.
+    classes : ndarray
+        The labels seen in ``y`` (named in the message).
+    """
+    if n_defined == 0:
+        raise ValueError(
+            f"No group has both a relevant and an irrelevant row: y has one "
+            f"class in each of the {n_groups} group(s), so there is no pair "
+            f"to rank. Each group (user) needs at least one relevant and one "
+            f"irrelevant row (classes seen: {np.asarray(classes).tolist()})."
+        )
+
+
 class BaseRanker(BaseEstimator):
     """Base class of the linear rankers of top-k lists per group.
 
@@ -42,7 +63,8 @@ class BaseRanker(BaseEstimator):
     the training data (``X`` dense or CSR, float32 or float64; binary ``y``
     with any two labels: ``pos_label``, else the greater number, is relevant,
     and labels that are not numbers need ``pos_label``; ``groups`` of any sortable
-    hashable labels), :meth:`decision_function`, :meth:`score` (micro-pAp@k),
+    hashable labels), :meth:`decision_function` and :meth:`predict` (the
+    scores), :meth:`score` (micro-pAp@k),
     :meth:`recommend` and the scikit-learn tags and metadata requests: under
     ``sklearn.set_config(enable_metadata_routing=True)``, ``groups`` is routed
     to ``fit`` and ``score`` without ``set_fit_request`` calls.
@@ -85,15 +107,9 @@ class BaseRanker(BaseEstimator):
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)
-        defined = defined_groups(y_pos, codes, n_groups)
-        self.n_groups_skipped_ = int(n_groups - np.count_nonzero(defined))
-        if not defined.any():
-            raise ValueError(
-                f"No group has both a relevant and an irrelevant row: y has one "
-                f"class in each of the {n_groups} group(s), so there is no pair "
-                f"to rank. Each group (user) needs at least one relevant and one "
-                f"irrelevant row (classes seen: {self.classes_.tolist()})."
-            )
+        n_defined = int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+        self.n_groups_skipped_ = n_groups - n_defined
+        check_defined_groups(n_defined, n_groups, self.classes_)
         return X, y_pos, codes, n_groups
 
     def decision_function(self, X):
@@ -114,10 +130,12 @@ class BaseRanker(BaseEstimator):
         return np.asarray(X @ self.coef_.astype(X.dtype, copy=False)).reshape(-1)
 
     def predict(self, X):
-        """Score every row, as :meth:`decision_function` (and as
-        ``lightgbm.LGBMRanker.predict``): a ranker predicts an order, not
-        labels, so that ``Pipeline.predict`` and
-        ``sklearn.model_selection.cross_val_predict`` give the scores.
+        """The scores of the rows (as ``LGBMRanker.predict``): higher first.
+
+        The same as :meth:`decision_function`: a ranker predicts an order,
+        not labels, so that :meth:`sklearn.pipeline.Pipeline.predict` and
+        :func:`sklearn.model_selection.cross_val_predict` give the scores.
+        :meth:`recommend` turns them into each group's top ``k``.
 
         Parameters
         ----------
@@ -127,6 +145,17 @@ class BaseRanker(BaseEstimator):
         -------
         scores : ndarray of shape (n_samples,)
             :meth:`decision_function` of ``X``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skpapk import PApKRanker
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(100) < 0.3
+        >>> X = rng.normal(size=(100, 3)) + y[:, None]
+        >>> ranker = PApKRanker(k=3).fit(X, y, groups=np.repeat(np.arange(5), 20))
+        >>> bool(np.array_equal(ranker.predict(X), ranker.decision_function(X)))
+        True
         """
         return self.decision_function(X)
 

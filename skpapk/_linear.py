@@ -11,17 +11,26 @@ package. Two solvers share one :class:`~skpapk._solver.SolverState`:
 """
 
 import copy
+import warnings
 from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import validate_data
 
 from ._base import BaseRanker
-from ._lbfgs import linear_objective, minimize_lbfgs
-from ._solver import SolverState, ValidationSet, projected_subgradient
+from ._lbfgs import minimize_lbfgs
+from ._linear_loss import InMemoryLinearLoss
+from ._solver import (
+    NoDescentWarning,
+    SolverState,
+    ValidationSet,
+    projected_subgradient,
+    subgradient_descent,
+)
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups
 from .utils._routing import check_groups_routing
@@ -63,12 +72,16 @@ class BaseLinearRanker(BaseRanker):
 
     Subclasses give the surrogate through :meth:`_get_surrogate` (a
     :class:`~skpapk.losses.BaseSurrogate`), may choose the solver through
-    :meth:`_get_solver` (Algorithm 1 by default), and define ``__init__``
-    with the parameters below (plus their own). ``fit``, ``partial_fit``,
-    warm starts, early stopping and averaging share one
+    :meth:`_get_solver` (Algorithm 1 by default) and the threads of the
+    smooth surrogates' kernel through :meth:`_n_threads`, and define
+    ``__init__`` with the parameters below (plus their own). ``fit``,
+    ``partial_fit``, warm starts, early stopping and averaging share one
     :class:`~skpapk._solver.SolverState`, kept in ``_solver_state``:
-    :func:`skpapk._solver.projected_subgradient` (Algorithm 1) or
-    :func:`skpapk._lbfgs.minimize_lbfgs` continue from it.
+    :func:`skpapk._solver.subgradient_descent` (Algorithm 1) or
+    :func:`skpapk._lbfgs.minimize_lbfgs` continue from it, on the objective
+    object (:class:`skpapk._linear_loss.LinearLoss`) of the rows, wherever
+    they live (:meth:`_fit_linear`: one fit path for the in-memory and the
+    distributed rankers).
     """
 
     __metadata_request__partial_fit = {"groups": True}
@@ -96,6 +109,10 @@ class BaseLinearRanker(BaseRanker):
     def _get_solver(self, loss):
         """The solver of ``fit``: ``"subgradient"`` (Algorithm 1) or ``"lbfgs"``."""
         return "subgradient"
+
+    def _n_threads(self):
+        """Threads of the smooth surrogates' compiled kernel (``n_jobs``)."""
+        return 1
 
     def _check_lbfgs_options(self):
         """Options of Algorithm 1 that L-BFGS has no use for must be off."""
@@ -204,46 +221,82 @@ class BaseLinearRanker(BaseRanker):
         True
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
+        return self._fit_linear(_InMemoryRows(X, y_pos, codes, n_groups),
+                                coef_init)
+
+    def _fit_linear(self, rows, coef_init):
+        """Fit on training rows held anywhere: the one fit path.
+
+        ``rows`` (:class:`_InMemoryRows`, or the distributed rankers' rows on
+        the workers of a cluster) gives ``n_features``, ``prepare(ranker,
+        loss)`` (the early-stopping split, the checks of the defined groups,
+        ``n_groups_skipped_``; returns the objective, the validation rows
+        and the description of the rows for ``verbose``) and ``release()``.
+        """
         loss = self._get_surrogate()
         solver = self._get_solver(loss)
         if solver == "lbfgs":
             self._check_lbfgs_options()
-        state = self._initial_state(X.shape[1], coef_init)
-        validation = None
-        if self.early_stopping:
-            X, y_pos, codes, validation = self._early_stopping_split(
-                X, y_pos, codes, n_groups)
-            self.n_groups_skipped_ = int(
-                n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
-        if self.verbose:
-            print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
-                  f"{solver} solver, k={self.k}) on {X.shape[0]} rows, "
-                  f"{n_groups} groups; {self.n_groups_skipped_} groups skipped "
-                  f"(no relevant or no irrelevant row).")
-        t_before, n_before = state.t, len(state.objective_curve)
-        if solver == "lbfgs":
-            fun = linear_objective(X, y_pos, codes, n_groups, loss=loss, k=self.k,
-                                   alpha=self.alpha,
-                                   n_threads=getattr(self, "n_jobs", None))
-            state = minimize_lbfgs(
-                fun, state, max_iter=self.max_iter, tol=self.tol,
-                validation=validation, k=self.k,
-                n_iter_no_change=self.n_iter_no_change, scale=fun.column_scale,
-                verbose=self.verbose,
-            )
-            state.n_groups_used = fun.n_groups_used
-            n_iter = state.t - t_before
-        else:
-            state = projected_subgradient(
-                X, y_pos, codes, n_groups, loss=loss, k=self.k, eta0=self.eta0,
-                alpha=self.alpha, max_iter=self.max_iter, tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change, radius=self.radius,
-                state=state, average=self.average, validation=validation,
-                verbose=self.verbose,
-            )
-            n_iter = len(state.objective_curve) - n_before  # epochs evaluated
+        state = self._initial_state(rows.n_features, coef_init)
+        try:
+            objective, validation, where = rows.prepare(self, loss)
+            if self.verbose:
+                print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
+                      f"{solver} solver, k={self.k}) on {where}; "
+                      f"{self.n_groups_skipped_} groups skipped (no relevant "
+                      f"or no irrelevant row).")
+            state, n_iter = self._run_solver(solver, objective, state, validation)
+        finally:
+            rows.release()
         self._set_fitted(state, n_iter, validation)
         return self
+
+    def _run_solver(self, solver, objective, state, validation):
+        """Run L-BFGS or Algorithm 1 from ``state``; return it and ``n_iter``."""
+        if solver == "lbfgs":
+            t_before = state.t
+            state = minimize_lbfgs(
+                objective, state, max_iter=self.max_iter, tol=self.tol,
+                validation=validation, n_iter_no_change=self.n_iter_no_change,
+                verbose=self.verbose,
+            )
+            return state, state.t - t_before
+        n_before = len(state.objective_curve)
+        advice = self._no_descent_advice(objective.surrogate, state, validation)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", NoDescentWarning)
+            state = subgradient_descent(
+                objective, state, eta0=self.eta0, max_iter=self.max_iter,
+                tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+                radius=self.radius, average=self.average, validation=validation,
+                verbose=self.verbose,
+            )
+        for record in caught:
+            if issubclass(record.category, NoDescentWarning):
+                # the caller of fit (through _fit_linear and _fit_context)
+                warnings.warn(f"{record.message} {advice}", ConvergenceWarning,
+                              stacklevel=5)
+            else:
+                warnings.warn_explicit(record.message, record.category,
+                                       record.filename, record.lineno,
+                                       source=record.source)
+        return state, len(state.objective_curve) - n_before  # epochs evaluated
+
+    def _no_descent_advice(self, loss, state, validation):
+        """What to change when Algorithm 1 never goes below ``f(w_0)``."""
+        if loss.smooth:
+            remedies = ["fit the smooth surrogate by L-BFGS (solver='lbfgs')"]
+        else:
+            remedies = ["train a smooth surrogate instead: PApKRanker() with "
+                        "its default surrogate='pairwise_logistic', fitted by "
+                        "L-BFGS"]
+        if not np.any(state.w):
+            remedies.append("start from a better w_0 with coef_init (e.g. "
+                            "LogisticRegression().fit(X, y).coef_[0])")
+        if validation is None:
+            remedies.append("keep the iterate with the best held-out score "
+                            "(early_stopping=True)")
+        return "To learn a ranker, " + "; or ".join(remedies) + "."
 
     def _check_partial_fit_target(self, y, classes, first_call):
         """Binary labels of a chunk against ``classes_``; set it on the first call."""
@@ -341,7 +394,31 @@ class BaseLinearRanker(BaseRanker):
             X, y_pos, codes, n_groups, loss=self._get_surrogate(), k=self.k,
             eta0=self.eta0, alpha=self.alpha, max_iter=1, tol=None,
             radius=self.radius, state=state, average=self.average,
-            verbose=self.verbose,
+            verbose=self.verbose, n_threads=self._n_threads(),
         )
         self._set_fitted(state, len(state.objective_curve) - n_before, None)
         return self
+
+
+class _InMemoryRows:
+    """Validated training rows in this process (see ``_fit_linear``)."""
+
+    def __init__(self, X, y_pos, codes, n_groups):
+        self.X, self.y_pos, self.codes, self.n_groups = X, y_pos, codes, n_groups
+        self.n_features = X.shape[1]
+
+    def prepare(self, ranker, loss):
+        X, y_pos, codes, n_groups = self.X, self.y_pos, self.codes, self.n_groups
+        validation = None
+        if ranker.early_stopping:
+            X, y_pos, codes, validation = ranker._early_stopping_split(
+                X, y_pos, codes, n_groups)
+            ranker.n_groups_skipped_ = int(
+                n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+        objective = InMemoryLinearLoss(X, y_pos, codes, n_groups, loss,
+                                       k=ranker.k, alpha=ranker.alpha,
+                                       n_threads=ranker._n_threads())
+        return objective, validation, f"{X.shape[0]} rows, {n_groups} groups"
+
+    def release(self):
+        self.X = self.y_pos = self.codes = None

@@ -4,6 +4,7 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from . import _defaults
 from ._linear import BaseLinearRanker
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, SURROGATES, get_surrogate
 
@@ -424,10 +425,13 @@ class PApKRanker(BaseLinearRanker):
                    Interval(Integral, 1, None, closed="left"), None],
     }
 
-    def __init__(self, surrogate="pairwise_logistic", *, k=10, solver="auto",
-                 temperature=1.0, group_weight="inverse_variance", eta0=1.0,
-                 alpha=1e-4, max_iter=200, tol=1e-4, n_iter_no_change=10,
-                 radius=None, early_stopping=False, validation_fraction=0.1,
+    def __init__(self, surrogate="pairwise_logistic", *, k=_defaults.K,
+                 solver="auto", temperature=_defaults.TEMPERATURE,
+                 group_weight=_defaults.GROUP_WEIGHT, eta0=_defaults.ETA0,
+                 alpha=_defaults.ALPHA, max_iter=_defaults.MAX_ITER,
+                 tol=_defaults.TOL, n_iter_no_change=_defaults.N_ITER_NO_CHANGE,
+                 radius=None, early_stopping=False,
+                 validation_fraction=_defaults.VALIDATION_FRACTION,
                  average=False, warm_start=False, random_state=None, verbose=0,
                  pos_label=None, n_jobs=None):
         self.surrogate = surrogate
@@ -449,6 +453,10 @@ class PApKRanker(BaseLinearRanker):
         self.verbose = verbose
         self.pos_label = pos_label
         self.n_jobs = n_jobs
+
+    def _n_threads(self):
+        # None: every core (the kernel's threads, as HGB's OpenMP threads)
+        return self.n_jobs
 
     def _get_surrogate(self):
         return get_surrogate(self.surrogate, temperature=self.temperature,
@@ -489,9 +497,12 @@ class _FixedSurrogateRanker(BaseLinearRanker):
 
     _surrogate = None
 
-    def __init__(self, *, k=10, eta0=1.0, alpha=1e-3, max_iter=200, tol=1e-4,
-                 n_iter_no_change=10, radius=None, early_stopping=False,
-                 validation_fraction=0.1, average=False, warm_start=False,
+    def __init__(self, *, k=_defaults.K, eta0=_defaults.ETA0,
+                 alpha=_defaults.HINGE_ALPHA, max_iter=_defaults.MAX_ITER,
+                 tol=_defaults.TOL, n_iter_no_change=_defaults.N_ITER_NO_CHANGE,
+                 radius=None, early_stopping=False,
+                 validation_fraction=_defaults.VALIDATION_FRACTION,
+                 average=False, warm_start=False,
                  random_state=None, verbose=0, pos_label=None):
         self.k = k
         self.eta0 = eta0

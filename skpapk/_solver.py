@@ -17,11 +17,11 @@ options of :func:`projected_subgradient`. An epoch is one full-batch step::
 float64): it is never copied. The iterate is kept in float64 and cast to
 ``X.dtype`` for the products.
 
-The data enter only through an epoch oracle (:func:`linear_epoch`: ``f_t``
-and ``X.T @ coef(s_t)`` at ``w_t``); :func:`subgradient_descent` runs the
-steps, the stopping rule and the averaging on any such oracle, e.g. one
-that sums the parts of partitions of whole groups on the workers of a
-cluster (:mod:`skpapk.dask`).
+The data enter only through the objective object
+(:class:`skpapk._linear_loss.LinearLoss`: ``F(w_t)`` and its subgradient);
+:func:`subgradient_descent` runs the steps, the stopping rule and the
+averaging on any such objective, e.g. one that sums the parts of partitions
+of whole groups on the workers of a cluster (:mod:`skpapk.dask`).
 """
 
 import warnings
@@ -29,10 +29,19 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
+from ._linear_loss import InMemoryLinearLoss
 from .metrics import papk_score
+
+
+class NoDescentWarning(ConvergenceWarning):
+    """A run never took the objective below its value at its start ``w_0``.
+
+    Raised by :func:`subgradient_descent`; the rankers catch it and warn a
+    :class:`~sklearn.exceptions.ConvergenceWarning` with what to change in
+    their parameters.
+    """
 
 
 def no_improvement_count(score, best_score, count, *, tol, n_iter_no_change):
@@ -200,52 +209,44 @@ class SolverState:
         return self.w
 
 
-ValidationSet = namedtuple("ValidationSet", ["X", "y_pos", "codes"])
-ValidationSet.__doc__ = """Held-out rows scored by micro-pAp@k for early stopping.
+class ValidationSet(namedtuple("ValidationSet", ["X", "y_pos", "codes"])):
+    """Held-out rows scored by micro-pAp@k for early stopping.
 
-Attributes
-----------
-X : ndarray or CSR matrix of shape (n_val, n_features)
-y_pos : ndarray of bool of shape (n_val,)
-codes : ndarray of int of shape (n_val,)
-    Group codes (any integers; groups without both labels are left out).
-"""
+    The solvers ask only ``validation.score(w, k)`` of a validation set, so
+    held-out rows kept elsewhere (on the workers of a cluster:
+    :class:`skpapk.dask._oracle.DistributedValidation`) serve as well.
+
+    Attributes
+    ----------
+    X : ndarray or CSR matrix of shape (n_val, n_features)
+    y_pos : ndarray of bool of shape (n_val,)
+    codes : ndarray of int of shape (n_val,)
+        Group codes (any integers; groups without both labels are left out).
+    """
+
+    __slots__ = ()
+
+    def score(self, w, k):
+        """Micro-pAp@k of ``X @ w`` (NaN when a score is not finite or no
+        group is defined)."""
+        X_val = self.X
+        scores = np.asarray(X_val @ w.astype(X_val.dtype, copy=False)).reshape(-1)
+        if not np.all(np.isfinite(scores)):
+            return np.nan
+        return _train_papk(self.y_pos, scores, self.codes, k)
 
 
 def _train_papk(y_pos, scores, codes, k):
-    """Micro-pAp@k of the training scores (for ``verbose``)."""
+    """Micro-pAp@k of scores of rows ``y_pos`` (undefined groups left out)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True)
 
 
-def _abs_max(X):
-    """``max |X|`` without a copy of ``X`` (0 for an empty matrix)."""
-    data = X.data if sp.issparse(X) else X
-    if data.size == 0:
-        return 0.0
-    return float(max(data.max(), -data.min()))
-
-
-def _validation_score(validation, w, k):
-    """Micro-pAp@k of ``validation.X @ w`` (NaN when no group is defined).
-
-    ``validation`` may also be any object with a method ``score(w, k)``
-    giving that number (held-out rows kept elsewhere, e.g. on the workers of
-    a cluster: :mod:`skpapk.dask`).
-    """
-    if not isinstance(validation, ValidationSet):
-        return validation.score(w, k)
-    X_val = validation.X
-    scores = np.asarray(X_val @ w.astype(X_val.dtype, copy=False)).reshape(-1)
-    if not np.all(np.isfinite(scores)):
-        return np.nan
-    return _train_papk(validation.y_pos, scores, validation.codes, k)
-
-
 def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
                           max_iter, tol=None, n_iter_no_change=5, radius=None,
-                          state=None, average=False, validation=None, verbose=0):
+                          state=None, average=False, validation=None, verbose=0,
+                          n_threads=None):
     """Run projected subgradient descent (Algorithm 1) on a surrogate.
 
     Parameters
@@ -293,6 +294,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         instead of the objective (early stopping).
     verbose : int, default=0
         Print the objective and the training micro-pAp@k every epoch.
+    n_threads : int or None, default=None
+        Threads of the smooth surrogates' compiled kernel (``None``: every
+        CPU; the result does not depend on it).
 
     Returns
     -------
@@ -322,88 +326,34 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     """
     if state is None:
         state = SolverState.zeros(X.shape[1])
-    oracle = linear_epoch(X, y_pos, codes, n_groups, loss=loss, k=k,
-                          verbose=verbose)
+    objective = InMemoryLinearLoss(X, y_pos, codes, n_groups, loss, k=k,
+                                   alpha=alpha, n_threads=n_threads)
     return subgradient_descent(
-        oracle, state, k=k, eta0=eta0, alpha=alpha, max_iter=max_iter, tol=tol,
+        objective, state, eta0=eta0, max_iter=max_iter, tol=tol,
         n_iter_no_change=n_iter_no_change, radius=radius, average=average,
         validation=validation, verbose=verbose,
     )
 
 
-Epoch = namedtuple("Epoch", ["value", "n_groups_used", "train_papk", "gradient"])
-Epoch.__doc__ = """What one epoch of Algorithm 1 needs of the data at ``w``.
-
-Attributes
-----------
-value : float
-    The mean surrogate over groups at ``w`` (without ``alpha * ||w||^2``).
-n_groups_used : int
-    Number of groups with a relevant and an irrelevant row.
-train_papk : float or None
-    Training micro-pAp@k of ``X @ w`` (only asked for by ``verbose``).
-gradient : callable
-    ``gradient()`` returns the (sub)gradient of ``value`` at ``w``, a float64
-    vector of shape ``(n_features,)`` (called only when the epoch steps).
-"""
-
-
-def linear_epoch(X, y_pos, codes, n_groups, *, loss, k, verbose=0):
-    """The epoch oracle of Algorithm 1 on in-memory data.
-
-    Parameters
-    ----------
-    X, y_pos, codes, n_groups, loss, k, verbose
-        As in :func:`projected_subgradient`.
-
-    Returns
-    -------
-    oracle : callable
-        ``oracle(w)`` returns an :class:`Epoch`, or ``None`` when the scores
-        ``X @ w`` are not finite. ``oracle.dtype`` is the dtype of the
-        products (``X``'s) and ``oracle.x_max`` is ``max |X|``, which bound
-        the iterates (:func:`subgradient_descent`). A distributed oracle
-        with the same contract sums the parts of these numbers over
-        partitions of whole groups (:mod:`skpapk.dask`).
-    """
-    dtype = X.dtype
-
-    def oracle(w):
-        scores = np.asarray(X @ w.astype(dtype, copy=False)).reshape(-1)
-        if not np.all(np.isfinite(scores)):
-            return None
-        value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, n_groups, k)
-        papk = _train_papk(y_pos, scores, codes, k) if verbose else None
-
-        def gradient():
-            return np.asarray(X.T @ coef.astype(dtype, copy=False),
-                              dtype=np.float64).reshape(-1)
-
-        return Epoch(value=value, n_groups_used=n_used, train_papk=papk,
-                     gradient=gradient)
-
-    oracle.dtype = dtype
-    oracle.x_max = _abs_max(X)
-    return oracle
-
-
-def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
+def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                         n_iter_no_change=5, radius=None, average=False,
                         validation=None, verbose=0):
-    """Algorithm 1 given an epoch oracle (see :func:`projected_subgradient`).
+    """Algorithm 1 on an objective object (see :func:`projected_subgradient`).
 
     Parameters
     ----------
-    oracle : callable
-        ``oracle(w) -> Epoch or None``, as made by :func:`linear_epoch`,
-        with attributes ``dtype`` and ``x_max``.
+    objective : LinearLoss
+        ``F(w) = L(X @ w) + alpha ||w||^2`` and its subgradient
+        (:class:`skpapk._linear_loss.LinearLoss`, in memory or distributed);
+        its ``k`` is the one of the validation score, its ``l1_limit``
+        bounds the iterates.
     state : SolverState
         Resume from this state (updated in place);
         ``SolverState.zeros(n_features)`` starts at ``w_0 = 0``.
-    k, eta0, alpha, max_iter, tol, n_iter_no_change, radius, average, verbose
+    eta0, max_iter, tol, n_iter_no_change, radius, average, verbose
         As in :func:`projected_subgradient`.
     validation : ValidationSet or object with ``score(w, k)``, default=None
-        Held-out rows for early stopping (see :func:`_validation_score`).
+        Held-out rows for early stopping.
 
     Returns
     -------
@@ -416,28 +366,26 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
     n_before = len(state.objective_curve)
     state.converged = False
     state.diverged = False
-    dtype = oracle.dtype
+    state.n_groups_used = objective.n_groups_used
+    k = objective.k
     # |X @ w| <= max|X| * ||w||_1: an iterate past this bound could overflow
     # X @ w in X's dtype, so the solver stops before taking it
-    x_max = oracle.x_max
-    score_limit = np.finfo(dtype).max / x_max if x_max > 1.0 else np.finfo(dtype).max
+    score_limit = objective.l1_limit
     # overflow is detected below (non-finite iterate) and reported once
     with np.errstate(over="ignore", invalid="ignore"):
         for _ in range(max_iter):
             w = state.w
-            epoch = oracle(w)
+            epoch = objective.evaluate(w, train_papk=bool(verbose))
             if epoch is None:  # the scores X @ w are not finite
                 state.diverged = True
                 break
-            value = epoch.value
-            state.n_groups_used = epoch.n_groups_used
-            objective = value + alpha * float(w @ w)
-            if not np.isfinite(objective):
+            value, f_w = epoch.value, epoch.objective
+            if not np.isfinite(f_w):
                 state.diverged = True
                 break
-            state.objective_curve.append(objective)
+            state.objective_curve.append(f_w)
             if verbose:
-                print(f"-- Epoch {state.t + 1}: objective {objective:.6g}, "
+                print(f"-- Epoch {state.t + 1}: objective {f_w:.6g}, "
                       f"surrogate {value:.6g}, train micro-pAp@k "
                       f"{epoch.train_papk:.4f}, "
                       f"step {eta0 / np.sqrt(state.t + 1):.3g}")
@@ -445,19 +393,18 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
             # non-zero w_0, from coef_init, is a candidate like any iterate)
             if state.t > 0 or np.any(w):
                 if validation is None:
-                    if tol is not None and objective > state.best_objective - tol:
+                    if tol is not None and f_w > state.best_objective - tol:
                         state.n_no_improvement += 1
                     else:
                         state.n_no_improvement = 0
-                if objective < state.best_objective:
-                    state.best_objective = objective
+                if f_w < state.best_objective:
+                    state.best_objective = f_w
                     state.best_w = w.copy()
                 if (validation is None and tol is not None
                         and state.n_no_improvement >= n_iter_no_change):
                     state.converged = True
                     break
-            grad = epoch.gradient() + 2.0 * alpha * w
-            w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * grad
+            w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * epoch.gradient
             if radius is not None:
                 norm = np.linalg.norm(w_new)
                 if norm > radius:
@@ -476,7 +423,7 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
                 state.avg_w = state.avg_w + (w_new - state.avg_w) / state.n_averaged
             if validation is not None:
                 candidate = state.avg_w if average else state.w
-                score = _validation_score(validation, candidate, k)
+                score = validation.score(candidate, k)
                 if verbose:
                     print(f"   validation micro-pAp@k of w_{state.t}"
                           f"{' (averaged)' if average else ''}: {score:.4f}")
@@ -489,8 +436,8 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
     if state.diverged:
         warnings.warn(
             f"The iterates diverged after {state.t} steps (the next iterate or "
-            f"its scores X @ w would not be finite in {dtype}): the step size "
-            f"is too large for the scale of the features; lower eta0 (got "
+            f"its scores X @ w would not be finite in {objective.dtype}): the "
+            f"step size is too large for the scale of the features; lower eta0 (got "
             f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last iterate "
             f"with finite scores is kept.",
             ConvergenceWarning,
@@ -512,26 +459,17 @@ def subgradient_descent(oracle, state, *, k, eta0, alpha, max_iter, tol=None,
         start = "w_0 = 0" if start_is_zero else "the given w_0 (coef_init)"
         kept = ("the iterate with the best validation score" if validation
                 is not None else "an early iterate")
-        remedies = [("train a smooth surrogate instead: PApKRanker() with its "
-                     "default surrogate='pairwise_logistic', fitted by L-BFGS")]
-        if start_is_zero:
-            remedies.append("start from a better w_0 with coef_init (e.g. "
-                            "LogisticRegression().fit(X, y).coef_[0])")
-        if validation is None:
-            remedies.append("keep the iterate with the best held-out score "
-                            "(early_stopping=True)")
         warnings.warn(
             f"The objective never went below its value at the starting point "
             f"{start} (objective {curve[0]:.6g}; lowest later value "
-            f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): coef_ "
-            f"({kept}) is not a minimiser of the objective. Either every step "
-            f"overshot (eta0={eta0} too large for the scale of X: try a "
-            f"smaller eta0), or the surrogate is lowest at or near w_0, as the "
-            f"margin-1 hinge surrogates are when, under every w, the top "
-            f"irrelevant items of the groups outscore their relevant ones (a "
-            f"weak signal and many irrelevant items per group). Then, to learn "
-            f"a ranker, " + "; or ".join(remedies) + ".",
-            ConvergenceWarning,
+            f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): the iterate "
+            f"returned ({kept}) is not a minimiser of the objective. Either "
+            f"every step overshot (eta0={eta0} too large for the scale of X: "
+            f"try a smaller eta0), or the surrogate is lowest at or near w_0, "
+            f"as the margin-1 hinge surrogates are when, under every w, the "
+            f"top irrelevant items of the groups outscore their relevant ones "
+            f"(a weak signal and many irrelevant items per group).",
+            NoDescentWarning,
             stacklevel=3,
         )
     return state

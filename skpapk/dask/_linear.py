@@ -8,9 +8,10 @@ to the in-memory code unchanged. A distributed ``fit``:
    that no group (user) has rows in two partitions;
 2. prepares every partition (relevance mask, group codes, early-stopping
    split, pair layout) and persists it on the workers;
-3. runs the in-memory solver (Algorithm 1 or L-BFGS, with their state,
-   stopping rule and warnings) on an oracle that sends ``w`` to the
-   workers and adds up their partitions' sums (:mod:`._oracle`).
+3. runs the in-memory fit path (``BaseLinearRanker._fit_linear``: solver
+   choice, initial state, Algorithm 1 or L-BFGS with their stopping rule
+   and warnings) on an objective that sends ``w`` to the workers and adds
+   up their partitions' sums (:class:`._oracle.DaskLinearLoss`).
 
 The objective and gradient are sums over users, and each user's terms are
 computed where its rows are, so the fit is the in-memory fit (up to the
@@ -24,8 +25,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
-from .._lbfgs import minimize_lbfgs
-from .._solver import subgradient_descent
+from .._base import check_defined_groups
 from ..utils._validation import check_k
 from . import _worker
 from ._common import (
@@ -35,12 +35,7 @@ from ._common import (
     check_validation_counts,
     load_partitions,
 )
-from ._oracle import (
-    DistributedValidation,
-    PersistedPartitions,
-    lbfgs_objective,
-    subgradient_oracle,
-)
+from ._oracle import DaskLinearLoss, DistributedValidation, PersistedPartitions
 
 
 class DaskLinearMixin(DaskRankerMixin):
@@ -87,83 +82,7 @@ class DaskLinearMixin(DaskRankerMixin):
 
     def _fit_dask(self, X, y, groups, coef_init):
         check_k(self.k)
-        X, loaded, summaries = load_partitions(X, y, groups)
-        classes, n_groups = check_partitions(self, X, summaries, groups)
-        n_rows = [s["n_rows"] for s in summaries]
-        n_features = summaries[0]["n_features"]
-        self.classes_ = classes
-        loss = self._get_surrogate()
-        solver = self._get_solver(loss)
-        if solver == "lbfgs":
-            self._check_lbfgs_options()
-        state = self._initial_state(n_features, coef_init)
-
-        fraction = self.validation_fraction if self.early_stopping else None
-        seeds = [None] * len(loaded)
-        if self.early_stopping:
-            rng = check_random_state(self.random_state)
-            seeds = rng.randint(np.iinfo(np.int32).max, size=len(loaded)).tolist()
-        prepared = [dask.delayed(_worker.prepare_partition)(
-                        part, classes[-1], loss, validation_fraction=fraction,
-                        seed=seed)
-                    for part, seed in zip(loaded.parts, seeds)]
-        parts = PersistedPartitions(prepared)
-        loaded.release()
-        counts = parts.map(_worker.summarize_prepared)
-        n_defined = sum(c[0] for c in counts)
-        self.n_groups_skipped_ = int(n_groups - n_defined)
-        validation = None
-        if self.early_stopping:
-            check_validation_counts(self.validation_fraction, n_defined,
-                                    sum(c[1] for c in counts))
-            validation = DistributedValidation(parts)
-        elif classes.shape[0] < 2 or n_defined == 0:
-            raise ValueError(
-                f"No group has both a relevant and an irrelevant row: y has one "
-                f"class in each of the {n_groups} group(s), so there is no pair "
-                f"to rank. Each group (user) needs at least one relevant and one "
-                f"irrelevant row (classes seen: {classes.tolist()})."
-            )
-        if self.verbose:
-            print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
-                  f"{solver} solver, k={self.k}) on {sum(n_rows)} rows in "
-                  f"{len(parts)} partitions, {n_groups} groups; "
-                  f"{self.n_groups_skipped_} groups skipped (no relevant or no "
-                  f"irrelevant row).")
-        dtype = np.result_type(*[s["dtype"] for s in summaries])
-        x_max = max(s["x_max"] for s in summaries)
-        t_before, n_before = state.t, len(state.objective_curve)
-        try:
-            if solver == "lbfgs":
-                # the in-memory column_scale of the training rows: max |X_j|
-                # (1 for an all-zero column), the preconditioner of L-BFGS
-                scale = np.max([c[2] for c in counts], axis=0)
-                scale = np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
-                fun = lbfgs_objective(parts, loss=loss, k=self.k, alpha=self.alpha,
-                                      n_groups_used=n_defined, column_scale=scale)
-                state = minimize_lbfgs(
-                    fun, state, max_iter=self.max_iter, tol=self.tol,
-                    validation=validation, k=self.k,
-                    n_iter_no_change=self.n_iter_no_change,
-                    scale=fun.column_scale, verbose=self.verbose,
-                )
-                state.n_groups_used = fun.n_groups_used
-                n_iter = state.t - t_before
-            else:
-                oracle = subgradient_oracle(parts, loss=loss, k=self.k, dtype=dtype,
-                                            x_max=x_max, verbose=self.verbose)
-                state = subgradient_descent(
-                    oracle, state, k=self.k, eta0=self.eta0, alpha=self.alpha,
-                    max_iter=self.max_iter, tol=self.tol,
-                    n_iter_no_change=self.n_iter_no_change, radius=self.radius,
-                    average=self.average, validation=validation,
-                    verbose=self.verbose,
-                )
-                n_iter = len(state.objective_curve) - n_before
-        finally:
-            parts.release()
-        self._set_fitted(state, n_iter, validation)
-        return self
+        return self._fit_linear(_DaskRows(self, X, y, groups), coef_init)
 
     def _block_scorer(self):
         return partial(_worker.linear_scores, w=self.coef_)
@@ -187,3 +106,60 @@ class DaskLinearMixin(DaskRankerMixin):
             )
         return self._local_class.partial_fit(self, X, y, groups=groups,
                                              classes=classes)
+
+
+class _DaskRows:
+    """Training rows in the partitions of dask collections, loaded and
+    checked on the workers (the rows of ``BaseLinearRanker._fit_linear``).
+
+    Sets ``n_features_in_`` and ``classes_`` of the ranker.
+    """
+
+    def __init__(self, ranker, X, y, groups):
+        X, self.loaded, self.summaries = load_partitions(X, y, groups)
+        self.classes, self.n_groups = check_partitions(ranker, X, self.summaries,
+                                                       groups)
+        ranker.classes_ = self.classes
+        self.n_features = self.summaries[0]["n_features"]
+        self.parts = None
+
+    def prepare(self, ranker, loss):
+        """Prepare every partition on its worker (relevance mask, early
+        stopping split, pair layout) and keep it there."""
+        loaded, summaries, n_groups = self.loaded, self.summaries, self.n_groups
+        fraction = ranker.validation_fraction if ranker.early_stopping else None
+        seeds = [None] * len(loaded)
+        if ranker.early_stopping:
+            rng = check_random_state(ranker.random_state)
+            seeds = rng.randint(np.iinfo(np.int32).max, size=len(loaded)).tolist()
+        prepared = [dask.delayed(_worker.prepare_partition)(
+                        part, self.classes[-1], loss, validation_fraction=fraction,
+                        seed=seed)
+                    for part, seed in zip(loaded.parts, seeds)]
+        self.parts = PersistedPartitions(prepared)
+        loaded.release()
+        counts = self.parts.map(_worker.summarize_prepared)
+        n_defined = sum(c[0] for c in counts)
+        ranker.n_groups_skipped_ = int(n_groups - n_defined)
+        validation = None
+        if ranker.early_stopping:
+            check_validation_counts(ranker.validation_fraction, n_defined,
+                                    sum(c[1] for c in counts))
+            validation = DistributedValidation(self.parts)
+        else:
+            check_defined_groups(n_defined if self.classes.shape[0] == 2 else 0,
+                                 n_groups, self.classes)
+        objective = DaskLinearLoss(
+            self.parts, counts,
+            dtype=np.result_type(*[s["dtype"] for s in summaries]),
+            x_max=max(s["x_max"] for s in summaries), surrogate=loss, k=ranker.k,
+            alpha=ranker.alpha, n_threads=ranker._n_threads())
+        n_rows = sum(s["n_rows"] for s in summaries)
+        return (objective, validation,
+                f"{n_rows} rows in {len(self.parts)} partitions, {n_groups} groups")
+
+    def release(self):
+        """Let the workers free the partitions."""
+        self.loaded.release()
+        if self.parts is not None:
+            self.parts.release()

@@ -1,15 +1,12 @@
-"""Partitions kept on the workers, and the solvers' oracles summed over them.
+"""Partitions kept on the workers, and the objective summed over them.
 
 :class:`PersistedPartitions` holds the prepared partitions of a fit in the
 workers' memory (``dask.persist``) and maps a function over them, sending
-only its small arguments (``w``) each time. The oracles below give the
-in-memory solvers what they ask of the data, as sums over partitions:
-
-- :func:`subgradient_oracle` for Algorithm 1
-  (:func:`skpapk._solver.subgradient_descent`);
-- :func:`lbfgs_objective` for L-BFGS (:func:`skpapk._lbfgs.minimize_lbfgs`);
-- :class:`DistributedValidation` for early stopping (micro-pAp@k of the
-  held-out rows of every partition).
+only its small arguments (``w``) each time. :class:`DaskLinearLoss` is the
+objective of the linear rankers (:class:`skpapk._linear_loss.LinearLoss`,
+which both solvers take) over those partitions, and
+:class:`DistributedValidation` scores early stopping's held-out rows of
+every partition.
 
 Each adds the partitions' sums in partition order and divides by the total
 weight of the defined groups, so the result equals the in-memory value up
@@ -19,7 +16,7 @@ to the rounding of the sums (about 1e-16 relative).
 import dask
 import numpy as np
 
-from .._solver import Epoch
+from .._linear_loss import LinearLoss, column_scale
 from . import _worker
 
 
@@ -60,62 +57,66 @@ def _add(vectors):
     return total
 
 
-def _sum_losses(results):
-    """Totals over partitions of :func:`~skpapk.dask._worker.loss_sums`."""
-    total = float(np.sum([r[0] for r in results]))
-    grad = _add([r[1] for r in results])
-    weight = float(np.sum([r[2] for r in results]))
-    n_used = int(sum(r[3] for r in results))
-    return total, grad, weight, n_used
+class DaskLinearLoss(LinearLoss):
+    """:class:`~skpapk._linear_loss.LinearLoss` of partitions on the workers.
 
+    Every evaluation sends ``w`` to the workers, each returns its
+    partition's surrogate sum, group weight and ``X_p.T @ c_p``
+    (:func:`~skpapk.dask._worker.loss_sums`), and the client adds them up:
+    one round trip per evaluation.
 
-def subgradient_oracle(parts, *, loss, k, dtype, x_max, verbose=0):
-    """Algorithm 1's epoch oracle (:func:`skpapk._solver.linear_epoch`) over
-    persisted partitions: one round trip per epoch."""
+    Parameters
+    ----------
+    parts : PersistedPartitions
+        The prepared partitions (:func:`~skpapk.dask._worker.prepare_partition`).
+    summaries : list of tuple
+        :func:`~skpapk.dask._worker.summarize_prepared` of every partition.
+    dtype : numpy dtype
+        The dtype of the partitions' products ``X_p @ w``.
+    x_max : float
+        ``max |X|`` over all the partitions.
+    surrogate, k, alpha, n_threads
+        As in :class:`~skpapk._linear_loss.LinearLoss`.
+    """
 
-    def oracle(w):
-        results = parts.map(_worker.loss_sums, w, loss, k, check_finite=True,
-                            train_papk=bool(verbose))
+    def __init__(self, parts, summaries, *, dtype, x_max, surrogate, k, alpha,
+                 n_threads=None):
+        super().__init__(surrogate, k=k, alpha=alpha, n_threads=n_threads)
+        self.parts = parts
+        self.n_samples = sum(s[3] for s in summaries)
+        self.n_groups_used = sum(s[0] for s in summaries)
+        self.column_scale = column_scale(np.max([s[2] for s in summaries], axis=0))
+        self.n_features = self.column_scale.shape[0]
+        self.dtype, self.x_max = dtype, x_max
+
+    def _surrogate_at(self, w, *, gradient, check_finite, train_papk):
+        results = self.parts.map(_worker.loss_sums, w, self.surrogate, self.k,
+                                 check_finite=check_finite,
+                                 train_papk=train_papk,
+                                 n_threads=self.n_threads)
         if any(r is None for r in results):  # scores X @ w not all finite
             return None
-        total, grad, weight, n_used = _sum_losses(results)
+        total = float(np.sum([r[0] for r in results]))
+        weight = float(np.sum([r[2] for r in results]))
+        n_used = int(sum(r[3] for r in results))
         value = total / weight if n_used else 0.0
-        if n_used:
-            grad /= weight
+        grad = None
+        if gradient:
+            grad = _add([r[1] for r in results])
+            if n_used:
+                grad /= weight
         papk = None
-        if verbose:
+        if train_papk:
             gains = float(np.sum([r[4][0] for r in results]))
             count = sum(r[4][1] for r in results)
             papk = gains / count if count else float("nan")
-        return Epoch(value=value, n_groups_used=n_used, train_papk=papk,
-                     gradient=lambda: grad)
-
-    oracle.dtype = dtype
-    oracle.x_max = x_max
-    return oracle
-
-
-def lbfgs_objective(parts, *, loss, k, alpha, n_groups_used, column_scale):
-    """``F(w) = loss(X @ w) + alpha ||w||^2`` and its gradient
-    (:func:`skpapk._lbfgs.linear_objective`) over persisted partitions."""
-
-    def fun(w):
-        results = parts.map(_worker.loss_sums, w, loss, k, check_finite=False)
-        total, grad, weight, n_used = _sum_losses(results)
-        value = total / weight if n_used else 0.0
-        if n_used:
-            grad /= weight
-        return value + alpha * float(w @ w), grad + 2.0 * alpha * w
-
-    fun.n_groups_used = n_groups_used
-    fun.column_scale = column_scale
-    return fun
+        return value, grad, papk
 
 
 class DistributedValidation:
     """Held-out rows of every partition, scored by micro-pAp@k.
 
-    The validation object of :func:`skpapk._solver.subgradient_descent` and
+    The validation set of :func:`skpapk._solver.subgradient_descent` and
     :func:`skpapk._lbfgs.minimize_lbfgs`: ``score(w, k)`` is the mean over
     the defined validation groups of all partitions of their pAp@k gains
     (NaN when a score is not finite or no group is defined).

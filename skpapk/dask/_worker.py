@@ -14,17 +14,22 @@ sums over the partition's groups, which add up over partitions:
   their number (micro-pAp@k of the training or validation rows).
 """
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_array
 from sklearn.utils.validation import column_or_1d
 
-from .._solver import _abs_max
+from .._linear_loss import (
+    abs_max,
+    column_abs_max,
+    linear_scores,
+    surrogate_kwargs,
+)
+from .._linear_loss import (
+    gain_sums as _gain_sums,  # also dask._boost
+)
 from ..losses import SmoothPairwiseSurrogate, make_pair_layout
-from ..metrics import papk_score
 from ..model_selection import within_group_split
 from ..utils._groups import defined_groups
 from ..utils._validation import binary_classes, check_fitted_labels, check_groups
@@ -93,17 +98,6 @@ def load_partition(X, y, groups, index, *, y_required=True):
     return LoadedPartition(X=X, y=y, codes=codes, group_labels=labels, index=index)
 
 
-def column_abs_max(X):
-    """``max |X_j|`` of every column of a partition (0 when it has no rows)."""
-    if X.shape[0] == 0:
-        return np.zeros(X.shape[1])
-    high, low = X.max(axis=0), X.min(axis=0)
-    if hasattr(high, "toarray"):
-        high, low = high.toarray(), low.toarray()
-    return np.maximum(np.abs(np.asarray(high, dtype=np.float64)),
-                      np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
-
-
 def summarize_partition(part):
     """What the client needs to know of a loaded partition (small)."""
     classes = (binary_classes(part.y, input_name="y")[1]
@@ -112,7 +106,7 @@ def summarize_partition(part):
         "n_rows": part.X.shape[0],
         "n_features": part.X.shape[1],
         "dtype": part.X.dtype,
-        "x_max": _abs_max(part.X),
+        "x_max": abs_max(part.X),
         "classes": classes,
         "group_labels": part.group_labels,
     }
@@ -151,33 +145,17 @@ def n_val_defined(val, n_groups):
 
 
 def summarize_prepared(part):
-    """Defined groups of the training and of the validation rows, and the
-    ``max |X_j|`` of the training rows (for L-BFGS's column scaling)."""
+    """Defined groups of the training and of the validation rows, the
+    ``max |X_j|`` of the training rows (for L-BFGS's column scaling) and
+    their number."""
     n_train = int(np.count_nonzero(
         defined_groups(part.y_pos, part.codes, part.n_groups)))
-    return n_train, n_val_defined(part.val, part.n_groups), column_abs_max(part.X)
+    return (n_train, n_val_defined(part.val, part.n_groups),
+            column_abs_max(part.X), part.X.shape[0])
 
 
-def linear_scores(X, w):
-    """``X @ w`` of a linear ranker (in ``X``'s float dtype)."""
-    return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
-
-
-
-def _gain_sums(y_pos, scores, codes, n_groups, k):
-    """Sum of the pAp@k gains of the defined groups, and their number."""
-    defined = defined_groups(y_pos, codes, n_groups)
-    n_defined = int(np.count_nonzero(defined))
-    if n_defined == 0:
-        return 0.0, 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        gains = papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
-                           average=None)
-    return float(np.sum(gains[~np.isnan(gains)])), n_defined
-
-
-def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False):
+def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False,
+              n_threads=None):
     """One partition's share of the objective and of its gradient at ``w``.
 
     Returns
@@ -195,7 +173,7 @@ def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False):
     scores = linear_scores(X, w)
     if check_finite and not np.all(np.isfinite(scores)):
         return None
-    kwargs = {} if part.layout is None else {"layout": part.layout}
+    kwargs = surrogate_kwargs(loss, part.layout, n_threads)
     total, coef, weight, n_used = loss.loss_gradient_sums(
         part.y_pos, scores, part.codes, part.n_groups, k, **kwargs)
     grad = np.asarray(X.T @ coef.astype(X.dtype, copy=False),

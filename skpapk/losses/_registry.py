@@ -8,6 +8,7 @@ One string registry, :data:`SURROGATES`, drives the dispatch here and the
 
 from sklearn.utils.validation import _check_sample_weight
 
+from .. import _defaults
 from ..utils._validation import check_k, check_ranking_inputs
 from ._losses import (
     AvgSurrogate,
@@ -58,7 +59,8 @@ def get_surrogate(surrogate, **params):
 
 
 def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
-                   temperature=1.0, group_weight="uniform", sample_weight=None,
+                   temperature=_defaults.TEMPERATURE,
+                   group_weight=_defaults.SURROGATE_GROUP_WEIGHT, sample_weight=None,
                    return_hessian=False, pos_label=None):
     """Mean-over-groups pAp@k surrogate and its per-row (sub)gradient.
 

@@ -147,15 +147,11 @@ def test_an_epoch_does_not_copy_X(sparse):
 def test_an_oracle_summing_parts_of_whole_groups_is_the_same_descent(
         surrogate, early_stopping):
     # the hook of distributed fits (skpapk.dask): subgradient_descent on an
-    # oracle that adds up the loss_gradient_sums of two parts of the groups,
-    # and a validation object with score(w, k), gives projected_subgradient
-    from skpapk._solver import (
-        Epoch,
-        ValidationSet,
-        _validation_score,
-        linear_epoch,
-        subgradient_descent,
-    )
+    # objective (LinearLoss) that adds up the loss_gradient_sums of two parts
+    # of the groups, and a validation object with score(w, k), gives
+    # projected_subgradient
+    from skpapk._linear_loss import InMemoryLinearLoss, LinearLoss
+    from skpapk._solver import ValidationSet, subgradient_descent
 
     X, y, codes, n_groups = _data(seed=3)
     loss = SURROGATES[surrogate]()
@@ -165,29 +161,29 @@ def test_an_oracle_summing_parts_of_whole_groups_is_the_same_descent(
     validation = (ValidationSet(X=X_val, y_pos=y_val, codes=codes_val)
                   if early_stopping else None)
 
-    def oracle(w):
-        sums = [loss.loss_gradient_sums(y[p], X[p] @ w, codes[p], n_groups, 3)
-                for p in parts]
-        weight = sum(s[2] for s in sums)
-        grad = sum(X[p].T @ s[1] for p, s in zip(parts, sums)) / weight
-        return Epoch(value=sum(s[0] for s in sums) / weight,
-                     n_groups_used=sum(s[3] for s in sums), train_papk=None,
-                     gradient=lambda: grad)
+    class TwoParts(LinearLoss):
+        dtype, x_max, n_groups_used = X.dtype, float(np.abs(X).max()), n_groups
 
-    oracle.dtype, oracle.x_max = X.dtype, linear_epoch(
-        X, y, codes, n_groups, loss=loss, k=3).x_max
+        def _surrogate_at(self, w, *, gradient, check_finite, train_papk):
+            sums = [loss.loss_gradient_sums(y[p], X[p] @ w, codes[p], n_groups, 3)
+                    for p in parts]
+            weight = sum(s[2] for s in sums)
+            grad = sum(X[p].T @ s[1] for p, s in zip(parts, sums)) / weight
+            return sum(s[0] for s in sums) / weight, grad, None
 
     class Held:  # validation kept elsewhere, scored through score(w, k)
         def score(self, w, k):
-            return _validation_score(validation, w, k)
+            return validation.score(w, k)
 
-    options = dict(k=3, eta0=0.3, alpha=0.01, max_iter=8, tol=1e-3,
-                   n_iter_no_change=2)
+    objective = TwoParts(loss, k=3, alpha=0.01)
+    assert objective.x_max == InMemoryLinearLoss(
+        X, y, codes, n_groups, loss, k=3, alpha=0.01).x_max
+    options = dict(eta0=0.3, max_iter=8, tol=1e-3, n_iter_no_change=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        ref = projected_subgradient(X, y, codes, n_groups, loss=loss,
-                                    validation=validation, **options)
-        got = subgradient_descent(oracle, SolverState.zeros(X.shape[1]),
+        ref = projected_subgradient(X, y, codes, n_groups, loss=loss, k=3,
+                                    alpha=0.01, validation=validation, **options)
+        got = subgradient_descent(objective, SolverState.zeros(X.shape[1]),
                                   validation=Held() if early_stopping else None,
                                   **options)
     np.testing.assert_allclose(got.w, ref.w, rtol=0, atol=1e-12)
@@ -219,8 +215,42 @@ def test_warns_when_the_objective_never_goes_below_its_start(surrogate):
     curve = np.asarray(state.objective_curve)
     assert curve[1:].min() >= curve[0]
     message = str(record[0].message)
-    assert "coef_init" in message and "early_stopping=True" in message
-    assert "pairwise_logistic" in message and "L-BFGS" in message
+    assert "eta0=0.5" in message and "hinge" in message
+    # the solver states facts: the rankers add what to change in their
+    # parameters
+    assert "coef_init" not in message and "PApKRanker" not in message
+
+
+@pytest.mark.parametrize("early_stopping", [False, True])
+@pytest.mark.parametrize("coef_init", [False, True])
+def test_rankers_add_their_advice_to_the_no_descent_warning(early_stopping,
+                                                            coef_init):
+    from skpapk import PApKAvgRanker, PApKRanker
+
+    X, y, codes, _ = _simulation(pos_mean=0.0)
+    fit_params = {"coef_init": np.full(X.shape[1], 1e-3)} if coef_init else {}
+    for ranker, remedy in [
+            (PApKAvgRanker(k=5, eta0=0.5, max_iter=30, tol=None,
+                           early_stopping=early_stopping,
+                           validation_fraction=0.4, random_state=0),
+             "PApKRanker() with its default surrogate='pairwise_logistic'"),
+            (PApKRanker(surrogate="pairwise_logistic", solver="subgradient",
+                        k=5, eta0=50.0, max_iter=30, tol=None,
+                        early_stopping=early_stopping,
+                        validation_fraction=0.4, random_state=0),
+             "solver='lbfgs'")]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ranker.fit(X, y, groups=codes, **fit_params)
+        messages = [str(w.message) for w in caught
+                    if issubclass(w.category, ConvergenceWarning)
+                    and "never went below" in str(w.message)]
+        [message] = messages
+        assert [w.category for w in caught
+                if "never went below" in str(w.message)] == [ConvergenceWarning]
+        assert remedy in message
+        assert ("coef_init" in message.split("To learn")[1]) is not coef_init
+        assert ("early_stopping=True" in message) is not early_stopping
 
 
 def test_no_start_warning_when_the_objective_goes_below_its_start():

@@ -16,7 +16,8 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 import skpapk
 import skpapk.dask
-from skpapk._lbfgs import linear_objective, minimize_lbfgs
+from skpapk._lbfgs import minimize_lbfgs
+from skpapk._linear_loss import InMemoryLinearLoss
 from skpapk._solver import SolverState, ValidationSet, projected_subgradient
 from skpapk.dask.tests._data import (
     as_dask,
@@ -195,12 +196,11 @@ def test_early_stopping_holds_out_rows_inside_every_partition(name, params):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if ref._get_solver(loss) == "lbfgs":
-            fun = linear_objective(X[train], y_pos[train], groups[train], n_groups,
-                                   loss=loss, k=5, alpha=ref.alpha)
-            state = minimize_lbfgs(fun, state, max_iter=ref.max_iter, tol=ref.tol,
-                                   validation=validation, k=5,
-                                   n_iter_no_change=ref.n_iter_no_change,
-                                   scale=fun.column_scale)
+            objective = InMemoryLinearLoss(X[train], y_pos[train], groups[train],
+                                           n_groups, loss, k=5, alpha=ref.alpha)
+            state = minimize_lbfgs(objective, state, max_iter=ref.max_iter,
+                                   tol=ref.tol, validation=validation,
+                                   n_iter_no_change=ref.n_iter_no_change)
         else:
             state = projected_subgradient(
                 X[train], y_pos[train], groups[train], n_groups, loss=loss, k=5,

@@ -1,0 +1,49 @@
+"""Default values shared by the estimators, the objectives and the CLI.
+
+Stated once here; the signatures of the public classes and functions use
+these names (their docstrings repeat the values, as numpydoc needs). Where
+two models use different values, both constants are here with the reason.
+"""
+
+#: Number of items shown to each user: the ``k`` of pAp@k.
+K = 10
+
+#: Temperature of the ``"soft_papk"`` surrogate, in units of each user's
+#: score standard deviation: the linear ranker, ``surrogate_loss`` and
+#: ``SoftPApKSurrogate``.
+TEMPERATURE = 1.0
+#: The boosted ranker's (``PApKBoostRanker``, ``LightGBMObjective``): chosen
+#: by its own measurement on MovieLens 100K (10 scored as high as
+#: ``"pairwise_logistic"``, 3 and below lower); no such measurement exists
+#: for the linear ranker, so each model keeps its value.
+BOOST_TEMPERATURE = 10.0
+
+#: Weight of each user in the smooth surrogates' mean, for the estimators
+#: (``PApKRanker``, ``PApKBoostRanker``, ``LightGBMObjective``): the inverse
+#: variance of the user's AUC, a better estimate of ``w``.
+GROUP_WEIGHT = "inverse_variance"
+#: The same for the loss functions themselves (``surrogate_loss`` and the
+#: surrogate classes): every user alike, the mean over users of the paper's
+#: micro-pAp@k (eq. 17), which the four paper surrogates always use.
+SURROGATE_GROUP_WEIGHT = "uniform"
+
+#: ``alpha * ||w||^2`` of ``PApKRanker`` (whose default surrogate is the
+#: smooth pairwise logistic loss, fitted by L-BFGS).
+ALPHA = 1e-4
+#: ``alpha`` of the fixed hinge-surrogate rankers (``PApKAvgRanker`` ...,
+#: ``PAUCRanker``, ``PrecAtKRanker``; Algorithm 1). Kept apart from
+#: :data:`ALPHA` so that their fitted models do not change; one value for
+#: both awaits a measurement (``PApKRanker(surrogate="avg")`` and
+#: ``PApKAvgRanker()`` differ only by it).
+HINGE_ALPHA = 1e-3
+
+#: Algorithm 1's initial step size ``eta0`` (steps ``eta0 / sqrt(t + 1)``).
+ETA0 = 1.0
+#: Iterations (L-BFGS) or epochs (Algorithm 1) of the linear rankers.
+MAX_ITER = 200
+#: Stopping tolerance of the linear rankers.
+TOL = 1e-4
+#: Iterations without improvement before the linear rankers stop.
+N_ITER_NO_CHANGE = 10
+#: Fraction of every group's rows held out by ``early_stopping``.
+VALIDATION_FRACTION = 0.1
