@@ -7,8 +7,7 @@ import pytest
 from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
 
-from skpapk.metrics import paired_comparison, papk_score
-from skpapk.metrics import _comparison
+from skpapk.metrics import _comparison, paired_comparison, papk_score
 
 
 def exact_sign_flip_pvalue(diff):
