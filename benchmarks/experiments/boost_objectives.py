@@ -5,8 +5,8 @@ What ``PApKBoostRanker``'s Notes quote: test micro-pAp@k at k = 8 / 16 / 24
 default trees (100 trees, 31 leaves, learning rate 0.05, no early stopping)
 for the objectives, the ``soft_papk`` temperatures (in units of each
 user's score standard deviation) and the user weights below, untuned. Same
-protocol and splits as ``compare_peers.py``. Run ``python
-benchmarks/boost_objectives.py`` (about 10 minutes on 2 cores).
+protocol and splits as ``compare_peers.py``. Run ``python -m
+benchmarks.experiments.boost_objectives`` (about 10 minutes on 2 cores).
 """
 
 import os
@@ -17,17 +17,21 @@ import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
-from compare_peers import default_path, load_split  # noqa: E402
-
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
+
+from .._common import (  # noqa: E402
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
+from .compare_peers import load_split  # noqa: E402
 
 KS = (8, 16, 24)
 ROWS = {
@@ -44,7 +48,7 @@ ROWS = {
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
-    parser.add_argument("--path", default=default_path())
+    parser.add_argument("--path", default=data_path())
     args = parser.parse_args(argv)
     scores = {name: {k: [] for k in KS} for name in ROWS}
     seconds = {name: [] for name in ROWS}
@@ -71,7 +75,7 @@ def main(argv=None):
                                 groups=gs))
                     break
         print(f"split {split} done ({time.perf_counter() - started:.0f} s)",
-              flush=True)
+              file=sys.stderr, flush=True)
     rows = []
     for name in ROWS:
         cells = [name]

@@ -23,10 +23,9 @@ Methods absent from the environment (lightgbm, xgboost) are left out with a
 note. ``--quick`` runs one split and small grids (a smoke test, not a
 result).
 
-Run ``python benchmarks/compare_peers.py --markdown
-benchmarks/results/compare_peers.md`` (about an hour on 2 cores). The data
-are read from ``--path`` (default: ``../shared/data/ml-100k/u.data`` when it
-exists, else the loader's own search); never copy them into the repository.
+Run ``python -m benchmarks run-all --only compare_peers`` (about an hour on
+2 cores). The data are read from ``--path`` (default: the loader's own
+search, ``SKPAPK_DATA`` first); never copy them into the repository.
 """
 
 import os
@@ -35,7 +34,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per fit, for all
 
 import argparse  # noqa: E402
 import itertools  # noqa: E402
-import sys
 import time  # noqa: E402
 import warnings  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -46,9 +44,6 @@ from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.preprocessing import MinMaxScaler  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info, markdown_table, today  # noqa: E402
 
 import skpapk  # noqa: E402
 from skpapk import PApKAvgRanker, PApKMaxRanker, PApKRanker, PApKTSRanker  # noqa: E402
@@ -61,6 +56,14 @@ from skpapk.metrics import (  # noqa: E402
     precision_at_k_score,
 )
 from skpapk.model_selection import within_group_split  # noqa: E402
+
+from .._common import (  # noqa: E402
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
 
 KS = (8, 16, 24)
 
@@ -345,15 +348,10 @@ def write_markdown(path, header, report):
     path.write_text("\n".join(header) + report + analysis)
 
 
-def default_path():
-    candidate = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k"
-    return str(candidate) if candidate.exists() else None
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
-    parser.add_argument("--path", default=default_path())
+    parser.add_argument("--path", default=data_path())
     parser.add_argument("--only", default=None,
                         help="comma-separated substrings of the method names to run")
     parser.add_argument("--quick", action="store_true")
@@ -393,12 +391,11 @@ def main(argv=None):
         header = [
             "# Leaderboard on MovieLens 100K",
             "",
-            f"Command: `python benchmarks/compare_peers.py "
-            f"{' '.join(argv if argv is not None else sys.argv[1:])}`  ",
+            f"Command: `{command_line(argv)}`  ",
             f"Date: {today()}; {n_splits} split(s); {elapsed:.0f} min.  ",
             f"Machine: {machine_info()}; skpapk {skpapk.__version__}.",
             "",
-            "Protocol: see the docstring of `benchmarks/compare_peers.py`.",
+            "Protocol: see the docstring of `benchmarks/experiments/compare_peers.py`.",
             "",
         ]
         write_markdown(args.markdown, header, report)
