@@ -98,7 +98,7 @@ REGISTRY = (
         Run("experiments.reproduce_figure1",
             ("--csv", "{results}/figure1_surrogates.csv",
              "--png", "{results}/figure1_surrogates.png"),
-            ("--n-iter", "20", "--csv", "{results}/figure1_surrogates.csv",
+            ("--n-iter", "60", "--csv", "{results}/figure1_surrogates.csv",
              "--png", "{results}/figure1_surrogates.png")),),
         extra_files=("figure1_surrogates.csv", "figure1_surrogates.png")),
     Result("table2", (
