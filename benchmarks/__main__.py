@@ -201,13 +201,15 @@ def build(result, quick, out, log):
             if i == 0:
                 if not text.startswith("# "):
                     text = f"# {run.heading}\n\n{text}"
-                texts += [text, f"This file is written by `python -m benchmarks "
-                                f"run-all --only {result.name}`: the parts below, "
-                                f"then `benchmarks/notes/{result.name}.md`."]
+                texts.append(text)
             else:
                 texts.append(f"## {run.heading}\n\n{_demote(text)}")
         if result.notes.exists():
             texts.append(result.notes.read_text().strip("\n"))
+    texts.append(f"---\n\nWritten by `python -m benchmarks run-all --only "
+                 f"{result.name}`{' --quick' if quick else ''}: its runs above, "
+                 f"in order, then `benchmarks/notes/{result.name}.md`; no hand "
+                 f"edits.")
     path = out / f"{result.name}.md"
     path.write_text("\n\n".join(texts) + "\n")
     log(f"wrote {path}")
