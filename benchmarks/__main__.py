@@ -83,6 +83,39 @@ _SPLIT = _AVG_MAX_TS + ("--split", "authors")
 _PER_RUN = ("--nmf-seed", "per-run")
 _LSTSQ = ("--nmf-init", "lstsq", "--nmf-seed", "per-run")
 
+#: Table 3's runs: (key, arguments, --quick arguments, heading of the part).
+_T3_RUNS = (
+    ("main", ("--n-jobs", "2"), _T3_QUICK, None),
+    ("A", _AVG_MAX_TS + _authors() + ("--csv", "{tmp}/runs61.csv"),
+     _T3_QUICK + ("--csv", "{tmp}/runs61.csv"),
+     "A: the authors' training protocol (random w_0, 61 epochs, "
+     "lowest-training-loss iterate)"),
+    ("B", _AVG_MAX_TS + _authors() + ("--from-csv", "{tmp}/runs61.csv",
+                                      "--final-epochs", "authors"),
+     _T3_QUICK + ("--from-csv", "{tmp}/runs61.csv"),
+     "B: A, the chosen cells retrained for the authors' final epochs"),
+    ("C", _AVG_MAX_TS + _authors(init="zero"), _T3_QUICK, "C: A with w_0 = 0"),
+    ("D", _AVG_MAX_TS + _authors(reg="paper"), _T3_QUICK,
+     "D: A with alpha = lambda"),
+    ("E", _SPLIT, _T3_QUICK, "E: rankers' defaults, authors' split"),
+    ("G", _SPLIT + _PER_RUN, _T3_QUICK, "G: E, features drawn per run"),
+    ("H", _SPLIT + _PER_RUN + ("--runs", "20"), _T3_QUICK,
+     "H: G, 20 runs (the noise of one draw)"),
+    ("F", _SPLIT + _PER_RUN + _authors(), _T3_QUICK,
+     "F: G, authors' training (A)"),
+    ("J", _SPLIT + _LSTSQ, _T3_QUICK, "J: G, authors' NMF start"),
+    ("K", _SPLIT + _LSTSQ + _authors(), _T3_QUICK, "K: J, authors' training (A)"),
+)
+_T3_FIRST = (("main", "w_0 = 0, rankers' stopping rule (first part)"),
+             ("A", "A: authors' protocol, 61 epochs"),
+             ("B", "B: A, chosen cell retrained 201 (avg) / 121 (max, TS) epochs"),
+             ("C", "C: A with w_0 = 0"), ("D", "D: A with alpha = lambda"))
+_T3_SECOND = (("E", "E: rankers' defaults, authors' split"),
+              ("G", "G: E, features drawn per run"), ("H", "H: G, 20 runs"),
+              ("F", "F: G, authors' training (A)"),
+              ("J", "J: G, authors' NMF start"),
+              ("K", "K: J, authors' training (A)"))
+
 #: Every committed result file (``benchmarks/results/<name>.md``).
 REGISTRY = (
     Result("boost_objectives", (
@@ -109,33 +142,17 @@ REGISTRY = (
             ("--init", "random", "--eta0", "0.01", "--runs", "5", "--max-iter",
              "50", "--n-jobs", "1"),
             heading="A random start and a small step"),), hours=0.1),
-    Result("table3_movielens", (
-        Run(_T3, ("--n-jobs", "2"), _T3_QUICK),
-        Run(_T3, _AVG_MAX_TS + _authors() + ("--csv", "{tmp}/runs61.csv"),
-            _T3_QUICK + ("--csv", "{tmp}/runs61.csv"),
-            heading="The authors' training protocol (random w_0, 61 epochs, "
-                    "lowest-training-loss iterate)"),
-        Run(_T3, _AVG_MAX_TS + _authors() + ("--from-csv", "{tmp}/runs61.csv",
-                                             "--final-epochs", "authors"),
-            _T3_QUICK + ("--from-csv", "{tmp}/runs61.csv"),
-            heading="The same, final fit with the authors' number of epochs"),
-        Run(_T3, _AVG_MAX_TS + _authors(init="zero"), _T3_QUICK,
-            heading="The authors' protocol from w_0 = 0"),
-        Run(_T3, _AVG_MAX_TS + _authors(reg="paper"), _T3_QUICK,
-            heading="The authors' protocol with the paper's regularisation"),
-        Run(_T3, _SPLIT, _T3_QUICK,
-            heading="E: the authors' split"),
-        Run(_T3, _SPLIT + _PER_RUN, _T3_QUICK,
-            heading="G: the authors' split, features drawn per run"),
-        Run(_T3, _SPLIT + _PER_RUN + ("--runs", "20"), _T3_QUICK,
-            heading="H: the noise of one draw (20 runs)"),
-        Run(_T3, _SPLIT + _PER_RUN + _authors(), _T3_QUICK,
-            heading="F: G with the authors' training protocol"),
-        Run(_T3, _SPLIT + _LSTSQ, _T3_QUICK,
-            heading="J: G with least-squares NMF initialisation"),
-        Run(_T3, _SPLIT + _LSTSQ + _authors(), _T3_QUICK,
-            heading="K: J with the authors' training protocol"),
-    ), data=True, hours=4.0),
+    Result("table3_movielens", tuple(
+        Run(_T3, args + ("--save-best", f"{{tmp}}/{key}.json"),
+            quick + ("--save-best", f"{{tmp}}/{key}.json"), heading=heading)
+        for key, args, quick, heading in _T3_RUNS) + (
+        Run("experiments.table3_protocols",
+            tuple(f"{label}={{tmp}}/{key}.json" for key, label in _T3_FIRST),
+            heading="The training protocols side by side"),
+        Run("experiments.table3_protocols",
+            tuple(f"{label}={{tmp}}/{key}.json" for key, label in _T3_SECOND),
+            heading="The split, the features and the noise of one draw, side "
+                    "by side")), data=True, hours=4.0),
     Result("linear_rankers_why", (
         Run("experiments.why_hinge_surrogates", ("--lp",), (), flag=None,
             heading="Why the paper's linear rankers do not learn on MovieLens "
@@ -237,7 +254,8 @@ def main(argv=None):
             print(f"{result.name}.md (about {result.hours:g} h on 2 cores"
                   f"{', reads SKPAPK_DATA' if result.data else ''}):")
             for run in result.runs:
-                print("   python -m benchmarks." + " ".join([run.module, *run.args]))
+                print("   python -m " + shlex.join([f"benchmarks.{run.module}",
+                                                   *run.args]))
         return
     if any(r.data for r in chosen) and not os.environ.get("SKPAPK_DATA"):
         raise SystemExit("set SKPAPK_DATA to the folder holding MovieLens 100K's "

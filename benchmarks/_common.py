@@ -8,6 +8,7 @@ user filter and a Markdown table writer.
 import datetime
 import os
 import platform
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -40,8 +41,10 @@ def _portable(arg):
 
     A path inside the repository is written relative to its root; any other
     absolute path (a temporary folder, the data) keeps its file name only.
+    ``--option=PATH`` and ``LABEL=PATH`` arguments are shortened after the
+    ``=``.
     """
-    head, sep, value = arg.rpartition("=") if arg.startswith("--") else ("", "", arg)
+    head, sep, value = arg.rpartition("=") if "=" in arg else ("", "", arg)
     if not os.path.isabs(value):
         return arg
     path = Path(value).resolve()
@@ -63,8 +66,9 @@ def command_line(argv=None):
     spec = getattr(sys.modules["__main__"], "__spec__", None)
     head = (f"python -m {spec.name}" if spec is not None
             else f"python {_portable(os.path.abspath(sys.argv[0]))}")
-    args = sys.argv[1:] if argv is None else list(argv)
-    return " ".join([head] + [_portable(a) for a in args])
+    args = [_portable(a) for a in (sys.argv[1:] if argv is None else argv)]
+    return " ".join([head] + [shlex.quote(a) if set(a) & set(" '\"") else a
+                              for a in args])
 
 
 def header(title, *details):

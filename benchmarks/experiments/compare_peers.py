@@ -17,7 +17,11 @@ run):
   reported as mean ± std over the splits, with the seconds of one fit of
   the kept candidate (one thread where the library allows it);
 - the random ranking row is the exact expectation
-  (:func:`skpapk.metrics.expected_papk_score` and friends).
+  (:func:`skpapk.metrics.expected_papk_score` and friends);
+- per k, the best skpapk row and the best peer row (by mean test
+  micro-pAp@k) are compared user by user on the test parts of every split
+  with :func:`skpapk.metrics.paired_comparison` (difference, its standard
+  error, sign-flip p-value, bootstrap interval).
 
 Methods absent from the environment (lightgbm, xgboost) are left out with a
 note. ``--quick`` runs one split and small grids (a smoke test, not a

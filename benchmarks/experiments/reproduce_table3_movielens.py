@@ -380,6 +380,17 @@ def noise_calibration(best, methods, ks, points=2.0):
     return header, rows
 
 
+def save_best(best, path):
+    """The chosen cells' test scores as JSON: ``[method, k, run, test_paper,
+    test_all]`` rows (numbers only: nothing a reader would execute)."""
+    import json
+
+    rows = [[m, k, run, rec["test_paper"], rec["test_all"]]
+            for (m, k, run), rec in best.items()]
+    with open(path, "w") as f:
+        json.dump(rows, f)
+
+
 def read_records(path, methods=None, exclude=()):
     """The fits of a CSV written by ``--csv`` (numbers parsed)."""
     import csv
@@ -468,6 +479,9 @@ def main(argv=None):
                              "max, TS and SGD@k 121) and report its test score")
     parser.add_argument("--markdown", default=None,
                         help="write the tables (command, date, machine) here")
+    parser.add_argument("--save-best", default=None, metavar="JSON",
+                        help="write the test scores of the chosen cells here "
+                             "(read by benchmarks.experiments.table3_protocols)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -548,6 +562,8 @@ def main(argv=None):
                 f"{AUTHORS_FINAL_EPOCHS} epochs (the authors' final runs) in "
                 f"{(time.perf_counter() - start) / 60:.1f} min; chosen by the "
                 f"validation scores of the {args.max_iter}-epoch grid.", ""]
+    if args.save_best:
+        save_best(best, args.save_best)
     for users in (args.users, "all" if args.users == "paper" else "paper"):
         header, ours, paper, diff = summary_tables(best, methods, ks, users)
         title = ("users with >= 1 positive and >= k negatives in the part "
