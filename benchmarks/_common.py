@@ -1,16 +1,22 @@
-"""Helpers shared by the benchmarks that reproduce the paper's experiments.
+"""Helpers shared by the benchmarks (timings and experiments).
 
-Not part of the library: the grids of the paper (App. F), a description of
-the machine for the result files, the paper's per-split user filter and a
-Markdown table writer.
+Not part of the library: the grids of the paper (App. F), the command, date
+and machine written at the top of every result file, the paper's per-split
+user filter and a Markdown table writer.
 """
 
 import datetime
 import os
 import platform
+import shlex
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
+
+#: The repository root (the folder holding ``benchmarks/``).
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Learning-rate grid of App. F: {1e-4, 2e-4, 5e-4, 1e-3, ..., 0.5}.
 PAPER_ETA_GRID = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5)
@@ -30,13 +36,64 @@ def machine_info():
             f"scikit-learn {sklearn.__version__}, joblib {joblib.__version__}")
 
 
-def command_line():
-    """The command that is running, for the result files."""
-    return "python " + " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])
+def _portable(arg):
+    """``arg`` without this machine's folders: paths relative to the repository.
+
+    A path inside the repository is written relative to its root; any other
+    absolute path (a temporary folder, the data) keeps its file name only.
+    ``--option=PATH`` and ``LABEL=PATH`` arguments are shortened after the
+    ``=``.
+    """
+    head, sep, value = arg.rpartition("=") if "=" in arg else ("", "", arg)
+    if not os.path.isabs(value):
+        return arg
+    path = Path(value).resolve()
+    if path.is_relative_to(ROOT):
+        value = path.relative_to(ROOT).as_posix()
+    elif path.is_relative_to(Path(tempfile.gettempdir()).resolve()):
+        value = "$TMPDIR/" + path.name
+    else:
+        value = ".../" + path.name
+    return head + sep + value
+
+
+def command_line(argv=None):
+    """The command that is running, for the result files.
+
+    ``python -m benchmarks.<part>.<script> ARGS`` (the way the scripts are
+    run), with machine-specific paths shortened by :func:`_portable`.
+    """
+    spec = getattr(sys.modules["__main__"], "__spec__", None)
+    head = (f"python -m {spec.name}" if spec is not None
+            else f"python {_portable(os.path.abspath(sys.argv[0]))}")
+    args = [_portable(a) for a in (sys.argv[1:] if argv is None else argv)]
+    return " ".join([head] + [shlex.quote(a) if set(a) & set(" '\"") else a
+                              for a in args])
+
+
+def header(title, *details):
+    """The first lines of a result file: title, command, date and machine.
+
+    ``details`` are more lines (already formatted) put after the machine.
+    """
+    return "\n".join([f"# {title}", "", f"Command: `{command_line()}`  ",
+                      f"Date: {today()}  ", f"Machine: {machine_info()}", "",
+                      *details])
 
 
 def today():
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+
+
+def data_path():
+    """Where MovieLens 100K is read from: ``None``, the loader's own search.
+
+    :func:`skpapk.datasets.load_movielens_100k` reads the ``SKPAPK_DATA``
+    folder (or its cache); set it rather than passing a path, so that no
+    machine path reaches a result file. Never copy the data into the
+    repository (its licence forbids redistribution).
+    """
+    return None
 
 
 def paper_user_mask(y_pos, groups, k):

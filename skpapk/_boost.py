@@ -314,7 +314,7 @@ class PApKBoostRanker(BaseRanker):
     (``load_movielens_100k``, 60/20/20 split inside every user, features
     scaled on train, k in {8, 16, 24}). Untuned, with the default trees,
     test micro-pAp@k (%) at k = 8 / 16 / 24, mean of three splits
-    (``benchmarks/boost_objectives.py``): ``"pairwise_logistic"`` 56.6 /
+    (``benchmarks/experiments/boost_objectives.py``): ``"pairwise_logistic"`` 56.6 /
     63.9 / 67.3; the same with ``group_weight="uniform"`` 55.4 / 62.7 /
     66.1; ``"soft_papk"`` at temperature 10, 3, 1 and 0.3: 56.8 / 64.2 /
     67.4, 56.0 / 63.4 / 67.3, 53.4 / 62.3 / 66.3 and 51.9 / 60.0 / 64.7;
@@ -322,7 +322,7 @@ class PApKBoostRanker(BaseRanker):
     ``"rank_xendcg"`` and ``"lambdarank"`` score 55.4 / 62.6 / 66.0 and
     54.4 / 62.0 / 65.8, and
     :class:`~sklearn.ensemble.HistGradientBoostingClassifier` with its
-    defaults 55.6 / 62.8 / 66.3 (``benchmarks/compare_peers.py``). The soft
+    defaults 55.6 / 62.8 / 66.3 (``benchmarks/experiments/compare_peers.py``). The soft
     top-k weighting does not end measurably above the pairwise logistic
     loss of every pair (the differences are within the spread of the
     splits), and colder temperatures lose. A likely reason: pAp@k's top

@@ -141,16 +141,16 @@ _REFERENCES = """G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimiz
     and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020."""
 
 _LINEAR_NOTE = """Why the default is not one of the paper's surrogates: on MovieLens
-    100K (``benchmarks/compare_peers.py``) the objectives of the avg, max and TS
-    surrogates are lowest at or near ``w = 0``: with many noisy irrelevant
-    items per user, the top-``k`` irrelevant items under any ``w`` outscore
-    the relevant ones the hinge compares them with, so the hinge terms grow
-    with ``||w||`` and Algorithm 1 returns an early iterate. The smooth
-    pairwise loss of every pair has no such degenerate minimum and, with the
-    inverse-variance weighting of users, ranks better on held-out
-    micro-pAp@k than a logistic regression on the same features; restricting
-    the pairs to pAp@k's top ones (``"soft_papk"``) did not help there
-    (fewer pairs, noisier estimates). See ``benchmarks/results/``."""
+    100K (``benchmarks/experiments/compare_peers.py``) the objectives of the avg,
+    max and
+    TS surrogates are lowest at or near ``w = 0``: with many noisy irrelevant items
+    per user, the top-``k`` irrelevant items under any ``w`` outscore the relevant
+    ones the hinge compares them with, so the hinge terms grow with ``||w||`` and
+    Algorithm 1 returns an early iterate. The smooth pairwise loss of every pair has
+    no such degenerate minimum and, with the inverse-variance weighting of users,
+    ranks better on held-out micro-pAp@k than a logistic regression on the same
+    features; restricting the pairs to pAp@k's top ones (``"soft_papk"``) did not
+    help there (fewer pairs, noisier estimates). See ``benchmarks/results/``."""
 
 _AVG_NOTE = """The avg surrogate is zero under the beta-margin condition (Def. 3) but,
     contrary to Proposition 3 of the paper, it is **not** an upper bound of
@@ -183,7 +183,7 @@ _HINGE_NOTE = """The surrogates are hinges with margin 1 against each group's to
     the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
     return the same ``coef_``. That ``coef_`` still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
-    regression (47.5%). Measurements: ``benchmarks/why_hinge_surrogates.py``
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
     and ``benchmarks/results/linear_rankers_why.md``."""
 
 

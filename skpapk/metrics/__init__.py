@@ -1,4 +1,4 @@
-"""Per-group ranking metrics, random-ranking baselines and scikit-learn scorers.
+"""Per-group ranking metrics, random baselines, scorers and paired comparisons.
 
 The public names are imported on first use (PEP 562), so that the metric
 kernels (:mod:`skpapk.metrics._kernels`, numpy and :mod:`scipy.special`
@@ -21,6 +21,7 @@ _LAZY = {
     "partial_auc_score": "._ranking",
     "roc_auc_score": "._ranking",
     "micro_papk_scorer": "._scorer",
+    "paired_comparison": "._comparison",
     "papk_scorer": "._scorer",
     "mean_average_precision_score": "._topk",
     "ndcg_at_k_score": "._topk",

@@ -17,16 +17,19 @@ run):
   reported as mean ± std over the splits, with the seconds of one fit of
   the kept candidate (one thread where the library allows it);
 - the random ranking row is the exact expectation
-  (:func:`skpapk.metrics.expected_papk_score` and friends).
+  (:func:`skpapk.metrics.expected_papk_score` and friends);
+- per k, the best skpapk row and the best peer row (by mean test
+  micro-pAp@k) are compared user by user on the test parts of every split
+  with :func:`skpapk.metrics.paired_comparison` (difference, its standard
+  error, sign-flip p-value, bootstrap interval).
 
 Methods absent from the environment (lightgbm, xgboost) are left out with a
 note. ``--quick`` runs one split and small grids (a smoke test, not a
 result).
 
-Run ``python benchmarks/compare_peers.py --markdown
-benchmarks/results/compare_peers.md`` (about an hour on 2 cores). The data
-are read from ``--path`` (default: ``../shared/data/ml-100k/u.data`` when it
-exists, else the loader's own search); never copy them into the repository.
+Run ``python -m benchmarks run-all --only compare_peers`` (about an hour on
+2 cores). The data are read from ``--path`` (default: the loader's own
+search, ``SKPAPK_DATA`` first); never copy them into the repository.
 """
 
 import os
@@ -35,7 +38,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per fit, for all
 
 import argparse  # noqa: E402
 import itertools  # noqa: E402
-import sys
 import time  # noqa: E402
 import warnings  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -47,9 +49,6 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning  # noq
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.preprocessing import MinMaxScaler  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info, markdown_table, today  # noqa: E402
-
 import skpapk  # noqa: E402
 from skpapk import PApKAvgRanker, PApKMaxRanker, PApKRanker, PApKTSRanker  # noqa: E402
 from skpapk.datasets import load_movielens_100k  # noqa: E402
@@ -57,10 +56,19 @@ from skpapk.metrics import (  # noqa: E402
     expected_papk_score,
     expected_precision_at_k_score,
     ndcg_at_k_score,
+    paired_comparison,
     papk_score,
     precision_at_k_score,
 )
 from skpapk.model_selection import within_group_split  # noqa: E402
+
+from .._common import (  # noqa: E402
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
 
 KS = (8, 16, 24)
 
@@ -230,6 +238,7 @@ def fit_and_score(method, params, k, parts):
 def evaluate(y, scores, g, k):
     return {
         "papk": papk_score(y, scores, k=k, groups=g),
+        "papk_per_user": papk_score(y, scores, k=k, groups=g, average=None),
         "preck": precision_at_k_score(y, scores, k=k, groups=g),
         "ndcg": ndcg_at_k_score(y, scores, k=k, groups=g),
     }
@@ -331,29 +340,52 @@ def targets(results, names, ks, n_splits):
     return "\n".join(lines) + "\n"
 
 
-ANALYSIS_MARKER = "## Analysis"
+def paired(results, names, ks, n_splits):
+    """Best skpapk ranker against the best peer, paired over the test users.
+
+    Per k, the two rows with the highest mean test micro-pAp@k over the
+    splits; their per-user test pAp@k of every split are paired (a unit is
+    one user of one split) and compared by
+    :func:`skpapk.metrics.paired_comparison`.
+    """
+    def mean(name, k):
+        return np.mean([results[name][s][k]["papk"] for s in range(n_splits)])
+
+    ours = [n for n in names if n.startswith("PApK")]
+    peers = [n for n in names if not n.startswith(("PApK", "random"))]
+    if not ours or not peers:
+        return ""
+    rows = []
+    for k in ks:
+        best_a = max(ours, key=lambda n: mean(n, k))
+        best_b = max(peers, key=lambda n: mean(n, k))
+        gains = [np.concatenate([results[n][s][k]["papk_per_user"]
+                                 for s in range(n_splits)]) for n in (best_a, best_b)]
+        res = paired_comparison(*gains, random_state=0)
+        low, high = res.confidence_interval
+        rows.append([f"k={k}", best_a, best_b, f"{res.mean_difference * 100:+.2f}",
+                     f"{res.standard_error * 100:.2f}", f"{res.pvalue:.4f}",
+                     f"[{low * 100:+.2f}, {high * 100:+.2f}]", str(res.n_groups)])
+    return "\n".join([
+        "### Best skpapk ranker against the best peer, paired per test user", "",
+        "Test pAp@k differences (points) of the same users (a unit is one user "
+        "of one split), `skpapk.metrics.paired_comparison(random_state=0)`: "
+        "mean, standard error, two-sided sign-flip randomization p-value "
+        "(9999 flips) and 95% percentile bootstrap interval.", "",
+        markdown_table(["k", "best skpapk ranker", "best peer", "difference",
+                        "standard error", "p-value", "95% interval", "units"], rows),
+        ""])
 
 
 def write_markdown(path, header, report):
-    """Write the measured tables; keep a hand-written analysis already there."""
-    path = Path(path)
-    analysis = ""
-    if path.exists():
-        text = path.read_text()
-        if ANALYSIS_MARKER in text:
-            analysis = "\n" + text[text.index(ANALYSIS_MARKER):]
-    path.write_text("\n".join(header) + report + analysis)
-
-
-def default_path():
-    candidate = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k"
-    return str(candidate) if candidate.exists() else None
+    """Write the measured tables (the reading of them: benchmarks/notes/)."""
+    Path(path).write_text("\n".join(header) + report)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
-    parser.add_argument("--path", default=default_path())
+    parser.add_argument("--path", default=data_path())
     parser.add_argument("--only", default=None,
                         help="comma-separated substrings of the method names to run")
     parser.add_argument("--quick", action="store_true")
@@ -384,7 +416,8 @@ def main(argv=None):
                   flush=True)
         results[names[-1]].append(random_row(parts, KS))
     report = (summarise(results, names, KS, n_splits)
-              + targets(results, names, KS, n_splits))
+              + targets(results, names, KS, n_splits) + "\n"
+              + paired(results, names, KS, n_splits))
     elapsed = (time.perf_counter() - started) / 60
     print(report)
     if missing:
@@ -393,12 +426,11 @@ def main(argv=None):
         header = [
             "# Leaderboard on MovieLens 100K",
             "",
-            f"Command: `python benchmarks/compare_peers.py "
-            f"{' '.join(argv if argv is not None else sys.argv[1:])}`  ",
+            f"Command: `{command_line(argv)}`  ",
             f"Date: {today()}; {n_splits} split(s); {elapsed:.0f} min.  ",
             f"Machine: {machine_info()}; skpapk {skpapk.__version__}.",
             "",
-            "Protocol: see the docstring of `benchmarks/compare_peers.py`.",
+            "Protocol: see the docstring of `benchmarks/experiments/compare_peers.py`.",
             "",
         ]
         write_markdown(args.markdown, header, report)

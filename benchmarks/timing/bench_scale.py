@@ -22,7 +22,7 @@ the diagonal) or by -1 in every stored value (CSR, about one value a row).
 Others may run benchmarks on the same machine: the load average is printed
 before and after.
 
-Run ``python benchmarks/bench_scale.py`` (defaults: 1e6 rows, 100 features,
+Run ``python -m benchmarks.timing.bench_scale`` (defaults: 1e6 rows, 100 features,
 1% density, 5 epochs, 10 chunks, 1 pass).
 """
 

@@ -22,7 +22,7 @@ Both test scores are recorded either way.
 
 Run (the data file is never copied into the repository)::
 
-    python benchmarks/reproduce_table3_movielens.py --n-jobs 2 \
+    python -m benchmarks.experiments.reproduce_table3_movielens --n-jobs 2 \
         --markdown benchmarks/results/table3_movielens.md
 
 Quick run: ``--runs 1 --k 8 --methods avg --grid coarse``. ``--tol none
@@ -55,14 +55,13 @@ the paper's single split stands against the mean of ours.
 
 The authors' protocol in one command::
 
-    python benchmarks/reproduce_table3_movielens.py --methods avg max ts \
+    python -m benchmarks.experiments.reproduce_table3_movielens --methods avg max ts \
         --init random --iterate best-train --reg authors --max-iter 61 \
         --tol none --n-jobs 2
 """
 
 import argparse
 import os
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -72,20 +71,20 @@ from joblib import Parallel, delayed
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.preprocessing import MinMaxScaler
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import (  # noqa: E402
+from skpapk.datasets import load_movielens_100k  # noqa: E402
+from skpapk.metrics import papk_score  # noqa: E402
+from skpapk.model_selection import within_group_split  # noqa: E402
+
+from .._common import (  # noqa: E402
     PAPER_ALPHA_GRID,
     PAPER_ETA_GRID,
     command_line,
+    data_path,
     machine_info,
     markdown_table,
     paper_user_mask,
     today,
 )
-
-from skpapk.datasets import load_movielens_100k  # noqa: E402
-from skpapk.metrics import papk_score  # noqa: E402
-from skpapk.model_selection import within_group_split  # noqa: E402
 
 KS = (8, 12, 16, 20, 24)
 
@@ -381,6 +380,17 @@ def noise_calibration(best, methods, ks, points=2.0):
     return header, rows
 
 
+def save_best(best, path):
+    """The chosen cells' test scores as JSON: ``[method, k, run, test_paper,
+    test_all]`` rows (numbers only: nothing a reader would execute)."""
+    import json
+
+    rows = [[m, k, run, rec["test_paper"], rec["test_all"]]
+            for (m, k, run), rec in best.items()]
+    with open(path, "w") as f:
+        json.dump(rows, f)
+
+
 def read_records(path, methods=None, exclude=()):
     """The fits of a CSV written by ``--csv`` (numbers parsed)."""
     import csv
@@ -415,12 +425,8 @@ def refit_final(best, prepared, args, tol):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_path = (Path(__file__).resolve().parents[2] / "shared" / "data"
-                    / "ml-100k" / "u.data")
-    parser.add_argument("--path",
-                        default=str(default_path) if default_path.exists() else None,
-                        help="u.data of MovieLens 100K (default: ../shared/data/"
-                             "ml-100k/u.data when present, else SKPAPK_DATA / "
+    parser.add_argument("--path", default=data_path(),
+                        help="u.data of MovieLens 100K (default: SKPAPK_DATA / "
                              "the scikit-learn data home / download)")
     parser.add_argument("--runs", type=int, default=5, help="number of random splits")
     parser.add_argument("--seed", type=int, default=0, help="split seed of run 0")
@@ -473,6 +479,9 @@ def main(argv=None):
                              "max, TS and SGD@k 121) and report its test score")
     parser.add_argument("--markdown", default=None,
                         help="write the tables (command, date, machine) here")
+    parser.add_argument("--save-best", default=None, metavar="JSON",
+                        help="write the test scores of the chosen cells here "
+                             "(read by benchmarks.experiments.table3_protocols)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -538,7 +547,7 @@ def main(argv=None):
     ks = sorted({r["k"] for r in records})
     out = [f"Command: `{command_line()}`", "", f"Date: {today()}", "",
            f"Machine: {machine_info()}", "",
-           (f"Grid fits read from {args.from_csv} " if args.from_csv else
+           (f"Grid fits read from {Path(args.from_csv).name} " if args.from_csv else
             f"Grid time: {elapsed / 60:.1f} min for {len(cells)} fits ") +
            f"({args.grid} grid: eta0 in {list(etas)}, alpha in {list(alphas)}; "
            f"max_iter={args.max_iter}; tol={args.tol}; {args.runs} runs; "
@@ -553,6 +562,8 @@ def main(argv=None):
                 f"{AUTHORS_FINAL_EPOCHS} epochs (the authors' final runs) in "
                 f"{(time.perf_counter() - start) / 60:.1f} min; chosen by the "
                 f"validation scores of the {args.max_iter}-epoch grid.", ""]
+    if args.save_best:
+        save_best(best, args.save_best)
     for users in (args.users, "all" if args.users == "paper" else "paper"):
         header, ours, paper, diff = summary_tables(best, methods, ks, users)
         title = ("users with >= 1 positive and >= k negatives in the part "

@@ -20,26 +20,30 @@ train; test micro-pAp@k at k = 8 / 16 / 24, mean over the splits):
 
 Untuned rows use their parameters as given (no choice on validation). It
 prints a Markdown table (and the spread of the training scores, which shows
-when a surrogate keeps ``w`` near 0). Run ``python
-benchmarks/linear_rankers.py`` (about 10 minutes on 2 cores).
+when a surrogate keeps ``w`` near 0). Run ``python -m
+benchmarks.experiments.linear_rankers`` (about 10 minutes on 2 cores).
 """
 
 import argparse
 import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info, markdown_table, today  # noqa: E402
-from compare_peers import default_path, load_split  # noqa: E402
-
 from skpapk import PApKAvgRanker, PApKRanker  # noqa: E402
 from skpapk.metrics import expected_papk_score, papk_score  # noqa: E402
+
+from .._common import (  # noqa: E402
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
+from .compare_peers import load_split  # noqa: E402
 
 KS = (8, 16, 24)
 
@@ -111,9 +115,13 @@ def run_split(parts, rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
-    parser.add_argument("--path", default=default_path())
+    parser.add_argument("--path", default=data_path())
+    parser.add_argument("--quick", action="store_true",
+                        help="two rows only (a smoke test, not a result)")
     args = parser.parse_args(argv)
     rows = candidates()
+    if args.quick:
+        rows = dict(list(rows.items())[:2])
     results = []
     started = time.perf_counter()
     for split in range(args.splits):
@@ -122,7 +130,8 @@ def main(argv=None):
             warnings.simplefilter("ignore", ConvergenceWarning)
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             results.append(run_split(parts, rows))
-        print(f"split {split} done ({time.perf_counter() - started:.0f} s)", flush=True)
+        print(f"split {split} done ({time.perf_counter() - started:.0f} s)",
+              file=sys.stderr, flush=True)
     names = list(dict.fromkeys(name for name, _ in results[0]))
     table = []
     for name in names:
@@ -135,8 +144,7 @@ def main(argv=None):
         cells += ["-" if np.isnan(spread) else f"{spread:.3f}",
                   "-" if np.isnan(seconds) else f"{seconds:.1f}"]
         table.append(cells)
-    print(f"\nCommand: python benchmarks/linear_rankers.py "
-          f"{' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"\nCommand: {command_line(argv)}")
     print(f"Date: {today()}; {args.splits} splits; "
           f"{(time.perf_counter() - started) / 60:.0f} min")
     print(f"Machine: {machine_info()}\n")

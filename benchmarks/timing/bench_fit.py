@@ -15,7 +15,7 @@ each surrogate:
 - the peak memory a fit allocates (tracemalloc) against ``X.nbytes``, and
   the process's maximum resident set size.
 
-Run ``python benchmarks/bench_fit.py --scale both``.
+Run ``python -m benchmarks.timing.bench_fit --scale both``.
 """
 
 import argparse

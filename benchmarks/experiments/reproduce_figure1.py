@@ -22,7 +22,7 @@ resumable state: the iterates are exactly those of
 
 Writes a CSV always and a PNG when matplotlib is installed::
 
-    python benchmarks/reproduce_figure1.py \
+    python -m benchmarks.experiments.reproduce_figure1 \
         --csv benchmarks/results/figure1_surrogates.csv \
         --png /tmp/figure1_surrogates.png
 """
@@ -30,17 +30,15 @@ Writes a CSV always and a PNG when matplotlib is installed::
 import argparse
 import csv
 import os
-import sys
 
 import numpy as np
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 from skpapk._solver import SolverState, projected_subgradient  # noqa: E402
 from skpapk.datasets import make_margin_data  # noqa: E402
 from skpapk.losses import SURROGATES, surrogate_loss  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
+
+from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 #: condition -> (surrogate optimised, panel of the paper's Figure 1)
 CONDITIONS = {

@@ -22,7 +22,7 @@ issue: ``score`` at most 3x ``pandas.read_csv``; ``fit`` at most 60 s;
 
 Usage::
 
-    python benchmarks/bench_cli.py --compare --default-compare 3 \\
+    python -m benchmarks.timing.bench_cli --compare --default-compare 3 \\
         --out benchmarks/results/cli.md
 """
 
@@ -37,8 +37,7 @@ import time
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import command_line, machine_info, today  # noqa: E402
+from .._common import command_line, machine_info, today  # noqa: E402
 
 SKPAPK = [sys.executable, "-m", "skpapk"]
 

@@ -13,11 +13,11 @@ prints the mean test micro-pAp@k at k = 5 and 10 of
 per-group standard error of the difference to HGB and the validation
 score the rules are chosen on.
 
-Run ``python benchmarks/boost_defaults.py`` (about 15 minutes on 2 cores).
+Run ``python -m benchmarks.experiments.boost_defaults --out
+benchmarks/results/boost_defaults.md`` (hours on 2 shared cores).
 """
 
 import argparse
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -25,12 +25,11 @@ from pathlib import Path
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
-
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 from skpapk.model_selection import within_group_split  # noqa: E402
+
+from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 #: name: (groups, items per group (low, high), features, relevant share)
 SHAPES = {
@@ -86,6 +85,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--out", default=None,
+                        help="write the results (Markdown) to this file")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = [f"# Defaults of PApKBoostRanker on simulated shapes\n\nCommand: "
@@ -146,9 +147,8 @@ def main(argv=None):
                f"min. test - HGB: mean over the test groups of every seed of "
                f"the per-group pAp@k difference ± its standard error.")
     print(out[-1])
-    if not args.quick:
-        path = Path(__file__).resolve().parent / "results" / "boost_defaults.md"
-        path.write_text("\n".join(out) + "\n")
+    if args.out:
+        Path(args.out).write_text("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":

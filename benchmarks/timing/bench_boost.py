@@ -25,9 +25,10 @@ models alternately and reports the median of ``--repeats`` fits:
 6. ``truncation``: test micro-pAp@10 of the default (truncated) objective
    against the exact one on 2,000-item users.
 
-Run ``python benchmarks/bench_boost.py`` (about 30 minutes on 2 cores);
+Run ``python -m benchmarks.timing.bench_boost --out
+benchmarks/results/boost_speed.md`` (about 30 minutes on 2 quiet cores);
 ``--quick`` runs every part on small data. The tables go to stdout and,
-without ``--quick``, to ``benchmarks/results/boost_speed.md``.
+with ``--out``, to a Markdown file.
 """
 
 import argparse
@@ -44,8 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 TREES = dict(n_estimators=100, num_leaves=31, learning_rate=0.05, n_jobs=2)
 
@@ -301,6 +301,8 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--parts", nargs="+", choices=list(PARTS),
                         default=list(PARTS))
+    parser.add_argument("--out", default=None,
+                        help="write the results (Markdown) to this file")
     args = parser.parse_args(argv)
     out = [f"# Speed of the boosted ranker\n\nCommand: `{command_line()}`  ",
            f"Date: {today()}  ", f"Machine: {machine_info()}\n"]
@@ -312,9 +314,8 @@ def main(argv=None):
         print("\n".join(out[before:]), flush=True)
         print(f"[{name}: {time.perf_counter() - started:.0f} s]", file=sys.stderr,
               flush=True)
-    if not args.quick:
-        path = Path(__file__).resolve().parent / "results" / "boost_speed.md"
-        path.write_text("\n".join(out) + "\n")
+    if args.out:
+        Path(args.out).write_text("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":

@@ -29,12 +29,10 @@ all its items are positive and 0 when all are negative.
 
 Run::
 
-    python benchmarks/reproduce_table2.py --markdown benchmarks/results/table2.md
+    python -m benchmarks run-all --only table2
 """
 
 import argparse
-import os
-import sys
 import time
 import warnings
 
@@ -42,12 +40,11 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
-
 from skpapk import PApKAvgRanker, PAUCRanker, PrecAtKRanker  # noqa: E402
 from skpapk.datasets import make_papk_simulation  # noqa: E402
 from skpapk.metrics import auc_at_k_score, precision_at_k_score  # noqa: E402
+
+from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 #: case -> (n_pos, n_neg, k, baseline class, baseline label)
 CASES = {

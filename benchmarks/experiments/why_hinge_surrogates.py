@@ -26,7 +26,7 @@ scaled with the train min/max. The script prints:
    B.4) on small groups of MovieLens rows, the term that wins when a user
    has fewer than k relevant items, and what it makes the ranker learn.
 
-Run ``python benchmarks/why_hinge_surrogates.py --lp`` (about 4-6 minutes
+Run ``python -m benchmarks.experiments.why_hinge_surrogates --lp`` (about 4-6 minutes
 on 2 shared cores; without ``--lp`` about a minute less). The data are read from
 ``--path`` (default ``../shared/data/ml-100k/u.data`` when present, else the
 loader's own search); never copy them into the repository.
@@ -34,10 +34,8 @@ loader's own search); never copy them into the repository.
 
 import argparse
 import itertools
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -46,14 +44,13 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import MinMaxScaler
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info, today
-
 from skpapk import PApKAvgRanker, PApKRanker, PAUCRanker, PrecAtKRanker
 from skpapk.datasets import load_movielens_100k, make_papk_simulation
 from skpapk.losses import SURROGATES, surrogate_loss
 from skpapk.metrics import expected_papk_score, papk_score
 from skpapk.model_selection import within_group_split
+
+from .._common import data_path, machine_info, today
 
 HINGES = ("avg", "max", "ts", "ramp", "pauc")
 
@@ -709,8 +706,7 @@ def preck(train, test, rng):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = Path(__file__).resolve().parents[2] / "shared/data/ml-100k/u.data"
-    parser.add_argument("--path", default=str(default) if default.exists() else None)
+    parser.add_argument("--path", default=data_path())
     parser.add_argument("--seed", type=int, default=0, help="split seed")
     parser.add_argument("--nmf-seed", type=int, default=0)
     parser.add_argument(

@@ -2,7 +2,7 @@
 
 Run::
 
-    python benchmarks/bench_metrics.py --n-rows 1000000 --n-groups 10000 --k 10
+    python -m benchmarks.timing.bench_metrics --n-rows 1000000 --n-groups 10000 --k 10
 
 Prints the best-of-``--repeat`` wall time of ``papk_score`` (validation
 included), its rows/s, the time of ``np.argsort`` on the same scores (the

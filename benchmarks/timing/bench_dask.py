@@ -28,7 +28,7 @@ and fitted by the in-memory rankers (seconds per epoch, peak memory). The
 numbers and the machine are printed as Markdown (``--out`` writes them to
 a file).
 
-Run ``python benchmarks/bench_dask.py`` (defaults above; 1 BLAS thread for
+Run ``python -m benchmarks.timing.bench_dask`` (defaults above; 1 BLAS thread for
 the in-memory fit, as for each worker); ``--rows 1000000`` for a quick run.
 """
 
@@ -39,19 +39,17 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one thread, as every worker
 
 import resource  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
-
 import skpapk  # noqa: E402
 import skpapk._linear  # noqa: E402
 import skpapk._solver  # noqa: E402
+
+from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 #: (label, class name, parameters) of the rankers timed
 RANKERS = [

@@ -27,28 +27,32 @@ The data are read from ``--path`` (default: ``../shared/data/ml-100k/u.data``
 when present, else the loader's own search); never copy them into the
 repository (their licence forbids redistribution).
 
-Run ``python benchmarks/bench_early_stopping.py --markdown
+Run ``python -m benchmarks.experiments.early_stopping --markdown
 benchmarks/results/early_stopping_movielens.md``.
 """
 
 import argparse
 import os
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.preprocessing import MinMaxScaler
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import PAPER_ALPHA_GRID, PAPER_ETA_GRID, machine_info, today  # noqa: E402
-
 from skpapk import PApKAvgRanker  # noqa: E402
 from skpapk.datasets import load_movielens_100k  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 from skpapk.model_selection import within_group_split  # noqa: E402
+
+from .._common import (
+    PAPER_ALPHA_GRID,
+    PAPER_ETA_GRID,
+    command_line,
+    data_path,
+    machine_info,
+    today,
+)  # noqa: E402
 
 K = 10
 VARIANTS = {
@@ -121,9 +125,7 @@ def summarise(rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = (Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-100k"
-               / "u.data")
-    parser.add_argument("--path", default=str(default) if default.exists() else None)
+    parser.add_argument("--path", default=data_path())
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--max-iter", type=int, default=200)
     parser.add_argument("--markdown", default=None)
@@ -145,12 +147,11 @@ def main(argv=None):
     print(table)
     print(f"{minutes:.1f} min; load average {load:.2f} -> {os.getloadavg()[0]:.2f}")
     if args.markdown:
-        argv_line = " ".join(sys.argv[1:])
         with open(args.markdown, "w") as fh:
             fh.write(f"""# Early stopping and averaging on MovieLens 100K \
 (avg surrogate, k = 10)
 
-Command: `python benchmarks/bench_early_stopping.py {argv_line}`
+Command: `{command_line()}`
 
 Date: {today()}, {minutes:.1f} min wall time.
 

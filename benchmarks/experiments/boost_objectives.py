@@ -5,8 +5,8 @@ What ``PApKBoostRanker``'s Notes quote: test micro-pAp@k at k = 8 / 16 / 24
 default trees (100 trees, 31 leaves, learning rate 0.05, no early stopping)
 for the objectives, the ``soft_papk`` temperatures (in units of each
 user's score standard deviation) and the user weights below, untuned. Same
-protocol and splits as ``compare_peers.py``. Run ``python
-benchmarks/boost_objectives.py`` (about 10 minutes on 2 cores).
+protocol and splits as ``compare_peers.py``. Run ``python -m
+benchmarks.experiments.boost_objectives`` (about 10 minutes on 2 cores).
 """
 
 import os
@@ -17,18 +17,22 @@ import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import command_line, machine_info, markdown_table, today  # noqa: E402
-from compare_peers import default_path, load_split  # noqa: E402
-
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.losses import LightGBMObjective  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
+
+from .._common import (  # noqa: E402
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
+from .compare_peers import load_split  # noqa: E402
 
 KS = (8, 16, 24)
 
@@ -89,18 +93,22 @@ def _micro(y, s, g, k):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
-    parser.add_argument("--path", default=default_path())
+    parser.add_argument("--path", default=data_path())
+    parser.add_argument("--quick", action="store_true",
+                        help="5 trees, two rows (a smoke test, not a result)")
     args = parser.parse_args(argv)
-    val = {name: {k: [] for k in KS} for name in ROWS}
-    test = {name: {k: [] for k in KS} for name in ROWS}
-    seconds = {name: [] for name in ROWS}
+    rows = {name: ROWS[name] for name in list(ROWS)[:2]} if args.quick else ROWS
+    trees = {"n_estimators": 5} if args.quick else {}
+    val = {name: {k: [] for k in KS} for name in rows}
+    test = {name: {k: [] for k in KS} for name in rows}
+    seconds = {name: [] for name in rows}
     started = time.perf_counter()
     for split in range(args.splits):
         (X, y, g), (Xv, yv, gv), (Xs, ys, gs) = load_split(split, args.path)
-        for name, (cls, params, reads_k) in ROWS.items():
+        for name, (cls, params, reads_k) in rows.items():
             for k in KS:
                 start = time.perf_counter()
-                ranker = cls(k=k, random_state=0, **params(k)).fit(
+                ranker = cls(k=k, random_state=0, **params(k), **trees).fit(
                     X, y, groups=g)
                 seconds[name].append(time.perf_counter() - start)
                 # a fit that does not read k serves every k
@@ -112,22 +120,22 @@ def main(argv=None):
                 if not reads_k:
                     break
         print(f"split {split} done ({time.perf_counter() - started:.0f} s)",
-              flush=True)
-    rows = []
-    for name in ROWS:
+              file=sys.stderr, flush=True)
+    table = []
+    for name in rows:
         cells = [name]
         for k in KS:
             v = np.array(val[name][k]) * 100
             t = np.array(test[name][k]) * 100
             cells.append(f"{v.mean():.2f} / {t.mean():.2f} ± {t.std():.2f}")
         cells.append(f"{np.mean(seconds[name]):.1f}")
-        rows.append(cells)
+        table.append(cells)
     print(f"\nCommand: {command_line()}")
     print(f"Date: {today()}; {args.splits} splits; "
           f"{(time.perf_counter() - started) / 60:.0f} min")
     print(f"Machine: {machine_info()}\n")
     print(markdown_table(["objective (default trees)"]
-                         + [f"k={k}: val / test" for k in KS] + ["fit s"], rows))
+                         + [f"k={k}: val / test" for k in KS] + ["fit s"], table))
 
 
 if __name__ == "__main__":

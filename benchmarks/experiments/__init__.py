@@ -1,0 +1,1 @@
+"""Experiments: what the rankers score (quality), on real and simulated data."""

@@ -1,0 +1,1 @@
+"""Timings: speed and memory of the library, its command line and Dask."""
