@@ -12,7 +12,7 @@ from sklearn.model_selection import GroupShuffleSplit
 
 from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
-from ..metrics import papk_score
+from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
 from ._commands import (
     describe_groups,
@@ -117,19 +117,11 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
 
 
 def winner_margin(gains_best, gains_second):
-    """The winner's margin over the runner-up: ``(margin, standard error,
-    number of users)``, from the per-user test pAp@k of the two.
-
-    THE ONE PLACE where the margin is computed: a paired comparison on the
-    same test users (mean and standard error of the per-user differences).
-    ``skpapk.metrics.paired_comparison`` is to replace the body.
-    """
-    diff = gains_best - gains_second
-    diff = diff[~np.isnan(diff)]
-    se = (float(np.std(diff, ddof=1) / np.sqrt(diff.size)) if diff.size > 1
-          else float("nan"))
-    margin = float(np.mean(diff)) if diff.size else float("nan")
-    return margin, se, int(diff.size)
+    """The winner's margin over the runner-up on the same test users: a
+    :func:`skpapk.metrics.paired_comparison` of their per-user test pAp@k
+    (mean difference, standard error, sign-flip p-value, 95% bootstrap
+    interval; seeded, so the output does not change between runs)."""
+    return paired_comparison(gains_best, gains_second, random_state=0)
 
 
 def verdict(results, y, groups, k):
@@ -148,13 +140,16 @@ def verdict(results, y, groups, k):
     lines = [f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
     if len(ranked) > 1:
         second = ranked[1]
-        margin, se, n_users = winner_margin(gains[best], gains[second])
+        test = winner_margin(gains[best], gains[second])
+        low, high = test.confidence_interval
         lines.append(f"margin over the runner-up, {second} ({results[second][0]}): "
-                     f"{margin:+.4f} (standard error over the {n_users} test "
-                     f"users: {se:.4f})")
-        if np.isfinite(se) and margin <= 2 * se:
-            lines.append("the margin is less than two standard errors: on this "
-                         "data the two are not clearly apart")
+                     f"{test.mean_difference:+.4f} (standard error over the "
+                     f"{test.n_groups} test users: {test.standard_error:.4f}; "
+                     f"paired sign-flip p-value {test.pvalue:.3g}; 95% interval "
+                     f"[{low:+.4f}, {high:+.4f}])")
+        if not test.pvalue < 0.05:
+            lines.append("the paired p-value is not below 0.05: on this data "
+                         "the two are not clearly apart")
     if family == "pointwise":
         lines.append(f"note: the winner is a pointwise baseline ({label}), not a "
                      f"ranker trained for pAp@k")

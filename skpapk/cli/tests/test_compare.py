@@ -14,6 +14,7 @@ from skpapk.metrics import (
     expected_papk_score,
     expected_partial_auc_score,
     expected_precision_at_k_score,
+    paired_comparison,
     papk_score,
 )
 from skpapk.model_selection import within_group_split
@@ -67,8 +68,13 @@ def test_verdict_margin_and_standard_error():
     diff = gains_b - gains_a
     assert lines[0] == f"winner: b (B), test micro-pAp@5 = {gains_b.mean():.4f}"
     se = diff.std(ddof=1) / np.sqrt(diff.size)
+    test = paired_comparison(gains_b, gains_a, random_state=0)
+    low, high = test.confidence_interval
     assert lines[1] == (f"margin over the runner-up, a (A): {diff.mean():+.4f} "
-                        f"(standard error over the 40 test users: {se:.4f})")
+                        f"(standard error over the 40 test users: {se:.4f}; "
+                        f"paired sign-flip p-value {test.pvalue:.3g}; 95% "
+                        f"interval [{low:+.4f}, {high:+.4f}])")
+    assert test.pvalue < 0.05 and low > 0  # b is far better
     assert lines[2].startswith("note: the winner is a pointwise baseline")
     # equal models: not clearly apart
     lines = verdict({"a": ("A", "ranker", good), "b": ("B", "ranker", good + 1)},
