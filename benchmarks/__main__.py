@@ -182,11 +182,18 @@ REGISTRY = (
 
 
 def _demote(text):
-    """A later part: its title line dropped, its headings one level down."""
+    """A later part: its title line dropped, its headings under the part's.
+
+    The part's heading is level 2, so its shallowest heading moves to level 3
+    and the others keep their distance to it.
+    """
     lines = text.splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
-    return "\n".join("#" + line if re.match(r"#+ ", line) else line
+    levels = [len(m.group(1)) for line in lines
+              if (m := re.match(r"(#+) ", line))]
+    shift = max(0, 3 - min(levels)) if levels else 0
+    return "\n".join("#" * shift + line if re.match(r"#+ ", line) else line
                      for line in lines).strip("\n")
 
 

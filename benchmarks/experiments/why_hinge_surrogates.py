@@ -50,7 +50,7 @@ from skpapk.losses import SURROGATES, surrogate_loss
 from skpapk.metrics import expected_papk_score, papk_score
 from skpapk.model_selection import within_group_split
 
-from .._common import data_path, machine_info, today
+from .._common import command_line, data_path, machine_info, today
 
 HINGES = ("avg", "max", "ts", "ramp", "pauc")
 
@@ -721,7 +721,8 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    print(f"# {__doc__.splitlines()[0]}\n\n{today()}; {machine_info()}")
+    print(f"# {__doc__.splitlines()[0]}\n\nCommand: `{command_line()}`  \n"
+          f"Date: {today()}  \nMachine: {machine_info()}")
     train, val, test = load(args.path, args.seed, args.nmf_seed)
     print(
         f"\ntrain: {train.X.shape[0]} rows, {len(train.used)} users; split seed "
