@@ -269,8 +269,11 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         (tight-struct, eq. 14), ``"ramp"`` (eq. 6).
 
     k : int, default=10
-        Number of items shown to each user: the ``k`` of pAp@k, used by the
-        surrogate in training and by :meth:`score` and :meth:`recommend`.
+        Number of items shown to each user: the ``k`` of pAp@k, used by
+        :meth:`score`, :meth:`recommend`, early stopping and the surrogates
+        that read it (``"soft_papk"`` and the paper's hinge surrogates). The
+        default ``"pairwise_logistic"`` does not read ``k``: without early
+        stopping, two values of ``k`` give the same ``coef_``.
 
     solver : {"auto", "lbfgs", "subgradient"}, default="auto"
         ``"lbfgs"``: scipy's L-BFGS on the objective (smooth surrogates
