@@ -1,7 +1,7 @@
 """
-=====================================================================
+=======================================================================
 Distributed hyper-parameter search with dask: GridSearchCV on a cluster
-=====================================================================
+=======================================================================
 
 The paper picks ``eta`` and ``lambda`` of every ranker on a grid (App. F:
 12 step sizes x 4 regularisations, for every surrogate and every ``k``).

@@ -1,7 +1,7 @@
 """
-==================================================================
+===================================================================
 Cross-validating pAp@k rankers on held-out users, inside a Pipeline
-==================================================================
+===================================================================
 
 :func:`~sklearn.model_selection.cross_val_score` with
 :func:`skpapk.metrics.micro_papk_scorer` (micro-pAp@k, eq. 17 of Hiranandani

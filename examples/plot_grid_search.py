@@ -1,7 +1,7 @@
 """
-=======================================================================
+=========================================================================
 Tuning a pAp@k ranker with GridSearchCV: held-out users or held-out items
-=======================================================================
+=========================================================================
 
 The paper (Hiranandani et al., ICML 2020, App. F) chooses the learning rate
 ``eta`` and the regularisation ``lambda`` of every ranker by the micro-pAp@k

@@ -256,7 +256,7 @@ class GreedyPApKRanker(BaseRanker):
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when ``X`` has string column
         names.
 
@@ -478,14 +478,14 @@ class SelectPApKRanker(BaseRanker):
     n_iter_ : int
         Number of pooling rounds run (logistic regressions fitted on a pool).
 
-    pool_sizes_ : ndarray of int of shape (n_iter_ + 1,)
+    pool_sizes_ : ndarray of int of shape (`n_iter_` + 1,)
         Number of rows of every fit: first the initial fit on all rows of
         the defined groups, then every pool.
 
     converged_ : bool
         Whether the pool stopped changing within ``max_iter`` rounds.
 
-    train_scores_ : ndarray of shape (n_iter_ + 1,)
+    train_scores_ : ndarray of shape (`n_iter_` + 1,)
         Training micro-pAp@k of the initial model and of every round's
         model. It need not increase: the last model is returned, as the
         procedure prescribes, even when an earlier round scored higher (on
@@ -499,7 +499,7 @@ class SelectPApKRanker(BaseRanker):
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when ``X`` has string column
         names.
 

@@ -273,7 +273,7 @@ class PApKBoostRanker(BaseRanker):
     n_iter_ : int
         Number of boosting rounds run.
 
-    validation_scores_ : ndarray of shape (n_iter_,) or None
+    validation_scores_ : ndarray of shape (`n_iter_`,) or None
         Validation micro-pAp@k after every round; ``None`` without early
         stopping.
 
@@ -287,7 +287,7 @@ class PApKBoostRanker(BaseRanker):
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when ``X`` has string column
         names.
 
@@ -568,7 +568,7 @@ class PApKBoostRanker(BaseRanker):
     def feature_importances_(self):
         """Number of splits on every feature in the trees used (LightGBM's
         ``importance_type="split"`` over the first ``best_iteration_``
-        trees), an ndarray of shape (n_features_in_,)."""
+        trees), an ndarray of shape (`n_features_in_`,)."""
         check_is_fitted(self)
         return self.booster_.feature_importance(
             importance_type="split", iteration=self.best_iteration_)

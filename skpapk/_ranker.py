@@ -133,7 +133,7 @@ _ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when ``X`` has string column
         names."""
 
