@@ -522,8 +522,14 @@ class PApKBoostRanker(BaseRanker):
         seed = self._lightgbm_seed(rng)
         # LightGBM wants each group's rows together: one index selects the
         # training rows and sorts them by group (one copy of X)
-        order = stable_sort_by_codes(codes, n_groups,
-                                     order=train if early_stopping else None)
+        # (no copy when every row trains and the rows already come by group,
+        # the usual layout of a recommender table)
+        if early_stopping:
+            order = stable_sort_by_codes(codes, n_groups, order=train)
+        elif np.all(codes[1:] >= codes[:-1]):
+            order = slice(None)
+        else:
+            order = stable_sort_by_codes(codes, n_groups)
         sizes = np.bincount(codes[order], minlength=n_groups)
         weight = None if sample_weight is None else sample_weight[order]
         params = self._lightgbm_params(seed)
@@ -535,7 +541,7 @@ class PApKBoostRanker(BaseRanker):
             params=dataset_params, free_raw_data=True).construct()
         if self.verbose > 0:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
-                  f"k={self.k}) on {order.shape[0]} rows, {n_groups} groups; "
+                  f"k={self.k}) on {int(sizes.sum())} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
                   f"irrelevant row).")
         n_rounds = self.n_estimators
