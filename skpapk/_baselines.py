@@ -23,6 +23,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
+from . import _defaults
 from ._base import BaseRanker
 from ._ranker import _EXAMPLE, _doc, _FixedSurrogateRanker
 from .metrics import papk_score
@@ -301,7 +302,8 @@ class GreedyPApKRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=10, n_estimators=5, alpha=1e-3, n_line_search=21,
+    def __init__(self, *, k=_defaults.K, n_estimators=5,
+                 alpha=_defaults.HINGE_ALPHA, n_line_search=21,
                  validation_fraction=0.25, max_iter=1000, tol=1e-4,
                  random_state=None, verbose=0, pos_label=None):
         self.k = k
@@ -542,7 +544,8 @@ class SelectPApKRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=10, alpha=1e-3, max_iter=10, tol=1e-4, verbose=0,
+    def __init__(self, *, k=_defaults.K, alpha=_defaults.HINGE_ALPHA, max_iter=10,
+                 tol=_defaults.TOL, verbose=0,
                  pos_label=None):
         self.k = k
         self.alpha = alpha

@@ -14,6 +14,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from . import _defaults
 from ._base import BaseRanker
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
@@ -387,13 +388,15 @@ class PApKBoostRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, k=10, *, objective="pairwise_logistic", temperature=10.0,
-                 group_weight="inverse_variance", truncation_level=100,
+    def __init__(self, k=_defaults.K, *, objective="pairwise_logistic",
+                 temperature=_defaults.BOOST_TEMPERATURE,
+                 group_weight=_defaults.GROUP_WEIGHT, truncation_level=100,
                  n_estimators=100,
                  learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
-                 validation_fraction=0.1, n_iter_no_change=20, tol=1e-7,
+                 validation_fraction=_defaults.VALIDATION_FRACTION, n_iter_no_change=20,
+                 tol=1e-7,
                  random_state=None, n_jobs=None, verbose=0, pos_label=None):
         self.k = k
         self.objective = objective

@@ -32,6 +32,7 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
 from .. import _boost
+from .._base import check_defined_groups
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
@@ -259,14 +260,8 @@ class DaskBoostMixin(DaskRankerMixin):
             if early_stopping:
                 check_validation_counts(self.validation_fraction, n_defined,
                                         sum(i["n_val_defined"] for i in info))
-            elif classes.shape[0] < 2 or n_defined == 0:
-                raise ValueError(
-                    f"No group has both a relevant and an irrelevant row: y has "
-                    f"one class in each of the {n_groups} group(s), so there is "
-                    f"no pair to rank. Each group (user) needs at least one "
-                    f"relevant and one irrelevant row (classes seen: "
-                    f"{classes.tolist()})."
-                )
+            else:
+                check_defined_groups(n_defined, n_groups, classes)
             seed = self._lightgbm_seed(rng)
             if self.verbose > 0:
                 print(f"Fitting {type(self).__name__} (objective="

@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from .. import _defaults
 from ..utils._validation import check_k
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
@@ -155,8 +156,9 @@ class LightGBMObjective:
     (array([-1.,  1.]), array([0.5, 0.5]))
     """
 
-    def __init__(self, surrogate="pairwise_logistic", *, k=10, temperature=10.0,
-                 group_weight="inverse_variance", truncation_level=None,
+    def __init__(self, surrogate="pairwise_logistic", *, k=_defaults.K,
+                 temperature=_defaults.BOOST_TEMPERATURE,
+                 group_weight=_defaults.GROUP_WEIGHT, truncation_level=None,
                  scale=None, weight_total=None, n_jobs=None):
         self.surrogate = surrogate
         self.k = k

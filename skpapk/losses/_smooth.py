@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit
 
+from .. import _defaults
 from ..utils._groups import segment_starts, stable_sort_by_codes
 from ._losses import BaseSurrogate
 
@@ -278,7 +279,8 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
     smooth = True
     hyperparameters = ("group_weight", "truncation_level")
 
-    def __init__(self, group_weight="uniform", truncation_level=None):
+    def __init__(self, group_weight=_defaults.SURROGATE_GROUP_WEIGHT,
+                 truncation_level=None):
         self.group_weight = group_weight
         self.truncation_level = truncation_level
 
@@ -522,7 +524,8 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
     convex = False
     hyperparameters = ("temperature", "group_weight", "truncation_level")
 
-    def __init__(self, temperature=1.0, group_weight="uniform",
+    def __init__(self, temperature=_defaults.TEMPERATURE,
+                 group_weight=_defaults.SURROGATE_GROUP_WEIGHT,
                  truncation_level=None):
         self.temperature = temperature
         self.group_weight = group_weight

@@ -44,3 +44,50 @@ def test_temperature_and_group_weight_of_each_model():
     assert boost.temperature == _defaults.BOOST_TEMPERATURE
     assert boost.group_weight == _defaults.GROUP_WEIGHT
     assert boost.k == _defaults.K
+
+
+def _public_callables():
+    import skpapk.dask
+    import skpapk.losses
+    import skpapk.metrics
+
+    for module in (skpapk, skpapk.losses, skpapk.metrics, skpapk.dask):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if callable(obj):
+                yield f"{module.__name__}.{name}", obj
+
+
+# every default of these parameters, across the public API, is one of the
+# constants of ``skpapk._defaults`` (two where two models keep two values)
+ALLOWED = {
+    "k": {_defaults.K},
+    "temperature": {_defaults.TEMPERATURE, _defaults.BOOST_TEMPERATURE},
+    "group_weight": {_defaults.GROUP_WEIGHT, _defaults.SURROGATE_GROUP_WEIGHT},
+    "alpha": {_defaults.ALPHA, _defaults.HINGE_ALPHA},
+    "eta0": {_defaults.ETA0},
+    "validation_fraction": {_defaults.VALIDATION_FRACTION, 0.25},
+}
+
+
+@pytest.mark.parametrize("name, obj", list(_public_callables()),
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_every_public_default_comes_from_defaults(name, obj):
+    try:
+        parameters = inspect.signature(obj).parameters
+    except (TypeError, ValueError):  # not introspectable (a C callable)
+        pytest.skip(f"{name} has no signature")
+    for param, allowed in ALLOWED.items():
+        if param in parameters:
+            default = parameters[param].default
+            if default is inspect.Parameter.empty or default is None:
+                continue
+            assert default in allowed, (name, param, default)
+
+
+def test_boosted_objective_shares_the_boosted_ranker_defaults():
+    from skpapk.losses import LightGBMObjective
+
+    objective, boost = LightGBMObjective(), skpapk.PApKBoostRanker()
+    for param in ("k", "temperature", "group_weight"):
+        assert getattr(objective, param) == getattr(boost, param)
