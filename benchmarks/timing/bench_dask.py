@@ -45,10 +45,6 @@ import warnings  # noqa: E402
 import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
-import skpapk  # noqa: E402
-import skpapk._linear  # noqa: E402
-import skpapk._solver  # noqa: E402
-
 from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
 #: (label, class name, parameters) of the rankers timed
@@ -143,58 +139,32 @@ class RoundTrips:
 
 
 class LocalEpochs:
-    """Times every evaluation of the in-memory fits (oracle and gradient):
-    wall seconds in ``times``, CPU seconds of this process in ``cpu``."""
+    """Times every evaluation of the in-memory objective (one pass over the
+    rows: scores, surrogate, gradient) of either solver: wall seconds in
+    ``times``, CPU seconds of this process in ``cpu``."""
 
     def __init__(self):
+        from skpapk._linear_loss import InMemoryLinearLoss
+
         self.times, self.cpu = [], []
-        self.saved = (skpapk._solver.linear_epoch, skpapk._linear.linear_objective)
-        linear_epoch, linear_objective = self.saved
-        times, cpu = self.times, self.cpu
+        self.cls, self.original = InMemoryLinearLoss, InMemoryLinearLoss._surrogate_at
+        original, times, cpu = self.original, self.times, self.cpu
 
-        def timed_epoch(*args, **kwargs):
-            oracle = linear_epoch(*args, **kwargs)
+        def timed(loss, *args, **kwargs):
+            start, cpu0 = time.perf_counter(), time.process_time()
+            out = original(loss, *args, **kwargs)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - cpu0)
+            return out
 
-            def timed(w):
-                start, cpu0 = time.perf_counter(), time.process_time()
-                epoch = oracle(w)
-                spent = time.perf_counter() - start
-                spent_cpu = time.process_time() - cpu0
-
-                def gradient():
-                    t, c = time.perf_counter(), time.process_time()
-                    grad = epoch.gradient()
-                    times.append(spent + time.perf_counter() - t)
-                    cpu.append(spent_cpu + time.process_time() - c)
-                    return grad
-
-                return None if epoch is None else epoch._replace(gradient=gradient)
-
-            timed.__dict__.update(oracle.__dict__)  # dtype, x_max
-            return timed
-
-        def timed_objective(*args, **kwargs):
-            fun = linear_objective(*args, **kwargs)
-
-            def timed(w):
-                start, cpu0 = time.perf_counter(), time.process_time()
-                out = fun(w)
-                times.append(time.perf_counter() - start)
-                cpu.append(time.process_time() - cpu0)
-                return out
-
-            timed.__dict__.update(fun.__dict__)  # n_groups_used, column_scale
-            return timed
-
-        skpapk._solver.linear_epoch = timed_epoch
-        skpapk._linear.linear_objective = timed_objective
+        InMemoryLinearLoss._surrogate_at = timed
 
     def clear(self):
         self.times.clear()
         self.cpu.clear()
 
     def restore(self):
-        skpapk._solver.linear_epoch, skpapk._linear.linear_objective = self.saved
+        self.cls._surrogate_at = self.original
 
 
 def peak_rss():
