@@ -1,5 +1,9 @@
 """Gradient-boosted trees trained for pAp@k, with LightGBM as the engine."""
 
+import contextlib
+import inspect
+import io
+import sys
 import warnings
 from numbers import Integral, Real
 
@@ -46,43 +50,80 @@ def _import_lightgbm():
     return lightgbm
 
 
-def _any_split(dataset):
-    """Whether a constructed ``lightgbm.Dataset`` has a feature with bins."""
-    return any(dataset.feature_num_bin(j) > 0
-               for j in range(dataset.num_feature()))
+def _quiet(verbose):
+    """Silence LightGBM's own printing below ``verbose=2``."""
+    if verbose >= 2:
+        return contextlib.nullcontext()
+    return contextlib.redirect_stdout(io.StringIO())
 
 
-class _ValidationMonitor(BestRound):
-    """LightGBM callback: micro-pAp@k of every round on the held-out rows.
+def _constant_booster(lightgbm, params, n_features):
+    """A one-tree booster scoring every row 0: the model when no feature of
+    ``X`` can be split on (LightGBM cannot train a custom objective then)."""
+    core = {key: value for key, value in params.items()
+            if key not in ("objective", "n_estimators", "metric")}
+    return lightgbm.train(
+        dict(core, objective="regression", boost_from_average=False,
+             verbose=-1),
+        lightgbm.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
+                         params=core),
+        num_boost_round=1)
 
-    Adds each new tree's raw scores to a running sum (one tree predicted per
-    round), records the score, and stops the training (LightGBM's
-    ``EarlyStopException``) when the score has not gone above its best plus
-    ``tol`` for ``n_iter_no_change`` rounds, as the linear rankers'
-    ``early_stopping`` does.
+
+def _eval_rows(lightgbm, X, y):
+    """``LGBMRanker.fit``'s keywords for one held-out set: ``eval_X`` and
+    ``eval_y`` where LightGBM has them (4.7 on), else ``eval_set``."""
+    if "eval_X" in inspect.signature(lightgbm.LGBMRanker.fit).parameters:
+        return {"eval_X": (X,), "eval_y": (y,)}
+    return {"eval_set": [(X, y)]}
+
+
+class _MicroPApK:
+    """LightGBM evaluation function (``eval_metric``): the micro-pAp@k of
+    the held-out rows under the current scores, higher is better."""
+
+    def __init__(self, k):
+        self.k = k
+        self.__name__ = f"micro_papk@{k}"
+
+    def __call__(self, y_true, y_pred, weight, group):
+        codes = np.repeat(np.arange(len(group)), group)
+        score = _train_papk(y_true > 0, np.asarray(y_pred, dtype=np.float64),
+                            codes, self.k)
+        return self.__name__, score, True
+
+
+class _EarlyStopping(BestRound):
+    """LightGBM callback: stop the boosting by the linear rankers' rule.
+
+    Reads the micro-pAp@k of the held-out rows that LightGBM computed this
+    round (:class:`_MicroPApK`), records it and ends the training
+    (LightGBM's ``EarlyStopException``) when it has not reached its best
+    plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the linear
+    rankers' ``early_stopping`` (scikit-learn's ``SGDClassifier`` rule; the
+    Dask ranker replays the same rule).
     """
 
     order = 30  # after LightGBM's own callbacks of the round
 
-    def __init__(self, lightgbm, X, y_pos, codes, k, tol, n_iter_no_change,
-                 verbose):
+    def __init__(self, tol, n_iter_no_change, verbose):
         super().__init__(tol, n_iter_no_change)
-        self.lightgbm = lightgbm
-        self.X, self.y_pos, self.codes, self.k = X, y_pos, codes, k
         self.verbose = verbose
-        self.raw = np.zeros(X.shape[0])
+        self.out = sys.stdout  # not LightGBM's silenced one (``_quiet``)
 
     def __call__(self, env):
-        self.raw += env.model.predict(self.X, start_iteration=env.iteration,
-                                      num_iteration=1, raw_score=True)
-        score = _train_papk(self.y_pos, self.raw, self.codes, self.k)
+        import lightgbm
+
+        (_, name, score, _), = env.evaluation_result_list
         if self.verbose > 0:
-            print(f"[{env.iteration + 1}] validation micro-pAp@{self.k}: "
-                  f"{score:.4f}")
+            print(f"[{env.iteration + 1}] validation micro-pAp@"
+                  f"{name.partition('@')[2]}: {score:.4f}", file=self.out)
         if self.record(score):
-            raise self.lightgbm.callback.EarlyStopException(
-                self.best_iteration,
-                [("validation", f"micro_papk@{self.k}", self.best_score, True)])
+            # named as the last round, so that LightGBM keeps every tree
+            # fitted (``booster_`` holds ``n_iter_`` trees, as the Dask
+            # ranker's); the ranker sets ``best_iteration_`` itself
+            raise lightgbm.callback.EarlyStopException(
+                env.iteration, [("valid_0", name, score, True)])
 
 
 class PApKBoostRanker(BaseRanker):
@@ -101,6 +142,11 @@ class PApKBoostRanker(BaseRanker):
     with thousands of rows cost time, not memory. LightGBM's own
     ``"binary"``, ``"lambdarank"`` and ``"rank_xendcg"`` objectives are
     there for comparison.
+
+    The trees are fitted by LightGBM's own ``lightgbm.LGBMRanker`` (its
+    ``DaskLGBMRanker`` in :mod:`skpapk.dask`), given the objective, and
+    early stopping is LightGBM's callback mechanism fed by a micro-pAp@k
+    evaluation function on held-out rows of every user.
 
     Rows may come in any order and ``groups`` hold any labels: the ranker
     sorts the rows by group for LightGBM and gives it the group sizes.
@@ -258,6 +304,13 @@ class PApKBoostRanker(BaseRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+    **kwargs : dict
+        Other parameters of LightGBM's scikit-learn estimators (for example
+        ``max_bin=63``, ``min_split_gain=0.01``, ``boosting_type="dart"``),
+        handed to ``lightgbm.LGBMRanker`` as they are, as
+        ``lightgbm.LGBMModel`` does; ``get_params`` and ``set_params`` know
+        them. The parameters above are translated to LightGBM's once, in one
+        place, for both the in-memory and the Dask ranker.
 
     Attributes
     ----------
@@ -397,7 +450,8 @@ class PApKBoostRanker(BaseRanker):
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
                  validation_fraction=_defaults.VALIDATION_FRACTION, n_iter_no_change=20,
                  tol=1e-7,
-                 random_state=None, n_jobs=None, verbose=0, pos_label=None):
+                 random_state=None, n_jobs=None, verbose=0, pos_label=None,
+                 **kwargs):
         self.k = k
         self.objective = objective
         self.temperature = temperature
@@ -421,6 +475,52 @@ class PApKBoostRanker(BaseRanker):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.pos_label = pos_label
+        # other parameters of LightGBM's scikit-learn estimators, passed
+        # through unchecked (as ``lightgbm.LGBMModel`` keeps them)
+        self._other_params = {}
+        self.set_params(**kwargs)
+
+    def get_params(self, deep=True):
+        """Parameters of this ranker, with the LightGBM parameters passed
+        through ``**kwargs``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also the parameters of contained estimators (there are none).
+
+        Returns
+        -------
+        params : dict
+            Parameter names mapped to their values.
+        """
+        params = super().get_params(deep=deep)
+        params.update(self._other_params)
+        return params
+
+    def set_params(self, **params):
+        """Set the parameters of this ranker, LightGBM's own included.
+
+        Parameters
+        ----------
+        **params : dict
+            Parameters of this ranker; names it does not have are
+            LightGBM parameters, handed to ``lightgbm.LGBMRanker`` as they
+            are.
+
+        Returns
+        -------
+        self : PApKBoostRanker
+            This ranker.
+        """
+        own = super().get_params(deep=False)
+        for key, value in params.items():
+            if key in own:
+                super().set_params(**{key: value})
+            else:
+                setattr(self, key, value)
+                self._other_params[key] = value
+        return self
 
     def _uses_early_stopping(self, n_samples):
         """``early_stopping`` resolved: ``"auto"`` is on above 10,000 rows."""
@@ -459,27 +559,30 @@ class PApKBoostRanker(BaseRanker):
         return None if self.n_jobs is None else effective_n_jobs(self.n_jobs)
 
     def _lightgbm_params(self, seed):
-        """LightGBM's parameters (``lightgbm.train``'s names)."""
+        """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
+        ``lightgbm.DaskLGBMRanker``): the one translation of this ranker's
+        parameters, then the LightGBM parameters passed through."""
         params = {
             "objective": self._lightgbm_objective(),
+            "n_estimators": self.n_estimators,
             "learning_rate": self.learning_rate,
             "num_leaves": self.num_leaves,
             "max_depth": self.max_depth,
-            "min_data_in_leaf": self.min_child_samples,
-            "min_sum_hessian_in_leaf": self.min_child_weight,
-            "bagging_fraction": self.subsample,
-            "bagging_freq": 1 if self.subsample < 1 else 0,
-            "feature_fraction": self.colsample_bytree,
-            "lambda_l1": self.reg_alpha,
-            "lambda_l2": self.reg_lambda,
+            "min_child_samples": self.min_child_samples,
+            "min_child_weight": self.min_child_weight,
+            "subsample": self.subsample,
+            "subsample_freq": 1 if self.subsample < 1 else 0,
+            "colsample_bytree": self.colsample_bytree,
+            "reg_alpha": self.reg_alpha,
+            "reg_lambda": self.reg_lambda,
+            "random_state": seed,
+            "n_jobs": self._n_threads(),
+            "verbose": 1 if self.verbose >= 2 else -1,
             "metric": "None",
-            "verbosity": 1 if self.verbose >= 2 else -1,
-            "num_threads": self._n_threads() or 0,
         }
         if self.objective == "lambdarank":
             params["lambdarank_truncation_level"] = 2 * self.k
-        if seed is not None:
-            params["seed"] = seed
+        params.update(self._other_params)
         return params
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -513,20 +616,16 @@ class PApKBoostRanker(BaseRanker):
                                                  ensure_non_negative=True)
         early_stopping = self._uses_early_stopping(X.shape[0])
         rng = check_random_state(self.random_state)
-        monitor = None
         if early_stopping:
             train, val = _early_stopping_rows(y_pos, codes, n_groups,
                                               self.validation_fraction, rng)
-            monitor = _ValidationMonitor(
-                lgb, X[val], y_pos[val], codes[val], self.k, self.tol,
-                self.n_iter_no_change, self.verbose)
             self.n_groups_skipped_ = int(n_groups - np.count_nonzero(
                 defined_groups(y_pos[train], codes[train], n_groups)))
         seed = self._lightgbm_seed(rng)
         # LightGBM wants each group's rows together: one index selects the
-        # training rows and sorts them by group (one copy of X)
-        # (no copy when every row trains and the rows already come by group,
-        # the usual layout of a recommender table)
+        # training rows and sorts them by group (no copy when every row
+        # trains and the rows already come by group, the usual layout of a
+        # recommender table)
         if early_stopping:
             order = stable_sort_by_codes(codes, n_groups, order=train)
         elif np.all(codes[1:] >= codes[:-1]):
@@ -534,43 +633,53 @@ class PApKBoostRanker(BaseRanker):
         else:
             order = stable_sort_by_codes(codes, n_groups)
         sizes = np.bincount(codes[order], minlength=n_groups)
-        weight = None if sample_weight is None else sample_weight[order]
+        fit_params = {
+            "group": sizes[sizes > 0],
+            "sample_weight": (None if sample_weight is None
+                              else sample_weight[order]),
+        }
+        if early_stopping:
+            val_order = stable_sort_by_codes(codes, n_groups, order=val)
+            val_sizes = np.bincount(codes[val_order], minlength=n_groups)
+            stopper = _EarlyStopping(self.tol, self.n_iter_no_change,
+                                     self.verbose)
+            fit_params.update(
+                _eval_rows(lgb, X[val_order],
+                           y_pos[val_order].astype(np.float64)),
+                eval_group=[val_sizes[val_sizes > 0]],
+                eval_metric=_MicroPApK(self.k),
+                callbacks=[stopper])
         params = self._lightgbm_params(seed)
-        dataset_params = {key: value for key, value in params.items()
-                          if key != "objective"}
-        dataset = lgb.Dataset(
-            X[order], label=y_pos[order].astype(np.float64), weight=weight,
-            group=None if self.objective == "binary" else sizes[sizes > 0],
-            params=dataset_params, free_raw_data=True).construct()
         if self.verbose > 0:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
                   f"k={self.k}) on {int(sizes.sum())} rows, {n_groups} groups; "
                   f"{self.n_groups_skipped_} groups skipped (no relevant or no "
                   f"irrelevant row).")
-        n_rounds = self.n_estimators
-        if callable(params["objective"]) and not _any_split(dataset):
-            # LightGBM cannot take a custom objective on a Dataset without a
-            # usable feature; every tree would be one leaf anyway.
+        model = lgb.LGBMRanker(**params)
+        try:
+            # LightGBM logs its fatal errors whatever its verbosity
+            with _quiet(self.verbose):
+                model.fit(X[order], y_pos[order].astype(np.float64),
+                          **fit_params)
+        except lgb.basic.LightGBMError as exc:
+            if "num_features" not in str(exc):
+                raise
             self._warn_no_split()
-            dataset.set_label(np.zeros(dataset.num_data()))
-            params = dict(dataset_params, objective="regression",
-                          boost_from_average=False)
-            n_rounds = 1
-        booster = lgb.train(
-            params, dataset, num_boost_round=n_rounds,
-            callbacks=[] if monitor is None else [monitor],
-            keep_training_booster=True)
-        booster.free_dataset()
-        if monitor is None:
-            self.n_iter_ = booster.current_iteration()
+            self.booster_ = _constant_booster(lgb, params, X.shape[1])
+            self.n_iter_ = self.best_iteration_ = 1
+            self.validation_scores_ = None
+            return self
+        self.booster_ = model.booster_
+        if early_stopping:
+            self.validation_scores_ = np.asarray(stopper.scores,
+                                                 dtype=np.float64)
+            self.n_iter_ = self.validation_scores_.shape[0]
+            self.best_iteration_ = stopper.best_iteration + 1
+        else:
+            self.n_iter_ = self.booster_.current_iteration()
             self.best_iteration_ = self.n_iter_
             self.validation_scores_ = None
-        else:
-            self.validation_scores_ = np.asarray(monitor.scores, dtype=np.float64)
-            self.n_iter_ = self.validation_scores_.shape[0]
-            self.best_iteration_ = monitor.best_iteration + 1
-        booster.best_iteration = self.best_iteration_
-        self.booster_ = booster
+        self.booster_.best_iteration = self.best_iteration_
         return self
 
     @property

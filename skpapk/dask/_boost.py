@@ -52,20 +52,6 @@ from ._common import (
 from ._oracle import PersistedPartitions
 from ._watchdog import guard_training
 
-#: ``lightgbm.train``'s names (``PApKBoostRanker._lightgbm_params``) as
-#: ``LGBMRanker``'s constructor takes them.
-_SKLEARN_NAMES = {
-    "min_data_in_leaf": "min_child_samples",
-    "min_sum_hessian_in_leaf": "min_child_weight",
-    "bagging_fraction": "subsample",
-    "bagging_freq": "subsample_freq",
-    "feature_fraction": "colsample_bytree",
-    "lambda_l1": "reg_alpha",
-    "lambda_l2": "reg_lambda",
-    "seed": "random_state",
-}
-
-
 # --------------------------------------------------------------------------
 # On the workers
 
@@ -278,7 +264,7 @@ class DaskBoostMixin(DaskRankerMixin):
     def _train(self, lgb, lgb_dask, client, parts, info, seed):
         """Train with ``DaskLGBMRanker`` on the prepared partitions."""
         params = self._lightgbm_params(seed)
-        params.pop("num_threads")  # the Dask interface uses each worker's nthreads
+        params.pop("n_jobs")  # the Dask interface uses each worker's nthreads
         if self.objective in SMOOTH_SURROGATES:
             params["objective"] = LightGBMObjective(
                 self.objective, k=self.k, temperature=self.temperature,
@@ -288,9 +274,6 @@ class DaskBoostMixin(DaskRankerMixin):
                 n_jobs=max(1, min(client.nthreads().values())),
                 scale=float(sum(i["n_rows"] for i in info)),
                 weight_total=float(sum(i["weight_total"] for i in info)))
-        kwargs = {_SKLEARN_NAMES.get(key, key): value
-                  for key, value in params.items()}
-        kwargs["n_estimators"] = self.n_estimators  # lightgbm.train's rounds
         used = [(part, i) for part, i in zip(parts.parts, info) if i["n_rows"]]
         n_features = self.n_features_in_
         dtype = np.result_type(*[i["dtype"] for _, i in used])
@@ -309,7 +292,7 @@ class DaskBoostMixin(DaskRankerMixin):
             da.from_delayed(dask.delayed(getattr)(part, "group"),
                             shape=(i["n_user_rows"],), dtype=np.intp)
             for part, i in used])
-        model = lgb_dask.DaskLGBMRanker(client=client, **kwargs)
+        model = lgb_dask.DaskLGBMRanker(client=client, **params)
         # LightGBM prints "Finding random open ports..." whatever its verbosity
         quiet = (contextlib.redirect_stdout(io.StringIO()) if self.verbose < 2
                  else contextlib.nullcontext())
@@ -328,14 +311,7 @@ class DaskBoostMixin(DaskRankerMixin):
             # no feature can be split on: the in-memory ranker's warning and
             # constant model (LightGBM's distributed training stops there)
             self._warn_no_split()
-            dataset_params = {key: value for key, value in params.items()
-                              if key != "objective"}
-            return lgb.train(
-                dict(dataset_params, objective="regression",
-                     boost_from_average=False),
-                lgb.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
-                            params=dataset_params),
-                num_boost_round=1)
+            return _boost._constant_booster(lgb, params, n_features)
         return model.booster_
 
     def _set_rounds(self, booster, parts):

@@ -616,3 +616,44 @@ def test_feature_importances_count_the_splits_of_the_trees_used():
                    ranker.booster_.dump_model()["tree_info"][:ranker.best_iteration_])
     assert importances.sum() == n_splits
     assert not hasattr(PApKBoostRanker(), "feature_importances_")
+
+
+def test_other_lightgbm_parameters_pass_through():
+    X, y, g = make_data(5)
+    params = dict(n_estimators=10, learning_rate=0.1, num_leaves=6,
+                  min_child_samples=4)
+    ranker = PApKBoostRanker(k=3, random_state=0, n_jobs=1, max_bin=7,
+                             min_split_gain=0.01, **params)
+    assert ranker.get_params()["max_bin"] == 7
+    clone = sklearn.base.clone(ranker)
+    assert clone.get_params() == ranker.get_params()
+    ranker.fit(X, y, groups=g)
+    assert ranker.booster_.params["max_bin"] == 7
+    # the same trees as LightGBM's LGBMRanker given the same parameters
+    Xs, ys, _, sizes = sorted_by_group(X, y, g)
+    lgbm = lgb.LGBMRanker(objective=LightGBMObjective(k=3), random_state=0,
+                          n_jobs=1, verbose=-1, max_bin=7, min_split_gain=0.01,
+                          **params).fit(Xs, ys, group=sizes)
+    np.testing.assert_allclose(ranker.decision_function(X), lgbm.predict(X),
+                               rtol=1e-12, atol=1e-12)
+    default = PApKBoostRanker(k=3, random_state=0, n_jobs=1, **params)
+    assert not np.allclose(default.fit(X, y, groups=g).decision_function(X),
+                           ranker.decision_function(X))
+    ranker.set_params(max_bin=15, k=4)
+    assert ranker.max_bin == 15 and ranker.k == 4
+    assert ranker.get_params()["max_bin"] == 15
+
+
+def test_early_stopping_is_lightgbms_callback_on_a_micro_papk_metric():
+    X, y, g = make_data(2, n_groups=40)
+    ranker = PApKBoostRanker(k=3, n_estimators=200, early_stopping=True,
+                             n_iter_no_change=5, tol=1e-3, random_state=0,
+                             **{key: value for key, value in SMALL.items()
+                                if key not in ("n_estimators", "early_stopping")})
+    ranker.fit(X, y, groups=g)
+    assert ranker.n_iter_ < 200
+    assert ranker.booster_.current_iteration() == ranker.n_iter_
+    assert ranker.booster_.best_iteration == ranker.best_iteration_
+    scores = ranker.validation_scores_
+    assert scores.shape == (ranker.n_iter_,)
+    assert scores[ranker.best_iteration_ - 1] == scores.max()
