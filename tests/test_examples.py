@@ -77,6 +77,32 @@ def test_plot_boost_ranker():
     assert all(value > random + 0.15 for value in scores.values())
 
 
+def test_plot_leaderboard():
+    out = run_example("plot_leaderboard.py")
+    board = re.findall(r"^(.+?)\s+micro-pAp@10 = ([0-9.]+)", out, flags=re.M)
+    names = [name.strip() for name, _ in board]
+    scores = [float(value) for _, value in board]
+    assert names[-1] == "random ranking (exact expectation)"
+    expected = {"PApKRanker", "HistGradientBoostingClassifier", "LogisticRegression"}
+    if importlib.util.find_spec("lightgbm") is not None:
+        expected.add("PApKBoostRanker")
+    assert set(names[:-1]) == expected
+    # best first, every model far above a random ranking of the same items
+    assert scores[:-1] == sorted(scores[:-1], reverse=True)
+    assert min(scores[:-1]) > scores[-1] + 0.15
+    # the paired comparison is of the two best models, and its interval
+    # holds the margin, which is their difference of means over the users
+    # defined for both
+    assert f"winner: {names[0]}, runner-up: {names[1]}" in out
+    (margin, low, high), = [tuple(map(float, m)) for m in re.findall(
+        r"margin ([+-][0-9.]+) .*95% interval \[([+-][0-9.]+), ([+-][0-9.]+)\]",
+        out)]
+    assert low <= margin <= high
+    assert abs(margin - (scores[0] - scores[1])) < 2e-3
+    (pvalue,) = _floats(r"p-value ([0-9.e+-]+)", out)
+    assert 0 < pvalue <= 1
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
 def test_every_example_runs(name):
     assert run_example(name).strip(), f"{name} printed nothing"

@@ -10,7 +10,7 @@ from .. import __version__
 from ._methods import available_methods
 from ._output import PROG, CLIError
 
-#: Measured wall times of ``skpapk compare`` (see README), shown in --help:
+#: Measured wall times of ``skpapk compare`` (doc/user_guide/cli.rst), shown in --help:
 #: 24-103 s (default) and 119-188 s (movielens) on 2 busy cores (load 7-9).
 COMPARE_TIME = ("20 seconds to 1.5 minutes on 2 cores, most of it the boosted "
                 "ranker")
