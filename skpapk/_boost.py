@@ -293,10 +293,10 @@ class PApKBoostRanker(BaseRanker):
 
     See Also
     --------
-    skpapk.losses.LightGBMObjective : the objective, for your own
+    skpapk.losses.LightGBMObjective : The objective, for your own
         ``lightgbm.LGBMRanker`` or ``lightgbm.train``.
-    skpapk.PApKRanker : linear rankers trained on the paper's surrogates.
-    sklearn.ensemble.HistGradientBoostingClassifier : boosted trees for the
+    skpapk.PApKRanker : Linear rankers trained on the paper's surrogates.
+    sklearn.ensemble.HistGradientBoostingClassifier : Boosted trees for the
         row-wise logistic loss.
 
     Notes

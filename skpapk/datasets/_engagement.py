@@ -51,7 +51,7 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
 
     See Also
     --------
-    make_papk_simulation : the paper's simulations (Section 7.1).
+    make_papk_simulation : The paper's simulations (Section 7.1).
 
     Examples
     --------

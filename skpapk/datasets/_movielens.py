@@ -335,7 +335,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
 
     See Also
     --------
-    skpapk.model_selection.within_group_split : the per-user 60/20/20 split.
+    skpapk.model_selection.within_group_split : The per-user 60/20/20 split.
 
     Examples
     --------

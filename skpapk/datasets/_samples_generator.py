@@ -97,7 +97,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
 
     See Also
     --------
-    make_margin_data : the data of Section 7.2 (Figure 1).
+    make_margin_data : The data of Section 7.2 (Figure 1).
 
     Examples
     --------
@@ -216,7 +216,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
 
     See Also
     --------
-    make_papk_simulation : the data of Section 7.1 (Table 2).
+    make_papk_simulation : The data of Section 7.1 (Table 2).
 
     Examples
     --------

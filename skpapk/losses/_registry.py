@@ -113,7 +113,7 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
 
     See Also
     --------
-    skpapk.metrics.papk_score : the metric the surrogates bound.
+    skpapk.metrics.papk_score : The metric the surrogates bound.
 
     References
     ----------

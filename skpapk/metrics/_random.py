@@ -151,8 +151,8 @@ def expected_average_precision(n_items, n_pos):
 
     See Also
     --------
-    worst_average_precision : the smallest AP.
-    expected_papk : the same baseline for pAp@k.
+    worst_average_precision : The smallest AP.
+    expected_papk : The same baseline for pAp@k.
 
     Examples
     --------
@@ -204,8 +204,8 @@ def expected_papk(n_pos, n_neg, k):
 
     See Also
     --------
-    papk_score : pAp@k of a ranking.
-    expected_papk_score : the micro average over the groups of a data set.
+    papk_score : The pAp@k of a ranking.
+    expected_papk_score : The micro average over the groups of a data set.
 
     Examples
     --------
@@ -283,8 +283,8 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : pAp@k of a ranking.
-    expected_papk : the expectation for given counts.
+    papk_score : The pAp@k of a ranking.
+    expected_papk : The expectation for given counts.
 
     Examples
     --------
@@ -335,8 +335,8 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
 
     See Also
     --------
-    precision_at_k_score : the metric of a given ranking.
-    expected_papk_score : the same baseline for pAp@k.
+    precision_at_k_score : The metric of a given ranking.
+    expected_papk_score : The same baseline for pAp@k.
 
     Examples
     --------
@@ -393,8 +393,8 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
 
     See Also
     --------
-    partial_auc_score : the metric of a given ranking.
-    expected_papk_score : the same baseline for pAp@k.
+    partial_auc_score : The metric of a given ranking.
+    expected_papk_score : The same baseline for pAp@k.
 
     Examples
     --------

@@ -95,10 +95,10 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    partial_auc_score : all relevant items against the top-k irrelevant ones.
+    partial_auc_score : All relevant items against the top-k irrelevant ones.
     roc_auc_score : AUC per group.
-    expected_papk : pAp@k of a uniformly random ranking.
-    expected_papk_score : micro-pAp@k of a random ranking of the same groups.
+    expected_papk : The pAp@k of a uniformly random ranking.
+    expected_papk_score : Micro-pAp@k of a random ranking of the same groups.
 
     Notes
     -----
@@ -200,8 +200,8 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : only the top ``min(k, n+)`` relevant items.
-    roc_auc_score : all pairs.
+    papk_score : Only the top ``min(k, n+)`` relevant items.
+    roc_auc_score : All pairs.
 
     Examples
     --------
@@ -274,8 +274,8 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : the top of the list only.
-    sklearn.metrics.roc_auc_score : one list, many more options.
+    papk_score : The top of the list only.
+    sklearn.metrics.roc_auc_score : One list, many more options.
 
     Examples
     --------
@@ -353,7 +353,7 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     See Also
     --------
     roc_auc_score : AUC of the whole list.
-    precision_at_k_score : relevant items among the top k.
+    precision_at_k_score : Relevant items among the top k.
 
     Examples
     --------

@@ -57,9 +57,9 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    recall_at_k_score : relevant items in the top k over all relevant items.
-    papk_score : also rewards the order inside the top k.
-    expected_precision_at_k_score : prec@k of a random ranking.
+    recall_at_k_score : Relevant items in the top k over all relevant items.
+    papk_score : Also rewards the order inside the top k.
+    expected_precision_at_k_score : The prec@k of a random ranking.
 
     Examples
     --------
@@ -134,8 +134,8 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    precision_at_k_score : the same count over ``k``.
-    ndcg_at_k_score : also rewards the order inside the top k.
+    precision_at_k_score : The same count over ``k``.
+    ndcg_at_k_score : Also rewards the order inside the top k.
 
     Examples
     --------
@@ -213,9 +213,9 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    sklearn.metrics.ndcg_score : one list per row of a 2-d array, graded
+    sklearn.metrics.ndcg_score : One list per row of a 2-d array, graded
         relevance.
-    mean_average_precision_score : another order-aware metric.
+    mean_average_precision_score : Another order-aware metric.
 
     References
     ----------
@@ -322,7 +322,7 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     See Also
     --------
     expected_average_precision : AP of a uniformly random ranking.
-    worst_average_precision : the smallest AP of a group.
+    worst_average_precision : The smallest AP of a group.
 
     References
     ----------
