@@ -45,6 +45,35 @@ def get_surrogate(surrogate, **params):
     ``params`` (e.g. ``temperature``) go to the constructor of the surrogates
     that take them (:attr:`BaseSurrogate.hyperparameters`); the others ignore
     them.
+
+    Parameters
+    ----------
+    surrogate : str or BaseSurrogate
+        A name of :data:`SURROGATES` (``"avg"``, ``"max"``, ``"ts"``,
+        ``"ramp"``, ``"pauc"``, ``"preck"``, ``"pairwise_logistic"``,
+        ``"soft_papk"``), or an instance, returned as it is. Anything else
+        raises a ``ValueError``.
+    **params : dict
+        Hyper-parameters of the surrogate (``temperature``,
+        ``group_weight``, ``truncation_level``); those it does not take are
+        ignored.
+
+    Returns
+    -------
+    surrogate : BaseSurrogate
+        The surrogate instance.
+
+    See Also
+    --------
+    surrogate_loss : The value and gradient of a surrogate by name.
+
+    Examples
+    --------
+    >>> from skpapk.losses import get_surrogate
+    >>> get_surrogate("soft_papk", temperature=3.0, alpha=1.0)
+    SoftPApKSurrogate(temperature=3.0, group_weight='uniform', truncation_level=None)
+    >>> get_surrogate("max", temperature=3.0)      # takes no temperature
+    MaxSurrogate()
     """
     if isinstance(surrogate, BaseSurrogate):
         return surrogate
