@@ -572,9 +572,11 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def feature_importances_(self):
-        """Number of splits on every feature in the trees used (LightGBM's
-        ``importance_type="split"`` over the first ``best_iteration_``
-        trees), an ndarray of shape (`n_features_in_`,)."""
+        """Number of splits on every feature in the trees used.
+
+        LightGBM's ``importance_type="split"`` over the first
+        ``best_iteration_`` trees, an ndarray of shape (`n_features_in_`,).
+        """
         check_is_fitted(self)
         return self.booster_.feature_importance(
             importance_type="split", iteration=self.best_iteration_)

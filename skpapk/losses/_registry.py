@@ -91,7 +91,7 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
                    temperature=_defaults.TEMPERATURE,
                    group_weight=_defaults.SURROGATE_GROUP_WEIGHT, sample_weight=None,
                    return_hessian=False, pos_label=None):
-    """Mean-over-groups pAp@k surrogate and its per-row (sub)gradient.
+    """Compute a pAp@k surrogate, averaged over groups, and its per-row gradient.
 
     Parameters
     ----------

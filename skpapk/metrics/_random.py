@@ -242,7 +242,7 @@ def _group_label_counts(y_true, groups, pos_label):
 
 def expected_papk_score(y_true, *, k, groups=None, average="micro",
                         pos_label=None, zero_division="warn"):
-    """pAp@k of a uniformly random ranking of the same groups (the baseline).
+    """The pAp@k of a uniformly random ranking of the same groups (the baseline).
 
     Computes :func:`expected_papk` for each group's ``(n+, n-)`` and averages
     as :func:`papk_score` does, so a model's ``papk_score(y, s, k=k,
@@ -309,7 +309,7 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
 
 def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
                                   pos_label=None):
-    """prec@k of a uniformly random ranking of the same groups (the baseline).
+    """The prec@k of a uniformly random ranking of the same groups (the baseline).
 
     A group of ``n`` rows, ``n+`` relevant, shows ``min(k, n)`` rows, of
     which ``min(k, n) * n+ / n`` are relevant on average; prec@k divides by
@@ -332,6 +332,8 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The expected prec@k of every group with ``average=None``, else one
+        number, as ``average`` says.
 
     See Also
     --------
@@ -355,7 +357,7 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
 
 def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
                                pos_label=None, zero_division="warn"):
-    """pAUC(0, k/n-] of a uniformly random ranking of the same groups.
+    """The pAUC(0, k/n-] of a uniformly random ranking of the same groups.
 
     A relevant item lies above the ``j``-th highest irrelevant one with
     probability ``j / (n- + 1)`` (its place among the irrelevant items is
@@ -390,6 +392,8 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The expected pAUC(0, k/n-] of every group with ``average=None``,
+        else one number, as ``average`` says.
 
     See Also
     --------

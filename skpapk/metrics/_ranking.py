@@ -24,7 +24,7 @@ from ._ties import _ragged_range, hypergeometric_pmf
 
 def papk_score(y_true, y_score, *, k, groups=None, average="micro",
                ties="random", pos_label=None, zero_division="warn"):
-    """pAp@k: partial AUC over the top-``k`` irrelevant and the top relevant items.
+    """The pAp@k: partial AUC over the top-``k`` irrelevant and top relevant items.
 
     For each group (user), with ``beta = min(k, n+)`` and ``k' = min(k, n-)``,
     the gain is the fraction of the ``beta * k'`` pairs made of one of the

@@ -18,7 +18,7 @@ _AP_TIES = ("random", "error", "threshold")
 
 def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                          ties="random", pos_label=None):
-    """prec@k: the fraction of the ``k`` highest scored items that are relevant.
+    """The prec@k: the fraction of the ``k`` highest scored items that are relevant.
 
     Per group: (number of relevant items among the ``k`` highest scored) / k
     (Kar et al. 2015; the paper's Section 1). The denominator is ``k`` even
@@ -54,6 +54,8 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The prec@k of every group with ``average=None``, else one number, as
+        ``average`` says.
 
     See Also
     --------
@@ -86,7 +88,7 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
 def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                       ties="random", pos_label=None, zero_division="warn"):
-    """recall@k: the fraction of a group's relevant items among its ``k`` first.
+    """The recall@k: the fraction of a group's relevant items among its ``k`` first.
 
     Per group: (number of relevant items among the ``k`` highest scored) /
     (number of relevant items). A group with at least ``k`` relevant items

@@ -192,6 +192,7 @@ class WithinGroupKFold(BaseCrossValidator):
         Returns
         -------
         n_splits : int
+            The number of folds, ``n_splits``.
         """
         return self.n_splits
 
