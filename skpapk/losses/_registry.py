@@ -103,7 +103,10 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     groups : array-like of shape (n_samples,), default=None
         Group (user / query) label of every row; ``None``: one group.
     k : int
-        Number of items shown to each user.
+        Number of items shown to each user, read by every surrogate but
+        ``"pairwise_logistic"`` (which compares every relevant/irrelevant
+        pair whatever ``k``); ``"soft_papk"`` reads it for its soft top-k
+        pairs.
     surrogate : str, default="avg"
         A name of :data:`SURROGATES`: ``"avg"`` (eq. 10), ``"max"``
         (eq. 24), ``"ts"`` (eq. 14), ``"ramp"`` (eq. 6) of Hiranandani et

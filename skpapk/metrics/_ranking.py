@@ -106,8 +106,11 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     the ranking has no ties and the user has at least ``k`` irrelevant items.
     It differs elsewhere: its denominator is ``min(n+, k) * k`` even when
     ``n- < k`` (missing irrelevant items count as ranked below every
-    relevant one), and a user without relevant items scores 0 and stays in
-    the mean, where this function leaves such groups out with a warning.
+    relevant one). A user without relevant items is left out by both:
+    RecTools computes the metric over the users of its test interactions
+    (the relevant items), so such a user is not among them, and this
+    function leaves such groups out of the mean (with an
+    ``UndefinedMetricWarning`` by default).
 
     References
     ----------

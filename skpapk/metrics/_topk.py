@@ -165,11 +165,16 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                     ties="random", pos_label=None, zero_division="warn"):
     """NDCG@k with binary gains: discounted relevant items in the ``k`` first.
 
-    Per group: ``DCG@k / IDCG@k`` with ``DCG@k = sum_{i <= k} rel_i /
-    log2(i + 1)`` over the ranked places ``i`` and ``IDCG@k`` the DCG of
-    the ideal ranking, ``sum_{i <= min(k, n+)} 1 / log2(i + 1)`` (Jarvelin &
-    Kekalainen 2002). Relevance is binary, so the gains ``rel`` and
-    ``2**rel - 1`` coincide.
+    Per group: ``DCG@k / IDCG@k`` (Jarvelin & Kekalainen 2002) with
+    ``DCG@k = sum_{i <= k} rel_i / log2(i + 1)`` over the ranked places
+    ``i`` and ``IDCG@k`` the DCG of the ideal ranking,
+    ``sum_{i <= min(k, n+)} 1 / log2(i + 1)``. The discount is the common
+    ``1 / log2(i + 1)`` at every rank, the first one included (as
+    :func:`sklearn.metrics.ndcg_score`); Jarvelin & Kekalainen's own DCG
+    leaves the ranks below its log base ``b`` undiscounted and divides by
+    ``log_b(i)`` after them (with ``b = 2``, ranks 1 and 2 weigh alike),
+    which gives other values. Relevance is binary, so the gains ``rel``
+    and ``2**rel - 1`` coincide.
 
     Parameters
     ----------
