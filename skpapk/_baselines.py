@@ -609,13 +609,13 @@ class GreedyPApKRanker(BaseRanker):
     estimators_ : list of LogisticRegression
         The base logistic regressions, in fold order.
 
-    estimator_scores_ : ndarray of shape (n_estimators_,)
+    estimator_scores_ : ndarray of shape (`n_estimators_`,)
         Held-out micro-pAp@k of every base scorer.
 
-    merge_order_ : ndarray of int of shape (n_estimators_,)
+    merge_order_ : ndarray of int of shape (`n_estimators_`,)
         Indices into ``estimators_`` in the order they were merged.
 
-    merge_weights_ : ndarray of shape (n_estimators_ - 1,)
+    merge_weights_ : ndarray of shape (`n_estimators_` - 1,)
         The weight ``a`` chosen at every merge.
 
     validation_score_ : float
