@@ -12,7 +12,6 @@ and errors.
 """
 
 import importlib
-import importlib.util
 import inspect
 from inspect import signature
 
