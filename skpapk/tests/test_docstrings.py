@@ -7,6 +7,9 @@ inherited from scikit-learn, LightGBM or ``builtins``, such as
 ``get_params`` or the ``set_*_request`` methods of metadata routing, are
 scikit-learn's docstrings and are left out, as scikit-learn's test leaves
 out what it does not own), is validated by :func:`numpydoc.validate.validate`.
+Names starting with ``_`` (private methods, ``__init__``, ``__call__``) are
+skipped, as scikit-learn skips them: the class docstring documents the
+constructor's parameters, and numpydoc checks them against its signature.
 One test per object, so that a failure names it and prints its docstring
 and errors.
 """
