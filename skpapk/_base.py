@@ -24,7 +24,10 @@ Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
 The rows recommended to group ``groups[g]`` are
 ``indices[indptr[g]:indptr[g + 1]]``, by decreasing score.
 
-Attributes
+A named tuple, returned by the rankers' ``recommend``; its fields are also
+its constructor's parameters.
+
+Parameters
 ----------
 indices : ndarray of intp
     Row indices (into the ``X`` given to ``recommend``).
@@ -32,6 +35,23 @@ indptr : ndarray of intp of shape (n_groups + 1,)
     Offsets of each group's rows in ``indices``.
 groups : ndarray of shape (n_groups,)
     The sorted distinct group labels.
+
+See Also
+--------
+BaseRanker.recommend : The method that returns it.
+
+Examples
+--------
+>>> import numpy as np
+>>> from skpapk import PApKRanker
+>>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+>>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
+>>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
+>>> rec = ranker.recommend(X, groups, k=2)
+>>> rec.groups
+array(['ann', 'bob'], dtype='<U3')
+>>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
+array([1, 2])
 """
 
 
@@ -68,6 +88,23 @@ class BaseRanker(BaseEstimator):
     :meth:`recommend` and the scikit-learn tags and metadata requests: under
     ``sklearn.set_config(enable_metadata_routing=True)``, ``groups`` is routed
     to ``fit`` and ``score`` without ``set_fit_request`` calls.
+
+    See Also
+    --------
+    BaseLinearRanker : The base class of the rankers ``s = X @ coef_``.
+    GreedyPApKRanker : A ranker that derives from this class directly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import BaseRanker, SelectPApKRanker
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> y, groups = [0, 1, 0, 1], [0, 0, 1, 1]
+    >>> ranker = SelectPApKRanker(k=1).fit(X, y, groups=groups)
+    >>> isinstance(ranker, BaseRanker)
+    True
+    >>> ranker.score(X, y, groups=groups)        # micro-pAp@1
+    1.0
     """
 
     __metadata_request__fit = {"groups": True}

@@ -25,7 +25,7 @@ from sklearn.utils._param_validation import Interval
 
 from . import _defaults
 from ._base import BaseRanker
-from ._ranker import _EXAMPLE, _doc, _FixedSurrogateRanker
+from ._ranker import _FixedSurrogateRanker
 from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import (
@@ -34,15 +34,11 @@ from .utils._groups import (
     rank_within_segments,
 )
 
-_BASELINE_REFERENCE = """Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
-    S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
-    Recommender Systems", ICML 2020."""
-
 
 class PAUCRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the structural pAUC(0, k/n-] surrogate (SVM-pAUC).",
-        """The SVM-pAUC baseline of the paper (Section 7.3.2, Table 3;
+    """Linear ranker trained on the structural pAUC(0, k/n-] surrogate (SVM-pAUC).
+
+    The SVM-pAUC baseline of the paper (Section 7.3.2, Table 3;
     Narasimhan & Agarwal, "Support Vector Algorithms for Optimizing the
     Partial Area under the ROC Curve", Neural Computation 2017). Group
     surrogate: ``(1/(n+ k')) * sum_{all i} sum_{j <= k'} h(1 - (P_i - N_j))``,
@@ -55,19 +51,219 @@ class PAUCRanker(_FixedSurrogateRanker):
     subgradient is that of the avg surrogate, ``mean(top-k' irrelevant x)
     - mean(relevant x)`` per group: from ``w_0 = 0`` it then takes the
     same steps as :class:`PApKAvgRanker` (the same ``coef_`` on MovieLens
-    100K, where the surrogates are lowest at ``w = 0``; see Notes).""",
-        """PApKRanker : the pAp@k surrogates.
-    skpapk.metrics.partial_auc_score : the pAUC(0, k/n-] metric.""",
-        _EXAMPLE.format(cls="PAUCRanker", args="k=5"),
-    )
+    100K, where the surrogates are lowest at ``w = 0``; see Notes).
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The pAp@k surrogates.
+    skpapk.metrics.partial_auc_score : The pAUC(0, k/n-] metric.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PAUCRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PAUCRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
 
     _surrogate = "pauc"
 
 
 class PrecAtKRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the prec@k avg surrogate of Kar et al. (SGD@k-avg).",
-        """The SGD@k-avg baseline of the paper (Section 7.3.2, Tables 2 and 3;
+    """Linear ranker trained on the prec@k avg surrogate of Kar et al. (SGD@k-avg).
+
+    The SGD@k-avg baseline of the paper (Section 7.3.2, Tables 2 and 3;
     Kar, Narasimhan, Jain, "Surrogate Functions for Maximizing Precision at
     the Top", ICML 2015, App. B.4). Group surrogate, divided by ``k``:
     ``max_{|yhat| = k} {Delta(y, yhat) + sum_i (yhat_i - y_i) s_i +
@@ -78,11 +274,171 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     upper bound of the prec@k risk ``1 - prec@k`` of every group with
     ``n+ >= k`` (Claim 17 of the seed). The paper trains it by SGD over
     users; here the full-batch subgradient solver of :class:`PApKRanker`
-    minimises the mean over groups (loss ``"preck"``).""",
-        """PApKRanker : the pAp@k surrogates.
-    skpapk.metrics.precision_at_k_score : the prec@k metric.""",
-        _EXAMPLE.format(cls="PrecAtKRanker", args="k=5"),
-        notes="""Kar et al. assume ``k <= n+``. A group with at most ``k`` rows shows
+    minimises the mean over groups (loss ``"preck"``).
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The pAp@k surrogates.
+    skpapk.metrics.precision_at_k_score : The prec@k metric.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    Kar et al. assume ``k <= n+``. A group with at most ``k`` rows shows
     all of them, so its prec@k does not depend on the scores: it adds 0 to
     the objective (it still counts in the mean). The definition has no
     labelling with ``k`` ones when ``n < k``, and for ``n = k`` its only
@@ -99,8 +455,30 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     surrogates, this one is lowest at ``w = 0`` on MovieLens (its slope
     along every direction tried is positive), so ``coef_`` is an early
     iterate (see :class:`PApKRanker`'s Notes). Measurements:
-    ``benchmarks/results/linear_rankers_why.md``.""",
-    )
+    ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PrecAtKRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PrecAtKRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
 
     _surrogate = "preck"
 
@@ -232,13 +610,13 @@ class GreedyPApKRanker(BaseRanker):
     estimators_ : list of LogisticRegression
         The base logistic regressions, in fold order.
 
-    estimator_scores_ : ndarray of shape (n_estimators_,)
+    estimator_scores_ : ndarray of shape (`n_estimators_`,)
         Held-out micro-pAp@k of every base scorer.
 
-    merge_order_ : ndarray of int of shape (n_estimators_,)
+    merge_order_ : ndarray of int of shape (`n_estimators_`,)
         Indices into ``estimators_`` in the order they were merged.
 
-    merge_weights_ : ndarray of shape (n_estimators_ - 1,)
+    merge_weights_ : ndarray of shape (`n_estimators_` - 1,)
         The weight ``a`` chosen at every merge.
 
     validation_score_ : float
@@ -263,15 +641,17 @@ class GreedyPApKRanker(BaseRanker):
 
     See Also
     --------
-    SelectPApKRanker : the other logistic-regression baseline.
-    PApKRanker : the pAp@k surrogates.
+    SelectPApKRanker : The other logistic-regression baseline.
+    PApKRanker : The pAp@k surrogates.
 
     References
     ----------
     M. T. Ricamato, F. Tortorella. "Partial AUC maximization in a linear
     combination of dichotomizers", Pattern Recognition 44(10-11), 2011.
 
-    """ + _BASELINE_REFERENCE + """
+    Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
+    S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
+    Recommender Systems", ICML 2020.
 
     Examples
     --------
@@ -507,8 +887,8 @@ class SelectPApKRanker(BaseRanker):
 
     See Also
     --------
-    GreedyPApKRanker : the other logistic-regression baseline.
-    PApKRanker : the pAp@k surrogates.
+    GreedyPApKRanker : The other logistic-regression baseline.
+    PApKRanker : The pAp@k surrogates.
 
     References
     ----------
@@ -516,7 +896,9 @@ class SelectPApKRanker(BaseRanker):
     Recommendations for Rich-Users: Exploiting Dynamic and Static Side
     Information", 2020 (Algorithm 1).
 
-    """ + _BASELINE_REFERENCE + """
+    Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
+    S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
+    Recommender Systems", ICML 2020.
 
     Examples
     --------

@@ -347,10 +347,10 @@ class PApKBoostRanker(BaseRanker):
 
     See Also
     --------
-    skpapk.losses.LightGBMObjective : the objective, for your own
+    skpapk.losses.LightGBMObjective : The objective, for your own
         ``lightgbm.LGBMRanker`` or ``lightgbm.train``.
-    skpapk.PApKRanker : linear rankers trained on the paper's surrogates.
-    sklearn.ensemble.HistGradientBoostingClassifier : boosted trees for the
+    skpapk.PApKRanker : Linear rankers trained on the paper's surrogates.
+    sklearn.ensemble.HistGradientBoostingClassifier : Boosted trees for the
         row-wise logistic loss.
 
     Notes
@@ -684,9 +684,11 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def feature_importances_(self):
-        """Number of splits on every feature in the trees used (LightGBM's
-        ``importance_type="split"`` over the first ``best_iteration_``
-        trees), an ndarray of shape (`n_features_in_`,)."""
+        """Number of splits on every feature in the trees used.
+
+        LightGBM's ``importance_type="split"`` over the first
+        ``best_iteration_`` trees, an ndarray of shape (`n_features_in_`,).
+        """
         check_is_fitted(self)
         return self.booster_.feature_importance(
             importance_type="split", iteration=self.best_iteration_)

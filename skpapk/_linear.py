@@ -82,6 +82,23 @@ class BaseLinearRanker(BaseRanker):
     object (:class:`skpapk._linear_loss.LinearLoss`) of the rows, wherever
     they live (:meth:`_fit_linear`: one fit path for the in-memory and the
     distributed rankers).
+
+    See Also
+    --------
+    PApKRanker : The linear ranker with the surrogate as a parameter.
+    BaseRanker : The base class of every ranker.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import BaseLinearRanker, PApKAvgRanker
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> y, groups = [0, 1, 0, 1], [0, 0, 1, 1]
+    >>> ranker = PApKAvgRanker(k=1, max_iter=5, tol=None)
+    >>> isinstance(ranker, BaseLinearRanker)
+    True
+    >>> ranker.fit(X, y, groups=groups).coef_.shape
+    (1,)
     """
 
     __metadata_request__partial_fit = {"groups": True}

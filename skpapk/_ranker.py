@@ -8,256 +8,30 @@ from . import _defaults
 from ._linear import BaseLinearRanker
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, SURROGATES, get_surrogate
 
-_PARAMETERS = """k : int, default=10
-        Number of items shown to each user: the ``k`` of pAp@k, used by the
-        surrogate in training and by :meth:`score` and :meth:`recommend`.
 
-    eta0 : float, default=1.0
-        Initial step size: epoch ``t`` (from 0) steps
-        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+class PApKRanker(BaseLinearRanker):
+    """Linear ranker trained for pAp@k on a surrogate of the user's choice.
 
-    alpha : float, default=1e-3
-        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
-        surrogate over groups (the paper's lambda).
+    By default it minimises, by L-BFGS, the smooth pairwise logistic loss of
+    every (relevant, irrelevant) pair of each user, with users weighted by
+    the inverse of the variance of their AUC (``group_weight``), plus
+    ``alpha * ||w||^2``. On real recommendation data this is the linear
+    surrogate that ranks best on held-out micro-pAp@k (see Notes): the
+    paper's four hinge surrogates are available through ``surrogate`` (with
+    the paper's Algorithm 1 as solver, exactly as in
+    :class:`PApKAvgRanker` and the other fixed-surrogate rankers), and
+    ``"soft_papk"`` restricts the pairs softly to pAp@k's top ones.
 
-    max_iter : int, default=200
-        Maximum number of epochs (full subgradient steps).
-
-    tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
-        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
-        ``max_iter`` epochs.
-
-    n_iter_no_change : int, default=10
-        Number of epochs without improvement (of the objective, or of the
-        validation score with ``early_stopping``) before stopping.
-
-    radius : float or None, default=None
-        Project every iterate on the L2 ball of this radius (the feasible
-        set W of Algorithm 1). ``None``: no projection.
-
-    early_stopping : bool, default=False
-        Hold out ``validation_fraction`` of every group's relevant and of
-        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
-        seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
-        for ``n_iter_no_change`` epochs, and return the best scored iterate,
-        as :class:`sklearn.linear_model.SGDClassifier` does (the training
-        objective then plays no part in stopping). The paper instead picks
-        the epoch budget by validation (App. F). ``X`` is copied once into
-        its training and validation rows. Not used by :meth:`partial_fit`.
-
-    validation_fraction : float, default=0.1
-        Fraction of every group's rows of each label held out by
-        ``early_stopping``; a group needs both labels among them to be
-        scored (an error is raised when no group has).
-
-    average : bool, default=False
-        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
-        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
-        The running mean is updated at every step, across ``partial_fit``
-        calls and warm starts; with ``early_stopping`` the averaged iterate
-        is the one scored on validation and kept. The stopping rule without
-        ``early_stopping`` still follows the objective of the iterates
-        themselves.
-
-    warm_start : bool, default=False
-        When True, :meth:`fit` continues the previous optimisation: from the
-        last iterate, the running average and the step count ``t_`` of the
-        previous ``fit``/``partial_fit`` (the step size keeps decaying as
-        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
-        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
-        ``SGDClassifier``, whose warm start restarts its learning-rate
-        schedule from ``coef_``, the iterate continued is the solver's last
-        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
-        The stopping records (best objective, validation scores) restart.
-
-    random_state : int, RandomState instance or None, default=None
-        Seeds the validation split of ``early_stopping`` (the only random
-        step: without it, fits are deterministic).
-
-    verbose : int, default=0
-        Print the objective and the training micro-pAp@k at every epoch
-        and the number of skipped groups.
-
-    pos_label : int, float, bool, str or None, default=None
-        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
-        greater of two numbers (1 of 0/1, True of booleans); labels that are
-        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
-        alphabetical order says nothing of relevance (a ``ValueError``)."""
-
-_ATTRIBUTES = """coef_ : ndarray of float64 of shape (n_features,)
-        The last iterate (the one the stopping rule stopped at, or the last
-        finite one if the iterates diverged); the mean of the iterates with
-        ``average=True``; the iterate (or mean) with the best validation
-        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
-        lowest objective: on weakly separable data the surrogates are
-        lowest near ``w = 0`` and that iterate ranks much worse on held-out
-        data than the last one.
-
-    classes_ : ndarray of shape (n_classes,)
-        The labels of ``y``; the last one is the relevant label.
-
-    n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
-
-    t_ : int
-        Total number of subgradient steps since ``w_0``, across
-        ``partial_fit`` calls and warm starts: the next step size is
-        ``eta0 / sqrt(t_ + 1)``.
-
-    diverged_ : bool
-        Whether the iterates of the last fit diverged (non-finite scores;
-        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
-
-    objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
-
-    validation_scores_ : ndarray of shape (n_validated,) or None
-        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
-        running mean with ``average``) of the last ``fit``;
-        ``None`` unless ``early_stopping``.
-
-    best_validation_score_ : float or None
-        The best of ``validation_scores_`` (the score of ``coef_``);
-        ``None`` unless ``early_stopping``.
-
-    n_groups_skipped_ : int
-        Training groups (of the last ``partial_fit`` chunk) without a
-        relevant or without an irrelevant row: they carry no pAp@k signal
-        and are left out of the objective.
-
-    n_features_in_ : int
-        Number of features seen during fit.
-
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of features seen during fit, when ``X`` has string column
-        names."""
-
-_REFERENCES = """G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
-    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020."""
-
-_LINEAR_NOTE = """Why the default is not one of the paper's surrogates: on MovieLens
-    100K (``benchmarks/experiments/compare_peers.py``) the objectives of the avg,
-    max and
-    TS surrogates are lowest at or near ``w = 0``: with many noisy irrelevant items
-    per user, the top-``k`` irrelevant items under any ``w`` outscore the relevant
-    ones the hinge compares them with, so the hinge terms grow with ``||w||`` and
-    Algorithm 1 returns an early iterate. The smooth pairwise loss of every pair has
-    no such degenerate minimum and, with the inverse-variance weighting of users,
-    ranks better on held-out micro-pAp@k than a logistic regression on the same
-    features; restricting the pairs to pAp@k's top ones (``"soft_papk"``) did not
-    help there (fewer pairs, noisier estimates). See ``benchmarks/results/``."""
-
-_AVG_NOTE = """The avg surrogate is zero under the beta-margin condition (Def. 3) but,
-    contrary to Proposition 3 of the paper, it is **not** an upper bound of
-    the pAp@k risk (the proof swaps a min and a max in eq. 9).
-    Counterexample: one group, ``k = 2``, positive scores ``(10, -1)`` and
-    negative scores ``(0, -5)``: the pAp@k risk is 1/4 and the avg surrogate
-    is 0."""
-
-_TS_NOTE = """The TS closed form optimised here (Algorithm 2: margin 1 for the
-    top-beta positives under the current ``w``, 0 for the others) is an
-    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
-    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
-    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
-    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint."""
-
-
-_HINGE_NOTE = """The surrogates are hinges with margin 1 against each group's top ``k'``
-    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
-    1), and the slope along a direction ``d`` is, averaged over groups, the
-    mean score of the top ``k'`` irrelevant items minus the mean score of
-    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
-    for max, the top ones for ramp and TS). With many irrelevant items per
-    group and weakly separating features that slope is positive for every
-    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
-    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
-    direction for avg or max). The solver then never gets the objective
-    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
-    ``coef_`` is an early iterate whose direction hardly depends on
-    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
-    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
-    return the same ``coef_``. That ``coef_`` still beats a random ranking
-    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
-    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
-    and ``benchmarks/results/linear_rankers_why.md``."""
-
-
-def _doc(summary, body, see_also, example, extra_params="", notes=_HINGE_NOTE):
-    return f"""{summary}
-
-    {body}
-
-    Training is the paper's Algorithm 1: ``w_0 = 0``,
-    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
-    subgradient (Algorithm 2) of the mean surrogate over groups plus
-    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
-    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
-    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
-    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
-    are broken by row order (stable sort), so the same data and parameters
-    give a bit-identical ``coef_``.
-    :meth:`partial_fit` makes one step per chunk of whole groups, for data
-    larger than memory.
-
-    Input handling: NaN or infinite features, non-binary ``y`` and
-    ``groups`` of the wrong length or of mixed types raise errors naming
-    the argument; duplicated rows are separate items (each takes a place in
-    the top ``k``); groups with one label only are skipped. A step size too
-    large for the scale of the features (e.g. features near 1e300) stops
-    the fit at the first non-finite iterate with a ``ConvergenceWarning``
-    naming ``eta0`` and keeps the last finite one.
+    ``X`` (dense or CSR, float32 or float64) is not copied (except by
+    ``early_stopping``); an objective evaluation costs one ``X @ w``, one
+    ``X.T @ g`` and, for the smooth surrogates, ``O(sum_u n+_u n-_u)``
+    pair terms summed by a compiled kernel in ``n_jobs`` threads, with no
+    pair array (the paper's surrogates: ``O(n log n)``).
+    The same data and parameters give the same ``coef_``.
 
     Parameters
     ----------
-    {extra_params}{_PARAMETERS}
-
-    Attributes
-    ----------
-    {_ATTRIBUTES}
-
-    See Also
-    --------
-    {see_also}
-    skpapk.metrics.papk_score : the pAp@k metric.
-    skpapk.losses.surrogate_loss : the surrogates and their subgradients.
-
-    Notes
-    -----
-    {notes}
-
-    References
-    ----------
-    {_REFERENCES}
-
-    Examples
-    --------
-{example}
-    """
-
-
-_EXAMPLE = """    >>> import numpy as np
-    >>> from skpapk import {cls}
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.random(400) < 0.2
-    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
-    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
-    >>> ranker = {cls}({args}).fit(X, y, groups=groups)
-    >>> ranker.coef_.shape
-    (3,)
-    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
-    True
-    >>> rec = ranker.recommend(X, groups, k=2)
-    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
-    (2,)
-"""
-
-
-_SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
+    surrogate : str, default="pairwise_logistic"
         The surrogate minimised, a name of
         :data:`skpapk.losses.SURROGATES`: the smooth ``"pairwise_logistic"``
         (every relevant/irrelevant pair of each user,
@@ -356,56 +130,125 @@ _SMOOTH_PARAMETERS = """surrogate : str, default="pairwise_logistic"
         The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
-        alphabetical order says nothing of relevance (a ``ValueError``)."""
+        alphabetical order says nothing of relevance (a ``ValueError``).
 
-
-class PApKRanker(BaseLinearRanker):
-    """Linear ranker trained for pAp@k on a surrogate of the user's choice.
-
-    By default it minimises, by L-BFGS, the smooth pairwise logistic loss of
-    every (relevant, irrelevant) pair of each user, with users weighted by
-    the inverse of the variance of their AUC (``group_weight``), plus
-    ``alpha * ||w||^2``. On real recommendation data this is the linear
-    surrogate that ranks best on held-out micro-pAp@k (see Notes): the
-    paper's four hinge surrogates are available through ``surrogate`` (with
-    the paper's Algorithm 1 as solver, exactly as in
-    :class:`PApKAvgRanker` and the other fixed-surrogate rankers), and
-    ``"soft_papk"`` restricts the pairs softly to pAp@k's top ones.
-
-    ``X`` (dense or CSR, float32 or float64) is not copied (except by
-    ``early_stopping``); an objective evaluation costs one ``X @ w``, one
-    ``X.T @ g`` and, for the smooth surrogates, ``O(sum_u n+_u n-_u)``
-    pair terms summed by a compiled kernel in ``n_jobs`` threads, with no
-    pair array (the paper's surrogates: ``O(n log n)``).
-    The same data and parameters give the same ``coef_``.
-
-    Parameters
-    ----------
-    {parameters}
+    n_jobs : int or None, default=None
+        Threads of the compiled pair kernel of the smooth surrogates (users
+        are split among them; ``coef_`` does not depend on their number).
+        ``None`` or ``-1``: every core, as the OpenMP threads of
+        :class:`~sklearn.ensemble.HistGradientBoostingClassifier` and
+        LightGBM. Ignored by the hinge surrogates.
 
     Attributes
     ----------
-    {attributes}
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
 
     See Also
     --------
-    PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker : the paper's
+    PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker : The paper's
         surrogates and Algorithm 1, with the surrogate fixed.
-    PApKBoostRanker : gradient-boosted trees on the same smooth surrogates.
-    skpapk.losses.surrogate_loss : the surrogates, their gradients.
-    skpapk.metrics.papk_score : the pAp@k metric.
+    PApKBoostRanker : Gradient-boosted trees on the same smooth surrogates.
+    skpapk.losses.surrogate_loss : The surrogates, their gradients.
+    skpapk.metrics.papk_score : The pAp@k metric.
 
     Notes
     -----
-    {hinge_note}
+    Why the default is not one of the paper's surrogates: on MovieLens
+    100K (``benchmarks/experiments/compare_peers.py``) the objectives of the avg,
+    max and
+    TS surrogates are lowest at or near ``w = 0``: with many noisy irrelevant items
+    per user, the top-``k`` irrelevant items under any ``w`` outscore the relevant
+    ones the hinge compares them with, so the hinge terms grow with ``||w||`` and
+    Algorithm 1 returns an early iterate. The smooth pairwise loss of every pair has
+    no such degenerate minimum and, with the inverse-variance weighting of users,
+    ranks better on held-out micro-pAp@k than a logistic regression on the same
+    features; restricting the pairs to pAp@k's top ones (``"soft_papk"``) did not
+    help there (fewer pairs, noisier estimates). See ``benchmarks/results/``.
+
+    The avg surrogate is zero under the beta-margin condition (Def. 3) but,
+    contrary to Proposition 3 of the paper, it is **not** an upper bound of
+    the pAp@k risk (the proof swaps a min and a max in eq. 9).
+    Counterexample: one group, ``k = 2``, positive scores ``(10, -1)`` and
+    negative scores ``(0, -5)``: the pAp@k risk is 1/4 and the avg surrogate
+    is 0.
+
+    The TS closed form optimised here (Algorithm 2: margin 1 for the
+    top-beta positives under the current ``w``, 0 for the others) is an
+    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
+    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
+    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
+    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint.
 
     References
     ----------
-    {references}
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
 
     Examples
     --------
-{example}
+    >>> import numpy as np
+    >>> from skpapk import PApKRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PApKRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
     """
 
     #: The surrogates this ranker can train on; feeds both the parameter
@@ -478,23 +321,6 @@ class PApKRanker(BaseLinearRanker):
         return self.solver
 
 
-_N_JOBS = """
-
-    n_jobs : int or None, default=None
-        Threads of the compiled pair kernel of the smooth surrogates (users
-        are split among them; ``coef_`` does not depend on their number).
-        ``None`` or ``-1``: every core, as the OpenMP threads of
-        :class:`~sklearn.ensemble.HistGradientBoostingClassifier` and
-        LightGBM. Ignored by the hinge surrogates."""
-
-PApKRanker.__doc__ = PApKRanker.__doc__.format(
-    parameters=_SMOOTH_PARAMETERS + _N_JOBS, attributes=_ATTRIBUTES,
-    hinge_note="\n\n    ".join([_LINEAR_NOTE, _AVG_NOTE, _TS_NOTE]),
-    references=_REFERENCES,
-    example=_EXAMPLE.format(cls="PApKRanker", args="k=5"),
-)
-
-
 class _FixedSurrogateRanker(BaseLinearRanker):
     """A :class:`PApKRanker` whose surrogate is fixed by the class."""
 
@@ -527,58 +353,868 @@ class _FixedSurrogateRanker(BaseLinearRanker):
 
 
 class PApKAvgRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the avg surrogate of pAp@k (GD-pAp@k-avg).",
-        """Group surrogate (eq. 10): ``(1/k') * sum_j h(1 + N_j - mean(P))``
+    """Linear ranker trained on the avg surrogate of pAp@k (GD-pAp@k-avg).
+
+    Group surrogate (eq. 10): ``(1/k') * sum_j h(1 + N_j - mean(P))``
     over the top-``k'`` irrelevant scores ``N_j`` (``k' = min(k, n-)``)
     against the mean score of all the relevant rows; convex.
 
-    """ + _AVG_NOTE,
-        "PApKRanker : the same with the surrogate as a parameter.",
-        _EXAMPLE.format(cls="PApKAvgRanker", args="k=5"),
-    )
+    The avg surrogate is zero under the beta-margin condition (Def. 3) but,
+    contrary to Proposition 3 of the paper, it is **not** an upper bound of
+    the pAp@k risk (the proof swaps a min and a max in eq. 9).
+    Counterexample: one group, ``k = 2``, positive scores ``(10, -1)`` and
+    negative scores ``(0, -5)``: the pAp@k risk is 1/4 and the avg surrogate
+    is 0.
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The same with the surrogate as a parameter.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PApKAvgRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PApKAvgRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
     _surrogate = "avg"
 
 
 class PApKMaxRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the max surrogate of pAp@k (GD-pAp@k-max).",
-        """Group surrogate (eq. 24, App. C):
+    """Linear ranker trained on the max surrogate of pAp@k (GD-pAp@k-max).
+
+    Group surrogate (eq. 24, App. C):
     ``(1/(beta k')) * sum_{i in bottom beta} sum_j h(1 - (P_i - N_j))``, the
     bottom ``beta = min(k, n+)`` relevant scores against the top ``k'``
     irrelevant ones. Convex, an upper bound of the avg and ramp surrogates
     and of the pAp@k risk; zero under the strong beta-margin condition
-    (Def. 5, Prop. 6).""",
-        "PApKRanker : the same with the surrogate as a parameter.",
-        _EXAMPLE.format(cls="PApKMaxRanker", args="k=5"),
-    )
+    (Def. 5, Prop. 6).
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The same with the surrogate as a parameter.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PApKMaxRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PApKMaxRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
     _surrogate = "max"
 
 
 class PApKTSRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the tight-struct surrogate of pAp@k (GD-pAp@k-TS).",
-        """Group surrogate (eq. 14, App. B eq. 22):
+    """Linear ranker trained on the tight-struct surrogate of pAp@k (GD-pAp@k-TS).
+
+    Group surrogate (eq. 14, App. B eq. 22):
     ``(1/(beta k')) * sum_{all i} sum_j h(m_i - (P_i - N_j))`` with
     ``m_i = 1`` for the top ``beta`` relevant rows and 0 for the others.
     Zero under the moderate beta-margin condition (Def. 4, Prop. 4).
 
-    """ + _TS_NOTE,
-        "PApKRanker : the same with the surrogate as a parameter.",
-        _EXAMPLE.format(cls="PApKTSRanker", args="k=5"),
-    )
+    The TS closed form optimised here (Algorithm 2: margin 1 for the
+    top-beta positives under the current ``w``, 0 for the others) is an
+    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
+    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
+    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
+    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint.
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The same with the surrogate as a parameter.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PApKTSRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PApKTSRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
     _surrogate = "ts"
 
 
 class PApKRampRanker(_FixedSurrogateRanker):
-    __doc__ = _doc(
-        "Linear ranker trained on the ramp surrogate of pAp@k.",
-        """Group surrogate (eq. 6):
+    """Linear ranker trained on the ramp surrogate of pAp@k.
+
+    Group surrogate (eq. 6):
     ``(1/(beta k')) * sum_{i in top beta} sum_j h(1 - (P_i - N_j))``: the
     tightest of the four, an upper bound of the pAp@k risk, zero under the
     weak beta-margin condition (Def. 2, Prop. 1), non-convex when
-    ``n+ > k`` (Prop. 2).""",
-        "PApKRanker : the same with the surrogate as a parameter.",
-        _EXAMPLE.format(cls="PApKRampRanker", args="k=5"),
-    )
+    ``n+ > k`` (Prop. 2).
+
+    Training is the paper's Algorithm 1: ``w_0 = 0``,
+    ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
+    subgradient (Algorithm 2) of the mean surrogate over groups plus
+    ``alpha * ||w||^2``. ``fit(X, y, groups, coef_init=w0)`` starts at
+    ``w0`` instead (the authors' code starts at ``w_0 ~ N(0, I)``). Each
+    epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
+    ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
+    are broken by row order (stable sort), so the same data and parameters
+    give a bit-identical ``coef_``.
+    :meth:`partial_fit` makes one step per chunk of whole groups, for data
+    larger than memory.
+
+    Input handling: NaN or infinite features, non-binary ``y`` and
+    ``groups`` of the wrong length or of mixed types raise errors naming
+    the argument; duplicated rows are separate items (each takes a place in
+    the top ``k``); groups with one label only are skipped. A step size too
+    large for the scale of the features (e.g. features near 1e300) stops
+    the fit at the first non-finite iterate with a ``ConvergenceWarning``
+    naming ``eta0`` and keeps the last finite one.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Number of items shown to each user: the ``k`` of pAp@k, used by the
+        surrogate in training and by :meth:`score` and :meth:`recommend`.
+
+    eta0 : float, default=1.0
+        Initial step size: epoch ``t`` (from 0) steps
+        ``eta0 / sqrt(t + 1)`` (paper App. F, grid 1e-4 ... 0.5).
+
+    alpha : float, default=1e-3
+        Weight of the regularisation ``alpha * ||w||^2`` added to the mean
+        surrogate over groups (the paper's lambda).
+
+    max_iter : int, default=200
+        Maximum number of epochs (full subgradient steps).
+
+    tol : float or None, default=1e-4
+        Stop when the objective has not gone below the best objective minus
+        ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
+        ``max_iter`` epochs.
+
+    n_iter_no_change : int, default=10
+        Number of epochs without improvement (of the objective, or of the
+        validation score with ``early_stopping``) before stopping.
+
+    radius : float or None, default=None
+        Project every iterate on the L2 ball of this radius (the feasible
+        set W of Algorithm 1). ``None``: no projection.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of every group's relevant and of
+        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
+        seeded by ``random_state``), score every iterate by micro-pAp@k on
+        them, stop when that score has not gone above its best plus ``tol``
+        for ``n_iter_no_change`` epochs, and return the best scored iterate,
+        as :class:`sklearn.linear_model.SGDClassifier` does (the training
+        objective then plays no part in stopping). The paper instead picks
+        the epoch budget by validation (App. F). ``X`` is copied once into
+        its training and validation rows. Not used by :meth:`partial_fit`.
+
+    validation_fraction : float, default=0.1
+        Fraction of every group's rows of each label held out by
+        ``early_stopping``; a group needs both labels among them to be
+        scored (an error is raised when no group has).
+
+    average : bool, default=False
+        Polyak averaging (``SGDClassifier``'s ``average=True``): ``coef_`` is
+        the mean of the iterates ``w_1, ..., w_T`` rather than the last one.
+        The running mean is updated at every step, across ``partial_fit``
+        calls and warm starts; with ``early_stopping`` the averaged iterate
+        is the one scored on validation and kept. The stopping rule without
+        ``early_stopping`` still follows the objective of the iterates
+        themselves.
+
+    warm_start : bool, default=False
+        When True, :meth:`fit` continues the previous optimisation: from the
+        last iterate, the running average and the step count ``t_`` of the
+        previous ``fit``/``partial_fit`` (the step size keeps decaying as
+        ``eta0 / sqrt(t + 1)``; so ``fit`` with ``max_iter=a`` then ``b``
+        and ``tol=None`` equals one ``fit`` of ``a + b`` epochs). Unlike
+        ``SGDClassifier``, whose warm start restarts its learning-rate
+        schedule from ``coef_``, the iterate continued is the solver's last
+        one, which is ``coef_`` unless ``average`` or ``early_stopping``.
+        The stopping records (best objective, validation scores) restart.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split of ``early_stopping`` (the only random
+        step: without it, fits are deterministic).
+
+    verbose : int, default=0
+        Print the objective and the training micro-pAp@k at every epoch
+        and the number of skipped groups.
+
+    pos_label : int, float, bool, str or None, default=None
+        The relevant label of ``y``; ``classes_`` ends with it. ``None``: the
+        greater of two numbers (1 of 0/1, True of booleans); labels that are
+        not numbers (``"clicked"``/``"not_clicked"``) need it, since their
+        alphabetical order says nothing of relevance (a ``ValueError``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of float64 of shape (n_features,)
+        The last iterate (the one the stopping rule stopped at, or the last
+        finite one if the iterates diverged); the mean of the iterates with
+        ``average=True``; the iterate (or mean) with the best validation
+        micro-pAp@k with ``early_stopping=True``. Not the iterate with the
+        lowest objective: on weakly separable data the surrogates are
+        lowest near ``w = 0`` and that iterate ranks much worse on held-out
+        data than the last one.
+
+    classes_ : ndarray of shape (n_classes,)
+        The labels of ``y``; the last one is the relevant label.
+
+    n_iter_ : int
+        Number of epochs run (objective evaluations) by the last ``fit``
+        (1 after ``partial_fit``).
+
+    t_ : int
+        Total number of subgradient steps since ``w_0``, across
+        ``partial_fit`` calls and warm starts: the next step size is
+        ``eta0 / sqrt(t_ + 1)``.
+
+    diverged_ : bool
+        Whether the iterates of the last fit diverged (non-finite scores;
+        the last finite iterate is kept and a ``ConvergenceWarning`` said so).
+
+    objective_curve_ : ndarray of shape (n_evaluations,)
+        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
+        since ``w_0`` (on the data of the call that evaluated it), so of
+        shape ``(n_iter_,)`` after a single ``fit``.
+
+    validation_scores_ : ndarray of shape (n_validated,) or None
+        Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
+        running mean with ``average``) of the last ``fit``;
+        ``None`` unless ``early_stopping``.
+
+    best_validation_score_ : float or None
+        The best of ``validation_scores_`` (the score of ``coef_``);
+        ``None`` unless ``early_stopping``.
+
+    n_groups_skipped_ : int
+        Training groups (of the last ``partial_fit`` chunk) without a
+        relevant or without an irrelevant row: they carry no pAp@k signal
+        and are left out of the objective.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit, when ``X`` has string column
+        names.
+
+    See Also
+    --------
+    PApKRanker : The same with the surrogate as a parameter.
+    skpapk.metrics.papk_score : The pAp@k metric.
+    skpapk.losses.surrogate_loss : The surrogates and their subgradients.
+
+    Notes
+    -----
+    The surrogates are hinges with margin 1 against each group's top ``k'``
+    irrelevant items. At ``w = 0`` every hinge is active (each surrogate is
+    1), and the slope along a direction ``d`` is, averaged over groups, the
+    mean score of the top ``k'`` irrelevant items minus the mean score of
+    relevant ones (all of them for avg and pAUC, the bottom ``min(k, n+)``
+    for max, the top ones for ramp and TS). With many irrelevant items per
+    group and weakly separating features that slope is positive for every
+    ``d``: the surrogates grow with ``||w||`` and ``w = 0`` minimises them
+    (on MovieLens 100K at ``k = 8``, a linear program finds no descent
+    direction for avg or max). The solver then never gets the objective
+    below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
+    ``coef_`` is an early iterate whose direction hardly depends on
+    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
+    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
+    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
+    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
+    and ``benchmarks/results/linear_rankers_why.md``.
+
+    References
+    ----------
+    G. Hiranandani, W. Vijitbenjaronk, S. Koyejo, P. Jain. "Optimization
+    and Analysis of the pAp@k Metric for Recommender Systems", ICML 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PApKRampRanker
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> X = rng.normal(size=(400, 3)) - y[:, None]   # relevant rows lie lower
+    >>> groups = np.repeat(np.arange(20), 20)        # 20 users, 20 items each
+    >>> ranker = PApKRampRanker(k=5).fit(X, y, groups=groups)
+    >>> ranker.coef_.shape
+    (3,)
+    >>> bool(ranker.score(X, y, groups=groups) > 0.7)
+    True
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]].shape   # user 0's top 2 rows
+    (2,)
+    """
     _surrogate = "ramp"

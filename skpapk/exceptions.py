@@ -21,6 +21,11 @@ class MissingGroupsWarning(UserWarning):
       as one list, not per group (micro-pAp@k). The fix is to pass
       ``groups``.
 
+    See Also
+    --------
+    skpapk.PApKRanker.score : A method that warns so.
+    sklearn.set_config : Its ``enable_metadata_routing`` option.
+
     Examples
     --------
     >>> import warnings
@@ -48,6 +53,10 @@ class WorkerLostError(RuntimeError):
     workers still training restarted before it is raised, so the cluster
     stays usable; the message names the workers. Retry the fit once the
     cluster has its workers back (``client.wait_for_workers(n)``).
+
+    See Also
+    --------
+    skpapk.dask.PApKBoostRanker : The ranker whose ``fit`` raises it.
 
     Examples
     --------

@@ -251,6 +251,11 @@ def main(argv=None):
         2 on an input or usage error, 1 when no usable model could be
         trained; errors are one line ``skpapk: error: ...`` on stderr.
 
+    See Also
+    --------
+    skpapk.PApKRanker : The library's default ranker, one of the methods.
+    skpapk.metrics.papk_score : The metric that the commands report.
+
     Examples
     --------
     A missing model file is an input error: one line on stderr, status 2.

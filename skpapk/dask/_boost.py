@@ -48,6 +48,7 @@ from ._common import (
     check_partitions,
     check_validation_counts,
     load_partitions,
+    local_sections,
 )
 from ._oracle import PersistedPartitions
 from ._watchdog import guard_training
@@ -401,22 +402,26 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     ``score`` on dask input adds up every partition's users. In-memory
     input to ``fit`` fits in memory, as :class:`skpapk.PApKBoostRanker`.
 
+    The parameters and fitted attributes are those of
+    :class:`skpapk.PApKBoostRanker`, whose docstring gives the two sections
+    below. ``n_jobs`` sets the threads of ``decision_function``; training
+    runs as many LightGBM threads on each worker as it has Dask threads
+    (``nthreads``), as ``lightgbm.dask`` does. ``sample_weight`` is for
+    in-memory input only.
+
     Parameters
     ----------
-    The parameters of :class:`skpapk.PApKBoostRanker`. ``n_jobs`` sets the
-    threads of ``decision_function``; training runs as many LightGBM
-    threads on each worker as it has Dask threads (``nthreads``), as
-    ``lightgbm.dask`` does. ``sample_weight`` is for in-memory input only.
+    {parameters}
 
     Attributes
     ----------
-    The fitted attributes of :class:`skpapk.PApKBoostRanker`.
+    {attributes}
 
     See Also
     --------
-    skpapk.PApKBoostRanker : the in-memory ranker.
-    skpapk.dask.partition_by_group : every user's rows in one partition.
-    skpapk.losses.LightGBMObjective : the objective, with ``weight_total``.
+    skpapk.PApKBoostRanker : The in-memory ranker.
+    skpapk.dask.partition_by_group : Every user's rows in one partition.
+    skpapk.losses.LightGBMObjective : The objective, with ``weight_total``.
 
     Examples
     --------
@@ -446,5 +451,7 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
 
 
 class PApKBoostRanker(DaskBoostMixin, _boost.PApKBoostRanker):
-    __doc__ = _DOC
+    _parameters, _attributes = local_sections(_boost.PApKBoostRanker)
+    __doc__ = _DOC.format(parameters=_parameters, attributes=_attributes)
+    del _parameters, _attributes
     _local_class = _boost.PApKBoostRanker

@@ -10,6 +10,7 @@ on the workers), ``recommend`` (in-memory input) and ``to_local``; each
 ranker says how a block is scored (``_block_scorer``).
 """
 
+import re
 import warnings
 
 import dask
@@ -28,6 +29,37 @@ _REPARTITION_FIX = (
     "groups=groups) for dask arrays, or partition_by_group(df, "
     "groups='<user column>') for a dask DataFrame"
 )
+
+
+_SECTION_HEADER = re.compile(r"\n    ([A-Z][A-Za-z ]+)\n    -+\n")
+
+
+def local_sections(local_class):
+    """The Parameters and Attributes sections of an in-memory class's docstring.
+
+    A distributed class takes the parameters of its in-memory namesake and
+    has its fitted attributes: its docstring carries the same sections (so
+    that ``help()``, the API pages and numpydoc's validation see them),
+    taken from the namesake's docstring rather than written out twice.
+
+    Parameters
+    ----------
+    local_class : type
+        The in-memory ranker class, with a numpydoc docstring.
+
+    Returns
+    -------
+    parameters, attributes : str
+        The bodies of the two sections, indented as in the class docstring
+        (4 spaces), without their headers.
+    """
+    doc = local_class.__doc__
+    headers = list(_SECTION_HEADER.finditer(doc))
+    bodies = {}
+    for header, following in zip(headers, headers[1:] + [None]):
+        end = following.start() if following is not None else len(doc)
+        bodies[header.group(1)] = doc[header.end():end].strip()
+    return bodies["Parameters"], bodies["Attributes"]
 
 
 def any_dask(*args):
@@ -219,6 +251,28 @@ class DaskRankerMixin:
         As the in-memory ``score``; with dask input, every partition adds
         up its users' pAp@k gains on its worker (each user's rows must lie
         in one partition, as for ``fit``).
+
+        Parameters
+        ----------
+        X : dask array, dask DataFrame or {array-like, sparse matrix} of \
+                shape (n_samples, n_features)
+            Features of the rows to score.
+        y : dask array, dask Series or array-like of shape (n_samples,)
+            Binary relevance labels, among the fitted ``classes_``,
+            partitioned like ``X`` when ``X`` is a dask collection.
+        groups : dask array, dask Series or array-like of shape \
+                (n_samples,), default=None
+            Group (user) label of every row, partitioned like ``X``;
+            ``None``: one group.
+        sample_weight : None
+            Not supported: micro-pAp@k weighs every user alike (any other
+            value raises a ``ValueError``).
+
+        Returns
+        -------
+        score : float
+            Mean over groups of the pAp@k gains (groups without a relevant
+            or an irrelevant row left out with an ``UndefinedMetricWarning``).
         """
         if not any_dask(X, y, groups):
             return self._local_class.score(self, X, y, groups=groups,
@@ -253,7 +307,24 @@ class DaskRankerMixin:
     def recommend(self, X, groups=None, *, k=None):
         """Each group's ``k`` highest scored rows (in-memory ``X`` only).
 
-        See the in-memory ``recommend``; dask input raises a ``TypeError``.
+        As the in-memory ``recommend``; dask input raises a ``TypeError``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Candidate items of every group (user), in memory.
+        groups : array-like of shape (n_samples,), default=None
+            Group label of every row; ``None``: one group.
+        k : int, default=None
+            Length of each list; ``None`` uses ``self.k``. A group with fewer
+            rows gets all of them.
+
+        Returns
+        -------
+        recommendations : Recommendations
+            Named tuple ``(indices, indptr, groups)``: the rows of group
+            ``groups[g]`` are ``indices[indptr[g]:indptr[g + 1]]``, by
+            decreasing score (ties: the earlier row first).
         """
         if is_dask_collection(X) or is_dask_collection(groups):
             raise TypeError(

@@ -93,8 +93,25 @@ class DaskLinearMixin(DaskRankerMixin):
     def partial_fit(self, X, y, groups=None, classes=None):
         """One subgradient step on an in-memory chunk of whole groups.
 
-        See :meth:`skpapk.PApKRanker.partial_fit`; dask input raises a
+        As :meth:`skpapk.PApKRanker.partial_fit`; dask input raises a
         ``TypeError`` (``fit`` is the full-batch fit on the workers).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Features of the chunk's rows, in memory.
+        y : array-like of shape (n_samples,)
+            Binary relevance labels of the chunk.
+        groups : array-like of shape (n_samples,), default=None
+            Group (user) label of every row; ``None``: one group.
+        classes : array-like of shape (2,), default=None
+            The two labels; needed on the first call when its chunk does not
+            hold both.
+
+        Returns
+        -------
+        self : object
+            The ranker, one step further.
         """
         if any_dask(X, y, groups):
             raise TypeError(

@@ -276,6 +276,11 @@ def partition_by_group(*arrays, groups, npartitions=None):
         new partitions are unknown until computed (``compute_chunk_sizes``).
         Nothing is computed by this call.
 
+    See Also
+    --------
+    skpapk.dask.PApKRanker : A distributed ranker, which needs every user's
+        rows in one partition.
+
     Examples
     --------
     >>> import dask.array as da

@@ -1,6 +1,7 @@
 """The public distributed rankers: one per in-memory linear ranker."""
 
 from .. import _baselines, _ranker
+from ._common import local_sections
 from ._linear import DaskLinearMixin
 
 _DOC = """Distributed :class:`skpapk.{name}`: the same ranker, fitted on dask input.
@@ -36,18 +37,21 @@ _DOC = """Distributed :class:`skpapk.{name}`: the same ranker, fitted on dask in
     ``score`` on dask input adds up every partition's users. In-memory
     input to ``fit`` fits in memory, as :class:`skpapk.{name}`.
 
+    The parameters and fitted attributes are those of
+    :class:`skpapk.{name}`, whose docstring gives the two sections below.
+
     Parameters
     ----------
-    The parameters of :class:`skpapk.{name}`.
+    {parameters}
 
     Attributes
     ----------
-    The fitted attributes of :class:`skpapk.{name}`.
+    {attributes}
 
     See Also
     --------
-    skpapk.{name} : the in-memory ranker.
-    skpapk.dask.partition_by_group : every user's rows in one partition.
+    skpapk.{name} : The in-memory ranker.
+    skpapk.dask.partition_by_group : Every user's rows in one partition.
 
     Examples
     --------
@@ -72,8 +76,10 @@ _DOC = """Distributed :class:`skpapk.{name}`: the same ranker, fitted on dask in
 def _distributed(local, args):
     """The distributed class of an in-memory linear ranker class."""
     name = local.__name__
+    parameters, attributes = local_sections(local)
     return type(name, (DaskLinearMixin, local), {
-        "__doc__": _DOC.format(name=name, args=args),
+        "__doc__": _DOC.format(name=name, args=args, parameters=parameters,
+                               attributes=attributes),
         "__module__": __name__,
         "_local_class": local,
     })

@@ -10,7 +10,7 @@ ENGAGEMENT_FEATURES = ("taste_1", "taste_2", "taste_3", "popularity", "activity"
 
 
 def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
-    """Users with heterogeneous engagement and noisy irrelevant items.
+    """Make users with heterogeneous engagement and noisy irrelevant items.
 
     Every user has an engagement level ``e ~ N(0, 1)``; its share of
     relevant items is ``sigmoid(-2.2 + 1.2 e)`` (about 1% to 50%), out of 40
@@ -43,15 +43,17 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        The features of every (user, item) row.
     y : ndarray of int64 of shape (n_samples,)
         1 for relevant rows.
     groups : ndarray of int64 of shape (n_samples,)
         The user of each row.
     feature_names : list of str
+        The names of the columns of ``X``.
 
     See Also
     --------
-    make_papk_simulation : the paper's simulations (Section 7.1).
+    make_papk_simulation : The paper's simulations (Section 7.1).
 
     Examples
     --------

@@ -283,7 +283,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     random_state : int, RandomState instance or None, default=None
         Seeds the factorisation's initialisation.
     data_home : str or path-like, default=None
-        scikit-learn's data folder (see :func:`sklearn.datasets.get_data_home`).
+        The scikit-learn data folder (see :func:`sklearn.datasets.get_data_home`).
     download : bool, default=True
         Download the archive when the file is found nowhere else.
     check_sha256 : bool, default=True
@@ -335,7 +335,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
 
     See Also
     --------
-    skpapk.model_selection.within_group_split : the per-user 60/20/20 split.
+    skpapk.model_selection.within_group_split : The per-user 60/20/20 split.
 
     Examples
     --------

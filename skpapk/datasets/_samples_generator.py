@@ -90,6 +90,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     Returns
     -------
     X : ndarray of float64 of shape (n_samples, n_features)
+        The features of every (user, item) row.
     y : ndarray of int of shape (n_samples,)
         1 for positives (relevant), 0 for negatives.
     groups : ndarray of int of shape (n_samples,)
@@ -97,7 +98,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
 
     See Also
     --------
-    make_margin_data : the data of Section 7.2 (Figure 1).
+    make_margin_data : The data of Section 7.2 (Figure 1).
 
     Examples
     --------
@@ -205,10 +206,12 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     shuffle : bool, default=True
         Shuffle the rows. Otherwise positives come first.
     random_state : int, RandomState instance or None, default=None
+        Seeds the features and the shuffling.
 
     Returns
     -------
     X : ndarray of float64 of shape (n_pos + n_neg, n_features)
+        The features of every row.
     y : ndarray of int of shape (n_pos + n_neg,)
         1 for positives, 0 for negatives.
     groups : ndarray of int of shape (n_pos + n_neg,)
@@ -216,7 +219,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
 
     See Also
     --------
-    make_papk_simulation : the data of Section 7.1 (Table 2).
+    make_papk_simulation : The data of Section 7.1 (Table 2).
 
     Examples
     --------

@@ -22,6 +22,15 @@ def check_matplotlib_support(caller_name):
     ------
     ImportError
         When ``import matplotlib`` fails.
+
+    See Also
+    --------
+    GroupScoreDisplay : A display that draws with matplotlib.
+
+    Examples
+    --------
+    >>> from skpapk.inspection import check_matplotlib_support
+    >>> check_matplotlib_support("GroupScoreDisplay.plot")  # None: installed
     """
     try:
         import matplotlib  # noqa: F401

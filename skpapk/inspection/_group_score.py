@@ -137,11 +137,11 @@ default="papk"
 
     See Also
     --------
-    sklearn.metrics.RocCurveDisplay : the Display API this follows.
-    skpapk.metrics.papk_score : pAp@k per group with ``average=None``.
-    skpapk.metrics.expected_papk : the random-ranking baseline of a group.
-    TrainingCurveDisplay : objective and scores per epoch of a fit.
-    SurrogateDisplay : surrogates and pAp@k risk along a fit.
+    sklearn.metrics.RocCurveDisplay : The Display API this follows.
+    skpapk.metrics.papk_score : The pAp@k of every group, with ``average=None``.
+    skpapk.metrics.expected_papk : The random-ranking baseline of a group.
+    TrainingCurveDisplay : Objective and scores per epoch of a fit.
+    SurrogateDisplay : Surrogates and pAp@k risk along a fit.
 
     Examples
     --------

@@ -120,10 +120,10 @@ class SurrogateDisplay:
 
     See Also
     --------
-    sklearn.metrics.RocCurveDisplay : the Display API this follows.
-    skpapk.losses.surrogate_loss : the surrogates.
-    skpapk.metrics.papk_score : the metric (its risk with ``ties="error"``).
-    TrainingCurveDisplay : the optimised objective per epoch.
+    sklearn.metrics.RocCurveDisplay : The Display API this follows.
+    skpapk.losses.surrogate_loss : The surrogates.
+    skpapk.metrics.papk_score : The metric (its risk with ``ties="error"``).
+    TrainingCurveDisplay : The optimised objective per epoch.
 
     Examples
     --------

@@ -65,11 +65,11 @@ class TrainingCurveDisplay:
 
     See Also
     --------
-    sklearn.metrics.RocCurveDisplay : the Display API this follows.
-    sklearn.model_selection.LearningCurveDisplay : scores against the
+    sklearn.metrics.RocCurveDisplay : The Display API this follows.
+    sklearn.model_selection.LearningCurveDisplay : Scores against the
         training size.
-    GroupScoreDisplay : per-user scores of fitted models.
-    SurrogateDisplay : every surrogate and the pAp@k risk along a fit.
+    GroupScoreDisplay : Per-user scores of fitted models.
+    SurrogateDisplay : Every surrogate and the pAp@k risk along a fit.
 
     Examples
     --------

@@ -122,9 +122,9 @@ class LightGBMObjective:
 
     See Also
     --------
-    skpapk.PApKBoostRanker : gradient-boosted trees trained with this
+    skpapk.PApKBoostRanker : Gradient-boosted trees trained with this
         objective.
-    skpapk.losses.surrogate_loss : the surrogates' values and gradients.
+    skpapk.losses.surrogate_loss : The surrogates' values and gradients.
 
     References
     ----------

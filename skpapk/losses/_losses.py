@@ -92,6 +92,23 @@ class BaseSurrogate:
     per-row subgradient coefficients of those sums. The public methods divide
     by the number of defined groups (groups with at least one positive and
     one negative); the other groups are left out.
+
+    See Also
+    --------
+    surrogate_loss : The surrogates by name, on validated labels and groups.
+    SmoothPairwiseSurrogate : The base class of the differentiable ones.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import MaxSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = MaxSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (2.0, array([ 0., -1.,  1.,  0.]))
     """
 
     #: name of the surrogate in :data:`SURROGATES`
@@ -145,6 +162,19 @@ class BaseSurrogate:
         several parts of the groups (each part holding whole groups) adds
         up, which lets workers evaluate their own groups (distributed fits).
 
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores ``X @ w``.
+        codes : ndarray of int of shape (n_samples,)
+            Group code of every row, in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user.
+
         Returns
         -------
         total : float
@@ -166,7 +196,27 @@ class BaseSurrogate:
         return float(total), coef, float(ctx.n_defined), ctx.n_defined
 
     def loss(self, y_pos, scores, codes, n_groups, k):
-        """Mean surrogate over defined groups (see :meth:`loss_gradient`)."""
+        """Mean surrogate over defined groups (the value of :meth:`loss_gradient`).
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores ``X @ w``.
+        codes : ndarray of int of shape (n_samples,)
+            Group code of every row, in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user.
+
+        Returns
+        -------
+        value : float
+            Mean over defined groups of the group surrogate (0 when no group
+            is defined).
+        """
         return self.loss_gradient(y_pos, scores, codes, n_groups, k)[0]
 
     def _group_terms(self, ctx, coef):  # pragma: no cover - abstract
@@ -188,6 +238,23 @@ class PairwiseHingeSurrogate(BaseSurrogate):
     negatives are the ``a_i`` highest ones with ``N_j >= P_i - m_i``; for
     negative ``j``, ``b_j`` positives are active. The subgradient
     coefficients are ``-a_i / norm`` and ``+b_j / norm``.
+
+    See Also
+    --------
+    MaxSurrogate, RampSurrogate, TightStructSurrogate, PAUCSurrogate : The
+        subclasses.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import MaxSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = MaxSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (2.0, array([ 0., -1.,  1.,  0.]))
     """
 
     def _positives(self, ctx):
@@ -236,6 +303,23 @@ class MaxSurrogate(PairwiseHingeSurrogate):
     ``(1 / (beta k')) * sum_{i in bottom beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
     Convex; an upper bound of avg, ramp and the pAp@k risk; zero under the
     strong beta-margin condition (Def. 5, Prop. 6).
+
+    See Also
+    --------
+    skpapk.PApKMaxRanker : The linear ranker trained on it.
+    RampSurrogate : The top-beta positives instead.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import MaxSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = MaxSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (2.0, array([ 0., -1.,  1.,  0.]))
     """
 
     name = "max"
@@ -251,6 +335,23 @@ class RampSurrogate(PairwiseHingeSurrogate):
     ``(1 / (beta k')) * sum_{i in top beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
     Non-convex when ``n+ > k`` (Prop. 2); an upper bound of the pAp@k risk;
     zero under the weak beta-margin condition (Def. 2, Prop. 1).
+
+    See Also
+    --------
+    skpapk.PApKRampRanker : The linear ranker trained on it.
+    MaxSurrogate : The bottom-beta positives instead (convex).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import RampSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = RampSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (0.0, array([-1.,  0.,  1.,  0.]))
     """
 
     name = "ramp"
@@ -274,6 +375,23 @@ class TightStructSurrogate(PairwiseHingeSurrogate):
     ``k = 1``, positives with features ``(2, 0)`` and ``(1, -2)``, one
     negative ``(1, -1)``; the surrogate is 0 at ``w = (1, 0)`` and at
     ``w = (1, -1)`` but 1/2 at their midpoint.
+
+    See Also
+    --------
+    skpapk.PApKTSRanker : The linear ranker trained on it.
+    RampSurrogate : The top-beta positives only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import TightStructSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = TightStructSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (1.0, array([-1., -1.,  2.,  0.]))
     """
 
     name = "ts"
@@ -291,6 +409,23 @@ class PAUCSurrogate(PairwiseHingeSurrogate):
 
     ``(1 / (n+ k')) * sum_{all i} sum_{j <= k'} h(1 - (P_i - N_j))``: the
     SVM-pAUC baseline of the paper (Section 7.3.2).
+
+    See Also
+    --------
+    skpapk.PAUCRanker : The linear ranker trained on it.
+    skpapk.metrics.partial_auc_score : The pAUC(0, k/n-] metric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import PAUCSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = PAUCSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (1.0, array([-0.5, -0.5,  1. ,  0. ]))
     """
 
     name = "pauc"
@@ -314,6 +449,23 @@ class AvgSurrogate(BaseSurrogate):
     Proposition 3 of the paper it is *not* an upper bound of the pAp@k risk:
     with one group, ``k = 2``, positive scores ``(10, -1)`` and negative
     scores ``(0, -5)`` the risk is 1/4 and the surrogate is 0.
+
+    See Also
+    --------
+    skpapk.PApKAvgRanker : The linear ranker trained on it.
+    MaxSurrogate : An upper bound of the pAp@k risk.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import AvgSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = AvgSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (1.0, array([-0.5, -0.5,  1. ,  0. ]))
     """
 
     name = "avg"

@@ -40,7 +40,7 @@ def _ragged_arange(lengths):
 
 
 class PrecAtKSurrogate(BaseSurrogate):
-    """prec@k avg surrogate (Kar et al. 2015, App. B.4): SGD@k-avg.
+    """The prec@k avg surrogate (Kar et al. 2015, App. B.4): SGD@k-avg.
 
     The group value is ``l(s) / k`` with ``l`` the surrogate of the module
     docstring: the seed's surrogate divided by ``k`` (as in its App. D.3), so
@@ -79,6 +79,23 @@ class PrecAtKSurrogate(BaseSurrogate):
     among ties) are ``+1 / k`` on the top ``k - K*`` negatives and
     ``-(k - K*) / ((n+ - K*) k)`` on the positives below the top ``K*``
     (before the division by the number of groups used).
+
+    See Also
+    --------
+    skpapk.PrecAtKRanker : The linear ranker trained on it.
+    skpapk.metrics.precision_at_k_score : The prec@k metric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import PrecAtKSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user, k = 1
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = PrecAtKSurrogate()
+    >>> value, coef, n_used = loss.loss_gradient(y_pos, scores, codes, 1, k=1)
+    >>> value, coef
+    (1.0, array([-0.5, -0.5,  1. ,  0. ]))
     """
 
     name = "preck"

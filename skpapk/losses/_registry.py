@@ -45,6 +45,35 @@ def get_surrogate(surrogate, **params):
     ``params`` (e.g. ``temperature``) go to the constructor of the surrogates
     that take them (:attr:`BaseSurrogate.hyperparameters`); the others ignore
     them.
+
+    Parameters
+    ----------
+    surrogate : str or BaseSurrogate
+        A name of :data:`SURROGATES` (``"avg"``, ``"max"``, ``"ts"``,
+        ``"ramp"``, ``"pauc"``, ``"preck"``, ``"pairwise_logistic"``,
+        ``"soft_papk"``), or an instance, returned as it is. Anything else
+        raises a ``ValueError``.
+    **params : dict
+        Hyper-parameters of the surrogate (``temperature``,
+        ``group_weight``, ``truncation_level``); those it does not take are
+        ignored.
+
+    Returns
+    -------
+    surrogate : BaseSurrogate
+        The surrogate instance.
+
+    See Also
+    --------
+    surrogate_loss : The value and gradient of a surrogate by name.
+
+    Examples
+    --------
+    >>> from skpapk.losses import get_surrogate
+    >>> get_surrogate("soft_papk", temperature=3.0, alpha=1.0)
+    SoftPApKSurrogate(temperature=3.0, group_weight='uniform', truncation_level=None)
+    >>> get_surrogate("max", temperature=3.0)      # takes no temperature
+    MaxSurrogate()
     """
     if isinstance(surrogate, BaseSurrogate):
         return surrogate
@@ -62,7 +91,7 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
                    temperature=_defaults.TEMPERATURE,
                    group_weight=_defaults.SURROGATE_GROUP_WEIGHT, sample_weight=None,
                    return_hessian=False, pos_label=None):
-    """Mean-over-groups pAp@k surrogate and its per-row (sub)gradient.
+    """Compute a pAp@k surrogate, averaged over groups, and its per-row gradient.
 
     Parameters
     ----------
@@ -74,7 +103,10 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
     groups : array-like of shape (n_samples,), default=None
         Group (user / query) label of every row; ``None``: one group.
     k : int
-        Number of items shown to each user.
+        Number of items shown to each user, read by every surrogate but
+        ``"pairwise_logistic"`` (which compares every relevant/irrelevant
+        pair whatever ``k``); ``"soft_papk"`` reads it for its soft top-k
+        pairs.
     surrogate : str, default="avg"
         A name of :data:`SURROGATES`: ``"avg"`` (eq. 10), ``"max"``
         (eq. 24), ``"ts"`` (eq. 14), ``"ramp"`` (eq. 6) of Hiranandani et
@@ -113,7 +145,7 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
 
     See Also
     --------
-    skpapk.metrics.papk_score : the metric the surrogates bound.
+    skpapk.metrics.papk_score : The metric the surrogates bound.
 
     References
     ----------

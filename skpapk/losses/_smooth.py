@@ -61,9 +61,9 @@ class PairLayout:
 
     Depends only on the labels, the groups and the row weights, so an
     optimiser that evaluates a loss many times on the same rows builds it
-    once (:func:`make_pair_layout`).
+    once (:func:`make_pair_layout`, which is how to make one).
 
-    Attributes
+    Parameters
     ----------
     order : ndarray of intp of shape (n,)
         Rows sorted by group, relevant rows first (stable).
@@ -89,6 +89,32 @@ class PairLayout:
         Per-row arrays that depend only on the layout (score-free pair
         weights, per-row factors), computed at the first evaluation and
         reused by the next ones (every boosting round, every solver step).
+
+    Attributes
+    ----------
+    n_groups : int
+        Number of groups (defined or not).
+    n_defined : int
+        Number of defined groups.
+    n_pairs : int
+        Number of (relevant, irrelevant) pairs of the defined groups.
+
+    See Also
+    --------
+    make_pair_layout : Build the layout of labels and groups.
+    group_weights : The weights of its groups in a mean over groups.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import make_pair_layout
+    >>> y_pos = np.array([True, False, False, True, False])
+    >>> codes = np.array([0, 0, 0, 1, 1])               # two users
+    >>> layout = make_pair_layout(y_pos, codes, n_groups=2)
+    >>> layout.n_pos, layout.n_neg
+    (array([1, 1]), array([2, 1]))
+    >>> layout.n_pairs                                  # 1 * 2 + 1 * 1
+    3
     """
 
     order: np.ndarray
@@ -107,32 +133,59 @@ class PairLayout:
 
     @property
     def n_groups(self):
+        """Number of groups (defined or not)."""
         return self.defined.shape[0]
 
     @property
     def n_defined(self):
+        """Number of groups with a relevant and an irrelevant row."""
         return int(np.count_nonzero(self.defined))
 
     @property
     def n_pairs(self):
+        """Number of (relevant, irrelevant) pairs of the defined groups."""
         return int(self.pair_start[-1])
 
 
 def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     """Gather every group's relevant and irrelevant rows (see :class:`PairLayout`).
 
+    The layout depends only on the labels, the groups and the row weights:
+    build it once for many evaluations of a smooth surrogate on the same
+    rows (the ``layout`` argument of their methods).
+
     Parameters
     ----------
     y_pos : ndarray of bool of shape (n,)
+        True for relevant rows.
     codes : ndarray of int of shape (n,)
         Group codes in ``[0, n_groups)``.
     n_groups : int
+        Number of groups.
     sample_weight : ndarray of shape (n,) or None
         Non-negative row weights (validated by the caller); ``None``: ones.
 
     Returns
     -------
     layout : PairLayout
+        The rows sorted by group and label, with the counts, masses and
+        pair offsets of every group.
+
+    See Also
+    --------
+    PairLayout : What the layout holds.
+    SmoothPairwiseSurrogate : The surrogates that take it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import make_pair_layout
+    >>> layout = make_pair_layout(np.array([False, True, True, False]),
+    ...                           np.array([0, 0, 1, 1]), n_groups=2)
+    >>> layout.order                     # by group, relevant rows first
+    array([1, 0, 2, 3])
+    >>> layout.n_defined, layout.n_pairs
+    (2, 2)
     """
     y_pos = np.asarray(y_pos, dtype=bool)
     codes = np.asarray(codes, dtype=np.intp)
@@ -244,6 +297,37 @@ def group_weights(layout, group_weight):
     ``12 n+ n- / (n+ + n- + 1)``, the inverse of the variance of a user's
     AUC (Mann-Whitney statistic) under a random ranking, so that users with
     few rows, whose pairs are noisy evidence about the scorer, weigh less.
+
+    Parameters
+    ----------
+    layout : PairLayout
+        The groups' rows (:func:`make_pair_layout`); with row weights,
+        ``n+`` and ``n-`` are the groups' relevant and irrelevant masses.
+    group_weight : {"uniform", "inverse_variance"}
+        The weighting, a name of :data:`GROUP_WEIGHTS`.
+
+    Returns
+    -------
+    weight : ndarray of float64 of shape (n_groups,)
+        Weight of every group; 0 for the groups without a relevant or an
+        irrelevant row.
+
+    See Also
+    --------
+    SmoothPairwiseSurrogate : The surrogates that weigh their groups so.
+    skpapk.PApKRanker : Its ``group_weight`` parameter.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import group_weights, make_pair_layout
+    >>> y_pos = np.array([True, False, False, True, False, True])
+    >>> codes = np.array([0, 0, 0, 1, 1, 2])   # user 2: no irrelevant row
+    >>> layout = make_pair_layout(y_pos, codes, n_groups=3)
+    >>> group_weights(layout, "uniform")
+    array([1., 1., 0.])
+    >>> group_weights(layout, "inverse_variance")   # 12 n+ n- / (n+ + n- + 1)
+    array([6., 4., 0.])
     """
     if group_weight == "uniform":
         weight = np.ones(layout.n_groups)
@@ -274,6 +358,24 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         ``None``: every pair. A group with at most ``truncation_level``
         rows of one label keeps every pair; a longer one costs
         ``T (n+ + n- - T)`` pair terms instead of ``n+ n-``.
+
+    See Also
+    --------
+    PairwiseLogisticSurrogate : Every pair, uniform weights.
+    SoftPApKSurrogate : Soft top-k pairs.
+    make_pair_layout : The layout to reuse across evaluations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import PairwiseLogisticSurrogate
+    >>> y_pos = np.array([True, False])      # one pair at equal scores
+    >>> scores, codes = np.zeros(2), np.zeros(2, dtype=np.intp)
+    >>> loss = PairwiseLogisticSurrogate()
+    >>> value, grad, hess, n_used = loss.loss_gradient_hessian(
+    ...     y_pos, scores, codes, 1, k=1)
+    >>> round(value, 4), grad, hess            # log(2); -/+ 1/2; 1/4
+    (0.6931, array([-0.5,  0.5]), array([0.25, 0.25]))
     """
 
     smooth = True
@@ -290,6 +392,39 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
 
         Same contract as :meth:`BaseSurrogate.loss_gradient`; ``coef`` is the
         exact gradient with respect to the scores.
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores.
+        codes : ndarray of int of shape (n_samples,)
+            Group codes in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user (read by
+            :class:`SoftPApKSurrogate`; :class:`PairwiseLogisticSurrogate`
+            does not use it).
+        sample_weight : ndarray of shape (n_samples,) or None, default=None
+            Non-negative frequency weights of the rows.
+        layout : PairLayout or None, default=None
+            The rows' layout from :func:`make_pair_layout` (built when
+            ``None``); pass it to save the work across evaluations.
+        n_threads : int or None, default=None
+            Threads summing the groups' pairs; ``None``: every CPU. The
+            result does not depend on it.
+
+        Returns
+        -------
+        value : float
+            Weighted mean over defined groups of the group loss (0 when
+            none).
+        coef : ndarray of float64 of shape (n_samples,)
+            Gradient of ``value`` with respect to ``scores``.
+        n_groups_used : int
+            Number of defined groups.
         """
         value, grad, _, n_used = self.loss_gradient_hessian(
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
@@ -298,7 +433,42 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
 
     def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k, *,
                            sample_weight=None, layout=None, n_threads=None):
-        """The sums behind :meth:`loss_gradient` (see the base class)."""
+        """The sums behind :meth:`loss_gradient` (see the base class).
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores.
+        codes : ndarray of int of shape (n_samples,)
+            Group codes in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user (read by
+            :class:`SoftPApKSurrogate`; :class:`PairwiseLogisticSurrogate`
+            does not use it).
+        sample_weight : ndarray of shape (n_samples,) or None, default=None
+            Non-negative frequency weights of the rows.
+        layout : PairLayout or None, default=None
+            The rows' layout from :func:`make_pair_layout` (built when
+            ``None``); pass it to save the work across evaluations.
+        n_threads : int or None, default=None
+            Threads summing the groups' pairs; ``None``: every CPU. The
+            result does not depend on it.
+
+        Returns
+        -------
+        total : float
+            Group-weighted sum of the defined groups' losses.
+        grad_sum : ndarray of float64 of shape (n_samples,)
+            Its gradient with respect to ``scores``.
+        weight : float
+            Sum of the defined groups' weights (:func:`group_weights`).
+        n_groups_used : int
+            Number of defined groups.
+        """
         total, grad, _, weight, n_used = self.loss_gradient_hessian_sums(
             y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
             layout=layout, hessian=False, n_threads=n_threads)
@@ -314,13 +484,17 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         Parameters
         ----------
         y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
         scores : ndarray of float of shape (n_samples,)
             Finite scores.
         codes : ndarray of int of shape (n_samples,)
             Group codes in ``[0, n_groups)``.
         n_groups : int
+            Number of groups.
         k : int
-            Number of items shown to each user.
+            Number of items shown to each user (read by
+            :class:`SoftPApKSurrogate`; :class:`PairwiseLogisticSurrogate`
+            does not use it).
         sample_weight : ndarray of shape (n_samples,) or None, default=None
             Non-negative frequency weights of the rows.
         layout : PairLayout or None, default=None
@@ -364,10 +538,53 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
                                    hessian=True, value=True, n_threads=None):
         """The sums behind :meth:`loss_gradient_hessian`, before the mean.
 
-        Returns ``(total, grad_sum, hess_sum, weight, n_groups_used)``: the
-        group-weighted sums of the losses (``None`` without ``value``),
-        gradients and Hessian diagonals of the defined groups, and the sum
-        of their group weights (see :meth:`BaseSurrogate.loss_gradient_sums`).
+        The group-weighted sums of the losses, gradients and Hessian
+        diagonals of the defined groups, and the sum of their group weights
+        (see :meth:`BaseSurrogate.loss_gradient_sums`): a sum over several
+        parts of the groups adds up.
+
+        Parameters
+        ----------
+        y_pos : ndarray of bool of shape (n_samples,)
+            True for relevant rows.
+        scores : ndarray of float of shape (n_samples,)
+            Finite scores.
+        codes : ndarray of int of shape (n_samples,)
+            Group codes in ``[0, n_groups)``.
+        n_groups : int
+            Number of groups.
+        k : int
+            Number of items shown to each user (read by
+            :class:`SoftPApKSurrogate`; :class:`PairwiseLogisticSurrogate`
+            does not use it).
+        sample_weight : ndarray of shape (n_samples,) or None, default=None
+            Non-negative frequency weights of the rows.
+        layout : PairLayout or None, default=None
+            The rows' layout from :func:`make_pair_layout` (built when
+            ``None``); pass it to save the work across evaluations.
+        hessian : bool, default=True
+            Also return the Hessian diagonal (else ``None``).
+        value : bool, default=True
+            Also compute the loss value (else ``None`` is returned): a
+            booster only needs the gradient and Hessian, which cost no
+            logarithm.
+        n_threads : int or None, default=None
+            Threads summing the groups' pairs; ``None``: every CPU. The
+            result does not depend on it.
+
+        Returns
+        -------
+        total : float or None
+            Group-weighted sum of the losses (``None`` without ``value``).
+        grad_sum : ndarray of float64 of shape (n_samples,)
+            Its gradient with respect to ``scores``.
+        hess_sum : ndarray of float64 of shape (n_samples,) or None
+            Its Hessian diagonal, pair weights held fixed (``None`` without
+            ``hessian``).
+        weight : float
+            Sum of the defined groups' weights (:func:`group_weights`).
+        n_groups_used : int
+            Number of defined groups.
         """
         if layout is None:
             layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
@@ -440,7 +657,9 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
     Group loss ``(1 / (n+ n-)) * sum_i sum_j log(1 + exp(-(s_i - s_j)))``,
     averaged over groups: a convex, smooth surrogate of ``1 - AUC`` of every
     user (RankNet's loss with each user weighted equally by default). Its
-    Hessian diagonal is exact.
+    Hessian diagonal is exact. It does not read ``k``: every pair counts,
+    whatever the length of the list shown (the ``k`` argument of its
+    methods is ignored).
 
     Parameters
     ----------
@@ -450,6 +669,25 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
         Keep only the pairs with a row among its group's
         ``truncation_level`` highest scored rows of its label
         (:class:`SmoothPairwiseSurrogate`); ``None``: every pair.
+
+    See Also
+    --------
+    SoftPApKSurrogate : The same loss over pAp@k's soft top-k pairs.
+    skpapk.PApKRanker : The linear ranker trained on it by default.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import PairwiseLogisticSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = PairwiseLogisticSurrogate()
+    >>> round(loss.loss(y_pos, scores, codes, 1, k=1), 4)
+    0.4971
+    >>> loss.loss(y_pos, scores, codes, 1, k=1) == loss.loss(
+    ...     y_pos, scores, codes, 1, k=2)            # k is not read
+    True
     """
 
     name = "pairwise_logistic"
@@ -504,6 +742,10 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
     with the scores). In a group whose scores are all equal the memberships
     are uniform.
 
+    It reads ``k`` (the soft top ``min(k, n+)`` relevant and top
+    ``min(k, n-)`` irrelevant rows of every group), unlike
+    :class:`PairwiseLogisticSurrogate`.
+
     The gradient includes the terms through the thresholds and through the
     standardisation (exact); the Hessian diagonal holds the memberships
     fixed.
@@ -518,6 +760,25 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         Keep only the pairs with a row among its group's
         ``truncation_level`` highest scored rows of its label
         (:class:`SmoothPairwiseSurrogate`); ``None``: every pair.
+
+    See Also
+    --------
+    PairwiseLogisticSurrogate : Every pair (the limit of high temperatures).
+    skpapk.PApKRanker : The linear ranker, with ``surrogate="soft_papk"``.
+    skpapk.PApKBoostRanker : Boosted trees, with ``objective="soft_papk"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses import SoftPApKSurrogate
+    >>> y_pos = np.array([True, True, False, False])   # one user
+    >>> scores = np.array([2.0, 0.0, 1.0, -1.0])
+    >>> codes = np.zeros(4, dtype=np.intp)
+    >>> loss = SoftPApKSurrogate(temperature=1.0)
+    >>> round(loss.loss(y_pos, scores, codes, 1, k=1), 4)   # the top pair weighs most
+    0.4647
+    >>> round(loss.loss(y_pos, scores, codes, 1, k=2), 4)   # every row is in the top 2
+    0.4971
     """
 
     name = "soft_papk"

@@ -128,10 +128,10 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
 
     See Also
     --------
-    papk_score : per-group pAp@k with ``average=None``.
-    scipy.stats.permutation_test : the same sign-flip test, one resample at a
+    papk_score : Per-group pAp@k with ``average=None``.
+    scipy.stats.permutation_test : The same sign-flip test, one resample at a
         time or in batches.
-    scipy.stats.ttest_rel : the paired t-test.
+    scipy.stats.ttest_rel : The paired t-test.
 
     Notes
     -----

@@ -151,8 +151,8 @@ def expected_average_precision(n_items, n_pos):
 
     See Also
     --------
-    worst_average_precision : the smallest AP.
-    expected_papk : the same baseline for pAp@k.
+    worst_average_precision : The smallest AP.
+    expected_papk : The same baseline for pAp@k.
 
     Examples
     --------
@@ -204,8 +204,8 @@ def expected_papk(n_pos, n_neg, k):
 
     See Also
     --------
-    papk_score : pAp@k of a ranking.
-    expected_papk_score : the micro average over the groups of a data set.
+    papk_score : The pAp@k of a ranking.
+    expected_papk_score : The micro average over the groups of a data set.
 
     Examples
     --------
@@ -242,7 +242,7 @@ def _group_label_counts(y_true, groups, pos_label):
 
 def expected_papk_score(y_true, *, k, groups=None, average="micro",
                         pos_label=None, zero_division="warn"):
-    """pAp@k of a uniformly random ranking of the same groups (the baseline).
+    """The pAp@k of a uniformly random ranking of the same groups (the baseline).
 
     Computes :func:`expected_papk` for each group's ``(n+, n-)`` and averages
     as :func:`papk_score` does, so a model's ``papk_score(y, s, k=k,
@@ -283,8 +283,8 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : pAp@k of a ranking.
-    expected_papk : the expectation for given counts.
+    papk_score : The pAp@k of a ranking.
+    expected_papk : The expectation for given counts.
 
     Examples
     --------
@@ -309,7 +309,7 @@ def expected_papk_score(y_true, *, k, groups=None, average="micro",
 
 def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
                                   pos_label=None):
-    """prec@k of a uniformly random ranking of the same groups (the baseline).
+    """The prec@k of a uniformly random ranking of the same groups (the baseline).
 
     A group of ``n`` rows, ``n+`` relevant, shows ``min(k, n)`` rows, of
     which ``min(k, n) * n+ / n`` are relevant on average; prec@k divides by
@@ -332,11 +332,13 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The expected prec@k of every group with ``average=None``, else one
+        number, as ``average`` says.
 
     See Also
     --------
-    precision_at_k_score : the metric of a given ranking.
-    expected_papk_score : the same baseline for pAp@k.
+    precision_at_k_score : The metric of a given ranking.
+    expected_papk_score : The same baseline for pAp@k.
 
     Examples
     --------
@@ -355,7 +357,7 @@ def expected_precision_at_k_score(y_true, *, k, groups=None, average="micro",
 
 def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
                                pos_label=None, zero_division="warn"):
-    """pAUC(0, k/n-] of a uniformly random ranking of the same groups.
+    """The pAUC(0, k/n-] of a uniformly random ranking of the same groups.
 
     A relevant item lies above the ``j``-th highest irrelevant one with
     probability ``j / (n- + 1)`` (its place among the irrelevant items is
@@ -390,11 +392,13 @@ def expected_partial_auc_score(y_true, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The expected pAUC(0, k/n-] of every group with ``average=None``,
+        else one number, as ``average`` says.
 
     See Also
     --------
-    partial_auc_score : the metric of a given ranking.
-    expected_papk_score : the same baseline for pAp@k.
+    partial_auc_score : The metric of a given ranking.
+    expected_papk_score : The same baseline for pAp@k.
 
     Examples
     --------

@@ -24,7 +24,7 @@ from ._ties import _ragged_range, hypergeometric_pmf
 
 def papk_score(y_true, y_score, *, k, groups=None, average="micro",
                ties="random", pos_label=None, zero_division="warn"):
-    """pAp@k: partial AUC over the top-``k`` irrelevant and the top relevant items.
+    """The pAp@k: partial AUC over the top-``k`` irrelevant and top relevant items.
 
     For each group (user), with ``beta = min(k, n+)`` and ``k' = min(k, n-)``,
     the gain is the fraction of the ``beta * k'`` pairs made of one of the
@@ -95,10 +95,10 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    partial_auc_score : all relevant items against the top-k irrelevant ones.
+    partial_auc_score : All relevant items against the top-k irrelevant ones.
     roc_auc_score : AUC per group.
-    expected_papk : pAp@k of a uniformly random ranking.
-    expected_papk_score : micro-pAp@k of a random ranking of the same groups.
+    expected_papk : The pAp@k of a uniformly random ranking.
+    expected_papk_score : Micro-pAp@k of a random ranking of the same groups.
 
     Notes
     -----
@@ -106,8 +106,11 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     the ranking has no ties and the user has at least ``k`` irrelevant items.
     It differs elsewhere: its denominator is ``min(n+, k) * k`` even when
     ``n- < k`` (missing irrelevant items count as ranked below every
-    relevant one), and a user without relevant items scores 0 and stays in
-    the mean, where this function leaves such groups out with a warning.
+    relevant one). A user without relevant items is left out by both:
+    RecTools computes the metric over the users of its test interactions
+    (the relevant items), so such a user is not among them, and this
+    function leaves such groups out of the mean (with an
+    ``UndefinedMetricWarning`` by default).
 
     References
     ----------
@@ -200,8 +203,8 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : only the top ``min(k, n+)`` relevant items.
-    roc_auc_score : all pairs.
+    papk_score : Only the top ``min(k, n+)`` relevant items.
+    roc_auc_score : All pairs.
 
     Examples
     --------
@@ -274,8 +277,8 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
 
     See Also
     --------
-    papk_score : the top of the list only.
-    sklearn.metrics.roc_auc_score : one list, many more options.
+    papk_score : The top of the list only.
+    sklearn.metrics.roc_auc_score : One list, many more options.
 
     Examples
     --------
@@ -353,7 +356,7 @@ def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     See Also
     --------
     roc_auc_score : AUC of the whole list.
-    precision_at_k_score : relevant items among the top k.
+    precision_at_k_score : Relevant items among the top k.
 
     Examples
     --------

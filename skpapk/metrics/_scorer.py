@@ -239,7 +239,7 @@ def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
 
     See Also
     --------
-    micro_papk_scorer : pAp@k per group, averaged (paper eq. 17).
+    micro_papk_scorer : The pAp@k of every group, averaged (paper eq. 17).
 
     Examples
     --------
@@ -311,8 +311,8 @@ def micro_papk_scorer(k, *, ties="random", average="micro", pos_label=None,
 
     See Also
     --------
-    papk_scorer : the fold as one list.
-    papk_score : the metric.
+    papk_scorer : The fold as one list.
+    papk_score : The metric.
 
     Notes
     -----

@@ -18,7 +18,7 @@ _AP_TIES = ("random", "error", "threshold")
 
 def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                          ties="random", pos_label=None):
-    """prec@k: the fraction of the ``k`` highest scored items that are relevant.
+    """The prec@k: the fraction of the ``k`` highest scored items that are relevant.
 
     Per group: (number of relevant items among the ``k`` highest scored) / k
     (Kar et al. 2015; the paper's Section 1). The denominator is ``k`` even
@@ -54,12 +54,14 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     Returns
     -------
     score : float or ndarray of shape (n_groups,)
+        The prec@k of every group with ``average=None``, else one number, as
+        ``average`` says.
 
     See Also
     --------
-    recall_at_k_score : relevant items in the top k over all relevant items.
-    papk_score : also rewards the order inside the top k.
-    expected_precision_at_k_score : prec@k of a random ranking.
+    recall_at_k_score : Relevant items in the top k over all relevant items.
+    papk_score : Also rewards the order inside the top k.
+    expected_precision_at_k_score : The prec@k of a random ranking.
 
     Examples
     --------
@@ -86,7 +88,7 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
 def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                       ties="random", pos_label=None, zero_division="warn"):
-    """recall@k: the fraction of a group's relevant items among its ``k`` first.
+    """The recall@k: the fraction of a group's relevant items among its ``k`` first.
 
     Per group: (number of relevant items among the ``k`` highest scored) /
     (number of relevant items). A group with at least ``k`` relevant items
@@ -134,8 +136,8 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    precision_at_k_score : the same count over ``k``.
-    ndcg_at_k_score : also rewards the order inside the top k.
+    precision_at_k_score : The same count over ``k``.
+    ndcg_at_k_score : Also rewards the order inside the top k.
 
     Examples
     --------
@@ -163,11 +165,16 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
                     ties="random", pos_label=None, zero_division="warn"):
     """NDCG@k with binary gains: discounted relevant items in the ``k`` first.
 
-    Per group: ``DCG@k / IDCG@k`` with ``DCG@k = sum_{i <= k} rel_i /
-    log2(i + 1)`` over the ranked places ``i`` and ``IDCG@k`` the DCG of
-    the ideal ranking, ``sum_{i <= min(k, n+)} 1 / log2(i + 1)`` (Jarvelin &
-    Kekalainen 2002). Relevance is binary, so the gains ``rel`` and
-    ``2**rel - 1`` coincide.
+    Per group: ``DCG@k / IDCG@k`` (Jarvelin & Kekalainen 2002) with
+    ``DCG@k = sum_{i <= k} rel_i / log2(i + 1)`` over the ranked places
+    ``i`` and ``IDCG@k`` the DCG of the ideal ranking,
+    ``sum_{i <= min(k, n+)} 1 / log2(i + 1)``. The discount is the common
+    ``1 / log2(i + 1)`` at every rank, the first one included (as
+    :func:`sklearn.metrics.ndcg_score`); Jarvelin & Kekalainen's own DCG
+    leaves the ranks below its log base ``b`` undiscounted and divides by
+    ``log_b(i)`` after them (with ``b = 2``, ranks 1 and 2 weigh alike),
+    which gives other values. Relevance is binary, so the gains ``rel``
+    and ``2**rel - 1`` coincide.
 
     Parameters
     ----------
@@ -213,9 +220,9 @@ def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
 
     See Also
     --------
-    sklearn.metrics.ndcg_score : one list per row of a 2-d array, graded
+    sklearn.metrics.ndcg_score : One list per row of a 2-d array, graded
         relevance.
-    mean_average_precision_score : another order-aware metric.
+    mean_average_precision_score : Another order-aware metric.
 
     References
     ----------
@@ -322,7 +329,7 @@ def mean_average_precision_score(y_true, y_score, *, groups=None,
     See Also
     --------
     expected_average_precision : AP of a uniformly random ranking.
-    worst_average_precision : the smallest AP of a group.
+    worst_average_precision : The smallest AP of a group.
 
     References
     ----------

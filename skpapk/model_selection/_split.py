@@ -116,9 +116,9 @@ class WithinGroupKFold(BaseCrossValidator):
 
     See Also
     --------
-    within_group_split : one train / validation / test split inside groups.
-    sklearn.model_selection.GroupKFold : held-out groups (users).
-    sklearn.model_selection.StratifiedGroupKFold : held-out groups, stratified.
+    within_group_split : One train / validation / test split inside groups.
+    sklearn.model_selection.GroupKFold : Held-out groups (users).
+    sklearn.model_selection.StratifiedGroupKFold : Held-out groups, stratified.
 
     Notes
     -----
@@ -192,6 +192,7 @@ class WithinGroupKFold(BaseCrossValidator):
         Returns
         -------
         n_splits : int
+            The number of folds, ``n_splits``.
         """
         return self.n_splits
 
@@ -318,8 +319,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
 
     See Also
     --------
-    WithinGroupKFold : cross-validation inside groups.
-    sklearn.model_selection.GroupShuffleSplit : held-out groups (users).
+    WithinGroupKFold : Cross-validation inside groups.
+    sklearn.model_selection.GroupShuffleSplit : Held-out groups (users).
 
     Examples
     --------
