@@ -481,8 +481,10 @@ class PApKBoostRanker(BaseRanker):
         self.set_params(**kwargs)
 
     def get_params(self, deep=True):
-        """Parameters of this ranker, with the LightGBM parameters passed
-        through ``**kwargs``.
+        """Get the parameters of this ranker, LightGBM's own included.
+
+        The LightGBM parameters passed through ``**kwargs`` come with this
+        ranker's own.
 
         Parameters
         ----------
