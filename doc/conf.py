@@ -9,6 +9,9 @@ import os
 import sys
 from pathlib import Path
 
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
 import skpapk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +51,12 @@ html_title = f"skpapk {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    # the API and example pages have one heading: the page's width goes to
+    # their signatures, code and figures instead of an empty "On this page"
+    "secondary_sidebar_items": {
+        "generated/*": [],
+        "auto_examples/*": [],
+    },
 }
 html_static_path = []
 
@@ -65,3 +74,19 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
 }
+
+
+# "pAp@k", "GD-pAp@k-avg", "micro-pAp@10" read as e-mail addresses to
+# docutils, which makes them "mailto:" links; the docs hold no address, so
+# every such link goes back to plain text.
+class _NoMailto(SphinxTransform):
+    default_priority = 500
+
+    def apply(self):
+        for ref in list(self.document.findall(nodes.reference)):
+            if ref.get("refuri", "").startswith("mailto:"):
+                ref.replace_self(nodes.Text(ref.astext()))
+
+
+def setup(app):
+    app.add_transform(_NoMailto)

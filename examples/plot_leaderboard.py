@@ -39,7 +39,8 @@ K = 10
 X, y, groups, feature_names = make_engagement_simulation(200, random_state=0)
 train, test = within_group_split(y, groups, sizes=(0.7, 0.3), random_state=0)
 print(f"{np.unique(groups).size} users, {X.shape[0]} items, "
-      f"{y.mean():.0%} relevant; features: {', '.join(feature_names)}")
+      f"{y.mean():.0%} relevant")
+print("features:", ", ".join(feature_names))
 
 # %%
 # The models. The rankers are fitted with ``groups`` (one user id per row):

@@ -132,8 +132,9 @@ class PApKBoostRanker(BaseRanker):
     Each boosting round fits a regression tree (LightGBM) to the gradient
     and Hessian of a smooth surrogate of pAp@k, the mean over users of a
     per-user weighted pairwise logistic loss of their (relevant, irrelevant)
-    pairs, computed by :mod:`skpapk.losses` (:class:`~skpapk.losses.
-    LightGBMObjective`). A user's weight in that mean does not grow with
+    pairs, computed by :mod:`skpapk.losses`
+    (:class:`~skpapk.losses.LightGBMObjective`). A user's weight in that
+    mean does not grow with
     its number of rows, as in the mean over users of micro-pAp@k (eq. 17 of
     Hiranandani et al., 2020): with ``group_weight="uniform"`` every user
     counts equally; the default ``"inverse_variance"`` weighs a user by the
