@@ -103,6 +103,15 @@ def test_plot_leaderboard():
     assert 0 < pvalue <= 1
 
 
+def test_plot_papk_pairs():
+    out = run_example("plot_papk_pairs.py")
+    # the paper's Table 1 (k = 2): pAp@2 of f1, f2, f3 is 2/4, 3/4 and 1,
+    # counted from the pairs and by papk_score
+    for name, right, value in (("f1", 2, 0.5), ("f2", 3, 0.75), ("f3", 4, 1.0)):
+        assert (f"{name}: {right} of 4 pairs ordered right; "
+                f"pAp@2 = {value:.2f}, papk_score = {value:.2f}") in out
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
 def test_every_example_runs(name):
     assert run_example(name).strip(), f"{name} printed nothing"
