@@ -55,6 +55,7 @@ def _parameters(booster):
          reg_alpha=0.1, colsample_bytree=0.8),
     dict(objective="binary"),
     dict(objective="lambdarank", max_depth=2),
+    dict(max_bin=15, min_split_gain=0.01),  # LightGBM's own, passed through
 ])
 def test_the_trees_are_the_in_memory_trees_when_the_bins_are(cluster_client, params):
     X, y, groups = few_values(0)
@@ -74,9 +75,12 @@ def test_the_trees_are_the_in_memory_trees_when_the_bins_are(cluster_client, par
              "min_data_in_leaf",
              "min_sum_hessian_in_leaf", "bagging_fraction", "bagging_freq",
              "feature_fraction", "lambda_l1", "lambda_l2", "seed",
-             "lambdarank_truncation_level", "objective"]
+             "lambdarank_truncation_level", "objective", "max_bin",
+             "min_gain_to_split"]
     ours, theirs = _parameters(remote.booster_), _parameters(local.booster_)
     assert {n: ours[n] for n in names} == {n: theirs[n] for n in names}
+    if "max_bin" in params:
+        assert ours["max_bin"] == "15" and ours["min_gain_to_split"] == "0.01"
 
 
 def test_the_objective_divides_by_the_weight_of_all_users(cluster_client, monkeypatch):
