@@ -108,9 +108,10 @@ def objective_share(X, y, groups, trees):
         def _lightgbm_objective(self):
             inner = super()._lightgbm_objective()
 
-            def timed(*args):
+            # LightGBM's scikit-learn interface reads the argument count
+            def timed(y_true, y_pred, weight, group):
                 start = time.perf_counter()
-                out = inner(*args)
+                out = inner(y_true, y_pred, weight, group)
                 spent[0] += time.perf_counter() - start
                 return out
             return timed
@@ -143,7 +144,7 @@ def part_table(args, out):
 
     n_users = 1000 if args.quick else 10_000
     X, y, groups = make_data(n_users, 100)
-    out.append(f"## 1M rows: {n_users:,} users x 100 items, {X.shape[1]} "
+    out.append(f"## {X.shape[0]:,} rows: {n_users:,} users x 100 items, {X.shape[1]} "
                f"features, {y.mean():.1%} relevant, {args.repeats} repeats\n")
     medians = alternate(models(), X, y, groups, args.repeats)
     base = medians["LGBMRanker lambdarank"]
