@@ -1,9 +1,4 @@
-"""Input and output files: checked before any work, written atomically.
-
-A file is written to a temporary file in its folder, flushed to disk, then
-renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
-a failure leaves the previous file, if any, intact and no partial file.
-"""
+"""Input and output files: checked before any work, written atomically."""
 
 import contextlib
 import os
