@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
 from ._csv import _READ_OPTIONS, read_csv, split_names
@@ -18,14 +19,16 @@ from ._methods import (
     parse_methods,
 )
 from ._model_io import load_model, save_model, scorer_from_estimator
-from ._output import CapturedWarnings, CLIError, Progress, format_params, render
+from ._output import (
+    CLIError,
+    Progress,
+    captured_warnings,
+    format_params,
+    render,
+)
 
-
-def reported_warnings():
-    """The warning categories the commands report themselves."""
-    from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
-
-    return UndefinedMetricWarning, ConvergenceWarning
+#: The warning categories the commands report themselves.
+REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
 
 
 def describe_groups(y, groups):
@@ -108,7 +111,7 @@ def cmd_fit(args):
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
-    with CapturedWarnings(progress, ignore=reported_warnings()), \
+    with captured_warnings(progress, REPORTED), \
             limit_threads(args.n_jobs):
         X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
         tuned = tune_and_check(method, grid_for(method, args.grid, fixed), X, y,

@@ -14,10 +14,10 @@ from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
 from ._commands import (
+    REPORTED,
     describe_groups,
     ranking_metrics,
     read_training_csv,
-    reported_warnings,
     tune_and_check,
 )
 from ._files import atomic_write, check_output
@@ -28,7 +28,13 @@ from ._methods import (
     limit_threads,
     parse_methods,
 )
-from ._output import CapturedWarnings, CLIError, Progress, format_params, render
+from ._output import (
+    CLIError,
+    Progress,
+    captured_warnings,
+    format_params,
+    render,
+)
 
 
 def load_data(args, progress):
@@ -151,7 +157,7 @@ def cmd_compare(args):
         _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     start, k = time.perf_counter(), args.k
-    with CapturedWarnings(progress, ignore=reported_warnings()), \
+    with captured_warnings(progress, REPORTED), \
             limit_threads(args.n_jobs):
         X, y, groups, description = load_data(args, progress)
         groups = np.asarray(groups)
