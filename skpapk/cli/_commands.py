@@ -1,5 +1,6 @@
 """The commands ``fit``, ``score`` and ``recommend``."""
 
+import itertools
 import sys
 import warnings
 
@@ -8,7 +9,7 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
-from ._csv import _READ_OPTIONS, read_csv, split_names
+from ._csv import _rows, read_csv, split_names
 from ._files import atomic_write, check_input_file, check_output
 from ._labels import choose_relevant, relevance
 from ._methods import (
@@ -202,21 +203,12 @@ def _unique_name(name, taken):
     return name
 
 
-def _rows_as_written(path, header, rows, delimiter, chunk=100_000):
+def _rows_as_written(path, header, rows, delimiter):
     """The cells of data ``rows`` (in that order) as written, every column."""
-    wanted = np.zeros(int(rows.max()) + 1 if rows.size else 0, dtype=bool)
-    wanted[rows] = True
-    parts, start = [], 0
-    with pd.read_csv(path, sep=delimiter, header=0, names=header, dtype=str,
-                     chunksize=chunk, **_READ_OPTIONS) as reader:
-        for part in reader:
-            if start >= wanted.shape[0]:
-                break
-            keep = np.flatnonzero(wanted[start:start + part.shape[0]])
-            parts.append(part.iloc[keep].set_axis(keep + start))
-            start += part.shape[0]
-    table = pd.concat(parts) if parts else pd.DataFrame(columns=header, dtype=str)
-    return table.loc[rows].reset_index(drop=True)
+    wanted = set(rows.tolist())
+    cells = {i: fields for i, (_, fields) in enumerate(
+        itertools.islice(_rows(path, delimiter), 1, None)) if i in wanted}
+    return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
 
 
 def cmd_recommend(args):
