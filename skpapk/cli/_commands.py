@@ -45,10 +45,8 @@ def describe_groups(y, groups):
 
 
 def read_training_csv(path, args, progress):
-    """Read a labelled CSV for training; return ``(data, y, labels)``.
-
-    ``y`` is 1 for relevant rows; ``labels`` is ``[irrelevant, relevant]``.
-    """
+    """``(data, y, labels)`` of a training file; ``labels``: ``[irrelevant,
+    relevant]``."""
     features = split_names(args.features)
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
                     features=features, ignore=split_names(args.ignore_cols) or (),

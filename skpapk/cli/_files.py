@@ -18,9 +18,8 @@ def check_input_file(path):
 
 
 def check_output(path, *, option, inputs=(), force=False):
-    """Fail now, before any training, if ``path`` (of ``option``) cannot or
-    must not be written: one of the ``inputs``, a folder, an existing file
-    without ``force``, or a folder where no file can be created."""
+    """Fail before any training if ``path`` (of ``option``) cannot or must not
+    be written (an input, a folder, an existing file without ``force``)."""
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
                 and os.path.samefile(path, source):

@@ -156,15 +156,13 @@ def grid_for(method, grid_name, fixed=()):
 
 def effective_n_jobs(n_jobs, progress):
     """``--n-jobs`` as a number of processes, capped at the CPUs available."""
-    from joblib import cpu_count
+    import joblib
 
-    n_cpus = cpu_count()
-    if n_jobs < 0:
-        return max(1, n_cpus + 1 + n_jobs)
+    n_cpus = joblib.cpu_count()
     if n_jobs > n_cpus:
         progress(f"note: --n-jobs {n_jobs} capped at {n_cpus}, the number of "
                  f"CPUs available")
-    return min(n_jobs, n_cpus)
+    return min(joblib.effective_n_jobs(n_jobs), n_cpus)
 
 
 def limit_threads(n_jobs):

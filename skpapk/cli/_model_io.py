@@ -143,10 +143,7 @@ def scorer_from_estimator(estimator, scaler=None):
 
 
 class SavedRanker(BaseRanker):
-    """A fitted ranker read from a model file: ``meta`` and a ``scorer``.
-
-    Scores that are not finite raise a :class:`CLIError` (no NumPy warning).
-    """
+    """A fitted ranker read from a model file: ``meta`` and a ``scorer``."""
 
     def __init__(self, k=10, *, meta=None, scorer=None):
         self.k, self.meta, self.scorer = k, meta, scorer
