@@ -35,14 +35,7 @@ if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
 
 
 def split_names(values):
-    """Column names from repeated and/or comma-separated option values.
-
-    Examples
-    --------
-    >>> from skpapk.cli._csv import split_names
-    >>> split_names(["a,b", " c "])
-    ['a', 'b', 'c']
-    """
+    """Column names from repeated and/or comma-separated option values."""
     if values is None:
         return None
     return [n.strip() for value in values for n in value.split(",") if n.strip()]

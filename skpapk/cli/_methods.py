@@ -85,14 +85,7 @@ _METHODS = None
 
 
 def available_methods():
-    """The methods of this installation, ``{name: Method}``, in table order.
-
-    Examples
-    --------
-    >>> from skpapk.cli._methods import available_methods
-    >>> list(available_methods())[:3]
-    ['papk', 'avg', 'max']
-    """
+    """The methods of this installation, ``{name: Method}``, in table order."""
     global _METHODS
     if _METHODS is None:
         _METHODS = _registry()

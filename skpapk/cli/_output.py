@@ -21,14 +21,7 @@ class CLIError(Exception):
 
 
 def cut(value, limit=80):
-    """``repr`` of a user's value, cut to ``limit`` characters.
-
-    Examples
-    --------
-    >>> from skpapk.cli._output import cut
-    >>> cut("x" * 1000, 10)
-    "'xxxxxxxxxx'... (1000 characters)"
-    """
+    """``repr`` of a user's value, cut to ``limit`` characters."""
     value = str(value)
     if len(value) <= limit:
         return repr(value)
