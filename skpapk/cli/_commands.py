@@ -1,18 +1,15 @@
-"""The commands ``fit``, ``score`` and ``recommend``.
+"""The commands ``fit``, ``score`` and ``recommend``."""
 
-``score`` prints the library's metrics (:mod:`skpapk.metrics`) of a saved
-model beside their expectation under a random ranking; ``recommend`` writes
-the rows of :meth:`~skpapk.BaseRanker.recommend` of the saved model.
-"""
-
+import itertools
 import sys
 import warnings
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
-from ._csv import _READ_OPTIONS, read_csv, split_names
+from ._csv import _rows, read_csv, split_names
 from ._files import atomic_write, check_input_file, check_output
 from ._labels import choose_relevant, relevance
 from ._methods import (
@@ -23,14 +20,16 @@ from ._methods import (
     parse_methods,
 )
 from ._model_io import load_model, save_model, scorer_from_estimator
-from ._output import CapturedWarnings, CLIError, Progress, format_params, render
+from ._output import (
+    CLIError,
+    Progress,
+    captured_warnings,
+    format_params,
+    render,
+)
 
-
-def reported_warnings():
-    """The warning categories the commands report themselves."""
-    from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
-
-    return UndefinedMetricWarning, ConvergenceWarning
+#: The warning categories the commands report themselves.
+REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
 
 
 def describe_groups(y, groups):
@@ -46,10 +45,8 @@ def describe_groups(y, groups):
 
 
 def read_training_csv(path, args, progress):
-    """Read a labelled CSV for training; return ``(data, y, labels)``.
-
-    ``y`` is 1 for relevant rows; ``labels`` is ``[irrelevant, relevant]``.
-    """
+    """``(data, y, labels)`` of a training file; ``labels``: ``[irrelevant,
+    relevant]``."""
     features = split_names(args.features)
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
                     features=features, ignore=split_names(args.ignore_cols) or (),
@@ -113,7 +110,7 @@ def cmd_fit(args):
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
-    with CapturedWarnings(progress, ignore=reported_warnings()), \
+    with captured_warnings(progress, REPORTED), \
             limit_threads(args.n_jobs):
         X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
         tuned = tune_and_check(method, grid_for(method, args.grid, fixed), X, y,
@@ -204,21 +201,12 @@ def _unique_name(name, taken):
     return name
 
 
-def _rows_as_written(path, header, rows, delimiter, chunk=100_000):
+def _rows_as_written(path, header, rows, delimiter):
     """The cells of data ``rows`` (in that order) as written, every column."""
-    wanted = np.zeros(int(rows.max()) + 1 if rows.size else 0, dtype=bool)
-    wanted[rows] = True
-    parts, start = [], 0
-    with pd.read_csv(path, sep=delimiter, header=0, names=header, dtype=str,
-                     chunksize=chunk, **_READ_OPTIONS) as reader:
-        for part in reader:
-            if start >= wanted.shape[0]:
-                break
-            keep = np.flatnonzero(wanted[start:start + part.shape[0]])
-            parts.append(part.iloc[keep].set_axis(keep + start))
-            start += part.shape[0]
-    table = pd.concat(parts) if parts else pd.DataFrame(columns=header, dtype=str)
-    return table.loc[rows].reset_index(drop=True)
+    wanted = set(rows.tolist())
+    cells = {i: fields for i, (_, fields) in enumerate(
+        itertools.islice(_rows(path, delimiter), 1, None)) if i in wanted}
+    return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
 
 
 def cmd_recommend(args):

@@ -1,9 +1,4 @@
-"""Input and output files: checked before any work, written atomically.
-
-A file is written to a temporary file in its folder, flushed to disk, then
-renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
-a failure leaves the previous file, if any, intact and no partial file.
-"""
+"""Input and output files: checked before any work, written atomically."""
 
 import contextlib
 import os
@@ -23,9 +18,8 @@ def check_input_file(path):
 
 
 def check_output(path, *, option, inputs=(), force=False):
-    """Fail now, before any training, if ``path`` (of ``option``) cannot or
-    must not be written: one of the ``inputs``, a folder, an existing file
-    without ``force``, or a folder where no file can be created."""
+    """Fail before any training if ``path`` (of ``option``) cannot or must not
+    be written (an input, a folder, an existing file without ``force``)."""
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
                 and os.path.samefile(path, source):

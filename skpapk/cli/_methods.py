@@ -1,13 +1,8 @@
 """The methods the command line trains: one registry drives options and fits.
 
-A :class:`Method` says how to build the estimator, its grids, whether the
-features are scaled and whether its model can be saved (a scorer kind of
-:mod:`skpapk.cli._model_io`; None: ``compare`` only). ``boost``
-(``PApKBoostRanker``, saved in LightGBM's text format) appears when
-LightGBM is installed. Nothing here imports an estimator before a fit.
+Nothing here imports an estimator before a fit.
 """
 
-import contextlib
 import importlib
 import importlib.util
 from typing import NamedTuple
@@ -24,10 +19,8 @@ DEFAULT_COMPARE = ("papk", "greedy", "boost", "logreg", "hgb")
 
 
 class Method(NamedTuple):
-    """A method: ``--method`` name, table label, family ("ranker", "paper"
-    or "pointwise"), estimator class (module, name), ``{"small": grid,
-    "paper": grid}``, scaled features, scorer kind, whether ``fit`` takes
-    groups."""
+    """A method: name, label, family ("ranker", "paper" or "pointwise"),
+    class (module, name), grids, scaled, scorer kind, ``fit`` takes groups."""
 
     name: str
     label: str
@@ -92,14 +85,7 @@ _METHODS = None
 
 
 def available_methods():
-    """The methods of this installation, ``{name: Method}``, in table order.
-
-    Examples
-    --------
-    >>> from skpapk.cli._methods import available_methods
-    >>> list(available_methods())[:3]
-    ['papk', 'avg', 'max']
-    """
+    """The methods of this installation, ``{name: Method}``, in table order."""
     global _METHODS
     if _METHODS is None:
         _METHODS = _registry()
@@ -128,12 +114,9 @@ def parse_methods(text, *, option="--methods"):
 
 
 def make_model(method, *, k, scale, random_state, max_iter=None, params=None):
-    """``Pipeline([("scale", scaler or "passthrough"), ("model", estimator)])``.
-
-    The estimator gets ``k``, ``params`` and ``random_state`` on every
-    parameter of that name (nested ones too: the same command twice gives
-    the same model); ``max_iter`` (epochs) goes to the linear rankers.
-    """
+    """``Pipeline([("scale", scaler), ("model", estimator)])``; ``random_state``
+    goes to every (nested) parameter of that name, ``max_iter`` (epochs) to
+    the linear rankers."""
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
@@ -166,23 +149,18 @@ def grid_for(method, grid_name, fixed=()):
 
 def effective_n_jobs(n_jobs, progress):
     """``--n-jobs`` as a number of processes, capped at the CPUs available."""
-    from joblib import cpu_count
+    import joblib
 
-    n_cpus = cpu_count()
-    if n_jobs < 0:
-        return max(1, n_cpus + 1 + n_jobs)
+    n_cpus = joblib.cpu_count()
     if n_jobs > n_cpus:
         progress(f"note: --n-jobs {n_jobs} capped at {n_cpus}, the number of "
                  f"CPUs available")
-    return min(n_jobs, n_cpus)
+    return min(joblib.effective_n_jobs(n_jobs), n_cpus)
 
 
 def limit_threads(n_jobs):
     """At most ``n_jobs`` BLAS and OpenMP threads (oversubscribed OpenMP
-    threads are many times slower); threadpoolctl comes with scikit-learn
-    and is named by the ``cli`` extra."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
+    threads are many times slower)."""
+    from threadpoolctl import threadpool_limits  # a scikit-learn requirement
+
     return threadpool_limits(limits=n_jobs)

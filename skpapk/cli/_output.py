@@ -1,12 +1,7 @@
-"""What the command line prints: errors, progress, warnings and tables.
+"""What the command line prints: results on stdout; progress, warnings and
+one-line errors (``skpapk: error: ...``) on stderr."""
 
-Results go to stdout; progress, notes and warnings to stderr, prefixed by
-``skpapk:`` (``--quiet`` silences them); an error is one line
-``skpapk: error: ...``. A long step shows tqdm's bar when tqdm is installed
-(``pip install 'skpapk[cli]'``) and stderr is a terminal; otherwise it
-prints one line when it starts and one when it ends.
-"""
-
+import collections
 import contextlib
 import csv
 import io
@@ -18,9 +13,7 @@ PROG = "skpapk"
 
 
 class CLIError(Exception):
-    """A problem reported as one ``skpapk: error:`` line; ``status`` is the
-    exit status: 2 for bad input or options, 1 when the run itself failed
-    (e.g. no candidate model learned anything)."""
+    """A one-line error; ``status`` 2: bad input or options, 1: the run failed."""
 
     def __init__(self, message, status=2):
         super().__init__(message)
@@ -28,14 +21,7 @@ class CLIError(Exception):
 
 
 def cut(value, limit=80):
-    """``repr`` of a user's value, cut to ``limit`` characters.
-
-    Examples
-    --------
-    >>> from skpapk.cli._output import cut
-    >>> cut("x" * 1000, 10)
-    "'xxxxxxxxxx'... (1000 characters)"
-    """
+    """``repr`` of a user's value, cut to ``limit`` characters."""
     value = str(value)
     if len(value) <= limit:
         return repr(value)
@@ -74,35 +60,21 @@ class Progress:
         self(f"{label}: done ({time.perf_counter() - start:.1f} s)")
 
 
-class CapturedWarnings:
-    """Catch the warnings of a command; show each distinct one once after it.
-
-    ``ignore`` lists categories the command reports itself; ``quiet``
-    ignores all (scikit-learn passes the filters on to joblib workers).
-    """
-
-    def __init__(self, progress, ignore=()):
-        self.progress, self.ignore = progress, tuple(ignore)
-
-    def __enter__(self):
-        self._catcher = warnings.catch_warnings(record=True)
-        self.records = self._catcher.__enter__()
-        warnings.simplefilter("ignore" if self.progress.quiet else "always")
-        for category in self.ignore:
+@contextlib.contextmanager
+def captured_warnings(progress, ignore=()):
+    """Catch a command's warnings; show each distinct one once after it
+    (``ignore``: categories the command reports itself)."""
+    with warnings.catch_warnings(record=True) as records:
+        # "ignore" when quiet: scikit-learn passes the filters on to joblib
+        warnings.simplefilter("ignore" if progress.quiet else "always")
+        for category in ignore:
             warnings.filterwarnings("ignore", category=category)
-        return self
-
-    def __exit__(self, *exc_info):
-        self._catcher.__exit__(*exc_info)
-        if exc_info[0] is None:
-            counts = {}
-            for r in self.records:
-                key = (r.category.__name__, " ".join(str(r.message).split()))
-                counts[key] = counts.get(key, 0) + 1
-            for (category, message), count in counts.items():
-                times = f" (x{count})" if count > 1 else ""
-                self.progress(f"warning: {category}: {message}{times}")
-        return False
+        yield
+    counts = collections.Counter(
+        (r.category.__name__, " ".join(str(r.message).split())) for r in records)
+    for (category, message), count in counts.items():
+        times = f" (x{count})" if count > 1 else ""
+        progress(f"warning: {category}: {message}{times}")
 
 
 def format_param(value):

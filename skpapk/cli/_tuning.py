@@ -1,12 +1,5 @@
-"""Tuning by per-user cross-validation: scikit-learn's ``GridSearchCV``.
-
-The search runs under metadata routing, so the groups reach the splitter
-(:class:`~skpapk.model_selection.WithinGroupKFold` or ``GroupKFold``), the
-rankers' ``fit`` and the scorer (micro-pAp@k, paper eq. 17). A model that
-gives every row the same score scores NaN in its fold; :func:`check_tuned`
-turns a useless result into an error and a grid edge into a note.
-Divergence is read from the ranker's ``diverged_``.
-"""
+"""Tuning by per-user cross-validation: ``GridSearchCV`` under metadata
+routing (groups reach the splitter, the rankers' ``fit`` and the scorer)."""
 
 import contextlib
 import re
@@ -39,15 +32,7 @@ def make_cv(kind, n_splits, random_state, groups):
 
 
 def is_flat(scores, groups=None):
-    """Whether no group's rows get two different finite scores.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skpapk.cli._tuning import is_flat
-    >>> is_flat(np.array([1.0, 1.0, 2.0, 2.0]), np.array([0, 0, 1, 1]))
-    True
-    """
+    """Whether no group's rows get two different finite scores."""
     scores = np.asarray(scores)
     if not np.all(np.isfinite(scores)):
         return True
@@ -62,9 +47,7 @@ _ON_FOLD = [lambda: None]
 
 
 class _FoldScorer:
-    """micro-pAp@k of a fold; NaN when the model gives every row one score
-    (diverged or constant; a model flat within each user scores as a random
-    ranking, and :func:`check_tuned` refuses it if chosen)."""
+    """micro-pAp@k of a fold; NaN when the model gives every row one score."""
 
     def __init__(self, k):
         self._scorer = micro_papk_scorer(k)
@@ -100,8 +83,7 @@ class Tuned:
 
 @contextlib.contextmanager
 def _refused(method):
-    """An estimator's ``ValueError`` about the data: one line that names no
-    Python parameter (the command line cannot set them)."""
+    """An estimator's ``ValueError``: one line naming no Python parameter."""
     try:
         yield
     except ValueError as exc:
@@ -114,11 +96,8 @@ def _refused(method):
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
          fixed=None):
-    """Cross-validate every candidate of ``grid``; refit the best on all rows.
-
-    ``settings`` are :func:`make_model`'s keywords; ``fixed`` parameters are
-    set in every candidate. With an empty grid, only the fit runs.
-    """
+    """Cross-validate every candidate of ``grid`` (none: just fit); refit the
+    best; ``settings`` are :func:`make_model`'s keywords."""
     start = time.perf_counter()
     model = make_model(method, params=fixed, **settings)
     if not grid:
