@@ -4,6 +4,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
@@ -45,6 +46,14 @@ def _import_lightgbm():
     return lightgbm
 
 
+def _predict_input(X):
+    """``X`` for ``Booster.predict``: LightGBM's predict takes scipy's sparse
+    matrices as they are, but converts a sparse array (``csr_array``) with a
+    UserWarning ("Converting data to scipy sparse matrix"); the CSR matrix
+    view of the same arrays avoids that warning."""
+    return sp.csr_matrix(X) if sp.issparse(X) and not sp.isspmatrix(X) else X
+
+
 def _any_split(dataset):
     """Whether a constructed ``lightgbm.Dataset`` has a feature with bins."""
     return any(dataset.feature_num_bin(j) > 0
@@ -67,7 +76,7 @@ class _ValidationMonitor(BestRound):
                  verbose):
         super().__init__(tol, n_iter_no_change)
         self.lightgbm = lightgbm
-        self.X, self.y_pos, self.codes, self.k = X, y_pos, codes, k
+        self.X, self.y_pos, self.codes, self.k = _predict_input(X), y_pos, codes, k
         self.verbose = verbose
         self.raw = np.zeros(X.shape[0])
 
@@ -596,5 +605,6 @@ class PApKBoostRanker(BaseRanker):
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False)
         num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
-        return self.booster_.predict(X, num_iteration=self.best_iteration_,
+        return self.booster_.predict(_predict_input(X),
+                                     num_iteration=self.best_iteration_,
                                      raw_score=True, num_threads=num_threads)
