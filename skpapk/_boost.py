@@ -8,6 +8,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
@@ -55,6 +56,14 @@ def _quiet(verbose):
     if verbose >= 2:
         return contextlib.nullcontext()
     return contextlib.redirect_stdout(io.StringIO())
+
+
+def _lightgbm_input(X):
+    """``X`` for LightGBM: it takes scipy's sparse matrices as they are, but
+    converts a sparse array (``csr_array``) with a UserWarning ("Converting
+    data to scipy sparse matrix"); the CSR matrix view of the same arrays
+    avoids that warning."""
+    return sp.csr_matrix(X) if sp.issparse(X) and not sp.isspmatrix(X) else X
 
 
 def _constant_booster(lightgbm, params, n_features):
@@ -647,7 +656,7 @@ class PApKBoostRanker(BaseRanker):
             stopper = _EarlyStopping(self.tol, self.n_iter_no_change,
                                      self.verbose)
             fit_params.update(
-                _eval_rows(lgb, X[val_order],
+                _eval_rows(lgb, _lightgbm_input(X[val_order]),
                            y_pos[val_order].astype(np.float64)),
                 eval_group=[val_sizes[val_sizes > 0]],
                 eval_metric=_MicroPApK(self.k),
@@ -662,7 +671,8 @@ class PApKBoostRanker(BaseRanker):
         try:
             # LightGBM logs its fatal errors whatever its verbosity
             with _quiet(self.verbose):
-                model.fit(X[order], y_pos[order].astype(np.float64),
+                model.fit(_lightgbm_input(X[order]),
+                          y_pos[order].astype(np.float64),
                           **fit_params)
         except lgb.basic.LightGBMError as exc:
             if "num_features" not in str(exc):
@@ -713,5 +723,6 @@ class PApKBoostRanker(BaseRanker):
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False)
         num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
-        return self.booster_.predict(X, num_iteration=self.best_iteration_,
+        return self.booster_.predict(_lightgbm_input(X),
+                                     num_iteration=self.best_iteration_,
                                      raw_score=True, num_threads=num_threads)

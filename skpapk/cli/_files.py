@@ -54,7 +54,8 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False):
     >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
     >>> with atomic_write(target) as f:
     ...     _ = f.write("done")
-    >>> open(target).read()
+    >>> with open(target) as f:
+    ...     f.read()
     'done'
     """
     folder, name = os.path.split(os.path.abspath(path))

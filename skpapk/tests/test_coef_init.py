@@ -7,6 +7,7 @@ import pytest
 import sklearn
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from skpapk import (
@@ -75,7 +76,9 @@ def test_best_iterate_may_be_the_given_start():
     w_good = PApKMaxRanker(k=3, eta0=0.5, alpha=0.0, max_iter=200,
                            tol=None).fit(X, y, groups=groups).coef_
     ranker = PApKMaxRanker(k=3, eta0=50.0, alpha=0.0, max_iter=5, tol=None)
-    ranker.fit(X, y, groups=groups, coef_init=w_good)
+    with pytest.warns(ConvergenceWarning, match="never went below its value at "
+                      r"the starting point the given w_0 \(coef_init\)"):
+        ranker.fit(X, y, groups=groups, coef_init=w_good)
     curve = ranker.objective_curve_
     _, _, iterates = algorithm_1(X, y, groups, "max", 3, 50.0, 0.0, 5, w0=w_good)
     best = int(np.argmin(curve))
@@ -172,6 +175,10 @@ def test_metadata_routing_does_not_request_coef_init():
     assert search.best_estimator_.n_iter_ == 10
 
 
+# two steps from an arbitrary w_0 on random data may all go uphill: the
+# ConvergenceWarning that says so is expected for some of the examples
+@pytest.mark.filterwarnings(
+    "ignore:The objective never went below:sklearn.exceptions.ConvergenceWarning")
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), scale=st.floats(0.0, 3.0),
        surrogate=st.sampled_from(["avg", "max", "ts"]))

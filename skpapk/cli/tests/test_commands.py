@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -69,7 +70,8 @@ def test_recommend_writes_the_true_top_k_of_every_group(fitted, dataset, data_di
     # equal up to the order of the sums in X @ coef
     np.testing.assert_allclose([float(r[2]) for r in rows],
                                scores[[index[r[3]] for r in rows]], rtol=1e-12)
-    original = {r[0]: r for r in csv.reader(open(path, newline=""))}
+    with open(path, newline="") as f:
+        original = {r[0]: r for r in csv.reader(f)}
     assert all(r[3:] == [original[r[3]][0], *original[r[3]][2:]] for r in rows)
 
 
@@ -185,12 +187,12 @@ def test_output_checks_happen_before_any_work(dataset, fitted, tmp_path, capsys)
     # --out is the input: refused, even with --force (also through a link)
     link = tmp_path / "link.csv"
     os.symlink(path, link)
-    before = open(path, "rb").read()
+    before = Path(path).read_bytes()
     for out in (path, str(link)):
         assert main(["fit", path, *FIT, "--out", out, "--force", *FAST]) == 2
         err = capsys.readouterr().err
         assert "is an input of this command" in err and "read " not in err
-    assert open(path, "rb").read() == before
+    assert Path(path).read_bytes() == before
     # a missing folder is reported before reading and training
     assert main(["fit", path, *FIT, "--out", str(tmp_path / "no" / "m.json"),
                  *FAST]) == 2
@@ -285,14 +287,14 @@ def test_progress_lines_while_working_and_quiet(fitted, dataset, capsys):
 def test_closed_stdout_ends_quietly(fitted, tmp_path):
     X, y, users, items = make_dataset(seed=4, n_users=40)
     path = dataset_csv(tmp_path / "many.csv", X, y, users, items)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skpapk", "recommend", str(path), "--model",
-         str(fitted[0]), "--k", "1000", "-q"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env())
-    proc.stdout.readline()
-    proc.stdout.close()  # as `| head -1` does
-    err = proc.stderr.read().decode()
-    assert proc.wait(timeout=120) == 0
+    with subprocess.Popen(
+            [sys.executable, "-m", "skpapk", "recommend", str(path), "--model",
+             str(fitted[0]), "--k", "1000", "-q"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env()) as proc:
+        proc.stdout.readline()
+        proc.stdout.close()  # as `| head -1` does
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 0
     assert err == ""
 
 

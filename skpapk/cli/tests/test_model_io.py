@@ -9,7 +9,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from skpapk import PApKMaxRanker
+from skpapk import PApKRanker
 from skpapk.cli._model_io import (
     FORMAT_VERSION,
     LinearScorer,
@@ -35,8 +35,9 @@ def data():
 
 @pytest.mark.parametrize("scaler", [None, MinMaxScaler(), StandardScaler()],
                          ids=["none", "minmax", "standard"])
-@pytest.mark.parametrize("estimator", [PApKMaxRanker(k=3, max_iter=20, tol=None),
-                                       LogisticRegression()],
+# PApKRanker's smooth surrogate descends on these data (PApKMaxRanker's
+# hinge, in 20 steps, stays above its start: a ConvergenceWarning)
+@pytest.mark.parametrize("estimator", [PApKRanker(k=3), LogisticRegression()],
                          ids=["ranker", "logreg"])
 def test_linear_scorer_equals_the_fitted_pipeline(tmp_path, data, scaler,
                                                   estimator):
