@@ -156,14 +156,19 @@ def _sums_from_differences(sp, up, sn, vn, n_pos, n_neg, top, need_loss,
 
 
 @njit(nogil=True, cache=True)
-def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s, u,
-                v, truncation, need_loss, need_hess, L, S1, S2):
+def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s,
+                order, u, v, coef, truncation, need_loss, need_hess, L, S1, S2):
     """The pair sums of the groups ``[g_lo, g_hi)`` into ``L``, ``S1``, ``S2``.
 
-    ``s``, ``u``, ``v`` and the outputs are in the layout's row order (each
-    group's relevant rows, then its irrelevant rows). Rows of undefined
-    groups are left untouched (zero).
+    ``u``, ``v`` and ``coef`` are in the layout's row order (each group's
+    relevant rows, then its irrelevant rows); the score of layout row ``r``
+    is ``s[order[r]]``. Without ``coef`` (empty), the outputs are in the
+    layout's order; with it, ``S1`` and ``S2`` are in the rows' own order
+    and hold ``coef * S1`` and ``|coef| * S2`` (a gradient and a Hessian),
+    row ``order[r]`` getting layout row ``r``'s. Rows of undefined groups
+    are left untouched (zero).
     """
+    scaled = coef.shape[0] > 0
     width = 1
     for g in range(g_lo, g_hi):
         if defined[g]:
@@ -186,16 +191,18 @@ def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s, u,
         ps, npos, ns, nneg = pos_start[g], n_pos[g], neg_start[g], n_neg[g]
         hi = -np.inf
         lo = np.inf
-        for r in range(ps, ps + npos):
-            hi = max(hi, s[r])
-            lo = min(lo, s[r])
-        for r in range(ns, ns + nneg):
-            hi = max(hi, s[r])
-            lo = min(lo, s[r])
+        for a in range(npos):
+            xp[a] = s[order[ps + a]]
+            hi = max(hi, xp[a])
+            lo = min(lo, xp[a])
+        for b in range(nneg):
+            xn[b] = s[order[ns + b]]
+            hi = max(hi, xn[b])
+            lo = min(lo, xn[b])
         truncated = 0 < truncation < npos and truncation < nneg
         if truncated:  # rows by decreasing score (stable: ties by row order)
-            ip[:npos] = ps + np.argsort(-s[ps:ps + npos], kind="mergesort")
-            jn[:nneg] = ns + np.argsort(-s[ns:ns + nneg], kind="mergesort")
+            ip[:npos] = ps + np.argsort(-xp[:npos], kind="mergesort")
+            jn[:nneg] = ns + np.argsort(-xn[:nneg], kind="mergesort")
             top = truncation
         else:
             for a in range(npos):
@@ -206,11 +213,13 @@ def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s, u,
         direct = hi - lo > _SPREAD_LIMIT
         for a in range(npos):
             r = ip[a]
-            xp[a] = s[r] if direct else math.exp(s[r] - hi)
+            score = s[order[r]]
+            xp[a] = score if direct else math.exp(score - hi)
             wp[a] = u[r]
         for b in range(nneg):
             r = jn[b]
-            xn[b] = s[r] if direct else math.exp(s[r] - hi)
+            score = s[order[r]]
+            xn[b] = score if direct else math.exp(score - hi)
             wn[b] = v[r]
             S1n[b] = 0.0
             S2n[b] = 0.0
@@ -223,18 +232,28 @@ def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s, u,
                            need_hess, Lp, S1p, S2p, Ln, S1n, S2n)
         for a in range(npos):
             r = ip[a]
-            S1[r] = S1p[a]
-            if need_hess:
-                S2[r] = S2p[a]
             if need_loss:
                 L[r] = Lp[a]
+            if scaled:
+                S1[order[r]] = coef[r] * S1p[a]
+                if need_hess:
+                    S2[order[r]] = abs(coef[r]) * S2p[a]
+            else:
+                S1[r] = S1p[a]
+                if need_hess:
+                    S2[r] = S2p[a]
         for b in range(nneg):
             r = jn[b]
-            S1[r] = S1n[b]
-            if need_hess:
-                S2[r] = S2n[b]
             if need_loss == 2:
                 L[r] = Ln[b]
+            if scaled:
+                S1[order[r]] = coef[r] * S1n[b]
+                if need_hess:
+                    S2[order[r]] = abs(coef[r]) * S2n[b]
+            else:
+                S1[r] = S1n[b]
+                if need_hess:
+                    S2[r] = S2n[b]
 
 
 def kept_pairs(n_pos, n_neg, defined, truncation):
@@ -286,7 +305,7 @@ def _blocks(cost, n_blocks):
 
 
 def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
-              n_threads=None):
+              n_threads=None, scores=None, coef=None):
     """Per-row sums over the kept pairs of every defined group.
 
     Parameters
@@ -307,6 +326,13 @@ def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
         Whether to compute ``S2``.
     n_threads : int or None, default=None
         Threads; ``None``: every CPU.
+    scores : ndarray of float64 of shape (n_samples,), default=None
+        The scores in the rows' own order, in place of ``s`` (``None``):
+        the kernel gathers them (``scores[layout.order]``), in parallel.
+    coef : ndarray of float64 of shape (n_samples,), default=None
+        Per-row factors in ``layout.order``: ``S1`` and ``S2`` are then
+        returned as ``coef * S1`` and ``|coef| * S2`` in the rows' own order
+        (the scatter done by the kernel, in parallel).
 
     Returns
     -------
@@ -318,19 +344,31 @@ def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
     S2 : ndarray of float64 of shape (n_samples,) or None
         The same sums of ``l''(s_i - s_j)``.
     """
+    if scores is None:
+        order = layout.cache.get("identity")
+        if order is None:
+            order = layout.cache["identity"] = np.arange(s.shape[0])
+    else:
+        s, order = scores, layout.order
     n = s.shape[0]
+    coef = np.empty(0) if coef is None else coef
     loss_mode = {None: 0, "relevant": 1, "both": 2}[loss]
     L = np.zeros(n if loss_mode else 0)
     S1 = np.zeros(n)
     S2 = np.zeros(n if need_hess else 0)
     args = (layout.pos_start, layout.n_pos, layout.neg_start, layout.n_neg,
-            layout.defined, s, u, v, int(truncation), loss_mode,
+            layout.defined, s, order, u, v, coef, int(truncation), loss_mode,
             bool(need_hess), L, S1, S2)
     n_threads = effective_n_threads(n_threads)
-    cost = kept_pairs(layout.n_pos, layout.n_neg, layout.defined, truncation)
-    # a few blocks per thread even out groups of unequal cost
-    blocks = _blocks(cost + layout.n_pos + layout.n_neg,
-                     1 if n_threads == 1 else 4 * n_threads)
+    key = ("blocks", int(truncation), n_threads)
+    blocks = layout.cache.get(key)
+    if blocks is None:
+        cost = kept_pairs(layout.n_pos, layout.n_neg, layout.defined,
+                          truncation)
+        # a few blocks per thread even out groups of unequal cost
+        blocks = layout.cache[key] = _blocks(
+            cost + layout.n_pos + layout.n_neg,
+            1 if n_threads == 1 else 4 * n_threads)
     if len(blocks) == 1:
         _block_sums(*blocks[0], *args)
     else:

@@ -594,41 +594,48 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             zeros = np.zeros(n)
             return ((0.0 if value else None), zeros,
                     (zeros.copy() if hessian else None), 0.0, 0)
-        s = np.asarray(scores, dtype=np.float64)[layout.order]
+        scores = np.asarray(scores, dtype=np.float64)
+        s = scores[layout.order] if self._weights_read_scores else None
         u, v, implicit = self._weights(s, layout, k)
         loss_rows = ("both" if implicit is not None
                      else "relevant" if value else None)
         # numba loads at the first fit, not at ``import skpapk``
         from ._pair_kernels import pair_sums
 
-        L, S1, S2 = pair_sums(layout, s, u, v, truncation=self._truncation(),
-                              loss=loss_rows, need_hess=hessian,
-                              n_threads=n_threads)
         weight = group_weights(layout, self.group_weight)
         pos = layout.y_pos
+        kernel = dict(truncation=self._truncation(), loss=loss_rows,
+                      need_hess=hessian, n_threads=n_threads)
         if implicit is None:
-            # every row's gradient is ``coef * S1``, its Hessian ``|coef| * S2``
+            # every row's gradient is ``coef * S1``, its Hessian
+            # ``|coef| * S2``: the kernel gathers the scores and scatters
+            # them, in parallel
             key = ("coef", self.name, self.group_weight)
             coef = layout.cache.get(key)
             if coef is None:
                 coef = np.where(pos, -u, v) * weight[layout.codes]
                 layout.cache[key] = coef
-            grad_s = coef * S1
+            L, grad, hess = pair_sums(layout, None, u, v, scores=scores,
+                                      coef=coef, **kernel)
         else:
+            L, S1, S2 = pair_sums(layout, s, u, v, **kernel)
             row_weight = weight[layout.codes]
             coef = np.where(pos, u, v) * row_weight
             grad_s = np.where(pos, -coef, coef) * S1
             grad_s += self._implicit_gradient(L, layout, implicit) * row_weight
+            grad = np.empty(n)
+            grad[layout.order] = grad_s
+            hess = None
+            if hessian:
+                hess = np.empty(n)
+                hess[layout.order] = np.abs(coef) * S2
         total = None
         if value:
             total = float(np.dot(np.abs(coef[pos]), L[pos]))
-        grad = np.empty(n)
-        grad[layout.order] = grad_s
-        hess = None
-        if hessian:
-            hess = np.empty(n)
-            hess[layout.order] = np.abs(coef) * S2
         return total, grad, hess, float(weight.sum()), n_used
+
+    #: Whether :meth:`_weights` reads the scores (else it gets ``None``).
+    _weights_read_scores = True
 
     def _truncation(self):
         """The kernel's truncation level (0: every pair)."""
@@ -691,6 +698,8 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
     """
 
     name = "pairwise_logistic"
+
+    _weights_read_scores = False
 
     def _weights(self, s, layout, k):
         # score-free: computed once per layout

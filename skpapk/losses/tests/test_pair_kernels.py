@@ -168,3 +168,23 @@ def test_effective_n_threads(n_threads, expected):
     got = effective_n_threads(n_threads)
     assert got == (expected or effective_n_threads(None))
     assert got >= 1
+
+
+@pytest.mark.parametrize("truncation", [0, 2])
+@pytest.mark.parametrize("spread", [1.0, 500.0])
+@pytest.mark.parametrize("n_threads", [1, 3])
+def test_gather_and_scaled_scatter_in_the_kernel(truncation, spread, n_threads):
+    """``scores`` (rows' own order) and ``coef``: the kernel gathers the
+    scores and returns ``coef * S1``, ``|coef| * S2`` in the rows' order."""
+    layout, s, u, v = _case(4, 500, 9, True, spread, np.float64)
+    scores = np.empty_like(s)
+    scores[layout.order] = s
+    coef = np.random.default_rng(5).normal(size=s.shape[0])
+    L0, S10, S20 = pair_sums(layout, s, u, v, truncation=truncation)
+    L, G, H = pair_sums(layout, None, u, v, truncation=truncation,
+                        n_threads=n_threads, scores=scores, coef=coef)
+    G0, H0 = np.zeros_like(s), np.zeros_like(s)
+    G0[layout.order], H0[layout.order] = coef * S10, np.abs(coef) * S20
+    np.testing.assert_array_equal(L, L0)
+    np.testing.assert_array_equal(G, G0)
+    np.testing.assert_array_equal(H, H0)
