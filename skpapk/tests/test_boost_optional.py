@@ -21,9 +21,11 @@ def test_missing_lightgbm_raises_an_import_error_naming_the_extra(monkeypatch):
         PApKBoostRanker(k=2).fit(X, y)
 
 
-def test_import_skpapk_does_not_import_lightgbm():
+def test_import_skpapk_does_not_import_lightgbm_or_numba():
+    # numba (the pair kernel) loads at the first evaluation of a smooth loss
     code = ("import sys, skpapk, skpapk.losses; "
             "from skpapk import PApKBoostRanker; "
             "from skpapk.losses import LightGBMObjective; "
-            "assert 'lightgbm' not in sys.modules, 'lightgbm imported'")
+            "assert 'lightgbm' not in sys.modules, 'lightgbm imported'; "
+            "assert 'numba' not in sys.modules, 'numba imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
