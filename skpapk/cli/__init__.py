@@ -1,10 +1,22 @@
 """The ``skpapk`` command-line tool: compare, fit, score and recommend on CSV files.
 
 Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
-``compare`` (tune every method by per-user cross-validation of micro-pAp@k,
-paper eq. 17, and compare them on a held-out test part), ``fit`` (tune and
-save one model as JSON), ``score`` (a saved model's metrics on a labelled
-file) and ``recommend`` (each group's top-k rows under a saved model).
+
+- ``compare``: hold out a test split, tune every method by per-user
+  cross-validation of micro-pAp@k (paper eq. 17), refit, print the test
+  micro-pAp@k, prec@k and pAUC(0, k/n-] of every method beside a random
+  ranking of the same users, and name the winner;
+- ``fit``: tune and train one model on a CSV file and save it as JSON;
+- ``score``: the metrics of a saved model on a labelled CSV file;
+- ``recommend``: each group's top-k rows of a CSV file under a saved model.
+
+The package is a thin layer over the library: ``_csv`` (strict CSV
+reading with pandas), ``_labels`` (which label is relevant), ``_model_io``
+(JSON model files), ``_files`` (atomic writes), ``_methods`` (the registry
+of methods), ``_tuning`` (``GridSearchCV`` with per-user splitters),
+``_commands`` (``fit``, ``score``, ``recommend``), ``_compare``,
+``_parser`` and ``_main`` (the command line), ``_output`` (progress,
+warnings, tables).
 """
 
 from ._main import main

@@ -1,4 +1,9 @@
-"""The commands ``fit``, ``score`` and ``recommend``."""
+"""The commands ``fit``, ``score`` and ``recommend``.
+
+``score`` prints the library's metrics (:mod:`skpapk.metrics`) of a saved
+model beside their expectation under a random ranking; ``recommend`` writes
+the rows of :meth:`~skpapk.BaseRanker.recommend` of the saved model.
+"""
 
 import itertools
 import sys

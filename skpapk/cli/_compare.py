@@ -1,5 +1,6 @@
 """The command ``compare``: every method on the same split, and a verdict."""
 
+import os
 import sys
 import time
 import warnings
@@ -90,13 +91,16 @@ def _split_train_test(args, y, groups):
 
 def _check_plot_path(args):
     """Fail before the (long) tuning when ``--plot`` cannot be written."""
+    if args.plot is None:
+        return
     from ..inspection import check_matplotlib_support
 
     try:
         check_matplotlib_support("skpapk compare --plot")
     except ImportError as exc:
         raise CLIError(str(exc)) from exc
-    check_output(args.plot, option="--plot", inputs=[args.data], force=args.force)
+    inputs = [args.data] if os.path.exists(args.data) else []
+    check_output(args.plot, option="--plot", inputs=inputs, force=args.force)
 
 
 def _write_group_plot(path, y_true, scores, groups, k, progress):
@@ -118,6 +122,14 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
     progress(f"wrote {path}")
 
 
+def winner_margin(gains_best, gains_second):
+    """The winner's margin over the runner-up on the same test users: a
+    :func:`skpapk.metrics.paired_comparison` of their per-user test pAp@k
+    (mean difference, standard error, sign-flip p-value, 95% bootstrap
+    interval; seeded, so the output does not change between runs)."""
+    return paired_comparison(gains_best, gains_second, random_state=0)
+
+
 def verdict(results, y, groups, k):
     """The winner, its margin over the runner-up and how sure that margin is.
 
@@ -134,7 +146,7 @@ def verdict(results, y, groups, k):
     lines = [f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
     if len(ranked) > 1:
         second = ranked[1]
-        test = paired_comparison(gains[best], gains[second], random_state=0)
+        test = winner_margin(gains[best], gains[second])
         low, high = test.confidence_interval
         lines.append(f"margin over the runner-up, {second} ({results[second][0]}): "
                      f"{test.mean_difference:+.4f} (standard error over the "
@@ -153,8 +165,7 @@ def verdict(results, y, groups, k):
 def cmd_compare(args):
     progress = Progress(args.quiet)
     methods = parse_methods(args.methods)
-    if args.plot is not None:
-        _check_plot_path(args)
+    _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     start, k = time.perf_counter(), args.k
     with captured_warnings(progress, REPORTED), \

@@ -1,15 +1,15 @@
-"""Strict reading of the CSV files of the command line.
+"""Strict reading of the CSV files of the command line, with pandas.
 
-The structure of a file is checked first by the ``csv`` module in strict
-mode (plus the checks it lacks: UTF-8, NUL bytes, a quote inside an unquoted
-field, one field per column), which names the line of the first problem;
-pandas then reads the columns that are used. A cell is echoed cut to a few
-dozen characters.
+pandas' C parser reads the columns that are used; it is lenient about
+structure (a short line is padded, a quote inside a field is kept), so the
+file's structure is checked first: for a file without quotes, NUL bytes or
+bare carriage returns, by counting the delimiters of every line with numpy;
+otherwise (and to find the line of any problem) by :func:`_rows`, a strict
+RFC 4180 reading in Python that names the line of the first problem. Every
+error names its line; a cell is echoed cut to a few dozen characters.
 """
 
 import codecs
-import csv
-import itertools
 import re
 
 import numpy as np
@@ -20,7 +20,7 @@ from ._output import CLIError, cut
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
-#: Buffer size of the structure check, and rows parsed by pandas at a time.
+#: Bytes of the file checked at a time, and rows parsed at a time.
 BLOCK_BYTES = 1 << 24
 CHUNK_ROWS = 200_000
 
@@ -41,20 +41,37 @@ def split_names(values):
     return [n.strip() for value in values for n in value.split(",") if n.strip()]
 
 
-def _lines(path, record, fail):
-    """The lines of ``path`` (split at \\n only), each appended to ``record``."""
-    with open(path, "rb", buffering=BLOCK_BYTES) as handle:
-        for number, raw in enumerate(handle, 1):
-            if number == 1 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                fail(number, "not UTF-8 text (save the file as UTF-8 CSV).")
-            if "\0" in text:
-                fail(number, "a NUL byte: this is not a text (CSV) file.")
-            record.append(text)
-            yield text
+def _tokens(text, delimiter, line, fail):
+    """The fields of a row's ``text`` (no line end); None if a quote is open."""
+    fields, pos, n = [], 0, len(text)
+    while True:
+        if text.startswith('"', pos):
+            end = pos + 1
+            while True:
+                end = text.find('"', end)
+                if end < 0:
+                    return None
+                if not text.startswith('""', end):
+                    break
+                end += 2
+            fields.append(text[pos + 1:end].replace('""', '"'))
+            pos = end + 1
+            if pos < n and text[pos] != delimiter:
+                fail(line + text.count("\n", 0, pos), "text after the closing quote "
+                     "of a quoted field; a quote inside a quoted field must be "
+                     'doubled ("").')
+        else:
+            end = text.find(delimiter, pos)
+            end = n if end < 0 else end
+            if '"' in text[pos:end]:
+                fail(line + text.count("\n", 0, pos), 'a quote (") inside an '
+                     'unquoted field; quote the whole field and double its quotes '
+                     '("55"" TV").')
+            fields.append(text[pos:end])
+            pos = end
+        if pos >= n:
+            return fields
+        pos += 1  # the delimiter
 
 
 def _rows(path, delimiter):
@@ -66,60 +83,61 @@ def _rows(path, delimiter):
         raise CLIError(f"{path}, line {line}: {message}")
 
     blank = " \r" if delimiter == "\t" else " \t\r"
-    d = re.escape(delimiter)
-    field = f'(?:"(?:[^"]|"")*"|[^"{d}]*)'
-    valid = re.compile(f"{field}(?:{d}{field})*(?:\r?\n)?")
-    record, n_fields = [], None
-    reader = csv.reader(_lines(path, record, fail), delimiter=delimiter,
-                        quotechar='"', doublequote=True, strict=True)
-    limit = csv.field_size_limit(2**31 - 1)  # no limit to a cell's size
-    try:
-        while True:
-            record.clear()
+    n_fields, line, pending, start, n_quotes = None, 1, None, 1, 0
+    with open(path, "rb") as handle:
+        for raw in handle:  # lines end with \n only
+            if line == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[3:]
             try:
-                fields = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as exc:
-                _csv_error(str(exc), reader.line_num, len(record), fail)
-            text = "".join(record)
-            start = reader.line_num - len(record) + 1
-            if '"' in text:
-                end = valid.match(text).end()
-                if end != len(text):
-                    fail(start + text.count("\n", 0, end), 'a quote (") inside an '
-                         'unquoted field; quote the whole field and double its '
-                         'quotes ("55"" TV").')
-            elif len(fields) <= 1 and not "".join(fields).strip(blank):
+                piece = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
+            if "\0" in piece:
+                fail(line, "a NUL byte: this is not a text (CSV) file.")
+            line += piece.endswith("\n")
+            if pending is not None:
+                pending.append(piece)
+                n_quotes += piece.count('"')
+                if n_quotes % 2:  # still inside the quoted field
+                    continue
+                text = "".join(pending)
+            else:
+                start, text, n_quotes = line - piece.endswith("\n"), piece, 0
+            body = text[:-1] if text.endswith("\n") else text
+            body = body[:-1] if body.endswith("\r") else body
+            fields = (_tokens(body, delimiter, start, fail) if '"' in body
+                      else body.split(delimiter))
+            if fields is None:
+                pending, n_quotes = [text], text.count('"')
+                continue
+            pending = None
+            if any("\r" in field for field in fields) and ('"' not in body or
+                                                         _bare_cr(body)):
+                fail(start + body.count("\n", 0, body.find("\r")), "a carriage "
+                     "return (\\r) that does not end the line; line ends must be "
+                     "\\n or \\r\\n (quote a value that holds one).")
+            if len(fields) == 1 and not fields[0].strip(blank) and '"' not in body:
                 continue
             if n_fields is None:
-                n_fields = _check_header(fields, text.rstrip("\r\n"), start,
-                                         delimiter, fail)
+                n_fields = _check_header(fields, body, start, delimiter, fail)
             elif len(fields) != n_fields:
                 n = len(fields)
                 fail(start, f"{n} field{'s' if n > 1 else ''}, but the header has "
                      f"{n_fields}; every line needs one value per column (check "
                      f"the delimiter and the quotes).")
             yield start, fields
-    finally:
-        csv.field_size_limit(limit)
+    if pending is not None:
+        fail(start, "this quoted field is never closed (a quote is missing), so "
+             "the rest of the file would be read as one value.")
     if n_fields is None:
         raise CLIError(f"{path} is empty: it needs a header line naming the "
                        f"columns (e.g. user,label,f1,f2) and one line per row.")
 
 
-def _csv_error(error, line, n_lines, fail):
-    """Fail with the line of an error of the ``csv`` module, said plainly."""
-    if "end of data" in error:
-        fail(line - n_lines + 1, "this quoted field is never closed (a quote is "
-             "missing), so the rest of the file would be read as one value.")
-    if "new-line" in error:
-        fail(line, "a carriage return (\\r) that does not end the line; line "
-             "ends must be \\n or \\r\\n (quote a value that holds one).")
-    if "field limit" in error:
-        fail(line, "a value of over 2 GB.")
-    fail(line, "text after the closing quote of a quoted field; a quote inside "
-         'a quoted field must be doubled ("").')
+def _bare_cr(body):
+    """Whether a carriage return of a row with quotes lies outside them."""
+    outside = body.split('"')[::2]  # quotes are balanced in a complete row
+    return any("\r" in part for part in outside)
 
 
 def _check_header(fields, text, line, delimiter, fail):
@@ -143,10 +161,45 @@ def _check_header(fields, text, line, delimiter, fail):
 def _row(path, delimiter, index):
     """``(line, fields)`` of data row ``index`` (0-based), for messages."""
     rows = _rows(path, delimiter)
-    header = [h.strip() for h in next(rows)[1]]
-    line, fields = next(itertools.islice(rows, index, None))
-    rows.close()
-    return line, dict(zip(header, fields))
+    header = next(rows)[1]
+    for i, (line, fields) in enumerate(rows):
+        if i == index:
+            return line, dict(zip((h.strip() for h in header), fields))
+    raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
+
+
+def _simple_structure(path, delimiter, n_fields):
+    """The number of data rows when every line has ``n_fields`` fields and
+    nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
+    UTF-8); else None."""
+    delim, rest, n_lines = ord(delimiter), b"", 0
+    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    with open(path, "rb") as handle:
+        while True:
+            raw = handle.read(BLOCK_BYTES)
+            eof = not raw
+            if b'"' in raw or b"\0" in raw:
+                return None
+            buf = rest + raw
+            end = len(buf) if eof else buf.rfind(b"\n") + 1
+            part, rest = buf[:end], buf[end:]
+            if b"\r" in part and part.count(b"\r") != part.count(b"\r\n") + (
+                    eof and part.endswith(b"\r")):
+                return None
+            a = np.frombuffer(part, dtype=np.uint8)
+            ends = np.flatnonzero(a == 10)
+            if eof and a.size and a[-1] != 10:
+                ends = np.append(ends, a.size)
+            counts = np.diff(np.searchsorted(np.flatnonzero(a == delim), ends),
+                             prepend=0)
+            starts = np.concatenate([[0], ends[:-1] + 1]) if ends.size else ends
+            wrong = np.flatnonzero(counts + 1 != n_fields)
+            for i in wrong:
+                if counts[i] or not np.isin(a[starts[i]:ends[i]], blank).all():
+                    return None
+            n_lines += ends.size - wrong.size
+            if eof:
+                return n_lines - 1
 
 
 def _column(header, name, option, path, for_model):
@@ -160,25 +213,46 @@ def _column(header, name, option, path, for_model):
 
 def _numbers(column):
     """The cells of a column read by pandas as float64 (NaN: not a number)."""
-    if column.dtype.kind in "fiu":
+    if column.dtype.kind == "f" or column.dtype.kind in "iu":
         return column.to_numpy(dtype=np.float64)
     return pd.to_numeric(column.astype(str).str.strip(), errors="coerce").to_numpy(
         dtype=np.float64, na_value=np.nan)
 
 
 class CSVData:
-    """A CSV file read for ranking: ``path``, ``header``, ``X`` (float64),
-    ``groups`` and ``labels`` (stripped text; ``labels`` None without a label
-    column), ``feature_cols``, ``skipped_cols`` (text columns left out of the
-    default features) and ``id_like_cols`` (integer features that look like
-    identifiers)."""
+    """A CSV file read for ranking.
+
+    Attributes
+    ----------
+    path : str
+    header : list of str
+    X : ndarray of float64 of shape (n_rows, n_features)
+    feature_cols, skipped_cols : list of str
+        The features, and the columns left out of the default features
+        because none of their first values is a number.
+    groups : ndarray of object of shape (n_rows,)
+        Each row's group id (stripped text).
+    labels : ndarray of object of shape (n_rows,) or None
+        Each row's label (stripped text); None without a label column.
+    id_like_cols : list of str
+        Integer features that look like identifiers (by their name, or one
+        distinct value per row).
+    """
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
              require_label=True, delimiter=",", for_model=False):
-    """Read a CSV file into a :class:`CSVData`; a :class:`CLIError` names the
-    line of any problem. ``features`` None: every other column with a number
-    in its first rows, except ``ignore``; ``for_model``: for messages."""
+    """Read a CSV file with a header line into a :class:`CSVData`.
+
+    ``features`` None takes every other column whose first values include a
+    number; ``ignore`` lists columns never taken so. ``for_model``: the
+    columns are those of a saved model (for messages).
+
+    Raises
+    ------
+    CLIError
+        For every problem in the file, with its line.
+    """
     check_input_file(path)
     rows = _rows(path, delimiter)
     header = [h.strip() for h in next(rows)[1]]
@@ -203,7 +277,9 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
                                f"label column; features must be other columns.")
         if len(set(features)) != len(features):
             raise CLIError(f"--features names a column twice: {features}.")
-    n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
+    n_rows = _simple_structure(path, delimiter, len(header))
+    if n_rows is None:
+        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
     if n_rows == 0:
         raise CLIError(f"{path} has a header but no data rows.")
     text_cols = [group_col] + ([label_col] if read_label else [])
@@ -213,25 +289,30 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
     data = CSVData()
     data.path, data.header, data.skipped_cols = path, header, []
     groups, labels, start, X = [], [], 0, None
-    with pd.read_csv(path, sep=delimiter, header=0, names=header,
-                     usecols=usecols, dtype={c: object for c in text_cols},
-                     chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
-        for chunk in reader:
-            if X is None:
-                features = _features(data, chunk, features, usecols[len(
-                    text_cols):], group_col, label_col if read_label else None)
-                X = np.empty((n_rows, len(features)), order="F")
-            groups.append(_text(chunk[group_col], path, delimiter, group_col,
-                                "group id", start))
-            if read_label:
-                labels.append(_text(chunk[label_col], path, delimiter,
-                                    label_col, "label", start))
-            for name in features:  # text in a column: its bad cell below
-                if chunk[name].dtype.kind not in "fiu":
-                    chunk[name] = _numbers(chunk[name])
-            X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
-                dtype=np.float64)
-            start += chunk.shape[0]
+    try:
+        with pd.read_csv(path, sep=delimiter, header=0, names=header,
+                         usecols=usecols, dtype={c: object for c in text_cols},
+                         chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
+            for chunk in reader:
+                if X is None:
+                    features = _features(data, chunk, features, usecols[len(
+                        text_cols):], group_col, label_col if read_label else None)
+                    X = np.empty((n_rows, len(features)), order="F")
+                groups.append(_text(chunk[group_col], path, delimiter, group_col,
+                                    "group id", start))
+                if read_label:
+                    labels.append(_text(chunk[label_col], path, delimiter,
+                                        label_col, "label", start))
+                for name in features:  # text in a column: its bad cell below
+                    if chunk[name].dtype.kind not in "fiu":
+                        chunk[name] = _numbers(chunk[name])
+                X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
+                    dtype=np.float64)
+                start += chunk.shape[0]
+    except UnicodeDecodeError:
+        for _ in _rows(path, delimiter):  # names the line
+            pass
+        raise
     if start != n_rows:  # pragma: no cover - the checks and pandas agree
         raise CLIError(f"{path}: pandas read {start} rows where {n_rows} were "
                        f"counted; please report this file.")

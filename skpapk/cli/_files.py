@@ -1,4 +1,9 @@
-"""Input and output files: checked before any work, written atomically."""
+"""Input and output files: checked before any work, written atomically.
+
+A file is written to a temporary file in its folder, flushed to disk, then
+renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
+a failure leaves the previous file, if any, intact and no partial file.
+"""
 
 import contextlib
 import os

@@ -1,8 +1,10 @@
 """Which label is relevant: ``--pos-label``, or a rule that cannot invert.
 
-Of two numbers the greater, of ``False``/``True`` ``True``, of a well-known
-word pair the positive word; other words need ``--pos-label`` (alphabetical
-order would silently invert the model when the relevant word sorts first).
+Labels are read as text. Without ``--pos-label``: of two numbers the
+greater, of ``False``/``True`` (any case) ``True``, of a well-known word
+pair (``no``/``yes``, ...) the positive word; any other pair of words is an
+error asking for ``--pos-label`` (an alphabetical order would silently
+invert the model whenever the relevant word sorts first).
 """
 
 from ._output import CLIError, cut

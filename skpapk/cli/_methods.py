@@ -1,8 +1,13 @@
 """The methods the command line trains: one registry drives options and fits.
 
-Nothing here imports an estimator before a fit.
+A :class:`Method` says how to build the estimator, its grids, whether the
+features are scaled and whether its model can be saved (a scorer kind of
+:mod:`skpapk.cli._model_io`; None: ``compare`` only). ``boost``
+(``PApKBoostRanker``, saved in LightGBM's text format) appears when
+LightGBM is installed. Nothing here imports an estimator before a fit.
 """
 
+import contextlib
 import importlib
 import importlib.util
 from typing import NamedTuple
@@ -19,8 +24,10 @@ DEFAULT_COMPARE = ("papk", "greedy", "boost", "logreg", "hgb")
 
 
 class Method(NamedTuple):
-    """A method: name, label, family ("ranker", "paper" or "pointwise"),
-    class (module, name), grids, scaled, scorer kind, ``fit`` takes groups."""
+    """A method: ``--method`` name, table label, family ("ranker", "paper"
+    or "pointwise"), estimator class (module, name), ``{"small": grid,
+    "paper": grid}``, scaled features, scorer kind, whether ``fit`` takes
+    groups."""
 
     name: str
     label: str
@@ -114,9 +121,12 @@ def parse_methods(text, *, option="--methods"):
 
 
 def make_model(method, *, k, scale, random_state, max_iter=None, params=None):
-    """``Pipeline([("scale", scaler), ("model", estimator)])``; ``random_state``
-    goes to every (nested) parameter of that name, ``max_iter`` (epochs) to
-    the linear rankers."""
+    """``Pipeline([("scale", scaler or "passthrough"), ("model", estimator)])``.
+
+    The estimator gets ``k``, ``params`` and ``random_state`` on every
+    parameter of that name (nested ones too: the same command twice gives
+    the same model); ``max_iter`` (epochs) goes to the linear rankers.
+    """
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
@@ -160,7 +170,10 @@ def effective_n_jobs(n_jobs, progress):
 
 def limit_threads(n_jobs):
     """At most ``n_jobs`` BLAS and OpenMP threads (oversubscribed OpenMP
-    threads are many times slower)."""
-    from threadpoolctl import threadpool_limits  # a scikit-learn requirement
-
+    threads are many times slower); threadpoolctl comes with scikit-learn
+    and is named by the ``cli`` extra."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        return contextlib.nullcontext()
     return threadpool_limits(limits=n_jobs)

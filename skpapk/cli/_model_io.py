@@ -1,9 +1,17 @@
 """Model files that hold plain data: JSON, never a pickle.
 
-A model file of ``skpapk fit`` holds the columns, ``k``, the labels, a record
-of how the model was made, and a scorer: ``"linear"`` (``X @ coef +
-intercept``, the feature scaling folded in) or ``"lightgbm"`` (a booster in
-LightGBM's text format). Loading one cannot run code.
+A model file of ``skpapk fit`` is one JSON object: what is needed to read
+new files as the training file was read (columns, ``k``, the labels and the
+relevant one), a record of how the model was made, and a *scorer* whose
+``kind`` says how to score the feature columns:
+
+- ``"linear"``: ``X @ coef + intercept``, the training's feature scaling
+  folded into ``coef`` and ``intercept``;
+- ``"lightgbm"``: a booster in LightGBM's own text format, and the number
+  of iterations to use.
+
+Loading one cannot run code; a pickle or joblib file is refused. A loaded
+model is a :class:`SavedRanker`, whose ``recommend`` is the library's.
 """
 
 import json

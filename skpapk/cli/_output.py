@@ -1,5 +1,11 @@
-"""What the command line prints: results on stdout; progress, warnings and
-one-line errors (``skpapk: error: ...``) on stderr."""
+"""What the command line prints: errors, progress, warnings and tables.
+
+Results go to stdout; progress, notes and warnings to stderr, prefixed by
+``skpapk:`` (``--quiet`` silences them); an error is one line
+``skpapk: error: ...``. A long step shows tqdm's bar when tqdm is installed
+(``pip install 'skpapk[cli]'``) and stderr is a terminal; otherwise it
+prints one line when it starts and one when it ends.
+"""
 
 import collections
 import contextlib

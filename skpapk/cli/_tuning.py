@@ -1,5 +1,12 @@
-"""Tuning by per-user cross-validation: ``GridSearchCV`` under metadata
-routing (groups reach the splitter, the rankers' ``fit`` and the scorer)."""
+"""Tuning by per-user cross-validation: scikit-learn's ``GridSearchCV``.
+
+The search runs under metadata routing, so the groups reach the splitter
+(:class:`~skpapk.model_selection.WithinGroupKFold` or ``GroupKFold``), the
+rankers' ``fit`` and the scorer (micro-pAp@k, paper eq. 17). A model that
+gives every row the same score scores NaN in its fold; :func:`check_tuned`
+turns a useless result into an error and a grid edge into a note.
+Divergence is read from the ranker's ``diverged_``.
+"""
 
 import contextlib
 import re
@@ -47,7 +54,9 @@ _ON_FOLD = [lambda: None]
 
 
 class _FoldScorer:
-    """micro-pAp@k of a fold; NaN when the model gives every row one score."""
+    """micro-pAp@k of a fold; NaN when the model gives every row one score
+    (diverged or constant; a model flat within each user scores as a random
+    ranking, and :func:`check_tuned` refuses it if chosen)."""
 
     def __init__(self, k):
         self._scorer = micro_papk_scorer(k)
@@ -83,7 +92,8 @@ class Tuned:
 
 @contextlib.contextmanager
 def _refused(method):
-    """An estimator's ``ValueError``: one line naming no Python parameter."""
+    """An estimator's ``ValueError`` about the data: one line that names no
+    Python parameter (the command line cannot set them)."""
     try:
         yield
     except ValueError as exc:
@@ -96,8 +106,11 @@ def _refused(method):
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
          fixed=None):
-    """Cross-validate every candidate of ``grid`` (none: just fit); refit the
-    best; ``settings`` are :func:`make_model`'s keywords."""
+    """Cross-validate every candidate of ``grid``; refit the best on all rows.
+
+    ``settings`` are :func:`make_model`'s keywords; ``fixed`` parameters are
+    set in every candidate. With an empty grid, only the fit runs.
+    """
     start = time.perf_counter()
     model = make_model(method, params=fixed, **settings)
     if not grid:
