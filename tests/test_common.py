@@ -2,7 +2,6 @@
 
 import importlib.util
 
-import pytest
 import sklearn
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.utils.fixes import parse_version
@@ -19,6 +18,7 @@ from skpapk import (
     PrecAtKRanker,
     SelectPApKRanker,
 )
+from skpapk.tests._helpers import expect_estimator_check_warnings
 
 # One instance of every public estimator: add new estimators here. A small
 # max_iter keeps the checks fast (a ConvergenceWarning is expected).
@@ -86,19 +86,7 @@ def expected_failed_checks(estimator):
     return {}
 
 
-# scikit-learn's checks fit every ranker on a few rows of random data without
-# a signal (and without groups), with the small max_iter above: the warnings
-# that say so are expected there, each from one family of rankers:
-# the linear rankers' solver (a surrogate lowest at w_0 = 0; max_iter reached),
-@pytest.mark.filterwarnings(
-    "ignore:The objective never went below:sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.filterwarnings(
-    "ignore:Maximum number of iterations:sklearn.exceptions.ConvergenceWarning")
-# SelectPApKRanker's pool of top rows (still changing after max_iter=3 rounds),
-@pytest.mark.filterwarnings(
-    "ignore:The pool of top rows still changed:sklearn.exceptions.ConvergenceWarning")
-# PApKBoostRanker's trees (fewer rows than min_child_samples=20: no split).
-@pytest.mark.filterwarnings("ignore:No feature of X can be split on:UserWarning")
+@expect_estimator_check_warnings
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

@@ -1,6 +1,7 @@
 """Shared data and reference implementations of the estimator tests."""
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 
 from skpapk.losses import surrogate_loss
@@ -64,3 +65,29 @@ def algorithm_1(X, y, groups, surrogate, k, eta0, alpha, n_epochs, *, w0=None,
             w = w * radius / np.linalg.norm(w)
         iterates.append(w)
     return w, objectives, iterates
+
+
+#: The warnings scikit-learn's estimator checks provoke, expected: the checks
+#: fit every ranker on a few rows of random data without a signal (and
+#: without groups), each warning from one family of rankers: the linear
+#: rankers' solver (a surrogate lowest at w_0 = 0; max_iter reached),
+#: SelectPApKRanker's pool of top rows (still changing after max_iter
+#: rounds), GreedyPApKRanker's base scorers (fewer rows of a label than
+#: n_estimators), PApKBoostRanker's trees (fewer rows than
+#: min_child_samples: no split).
+_ESTIMATOR_CHECK_WARNINGS = (
+    "ignore:The objective never went below:sklearn.exceptions.ConvergenceWarning",
+    "ignore:Maximum number of iterations:sklearn.exceptions.ConvergenceWarning",
+    "ignore:The pool of top rows still changed:"
+    "sklearn.exceptions.ConvergenceWarning",
+    "ignore:n_estimators=5 base scorers need:UserWarning",
+    "ignore:No feature of X can be split on:UserWarning",
+)
+
+
+def expect_estimator_check_warnings(test):
+    """Mark ``test`` (a ``parametrize_with_checks`` test) with the warnings
+    the checks are expected to raise (:data:`_ESTIMATOR_CHECK_WARNINGS`)."""
+    for spec in _ESTIMATOR_CHECK_WARNINGS:
+        test = pytest.mark.filterwarnings(spec)(test)
+    return test
