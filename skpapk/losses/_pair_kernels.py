@@ -230,30 +230,30 @@ def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s,
         else:
             _sums_from_exp(xp, wp, xn, wn, npos, nneg, top, need_loss,
                            need_hess, Lp, S1p, S2p, Ln, S1n, S2n)
-        for a in range(npos):
-            r = ip[a]
-            if need_loss:
-                L[r] = Lp[a]
-            if scaled:
-                S1[order[r]] = coef[r] * S1p[a]
-                if need_hess:
-                    S2[order[r]] = abs(coef[r]) * S2p[a]
-            else:
-                S1[r] = S1p[a]
-                if need_hess:
-                    S2[r] = S2p[a]
-        for b in range(nneg):
-            r = jn[b]
-            if need_loss == 2:
-                L[r] = Ln[b]
-            if scaled:
-                S1[order[r]] = coef[r] * S1n[b]
-                if need_hess:
-                    S2[order[r]] = abs(coef[r]) * S2n[b]
-            else:
-                S1[r] = S1n[b]
-                if need_hess:
-                    S2[r] = S2n[b]
+        _write_rows(ip, npos, need_loss > 0, Lp, S1p, S2p, order, coef,
+                    scaled, need_hess, L, S1, S2)
+        _write_rows(jn, nneg, need_loss == 2, Ln, S1n, S2n, order, coef,
+                    scaled, need_hess, L, S1, S2)
+
+
+@njit(nogil=True, cache=True)
+def _write_rows(rows, n, write_loss, Lg, S1g, S2g, order, coef, scaled,
+                need_hess, L, S1, S2):
+    """One label's sums of a group into the outputs: layout row
+    ``rows[i]`` gets entry ``i``; with ``scaled``, ``coef * S1`` and
+    ``|coef| * S2`` go to the row's own place ``order[rows[i]]``."""
+    for i in range(n):
+        r = rows[i]
+        if write_loss:
+            L[r] = Lg[i]
+        if scaled:
+            S1[order[r]] = coef[r] * S1g[i]
+            if need_hess:
+                S2[order[r]] = abs(coef[r]) * S2g[i]
+        else:
+            S1[r] = S1g[i]
+            if need_hess:
+                S2[r] = S2g[i]
 
 
 def kept_pairs(n_pos, n_neg, defined, truncation):
