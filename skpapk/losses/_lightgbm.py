@@ -281,22 +281,19 @@ class LightGBMObjective:
         n_threads = self.n_jobs
         if n_threads is not None and n_threads < 0:
             n_threads = None
-        if self.weight_total is None:
-            _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
-                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
-                layout=layout, value=False, n_threads=n_threads)
-        else:  # this call's share of the mean over all the groups
-            _, grad, hess, _, n_used = self.surrogate_.loss_gradient_hessian_sums(
-                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
-                layout=layout, value=False, n_threads=n_threads)
-            grad /= self.weight_total
-            hess /= self.weight_total
-        self.n_groups_used_ = n_used
         scale = self.scale
         if scale is None:
             scale = float(scores.shape[0] if weight is None else weight.sum())
-        grad *= scale
-        hess *= scale
+        if self.weight_total is None:
+            _, grad, hess, n_used = self.surrogate_.loss_gradient_hessian(
+                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
+                layout=layout, value=False, n_threads=n_threads, scale=scale)
+        else:  # this call's share of the mean over all the groups
+            _, grad, hess, _, n_used = self.surrogate_.loss_gradient_hessian_sums(
+                y_pos, scores, codes, n_groups, self.k, sample_weight=weight,
+                layout=layout, value=False, n_threads=n_threads,
+                scale=scale / self.weight_total)
+        self.n_groups_used_ = n_used
         return grad, hess
 
     def _check_inputs(self, y_true, y_pred, weight, group):

@@ -44,10 +44,16 @@ from numba import njit
 _SPREAD_LIMIT = 700.0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc"})
 def _sums_from_exp(ep, up, en, vn, n_pos, n_neg, top, need_loss, need_hess,
                    Lp, S1p, S2p, Ln, S1n, S2n):
     """Pair sums of one group from ``e = exp(s - max)`` (local arrays).
+
+    Compiled with ``error_model="numpy"`` (no division-by-zero check:
+    ``e_i + e_j > 0``) and reassociation allowed, so that the sums over a
+    relevant row's pairs run in SIMD lanes (about 1.7x faster): they are
+    then added in an order that depends on the vector width of the CPU,
+    equal to the sequential sums to a few units in the last place.
 
     Relevant row ``a`` is paired with the irrelevant rows ``b <
     n_neg`` when ``a < top``, else with ``b < top`` (the caller sorts the
@@ -354,8 +360,10 @@ def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
     coef = np.empty(0) if coef is None else coef
     loss_mode = {None: 0, "relevant": 1, "both": 2}[loss]
     L = np.zeros(n if loss_mode else 0)
-    S1 = np.zeros(n)
-    S2 = np.zeros(n if need_hess else 0)
+    # the kernel writes every row of a defined group
+    fill = np.empty if layout.n_defined == layout.n_groups else np.zeros
+    S1 = fill(n)
+    S2 = fill(n if need_hess else 0)
     args = (layout.pos_start, layout.n_pos, layout.neg_start, layout.n_neg,
             layout.defined, s, order, u, v, coef, int(truncation), loss_mode,
             bool(need_hess), L, S1, S2)

@@ -476,7 +476,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
 
     def loss_gradient_hessian(self, y_pos, scores, codes, n_groups, k, *,
                               sample_weight=None, layout=None, hessian=True,
-                              value=True, n_threads=None):
+                              value=True, n_threads=None, scale=1.0):
         """Mean loss over defined groups, its gradient and Hessian diagonal.
 
         Works on validated arrays (no checks).
@@ -509,6 +509,10 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_threads : int or None, default=None
             Threads summing the groups' pairs; ``None``: every CPU. The
             result does not depend on it.
+        scale : float, default=1.0
+            Factor of the returned value, gradient and Hessian (a booster's
+            scaling of the loss), applied with the kernel's per-row factors
+            rather than in extra passes over the rows.
 
         Returns
         -------
@@ -523,19 +527,17 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_groups_used : int
             Number of defined groups.
         """
-        total, grad, hess, weight, n_used = self.loss_gradient_hessian_sums(
-            y_pos, scores, codes, n_groups, k, sample_weight=sample_weight,
-            layout=layout, hessian=hessian, value=value, n_threads=n_threads)
+        mean, grad, hess, _, n_used = self._sums(
+            y_pos, scores, codes, n_groups, k, sample_weight, layout, hessian,
+            value, n_threads, scale, mean=True)
         if n_used == 0:
             return (0.0 if value else None), grad, hess, 0
-        grad /= weight
-        if hess is not None:
-            hess /= weight
-        return (total / weight if value else None), grad, hess, n_used
+        return mean, grad, hess, n_used
 
     def loss_gradient_hessian_sums(self, y_pos, scores, codes, n_groups, k, *,
                                    sample_weight=None, layout=None,
-                                   hessian=True, value=True, n_threads=None):
+                                   hessian=True, value=True, n_threads=None,
+                                   scale=1.0):
         """The sums behind :meth:`loss_gradient_hessian`, before the mean.
 
         The group-weighted sums of the losses, gradients and Hessian
@@ -571,6 +573,10 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_threads : int or None, default=None
             Threads summing the groups' pairs; ``None``: every CPU. The
             result does not depend on it.
+        scale : float, default=1.0
+            Factor of the returned value, gradient and Hessian (a booster's
+            scaling of the loss), applied with the kernel's per-row factors
+            rather than in extra passes over the rows.
 
         Returns
         -------
@@ -586,6 +592,13 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         n_groups_used : int
             Number of defined groups.
         """
+        return self._sums(y_pos, scores, codes, n_groups, k, sample_weight,
+                          layout, hessian, value, n_threads, scale, mean=False)
+
+    def _sums(self, y_pos, scores, codes, n_groups, k, sample_weight, layout,
+              hessian, value, n_threads, scale, *, mean):
+        """:meth:`loss_gradient_hessian_sums`, divided by the total group
+        weight when ``mean`` (both factors folded into the per-row ones)."""
         if layout is None:
             layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
         n = layout.order.shape[0]
@@ -603,6 +616,8 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         from ._pair_kernels import pair_sums
 
         weight = group_weights(layout, self.group_weight)
+        weight_sum = float(weight.sum())
+        factor = float(scale) / weight_sum if mean else float(scale)
         pos = layout.y_pos
         kernel = dict(truncation=self._truncation(), loss=loss_rows,
                       need_hess=hessian, n_threads=n_threads)
@@ -610,16 +625,17 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             # every row's gradient is ``coef * S1``, its Hessian
             # ``|coef| * S2``: the kernel gathers the scores and scatters
             # them, in parallel
-            key = ("coef", self.name, self.group_weight)
-            coef = layout.cache.get(key)
-            if coef is None:
-                coef = np.where(pos, -u, v) * weight[layout.codes]
-                layout.cache[key] = coef
+            key = (self.name, self.group_weight, factor)
+            cached = layout.cache.get("coef")
+            if cached is None or cached[0] != key:
+                cached = layout.cache["coef"] = (
+                    key, np.where(pos, -u, v) * (weight[layout.codes] * factor))
+            coef = cached[1]
             L, grad, hess = pair_sums(layout, None, u, v, scores=scores,
                                       coef=coef, **kernel)
         else:
             L, S1, S2 = pair_sums(layout, s, u, v, **kernel)
-            row_weight = weight[layout.codes]
+            row_weight = weight[layout.codes] * factor
             coef = np.where(pos, u, v) * row_weight
             grad_s = np.where(pos, -coef, coef) * S1
             grad_s += self._implicit_gradient(L, layout, implicit) * row_weight
@@ -632,7 +648,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         total = None
         if value:
             total = float(np.dot(np.abs(coef[pos]), L[pos]))
-        return total, grad, hess, float(weight.sum()), n_used
+        return total, grad, hess, weight_sum, n_used
 
     #: Whether :meth:`_weights` reads the scores (else it gets ``None``).
     _weights_read_scores = True

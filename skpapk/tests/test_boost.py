@@ -82,7 +82,8 @@ def test_objective_is_the_scaled_loss_layer(surrogate, temperature, group_weight
 def test_objective_default_is_the_mean_over_the_calls_groups(
         surrogate, temperature, group_weight, weighted):
     """Without weight_total, bit for bit the loss layer's mean over the
-    call's groups times the total row weight (the ranker's objective)."""
+    call's groups scaled by the total row weight (the ranker's objective),
+    and to rounding its unscaled mean times that weight."""
     rng = np.random.default_rng(2)
     _, y, g = make_data(8, shuffle=False)
     s = rng.normal(size=y.shape[0])
@@ -92,12 +93,19 @@ def test_objective_default_is_the_mean_over_the_calls_groups(
                                    group_weight=group_weight)(y, s, w, sizes)
     loss = get_surrogate(surrogate, temperature=temperature,
                          group_weight=group_weight)
-    _, g_ref, h_ref, _ = loss.loss_gradient_hessian(
-        y == 1, s, g, sizes.shape[0], 3, sample_weight=w,
-        layout=_smooth.make_pair_layout(y == 1, g, sizes.shape[0], w))
     scale = float(y.shape[0] if w is None else w.sum())
-    np.testing.assert_array_equal(grad, g_ref * scale)
-    np.testing.assert_array_equal(hess, h_ref * scale)
+    _, g_ref, h_ref, _ = loss.loss_gradient_hessian(
+        y == 1, s, g, sizes.shape[0], 3, sample_weight=w, scale=scale,
+        layout=_smooth.make_pair_layout(y == 1, g, sizes.shape[0], w))
+    np.testing.assert_array_equal(grad, g_ref)
+    np.testing.assert_array_equal(hess, h_ref)
+    _, g_one, h_one, _ = loss.loss_gradient_hessian(
+        y == 1, s, g, sizes.shape[0], 3, sample_weight=w)
+    # soft_papk's gradient is a sum of terms of both signs: rounding
+    # relative to the largest entry
+    for got, one in ((grad, g_one), (hess, h_one)):
+        np.testing.assert_allclose(got, one * scale, rtol=1e-13,
+                                   atol=1e-14 * np.abs(got).max())
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -87,7 +87,9 @@ def test_what_is_not_asked_is_not_computed(loss, need_hess):
     layout, s, u, v = _case(0, 90, 4, False, 1.0, np.float64)
     L, S1, S2 = pair_sums(layout, s, u, v, loss=loss, need_hess=need_hess)
     L0, S10, S20 = pair_sums(layout, s, u, v)
-    np.testing.assert_array_equal(S1, S10)
+    # the loops with and without the Hessian add their SIMD lanes in
+    # their own orders: equal to rounding
+    np.testing.assert_allclose(S1, S10, rtol=1e-14)
     assert (S2 is None) != need_hess
     if need_hess:
         np.testing.assert_array_equal(S2, S20)
