@@ -10,6 +10,7 @@ error names its line; a cell is echoed cut to a few dozen characters.
 """
 
 import codecs
+import mmap
 import re
 
 import numpy as np
@@ -171,35 +172,39 @@ def _row(path, delimiter, index):
 def _simple_structure(path, delimiter, n_fields):
     """The number of data rows when every line has ``n_fields`` fields and
     nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
-    UTF-8); else None."""
-    delim, rest, n_lines = ord(delimiter), b"", 0
-    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    UTF-8); else None. The file is memory-mapped: blocks are views, not
+    copies."""
     with open(path, "rb") as handle:
-        while True:
-            raw = handle.read(BLOCK_BYTES)
-            eof = not raw
-            if b'"' in raw or b"\0" in raw:
+        try:
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            return None
+    # not closed by hand: it is unmapped when the last view of it goes
+    if data.find(b'"') >= 0 or data.find(b"\0") >= 0:
+        return None
+    a = np.frombuffer(data, dtype=np.uint8)
+    if data.find(b"\r") >= 0:  # only in \r\n line ends (or the last byte)
+        after = np.flatnonzero(a == 13) + 1
+        if not (a[after[after < a.size]] == 10).all():
+            return None
+    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    delim, n_lines, lo = ord(delimiter), 0, 0
+    while lo < a.size:
+        hi = data.find(b"\n", lo + BLOCK_BYTES - 1)
+        part = a[lo:a.size if hi < 0 else hi + 1]
+        ends = np.flatnonzero(part == 10)
+        if part[-1] != 10:
+            ends = np.append(ends, part.size)
+        counts = np.diff(np.searchsorted(np.flatnonzero(part == delim), ends),
+                         prepend=0)
+        starts = np.concatenate([[0], ends[:-1] + 1])
+        wrong = np.flatnonzero(counts + 1 != n_fields)
+        for i in wrong:
+            if counts[i] or not np.isin(part[starts[i]:ends[i]], blank).all():
                 return None
-            buf = rest + raw
-            end = len(buf) if eof else buf.rfind(b"\n") + 1
-            part, rest = buf[:end], buf[end:]
-            if b"\r" in part and part.count(b"\r") != part.count(b"\r\n") + (
-                    eof and part.endswith(b"\r")):
-                return None
-            a = np.frombuffer(part, dtype=np.uint8)
-            ends = np.flatnonzero(a == 10)
-            if eof and a.size and a[-1] != 10:
-                ends = np.append(ends, a.size)
-            counts = np.diff(np.searchsorted(np.flatnonzero(a == delim), ends),
-                             prepend=0)
-            starts = np.concatenate([[0], ends[:-1] + 1]) if ends.size else ends
-            wrong = np.flatnonzero(counts + 1 != n_fields)
-            for i in wrong:
-                if counts[i] or not np.isin(a[starts[i]:ends[i]], blank).all():
-                    return None
-            n_lines += ends.size - wrong.size
-            if eof:
-                return n_lines - 1
+        n_lines += ends.size - wrong.size
+        lo += part.size
+    return n_lines - 1
 
 
 def _column(header, name, option, path, for_model):
