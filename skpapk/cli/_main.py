@@ -10,10 +10,10 @@ from .. import __version__
 from ._methods import available_methods
 from ._output import PROG, CLIError
 
-#: Measured wall times of ``skpapk compare`` (doc/user_guide/cli.rst), shown in --help:
-#: 24-103 s (default) and 119-188 s (movielens) on 2 busy cores (load 7-9).
-COMPARE_TIME = ("20 seconds to 1.5 minutes on 2 cores, most of it the boosted "
-                "ranker")
+#: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
+#: cores (benchmarks/results/cli.md), 24-103 s on 2 busy ones (load 7-9);
+#: movielens 119-188 s on the busy ones.
+COMPARE_TIME = "about 4 seconds on 2 idle cores, up to 1.5 minutes on busy ones"
 MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
 #: Largest integer option value (k, folds, users, epochs).
 MAX_INT = 10**9
@@ -62,7 +62,7 @@ Labels 0/1 and False/True need nothing; for words, say which one is
 relevant with --pos-label (yes/no and a few obvious pairs are recognised).
 
 Quick start:
-  skpapk compare                        # built-in simulation, 20 s to 1.5 min
+  skpapk compare                        # built-in simulation, seconds
   skpapk fit data.csv --group-col user --out model.json
   skpapk score test.csv --model model.json
   skpapk recommend new.csv --model model.json --out top.csv
