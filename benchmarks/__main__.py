@@ -125,6 +125,9 @@ REGISTRY = (
         Run("experiments.boost_objectives", quick=("--splits", "1", "--quick"),
             flag=None, heading="PApKBoostRanker's objectives at its default trees "
                                "(MovieLens 100K)"),), data=True, hours=0.2),
+    Result("boost_defaults", (
+        Run("experiments.boost_defaults", (), ("--seeds", "1", "--quick"),
+            flag="--out"),), hours=0.5),
     Result("compare_peers", (
         Run("experiments.compare_peers", quick=("--quick",)),), data=True, hours=1.5),
     Result("early_stopping_movielens", (

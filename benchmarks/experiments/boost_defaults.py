@@ -13,8 +13,8 @@ prints the mean test micro-pAp@k at k = 5 and 10 of
 per-group standard error of the difference to HGB and the validation
 score the rules are chosen on.
 
-Run ``python -m benchmarks.experiments.boost_defaults --out
-benchmarks/results/boost_defaults.md`` (hours on 2 shared cores).
+Run ``python -m benchmarks run-all --only boost_defaults`` (about half
+an hour on 2 quiet cores).
 """
 
 import argparse
