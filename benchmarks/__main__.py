@@ -128,6 +128,9 @@ REGISTRY = (
     Result("boost_defaults", (
         Run("experiments.boost_defaults", (), ("--seeds", "1", "--quick"),
             flag="--out"),), hours=0.5),
+    Result("boost_user_weights", (
+        Run("experiments.boost_user_weights", quick=("--splits", "1", "--quick"),
+            flag=None),), data=True, hours=0.1),
     Result("compare_peers", (
         Run("experiments.compare_peers", quick=("--quick",)),), data=True, hours=1.5),
     Result("early_stopping_movielens", (

@@ -1,0 +1,143 @@
+"""User weights that read k, for the boosted ranker, on MovieLens 100K.
+
+``PApKBoostRanker``'s default objective weighs user ``u`` by
+``w_u = 12 n+ n- / (n+ + n- + 1)`` (``group_weight="inverse_variance"``).
+This study tries the family
+
+    w_u = (12 m n- / (m + n- + 1)) ** p,   m = min(n+, c k)
+
+(``c = None``: no cap, the weights do not read ``k``), with the default
+pairs (``truncation_level=100``: every pair of MovieLens' users) or the
+pairs of the top ``T = 4k``, at the default
+trees (100 trees, 31 leaves, learning rate 0.05). For every ``k`` the
+variant with the best mean validation micro-pAp@k over the splits is
+chosen, and its test micro-pAp@k is compared with the default's on the
+same test users of every split (:func:`skpapk.metrics.paired_comparison`
+of the per-user pAp@k). Same protocol and splits as ``compare_peers.py``.
+
+The weights enter through ``skpapk.losses._smooth.group_weights``, patched
+for the fit (the library offers only ``"uniform"`` and
+``"inverse_variance"``). Run ``python -m benchmarks run-all --only
+boost_user_weights`` (about 6 minutes on 2 cores).
+"""
+
+import argparse
+import itertools
+import time
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from skpapk import PApKBoostRanker
+from skpapk.losses import _smooth
+from skpapk.metrics import paired_comparison, papk_score
+
+from .._common import (
+    command_line,
+    data_path,
+    machine_info,
+    markdown_table,
+    today,
+)
+from .compare_peers import load_split
+
+KS = (8, 16, 24)
+DEFAULT = (1.0, None, None)  # p, c, T / k: the library's default
+
+
+@contextmanager
+def user_weights(p, cap, k):
+    """``group_weights`` replaced by ``(12 m n- / (m + n- + 1)) ** p``."""
+    original = _smooth.group_weights
+
+    def weights(layout, group_weight):
+        n_pos, n_neg = layout.mass_pos, layout.mass_neg
+        if cap is not None:
+            n_pos = np.minimum(n_pos, cap * k)
+        w = (12.0 * n_pos * n_neg / (n_pos + n_neg + 1.0)) ** p
+        return np.where(layout.defined, w, 0.0)
+
+    _smooth.group_weights = weights
+    try:
+        yield
+    finally:
+        _smooth.group_weights = original
+
+
+def name(variant):
+    p, cap, T = variant
+    cap = "no cap" if cap is None else f"m = min(n+, {cap}k)"
+    pairs = "default pairs" if T is None else f"top T = {T}k"
+    return f"p = {p:g}, {cap}, {pairs}"
+
+
+def per_user(y, s, g, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return papk_score(y, s, k=k, groups=g, average=None)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--path", default=data_path())
+    parser.add_argument("--quick", action="store_true",
+                        help="5 trees, two variants (a smoke test)")
+    args = parser.parse_args(argv)
+    variants = list(itertools.product((0.5, 1.0, 1.5), (None, 1, 2, 4),
+                                      (None, 4)))
+    if args.quick:
+        variants = [DEFAULT, (1.0, 2, None)]
+    trees = {"n_estimators": 5} if args.quick else {}
+    splits = [load_split(s, args.path) for s in range(args.splits)]
+    started = time.perf_counter()
+    val, test = {}, {}  # (variant, k) -> per split: micro / per-user array
+    for variant, k in itertools.product(variants, KS):
+        p, cap, T = variant
+        for (X, y, g), (Xv, yv, gv), (Xs, ys, gs) in splits:
+            with user_weights(p, cap, k):
+                cut = {} if T is None else {"truncation_level": T * k}
+                ranker = PApKBoostRanker(k=k, random_state=0, **trees,
+                                         **cut).fit(X, y, groups=g)
+            v = per_user(yv, ranker.decision_function(Xv), gv, k)
+            val.setdefault((variant, k), []).append(np.nanmean(v))
+            test.setdefault((variant, k), []).append(
+                per_user(ys, ranker.decision_function(Xs), gs, k))
+    rows = []
+    for variant in variants:
+        cells = [name(variant)]
+        for k in KS:
+            micro = [np.nanmean(t) for t in test[variant, k]]
+            cells.append(f"{100 * np.mean(val[variant, k]):.2f} / "
+                         f"{100 * np.mean(micro):.2f}")
+        rows.append(cells)
+    print(f"# User weights that read k (PApKBoostRanker, MovieLens 100K)\n\n"
+          f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
+          f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"
+          f"Machine: {machine_info()}\n")
+    print("Mean validation / test micro-pAp@k (%) over the splits:\n")
+    print(markdown_table(["user weights, pairs"]
+                         + [f"k={k}: val / test" for k in KS], rows))
+    print("\nThe variant with the best validation score at each k against the "
+          "default (the per-user test pAp@k of every split, paired):\n")
+    chosen = []
+    for k in KS:
+        best = max(variants, key=lambda v: np.mean(val[v, k]))
+        a = np.concatenate(test[best, k])
+        b = np.concatenate(test[DEFAULT, k])
+        result = paired_comparison(a, b, random_state=0)
+        low, high = result.confidence_interval
+        chosen.append([str(k), name(best),
+                       f"{100 * result.mean_difference:+.2f}",
+                       f"{100 * result.standard_error:.2f}",
+                       f"{result.pvalue:.3g}",
+                       f"[{100 * low:+.2f}, {100 * high:+.2f}]"])
+    print(markdown_table(["k", "chosen on validation", "test - default",
+                          "standard error", "p-value", "95% interval"],
+                         chosen))
+
+
+if __name__ == "__main__":
+    main()
