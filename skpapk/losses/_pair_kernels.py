@@ -21,7 +21,10 @@ differences instead.
 The kernels release the GIL (``nogil=True``): :func:`pair_sums` runs blocks
 of whole groups, balanced by their number of pairs, in a pool of threads.
 Every group is summed by one thread in a fixed order, so the sums do not
-depend on the number of threads. Compiled code is cached on disk
+depend on the number of threads. The pair loop runs in SIMD lanes (its
+sums reassociated, see :func:`_sums_from_exp`): they equal the sequential
+sums to a few units in the last place, and depend on the CPU's vector
+width, not on the threads. Compiled code is cached on disk
 (``cache=True``): the compilation is paid once per machine.
 
 Truncation (``truncation_level = T``): in a group with more than ``T``
