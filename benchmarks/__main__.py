@@ -131,6 +131,9 @@ REGISTRY = (
     Result("boost_user_weights", (
         Run("experiments.boost_user_weights", quick=("--splits", "1", "--quick"),
             flag=None),), data=True, hours=0.1),
+    Result("boost_lambda_papk", (
+        Run("experiments.boost_lambda_papk", quick=("--splits", "1", "--quick"),
+            flag=None),), data=True, hours=0.15),
     Result("compare_peers", (
         Run("experiments.compare_peers", quick=("--quick",)),), data=True, hours=1.5),
     Result("early_stopping_movielens", (
