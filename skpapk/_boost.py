@@ -525,12 +525,12 @@ class PApKBoostRanker(BaseRanker):
         self : PApKBoostRanker
             This ranker.
         """
-        own = super().get_params(deep=False)
+        # the names only: __init__ calls this before a subclass has set
+        # its own parameters
+        own = self._get_param_names()
         for key, value in params.items():
-            if key in own:
-                super().set_params(**{key: value})
-            else:
-                setattr(self, key, value)
+            setattr(self, key, value)
+            if key not in own:
                 self._other_params[key] = value
         return self
 

@@ -51,7 +51,9 @@ class _TopPairsMixture(PApKBoostRanker):
                                 group_weight=self.group_weight,
                                 truncation_level=self.k, n_jobs=1)
 
-        def mixture(*args):  # lightgbm.train's (preds, train_set)
+        # LightGBM's scikit-learn interface reads the argument count
+        def mixture(y_true, y_pred, weight, group):
+            args = (y_true, y_pred, weight, group)
             grad, hess = every(*args)
             grad_top, hess_top = top(*args)
             return grad + self.weight * grad_top, hess + self.weight * hess_top

@@ -656,6 +656,23 @@ def test_other_lightgbm_parameters_pass_through():
     assert ranker.get_params()["max_bin"] == 15
 
 
+class _WithOwnParameter(PApKBoostRanker):
+    """A subclass with a parameter of its own, set after the parent's."""
+
+    def __init__(self, k=10, *, extra=1.0, **params):
+        super().__init__(k, **params)
+        self.extra = extra
+
+
+def test_a_subclass_with_its_own_parameter_is_an_estimator():
+    # the parent's __init__ must not read the subclass's parameters
+    ranker = _WithOwnParameter(k=3, extra=2.0, n_estimators=5, max_bin=7)
+    params = ranker.get_params()
+    assert params["extra"] == 2.0 and params["max_bin"] == 7
+    assert sklearn.base.clone(ranker).get_params() == params
+    assert ranker.set_params(extra=3.0).extra == 3.0
+
+
 def test_early_stopping_is_lightgbms_callback_on_a_micro_papk_metric():
     X, y, g = make_data(2, n_groups=40)
     ranker = PApKBoostRanker(k=3, n_estimators=200, early_stopping=True,
