@@ -116,6 +116,12 @@ _T3_SECOND = (("E", "E: rankers' defaults, authors' split"),
               ("J", "J: G, authors' NMF start"),
               ("K", "K: J, authors' training (A)"))
 
+def _protocols(runs):
+    """``table3_protocols``' arguments: the best cells saved by ``runs``
+    (the same with ``--quick``, whose runs save theirs)."""
+    return tuple(f"{label}={{tmp}}/{key}.json" for key, label in runs)
+
+
 #: Every committed result file (``benchmarks/results/<name>.md``).
 REGISTRY = (
     Result("boost_speed", (
@@ -158,11 +164,11 @@ REGISTRY = (
         Run(_T3, args + ("--save-best", f"{{tmp}}/{key}.json"),
             quick + ("--save-best", f"{{tmp}}/{key}.json"), heading=heading)
         for key, args, quick, heading in _T3_RUNS) + (
-        Run("experiments.table3_protocols",
-            tuple(f"{label}={{tmp}}/{key}.json" for key, label in _T3_FIRST),
+        Run("experiments.table3_protocols", _protocols(_T3_FIRST),
+            _protocols(_T3_FIRST),
             heading="The training protocols side by side"),
-        Run("experiments.table3_protocols",
-            tuple(f"{label}={{tmp}}/{key}.json" for key, label in _T3_SECOND),
+        Run("experiments.table3_protocols", _protocols(_T3_SECOND),
+            _protocols(_T3_SECOND),
             heading="The split, the features and the noise of one draw, side "
                     "by side")), data=True, hours=4.0),
     Result("linear_rankers_why", (
