@@ -402,7 +402,14 @@ class PApKBoostRanker(BaseRanker):
     ``"pairwise_logistic"`` on validation at k = 8 (``T = k`` lost about
     1.5 points, ``T = 4 k`` and the mixtures were within 0.2 points;
     ``benchmarks/results/boost_objectives.md``), so the default stays the
-    k-blind loss.
+    k-blind loss. Two later studies agree: user weights that read ``k``
+    (the relevant count capped at a multiple of ``k``), chosen on
+    validation, were ahead by +0.25 / +0.46 / +0.30 points on the test
+    users, within one or two standard errors
+    (``benchmarks/results/boost_user_weights.md``); pairs weighted by the
+    change of the user's pAp@k when the two are exchanged (LambdaLoss,
+    Wang et al., CIKM 2018) fitted the training rows better and lost on
+    validation (``benchmarks/results/boost_lambda_papk.md``).
 
     References
     ----------
