@@ -119,3 +119,30 @@ def markdown_table(header, rows):
              "| " + " | ".join("---" for _ in header) + " |"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def chosen_on_validation(candidates, default, val, test, ks, label=str):
+    """A Markdown table: at every ``k``, the candidate with the best mean
+    validation score, against ``default`` on the test users of every split,
+    paired (:func:`skpapk.metrics.paired_comparison`).
+
+    ``val[c, k]`` holds a candidate's validation scores (one a split),
+    ``test[c, k]`` its per-user test scores (one array a split, the users in
+    the same order for every candidate); ``label`` names a candidate.
+    """
+    from skpapk.metrics import paired_comparison
+
+    rows = []
+    for k in ks:
+        best = max(candidates, key=lambda c: np.mean(val[c, k]))
+        result = paired_comparison(np.concatenate(test[best, k]),
+                                   np.concatenate(test[default, k]),
+                                   random_state=0)
+        low, high = result.confidence_interval
+        rows.append([str(k), label(best),
+                     f"{100 * result.mean_difference:+.2f}",
+                     f"{100 * result.standard_error:.2f}",
+                     f"{result.pvalue:.3g}",
+                     f"[{100 * low:+.2f}, {100 * high:+.2f}]"])
+    return markdown_table(["k", "chosen on validation", "test - default",
+                           "standard error", "p-value", "95% interval"], rows)

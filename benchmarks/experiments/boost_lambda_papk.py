@@ -58,9 +58,10 @@ from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.losses import LightGBMObjective  # noqa: E402
-from skpapk.metrics import paired_comparison, papk_score  # noqa: E402
+from skpapk.metrics import papk_score  # noqa: E402
 
 from .._common import (  # noqa: E402
+    chosen_on_validation,
     command_line,
     data_path,
     machine_info,
@@ -541,12 +542,12 @@ def main(argv=None):
                              spread))
     print("\nThe variant with the best validation score at each k against the "
           "default (the per-user test pAp@k of every split, paired):\n")
-    print(comparisons(variants, variants, val, test))
+    print(chosen_on_validation(variants, DEFAULT, val, test, KS))
     lambdas = [v for v in variants if v != DEFAULT]
     if lambdas:
         print("\nThe same for the lambda variants alone (the best of them on "
               "validation at each k, the default left out of the choice):\n")
-        print(comparisons(variants, lambdas, val, test))
+        print(chosen_on_validation(lambdas, DEFAULT, val, test, KS))
 
 
 def weight_spread(y, scores, g):
@@ -569,26 +570,6 @@ def weight_spread(y, scores, g):
         rows.append([str(k), f"{100 * np.mean(d > 0):.1f}%",
                      f"{100 * np.mean(eff):.1f}%"])
     return rows
-
-
-def comparisons(variants, candidates, val, test):
-    """The paired comparison table: per k, the candidate with the best
-    mean validation score against the default on the test users."""
-    chosen = []
-    for k in KS:
-        best = max(candidates, key=lambda v: np.mean(val[v, k]))
-        a = np.concatenate(test[best, k])
-        b = np.concatenate(test[DEFAULT, k])
-        result = paired_comparison(a, b, random_state=0)
-        low, high = result.confidence_interval
-        chosen.append([str(k), best,
-                       f"{100 * result.mean_difference:+.2f}",
-                       f"{100 * result.standard_error:.2f}",
-                       f"{result.pvalue:.3g}",
-                       f"[{100 * low:+.2f}, {100 * high:+.2f}]"])
-    return markdown_table(["k", "chosen on validation", "test - default",
-                           "standard error", "p-value", "95% interval"],
-                          chosen)
 
 
 if __name__ == "__main__":

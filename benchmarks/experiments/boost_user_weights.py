@@ -32,9 +32,10 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from skpapk import PApKBoostRanker
 from skpapk.losses import _smooth
-from skpapk.metrics import paired_comparison, papk_score
+from skpapk.metrics import papk_score
 
 from .._common import (
+    chosen_on_validation,
     command_line,
     data_path,
     machine_info,
@@ -122,21 +123,7 @@ def main(argv=None):
                          + [f"k={k}: val / test" for k in KS], rows))
     print("\nThe variant with the best validation score at each k against the "
           "default (the per-user test pAp@k of every split, paired):\n")
-    chosen = []
-    for k in KS:
-        best = max(variants, key=lambda v: np.mean(val[v, k]))
-        a = np.concatenate(test[best, k])
-        b = np.concatenate(test[DEFAULT, k])
-        result = paired_comparison(a, b, random_state=0)
-        low, high = result.confidence_interval
-        chosen.append([str(k), name(best),
-                       f"{100 * result.mean_difference:+.2f}",
-                       f"{100 * result.standard_error:.2f}",
-                       f"{result.pvalue:.3g}",
-                       f"[{100 * low:+.2f}, {100 * high:+.2f}]"])
-    print(markdown_table(["k", "chosen on validation", "test - default",
-                          "standard error", "p-value", "95% interval"],
-                         chosen))
+    print(chosen_on_validation(variants, DEFAULT, val, test, KS, label=name))
 
 
 if __name__ == "__main__":
