@@ -146,3 +146,16 @@ def chosen_on_validation(candidates, default, val, test, ks, label=str):
                      f"[{100 * low:+.2f}, {100 * high:+.2f}]"])
     return markdown_table(["k", "chosen on validation", "test - default",
                            "standard error", "p-value", "95% interval"], rows)
+
+
+def per_user_papk(y, scores, groups, k):
+    """Every user's pAp@k (NaN where undefined, without the warning)."""
+    import warnings
+
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    from skpapk.metrics import papk_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return papk_score(y, scores, k=k, groups=groups, average=None)

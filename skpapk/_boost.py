@@ -66,6 +66,13 @@ def _lightgbm_input(X):
     return sp.csr_matrix(X) if sp.issparse(X) and not sp.isspmatrix(X) else X
 
 
+def _no_usable_feature(error):
+    """Whether a ``LightGBMError`` says that no feature of ``X`` can be split
+    on (LightGBM refuses a custom objective then; it has no error type or
+    code for it, only the message)."""
+    return "num_features" in str(error)
+
+
 def _constant_booster(lightgbm, params, n_features):
     """A one-tree booster scoring every row 0: the model when no feature of
     ``X`` can be split on (LightGBM cannot train a custom objective then)."""
@@ -465,10 +472,9 @@ class PApKBoostRanker(BaseRanker):
                  learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
                  reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
-                 validation_fraction=_defaults.VALIDATION_FRACTION, n_iter_no_change=20,
-                 tol=1e-7,
-                 random_state=None, n_jobs=None, verbose=0, pos_label=None,
-                 **kwargs):
+                 validation_fraction=_defaults.VALIDATION_FRACTION,
+                 n_iter_no_change=20, tol=1e-7, random_state=None, n_jobs=None,
+                 verbose=0, pos_label=None, **kwargs):
         self.k = k
         self.objective = objective
         self.temperature = temperature
@@ -682,7 +688,7 @@ class PApKBoostRanker(BaseRanker):
                           y_pos[order].astype(np.float64),
                           **fit_params)
         except lgb.basic.LightGBMError as exc:
-            if "num_features" not in str(exc):
+            if not _no_usable_feature(exc):
                 raise
             self._warn_no_split()
             self.booster_ = _constant_booster(lgb, params, X.shape[1])

@@ -29,7 +29,13 @@ from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 from skpapk.model_selection import within_group_split  # noqa: E402
 
-from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import (  # noqa: E402
+    command_line,
+    machine_info,
+    markdown_table,
+    per_user_papk,
+    today,
+)
 
 #: name: (groups, items per group (low, high), features, relevant share)
 SHAPES = {
@@ -75,12 +81,6 @@ def micro(y, s, g, k):
         return papk_score(y, s, k=k, groups=g)
 
 
-def per_group(y, s, g, k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return papk_score(y, s, k=k, groups=g, average=None)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
@@ -121,7 +121,7 @@ def main(argv=None):
                     results.setdefault(name, {}).setdefault(k, []).append((
                         micro(y[val], s_val, g[val], k),
                         micro(y[test], s_test, g[test], k),
-                        per_group(y[test], s_test, g[test], k)))
+                        per_user_papk(y[test], s_test, g[test], k)))
         n_rows = X.shape[0]
         out.append(f"## {shape} ({n_groups} groups, {n_rows:,} rows in the "
                    f"last seed, {n_features} features)\n")

@@ -50,11 +50,9 @@ import argparse  # noqa: E402
 import itertools  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
-from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.losses import LightGBMObjective  # noqa: E402
@@ -66,6 +64,7 @@ from .._common import (  # noqa: E402
     data_path,
     machine_info,
     markdown_table,
+    per_user_papk,
     today,
 )
 from .compare_peers import load_split  # noqa: E402
@@ -453,12 +452,6 @@ def check(rng, n_users=300):
 
 # -------------------------------------------------------------------- study
 
-def per_user(y, s, g, k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return papk_score(y, s, k=k, groups=g, average=None)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
@@ -496,11 +489,11 @@ def main(argv=None):
                 s_train = ranker.decision_function(X)
                 for k_other in (KS if params is None else (k,)):
                     train.setdefault((name, k_other), []).append(np.nanmean(
-                        per_user(y, s_train, g, k_other)))
+                        per_user_papk(y, s_train, g, k_other)))
                     val.setdefault((name, k_other), []).append(np.nanmean(
-                        per_user(yv, ranker.decision_function(Xv), gv,
+                        per_user_papk(yv, ranker.decision_function(Xv), gv,
                                  k_other)))
-                    test.setdefault((name, k_other), []).append(per_user(
+                    test.setdefault((name, k_other), []).append(per_user_papk(
                         ys, ranker.decision_function(Xs), gs, k_other))
                 if params is None:
                     if split == 0:

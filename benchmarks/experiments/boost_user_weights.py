@@ -24,15 +24,12 @@ boost_user_weights`` (about 6 minutes on 2 cores).
 import argparse
 import itertools
 import time
-import warnings
 from contextlib import contextmanager
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from skpapk import PApKBoostRanker
 from skpapk.losses import _smooth
-from skpapk.metrics import papk_score
 
 from .._common import (
     chosen_on_validation,
@@ -40,6 +37,7 @@ from .._common import (
     data_path,
     machine_info,
     markdown_table,
+    per_user_papk,
     today,
 )
 from .compare_peers import load_split
@@ -74,12 +72,6 @@ def name(variant):
     return f"p = {p:g}, {cap}, {pairs}"
 
 
-def per_user(y, s, g, k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return papk_score(y, s, k=k, groups=g, average=None)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=3)
@@ -102,10 +94,10 @@ def main(argv=None):
                 cut = {} if T is None else {"truncation_level": T * k}
                 ranker = PApKBoostRanker(k=k, random_state=0, **trees,
                                          **cut).fit(X, y, groups=g)
-            v = per_user(yv, ranker.decision_function(Xv), gv, k)
+            v = per_user_papk(yv, ranker.decision_function(Xv), gv, k)
             val.setdefault((variant, k), []).append(np.nanmean(v))
             test.setdefault((variant, k), []).append(
-                per_user(ys, ranker.decision_function(Xs), gs, k))
+                per_user_papk(ys, ranker.decision_function(Xs), gs, k))
     rows = []
     for variant in variants:
         cells = [name(variant)]

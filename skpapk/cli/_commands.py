@@ -209,8 +209,9 @@ def _unique_name(name, taken):
 def _rows_as_written(path, header, rows, delimiter):
     """The cells of data ``rows`` (in that order) as written, every column."""
     wanted = set(rows.tolist())
+    last = max(wanted, default=-1)  # no need to read beyond it
     cells = {i: fields for i, (_, fields) in enumerate(
-        itertools.islice(_rows(path, delimiter), 1, None)) if i in wanted}
+        itertools.islice(_rows(path, delimiter), 1, last + 2)) if i in wanted}
     return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
 
 

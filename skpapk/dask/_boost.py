@@ -307,7 +307,7 @@ class DaskBoostMixin(DaskRankerMixin):
                 guard_training(client, partial(model.fit, X, label, group=group),
                                name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
-            if "num_features" not in str(exc):
+            if not _boost._no_usable_feature(exc):
                 raise
             # no feature can be split on: the in-memory ranker's warning and
             # constant model (LightGBM's distributed training stops there)
