@@ -261,3 +261,26 @@ def test_agrees_with_csv_module_and_pandas(tmp_path_factory, rows, crlf):
     assert len(found) == frame.shape[0]
     assert [f for _, f in found] == frame.values.tolist()
     assert all(b > a for (a, _), (b, _) in zip(found, found[1:]))
+
+
+def _structure_oracle(text, n_fields):
+    """Data rows of a quote-free file whose every non-blank line has
+    ``n_fields`` fields, else None (a line per line, from the definition)."""
+    lines = [line for line in text.split("\n") if line.strip(" \t") != ""]
+    if any(line.count(",") != n_fields - 1 for line in lines):
+        return None
+    return len(lines) - 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab,\n \t")), min_size=1,
+                    max_size=60),
+       n_fields=st.integers(2, 4), block=st.integers(1, 40))
+def test_structure_check_counts_fields_of_every_line(tmp_path_factory, text,
+                                                     n_fields, block):
+    path = tmp_path_factory.mktemp("s") / "d.csv"
+    path.write_bytes(text.encode())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_csv, "BLOCK_BYTES", block)
+        found = _csv._simple_structure(str(path), ",", n_fields)
+    assert found == _structure_oracle(text, n_fields)
