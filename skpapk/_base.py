@@ -117,6 +117,11 @@ class BaseRanker(BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    def _ensure_all_finite(self):
+        """``validate_data``'s ``ensure_all_finite``: NaN features pass when
+        the ranker handles missing values (its ``allow_nan`` tag)."""
+        return "allow-nan" if self.__sklearn_tags__().input_tags.allow_nan else True
+
     def _validate_fit_data(self, X, y, groups):
         """Validate ``(X, y, groups)``; set ``classes_``, ``n_groups_skipped_``.
 
@@ -129,7 +134,8 @@ class BaseRanker(BaseEstimator):
         """
         check_k(self.k)  # also rejects k=True, which Interval(Integral) lets by
         X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32])
+                             dtype=[np.float64, np.float32],
+                             ensure_all_finite=self._ensure_all_finite())
         if type_of_target(y, input_name="y") == "unknown":
             raise ValueError(
                 f"Unknown label type: y must hold binary relevance labels (two "

@@ -523,6 +523,11 @@ class PApKBoostRanker(BaseRanker):
         params.update(self._other_params)
         return params
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # LightGBM's missing values
+        return tags
+
     def set_params(self, **params):
         """Set the parameters of this ranker, LightGBM's own included.
 
@@ -617,7 +622,10 @@ class PApKBoostRanker(BaseRanker):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Features of every (user, item) row; dense or CSR.
+            Features of every (user, item) row; dense or CSR. NaN marks a
+            missing value, handled by LightGBM (``use_missing``: each split
+            learns the side that missing values go to); infinite values are
+            refused.
         y : array-like of shape (n_samples,)
             Binary relevance labels: ``pos_label``, else the greater of two
             numbers, is relevant.
@@ -725,6 +733,7 @@ class PApKBoostRanker(BaseRanker):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            NaN: a missing value, as in :meth:`fit`.
 
         Returns
         -------
@@ -734,7 +743,8 @@ class PApKBoostRanker(BaseRanker):
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr",
-                          dtype=[np.float64, np.float32], reset=False)
+                          dtype=[np.float64, np.float32], reset=False,
+                          ensure_all_finite="allow-nan")
         num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
         return self.booster_.predict(_lightgbm_input(X),
                                      num_iteration=self.best_iteration_,

@@ -224,7 +224,8 @@ class DaskBoostMixin(DaskRankerMixin):
 
         check_k(self.k)
         client = _client()
-        X, loaded, summaries = load_partitions(X, y, groups)
+        X, loaded, summaries = load_partitions(
+            X, y, groups, ensure_all_finite=self._ensure_all_finite())
         classes, n_groups = check_partitions(self, X, summaries, groups)
         self.classes_ = classes
         n_samples = sum(s["n_rows"] for s in summaries)

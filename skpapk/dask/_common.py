@@ -120,8 +120,9 @@ def check_whole_groups(group_labels, has_groups, n_rows):
     return distinct.shape[0]
 
 
-def load_partitions(X, y, groups):
-    """Load and check every partition on the workers.
+def load_partitions(X, y, groups, *, ensure_all_finite=True):
+    """Load and check every partition on the workers (NaN features pass
+    with ``ensure_all_finite="allow-nan"``).
 
     Returns
     -------
@@ -133,7 +134,8 @@ def load_partitions(X, y, groups):
         :func:`~._worker.summarize_partition` of every partition.
     """
     X, triples = split_partitions(X, y, groups)
-    loaded = [dask.delayed(_worker.load_partition)(x, yy, g, i)
+    loaded = [dask.delayed(_worker.load_partition)(
+                  x, yy, g, i, ensure_all_finite=ensure_all_finite)
               for i, (x, yy, g) in enumerate(triples)]
     loaded = PersistedPartitions(loaded)
     summaries = loaded.map(_worker.summarize_partition)
@@ -242,6 +244,7 @@ class DaskRankerMixin:
             X = X.to_dask_array()
         dtype = self._score_dtype(X.dtype)
         return X.map_blocks(_worker.decision_block, self._block_scorer(),
+                            self._ensure_all_finite(),
                             drop_axis=1, dtype=dtype,
                             meta=np.empty((0,), dtype=dtype))
 
@@ -288,7 +291,7 @@ class DaskRankerMixin:
         scorer = dask.delayed(self._block_scorer(), pure=True)
         tasks = [dask.delayed(_worker.score_sums)(
                      x, yy, g, i, scorer, self.k, self.classes_,
-                     type(self).__name__)
+                     type(self).__name__, self._ensure_all_finite())
                  for i, (x, yy, g) in enumerate(triples)]
         results = dask.compute(*tasks)
         labels = [r[2] for r in results]

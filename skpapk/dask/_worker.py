@@ -63,15 +63,18 @@ class PreparedPartition:
     val: tuple = None
 
 
-def load_partition(X, y, groups, index, *, y_required=True):
+def load_partition(X, y, groups, index, *, y_required=True,
+                   ensure_all_finite=True):
     """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
 
-    Raises the in-memory errors (NaN or infinite features, labels that are
-    not binary, groups of the wrong length...), naming the partition when
-    its pieces have different lengths.
+    Raises the in-memory errors (NaN or infinite features, NaN passing with
+    ``ensure_all_finite="allow-nan"``; labels that are not binary, groups of
+    the wrong length...), naming the partition when its pieces have
+    different lengths.
     """
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                    ensure_min_samples=0, input_name="X")
+                    ensure_min_samples=0, input_name="X",
+                    ensure_all_finite=ensure_all_finite)
     n = X.shape[0]
     if y is not None:
         y = column_or_1d(np.asarray(y), warn=True)
@@ -192,12 +195,14 @@ def validation_sums(part, w, k):
     return _gain_sums(y_val, scores, codes_val, part.n_groups, k)
 
 
-def score_sums(X, y, groups, index, scorer, k, classes, estimator_name):
+def score_sums(X, y, groups, index, scorer, k, classes, estimator_name,
+               ensure_all_finite=True):
     """pAp@k gain sums of one partition of a scoring set, and its groups.
 
     ``scorer(X)`` scores the partition's checked rows.
     """
-    part = load_partition(X, y, groups, index)
+    part = load_partition(X, y, groups, index,
+                          ensure_all_finite=ensure_all_finite)
     if part.X.shape[0] == 0:
         return 0.0, 0, part.group_labels
     pos_label = check_fitted_labels(part.y, classes, estimator_name=estimator_name)
@@ -207,8 +212,9 @@ def score_sums(X, y, groups, index, scorer, k, classes, estimator_name):
     return (*sums, part.group_labels)
 
 
-def decision_block(X, scorer):
+def decision_block(X, scorer, ensure_all_finite=True):
     """``scorer(X_b)`` of one checked block (e.g. :func:`linear_scores`)."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                    ensure_min_samples=0, input_name="X")
+                    ensure_min_samples=0, input_name="X",
+                    ensure_all_finite=ensure_all_finite)
     return scorer(X)

@@ -390,6 +390,40 @@ def test_sparse_input_gives_the_dense_model():
                                dense.decision_function(X), rtol=1e-5, atol=1e-6)
 
 
+def test_missing_values_are_lightgbms():
+    # NaN is LightGBM's missing value: here it marks the relevant rows, so
+    # the trees must learn to send it to the high side; the fit and the
+    # scores are LGBMRanker's on the same rows, NaN included
+    X, y, g = make_data(4, shuffle=False)
+    X = X.copy()
+    X[y == 1, 0] = np.nan
+    X[np.arange(X.shape[0]) % 7 == 0, 2] = np.nan  # missing at random
+    ranker = PApKBoostRanker(k=4, objective="lambdarank", **SMALL).fit(
+        X, y, groups=g)
+    assert ranker.__sklearn_tags__().input_tags.allow_nan
+    scores = ranker.decision_function(X)
+    assert np.isfinite(scores).all()
+    assert papk_score(y, scores, k=4, groups=g) == 1.0
+    reference = lgb.LGBMRanker(**ranker._lightgbm_params(0)).fit(
+        X, y.astype(float), group=np.bincount(g))
+    np.testing.assert_allclose(scores, reference.predict(X, raw_score=True),
+                               rtol=1e-12)
+    ours = PApKBoostRanker(k=4, **SMALL).fit(X, y, groups=g)
+    assert papk_score(y, ours.predict(X), k=4, groups=g) == 1.0
+
+
+@pytest.mark.parametrize("method", ["fit", "predict"])
+def test_infinite_features_are_refused(method):
+    X, y, g = make_data(4)
+    bad = X.copy()
+    bad[3, 1] = np.inf
+    ranker = PApKBoostRanker(k=4, **SMALL)
+    if method == "predict":
+        ranker.fit(X, y, groups=g)
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        ranker.fit(bad, y, groups=g) if method == "fit" else ranker.predict(bad)
+
+
 @pytest.mark.parametrize("labels, pos_label", [
     (("no", "yes"), "yes"), ((-1, 1), None), ((0.5, 2.0), None),
     ((False, True), None), ((3, 7), None)])

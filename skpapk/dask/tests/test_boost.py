@@ -205,6 +205,25 @@ def test_sparse_chunks_and_dataframes(cluster_client, container):
                                    local.decision_function(X), atol=1e-9)
 
 
+def test_missing_values_as_in_memory(cluster_client):
+    # NaN features (LightGBM's missing values) in every partition: the
+    # in-memory trees, scores and score; the linear rankers still refuse NaN
+    X, y, groups = few_values(6)
+    X[(np.arange(X.shape[0]) % 3 == 0) & (y == 1), 1] = np.nan
+    X[np.arange(X.shape[0]) % 5 == 0, 3] = np.nan
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
+    remote = skpapk.dask.PApKBoostRanker(**EXACT).fit(dX, dy, groups=dgroups)
+    local = skpapk.PApKBoostRanker(**EXACT).fit(X, y, groups=groups)
+    scores = local.decision_function(X)
+    assert np.isfinite(scores).all()
+    np.testing.assert_allclose(remote.decision_function(dX).compute(), scores,
+                               rtol=0, atol=1e-9)
+    assert remote.score(dX, dy, dgroups) == pytest.approx(
+        local.score(X, y, groups), abs=1e-9)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        skpapk.dask.PApKRanker(k=5).fit(dX, dy, groups=dgroups)
+
+
 def test_input_errors(cluster_client):
     X, y, groups = simulation(5)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=3)
