@@ -741,11 +741,69 @@ class PApKBoostRanker(BaseRanker):
             ``booster_.predict(X, num_iteration=best_iteration_,
             raw_score=True)``.
         """
+        return self._predict_booster(X)
+
+    def predict(self, X, *, start_iteration=0, num_iteration=None,
+                pred_leaf=False, pred_contrib=False):
+        """The scores of the rows, or what ``LGBMRanker.predict`` gives.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            NaN: a missing value, as in :meth:`fit`.
+        start_iteration : int, default=0
+            First tree used.
+        num_iteration : int or None, default=None
+            Number of trees used from ``start_iteration``; None:
+            ``best_iteration_`` trees from the first, all the trees from a
+            later ``start_iteration`` (as LightGBM).
+        pred_leaf : bool, default=False
+            Return the leaf of every row in every tree, of shape
+            (n_samples, n_trees), instead of the scores.
+        pred_contrib : bool, default=False
+            Return every feature's contribution to every row's score
+            (SHAP values, LightGBM's TreeSHAP), of shape (n_samples,
+            n_features + 1), the last column the trees' expected value:
+            each row adds up to its score.
+
+        Returns
+        -------
+        scores : ndarray of float64 of shape (n_samples,)
+            The raw scores (higher first), as :meth:`decision_function`;
+            the leaves or contributions with ``pred_leaf`` or
+            ``pred_contrib``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skpapk import PApKBoostRanker
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(200) < 0.3
+        >>> X = rng.normal(size=(200, 3)) + y[:, None]
+        >>> groups = np.repeat(np.arange(10), 20)
+        >>> ranker = PApKBoostRanker(k=3, n_estimators=10).fit(X, y, groups=groups)
+        >>> shap = ranker.predict(X, pred_contrib=True)
+        >>> shap.shape
+        (200, 4)
+        >>> bool(np.allclose(shap.sum(axis=1), ranker.predict(X)))
+        True
+        """
+        if (start_iteration, num_iteration, pred_leaf, pred_contrib) == (
+                0, None, False, False):
+            return self.decision_function(X)  # (on Dask: of dask X too)
+        return self._predict_booster(
+            X, start_iteration=start_iteration, num_iteration=num_iteration,
+            pred_leaf=pred_leaf, pred_contrib=pred_contrib)
+
+    def _predict_booster(self, X, **options):
+        """``booster_.predict`` of checked ``X`` with LightGBM's ``options``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False,
                           ensure_all_finite="allow-nan")
         num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
-        return self.booster_.predict(_lightgbm_input(X),
-                                     num_iteration=self.best_iteration_,
-                                     raw_score=True, num_threads=num_threads)
+        if options.get("num_iteration") is None and not options.get(
+                "start_iteration"):
+            options["num_iteration"] = self.best_iteration_
+        return self.booster_.predict(_lightgbm_input(X), raw_score=True,
+                                     num_threads=num_threads, **options)

@@ -218,6 +218,16 @@ class DaskBoostMixin(DaskRankerMixin):
             )
         return self._fit_dask(X, y, groups)
 
+    def _predict_booster(self, X, **options):
+        if any_dask(X):
+            raise TypeError(
+                f"{type(self).__name__}.predict with start_iteration, "
+                f"num_iteration, pred_leaf or pred_contrib takes in-memory X; "
+                f"for dask X, predict the scores (no option), or compute X "
+                f"block by block with the in-memory ranker (to_local())."
+            )
+        return self._local_class._predict_booster(self, X, **options)
+
     def _fit_dask(self, X, y, groups):
         lgb = _boost._import_lightgbm()
         import lightgbm.dask

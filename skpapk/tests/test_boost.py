@@ -412,6 +412,32 @@ def test_missing_values_are_lightgbms():
     assert papk_score(y, ours.predict(X), k=4, groups=g) == 1.0
 
 
+def test_predict_options_are_lgbmrankers():
+    # LGBMRanker.predict's options, read off the booster: SHAP values add
+    # up to the scores, leaves, and tree ranges around best_iteration_
+    X, y, g = make_data(5)
+    ranker = PApKBoostRanker(k=4, **{**SMALL, "early_stopping": True,
+                                     "n_iter_no_change": 3,
+                                     "n_estimators": 40}).fit(X, y, groups=g)
+    booster, best = ranker.booster_, ranker.best_iteration_
+    assert best < booster.current_iteration()  # trees beyond the best kept
+    scores = ranker.predict(X)
+    np.testing.assert_array_equal(scores, ranker.decision_function(X))
+    np.testing.assert_array_equal(
+        scores, booster.predict(X, num_iteration=best, raw_score=True))
+    shap = ranker.predict(X, pred_contrib=True)
+    assert shap.shape == (X.shape[0], X.shape[1] + 1)
+    np.testing.assert_allclose(shap.sum(axis=1), scores, rtol=1e-10, atol=1e-12)
+    leaves = ranker.predict(X, pred_leaf=True)
+    assert leaves.shape == (X.shape[0], best)
+    np.testing.assert_array_equal(
+        ranker.predict(X, num_iteration=2),
+        booster.predict(X, num_iteration=2, raw_score=True))
+    np.testing.assert_array_equal(  # all the trees from the second
+        ranker.predict(X, start_iteration=1),
+        booster.predict(X, start_iteration=1, num_iteration=-1, raw_score=True))
+
+
 @pytest.mark.parametrize("method", ["fit", "predict"])
 def test_infinite_features_are_refused(method):
     X, y, g = make_data(4)

@@ -181,6 +181,11 @@ def test_the_fitted_ranker_is_an_in_memory_ranker(cluster_client):
     np.testing.assert_array_equal(remote.classes_, [0, 1])
     with pytest.raises(TypeError, match="recommend takes in-memory X"):
         remote.recommend(dX, dgroups)
+    np.testing.assert_array_equal(remote.predict(dX).compute(), scores)
+    np.testing.assert_array_equal(remote.predict(X, pred_contrib=True),
+                                  local.predict(X, pred_contrib=True))
+    with pytest.raises(TypeError, match="pred_contrib takes in-memory X"):
+        remote.predict(dX, pred_contrib=True)
 
 
 @pytest.mark.parametrize("container", ["csr chunks", "dataframe"])
