@@ -718,14 +718,23 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def feature_importances_(self):
-        """Number of splits on every feature in the trees used.
+        """Importance of every feature in the trees used.
 
-        LightGBM's ``importance_type="split"`` over the first
-        ``best_iteration_`` trees, an ndarray of shape (`n_features_in_`,).
+        As ``LGBMRanker.feature_importances_``: the number of splits on
+        the feature (``importance_type="split"``, the default), or their
+        total gain (``importance_type="gain"``, a LightGBM keyword passed
+        to the constructor), over the first ``best_iteration_`` trees; an
+        ndarray of shape (`n_features_in_`,).
         """
         check_is_fitted(self)
+        importance_type = self._other_params.get("importance_type", "split")
+        if importance_type not in ("split", "gain"):
+            raise ValueError(
+                f"importance_type must be 'split' or 'gain' (as in LightGBM), "
+                f"got {importance_type!r}; set it with "
+                f"set_params(importance_type='gain').")
         return self.booster_.feature_importance(
-            importance_type="split", iteration=self.best_iteration_)
+            importance_type=importance_type, iteration=self.best_iteration_)
 
     def decision_function(self, X):
         """Raw score of every row (the sum of the trees); higher is better.

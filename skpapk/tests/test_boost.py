@@ -688,6 +688,20 @@ def test_feature_importances_count_the_splits_of_the_trees_used():
                    ranker.booster_.dump_model()["tree_info"][:ranker.best_iteration_])
     assert importances.sum() == n_splits
     assert not hasattr(PApKBoostRanker(), "feature_importances_")
+    # importance_type="gain", LightGBM's keyword: the splits' total gain
+    ranker.set_params(importance_type="gain")
+    gains = [0.0] * X.shape[1]
+    for tree in ranker.booster_.dump_model()["tree_info"][:ranker.best_iteration_]:
+        nodes = [tree["tree_structure"]]
+        while nodes:
+            node = nodes.pop()
+            if "split_feature" in node:
+                gains[node["split_feature"]] += node["split_gain"]
+                nodes += [node["left_child"], node["right_child"]]
+    np.testing.assert_allclose(ranker.feature_importances_, gains, rtol=1e-6)
+    ranker.set_params(importance_type="cover")
+    with pytest.raises(ValueError, match="'split' or 'gain'"):
+        ranker.feature_importances_
 
 
 def test_other_lightgbm_parameters_pass_through():
