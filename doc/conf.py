@@ -39,7 +39,6 @@ root_doc = "index"
 # One generated page per public name (api.rst lists them; the test
 # skpapk/tests/test_docstrings.py checks that it lists every public name).
 autosummary_generate = True
-autodoc_default_options = {"members": False, "inherited-members": False}
 # numpydoc renders the Parameters / Returns / Attributes sections; the
 # methods are documented by the class template (_templates/class.rst), so
 # numpydoc's own member tables would document them twice.

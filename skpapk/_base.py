@@ -53,6 +53,9 @@ array(['ann', 'bob'], dtype='<U3')
 >>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
 array([1, 2])
 """
+Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."
+Recommendations.indptr.__doc__ = "Offsets of each group's rows in ``indices``."
+Recommendations.groups.__doc__ = "The sorted distinct group labels."
 
 
 def check_defined_groups(n_defined, n_groups, classes):
