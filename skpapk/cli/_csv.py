@@ -192,16 +192,6 @@ def _simple_structure(path, delimiter, n_fields):
     while lo < a.size:
         hi = data.find(b"\n", lo + BLOCK_BYTES - 1)
         part = a[lo:a.size if hi < 0 else hi + 1]
-        lo += part.size
-        # One pass for the usual block: its delimiters and line ends, in
-        # order, are n_fields - 1 delimiters then a line end, line by line.
-        seps = part[np.flatnonzero((part == delim) | (part == 10))] == 10
-        if part[-1] != 10:
-            seps = np.append(seps, True)
-        n_ends = np.count_nonzero(seps)
-        if seps.size == n_fields * n_ends and seps[n_fields - 1::n_fields].all():
-            n_lines += n_ends
-            continue
         ends = np.flatnonzero(part == 10)
         if part[-1] != 10:
             ends = np.append(ends, part.size)
@@ -213,6 +203,7 @@ def _simple_structure(path, delimiter, n_fields):
             if counts[i] or not np.isin(part[starts[i]:ends[i]], blank).all():
                 return None
         n_lines += ends.size - wrong.size
+        lo += part.size
     return n_lines - 1
 
 
