@@ -21,6 +21,7 @@ from sklearn.utils.validation import (
 
 from . import _defaults
 from ._base import BaseRanker
+from ._categorical import categorical_codes
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
@@ -621,11 +622,15 @@ class PApKBoostRanker(BaseRanker):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
             Features of every (user, item) row; dense or CSR. NaN marks a
             missing value, handled by LightGBM (``use_missing``: each split
             learns the side that missing values go to); infinite values are
-            refused.
+            refused. The ``category`` columns of a pandas DataFrame are
+            split as categories, as ``LGBMRanker`` does: coded by their
+            categories, kept in ``booster_.pandas_categorical`` to code the
+            DataFrames scored later (an unseen category is missing), and
+            the unordered ones passed as LightGBM's ``categorical_feature``.
         y : array-like of shape (n_samples,)
             Binary relevance labels: ``pos_label``, else the greater of two
             numbers, is relevant.
@@ -642,6 +647,7 @@ class PApKBoostRanker(BaseRanker):
             Fitted ranker.
         """
         lgb = _import_lightgbm()
+        X, categories, categorical = categorical_codes(X)
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X,
@@ -671,6 +677,8 @@ class PApKBoostRanker(BaseRanker):
             "sample_weight": (None if sample_weight is None
                               else sample_weight[order]),
         }
+        if categorical and "categorical_feature" not in self._other_params:
+            fit_params["categorical_feature"] = categorical
         if early_stopping:
             val_order = stable_sort_by_codes(codes, n_groups, order=val)
             val_sizes = np.bincount(codes[val_order], minlength=n_groups)
@@ -700,10 +708,12 @@ class PApKBoostRanker(BaseRanker):
                 raise
             self._warn_no_split()
             self.booster_ = _constant_booster(lgb, params, X.shape[1])
+            self.booster_.pandas_categorical = categories
             self.n_iter_ = self.best_iteration_ = 1
             self.validation_scores_ = None
             return self
         self.booster_ = model.booster_
+        self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         if early_stopping:
             self.validation_scores_ = np.asarray(stopper.scores,
                                                  dtype=np.float64)
@@ -741,8 +751,9 @@ class PApKBoostRanker(BaseRanker):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            NaN: a missing value, as in :meth:`fit`.
+        X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
+            NaN: a missing value, and ``category`` columns coded by the
+            categories of the fit, as in :meth:`fit`.
 
         Returns
         -------
@@ -758,8 +769,9 @@ class PApKBoostRanker(BaseRanker):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            NaN: a missing value, as in :meth:`fit`.
+        X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
+            NaN: a missing value, and ``category`` columns coded by the
+            categories of the fit, as in :meth:`fit`.
         start_iteration : int, default=0
             First tree used.
         num_iteration : int or None, default=None
@@ -807,6 +819,7 @@ class PApKBoostRanker(BaseRanker):
     def _predict_booster(self, X, **options):
         """``booster_.predict`` of checked ``X`` with LightGBM's ``options``."""
         check_is_fitted(self)
+        X = categorical_codes(X, self.booster_.pandas_categorical or [])[0]
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False,
                           ensure_all_finite="allow-nan")

@@ -33,6 +33,7 @@ from sklearn.utils import check_random_state
 
 from .. import _boost
 from .._base import check_defined_groups
+from .._categorical import _category_columns
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
@@ -233,6 +234,12 @@ class DaskBoostMixin(DaskRankerMixin):
         import lightgbm.dask
 
         check_k(self.k)
+        if _category_columns(getattr(X, "_meta", None)):
+            raise TypeError(
+                f"{type(self).__name__} splits pandas 'category' columns as "
+                f"categories in memory only; on a dask DataFrame give their "
+                f"codes (X[col].cat.codes, -1 as NaN) and their positions as "
+                f"categorical_feature=[...].")
         client = _client()
         X, loaded, summaries = load_partitions(
             X, y, groups, ensure_all_finite=self._ensure_all_finite())

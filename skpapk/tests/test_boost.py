@@ -760,3 +760,47 @@ def test_early_stopping_is_lightgbms_callback_on_a_micro_papk_metric():
     scores = ranker.validation_scores_
     assert scores.shape == (ranker.n_iter_,)
     assert scores[ranker.best_iteration_ - 1] == scores.max()
+
+
+def test_pandas_category_columns_are_lgbmrankers_categories():
+    # a DataFrame's category columns: LGBMRanker's categorical splits (the
+    # same trees on lambdarank), the fit's categories used to code the
+    # DataFrames scored later, whatever their own category order
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    n_groups, size = 60, 20
+    g = np.repeat(np.arange(n_groups), size)
+    genre = rng.choice(["jazz", "pop", "rap", "folk", "punk"], g.shape[0])
+    y = (np.isin(genre, ["rap", "folk"]) & (rng.random(g.shape[0]) < 0.8)).astype(int)
+    X = pd.DataFrame({"genre": pd.Categorical(genre),
+                      "era": pd.Categorical(rng.choice(["old", "new"], g.shape[0]),
+                                            categories=["old", "new"], ordered=True),
+                      "x": rng.normal(size=g.shape[0])})
+    params = dict(k=3, objective="lambdarank", **SMALL)
+    ranker = PApKBoostRanker(**params).fit(X, y, groups=g)
+    reference = lgb.LGBMRanker(**ranker._lightgbm_params(0)).fit(
+        X, y.astype(float), group=np.full(n_groups, size))
+    scores = ranker.predict(X)
+    np.testing.assert_allclose(scores, reference.predict(X, raw_score=True),
+                               rtol=1e-12)
+    assert ranker.booster_.pandas_categorical == \
+        reference.booster_.pandas_categorical
+    assert '"decision_type": "=="' in str(ranker.booster_.dump_model()).replace(
+        "'", '"')
+    assert list(ranker.feature_names_in_) == ["genre", "era", "x"]
+    # the same rows with the categories listed in another order, and a
+    # category never seen in the fit (missing)
+    shuffled = X.assign(genre=X["genre"].cat.reorder_categories(
+        ["rap", "punk", "pop", "jazz", "folk"]))
+    np.testing.assert_array_equal(ranker.predict(shuffled), scores)
+    unseen = X.iloc[:3].assign(genre=pd.Categorical(["ska"] * 3))
+    np.testing.assert_allclose(
+        ranker.predict(unseen),
+        ranker.predict(X.iloc[:3].assign(genre=pd.Categorical([None] * 3))))
+    ours = PApKBoostRanker(k=3, **SMALL).fit(X, y, groups=g)
+    assert papk_score(y, ours.predict(X), k=3, groups=g) > 0.9
+    with pytest.raises(ValueError, match="fitted on 2"):
+        ranker.predict(X.assign(genre=genre))
+    plain = PApKBoostRanker(**params).fit(X.assign(genre=0.0), y, groups=g)
+    with pytest.raises(ValueError, match="2 categorical .* fitted on 1"):
+        plain.predict(X)

@@ -245,6 +245,13 @@ def test_input_errors(cluster_client):
         skpapk.dask.PApKBoostRanker(early_stopping=True,
                                     validation_fraction=0.001).fit(
             dX, dy, groups=dgroups)
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_dask_array(dX, columns=[f"f{j}" for j in range(5)])
+    frame = frame.assign(f0=(frame["f0"] > 0).astype("category"))
+    with pytest.raises(TypeError, match="'category' columns as categories in "
+                                        "memory only"):
+        ranker.fit(frame, dd.from_dask_array(dy, index=frame.index),
+                   groups=dd.from_dask_array(dgroups, index=frame.index))
     with pytest.warns(UserWarning, match="No feature of X can be split"):
         constant = ranker.fit(da.ones_like(dX), dy, groups=dgroups)
     scores = constant.decision_function(X)

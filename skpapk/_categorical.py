@@ -1,0 +1,81 @@
+"""pandas categorical features for LightGBM, as LightGBM's own data layer.
+
+``lightgbm.LGBMRanker`` fitted on a DataFrame splits its ``category``
+columns as categories: each column becomes its category codes (a missing or
+unknown category: NaN), the categories are kept with the model
+(``Booster.pandas_categorical``) so that a DataFrame to score is coded the
+same way, and the unordered ones are the ``categorical_feature``.
+:class:`~skpapk.PApKBoostRanker` validates ``X`` into a float array first,
+so it codes those columns here, before, the same way.
+"""
+
+import numpy as np
+
+
+def _category_columns(X):
+    """Positions of the ``category`` columns of a DataFrame (else [])."""
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "iloc") or getattr(X, "ndim", 2) != 2:
+        return []
+    import pandas as pd
+
+    return [j for j, dtype in enumerate(dtypes)
+            if isinstance(dtype, pd.CategoricalDtype)]
+
+
+def categorical_codes(X, categories=None):
+    """Code the ``category`` columns of a DataFrame ``X`` as LightGBM does.
+
+    Parameters
+    ----------
+    X : DataFrame, array-like or sparse matrix
+        Anything else than a DataFrame is returned as it is.
+    categories : list of list or None, default=None
+        The categories of every ``category`` column, in column order, kept
+        from the fit (LightGBM's ``pandas_categorical``); None when fitting.
+
+    Returns
+    -------
+    X : DataFrame, array-like or sparse matrix
+        A copy of ``X`` whose ``category`` columns hold their codes in
+        ``categories`` (float; NaN for a missing value or a category not
+        seen in the fit), or ``X`` itself.
+    categories : list of list or None
+        The categories of every ``category`` column (None: there are none).
+    categorical_feature : list of int
+        Positions of the unordered ``category`` columns, LightGBM's
+        ``categorical_feature`` (ordered ones are split as their codes).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skpapk._categorical import categorical_codes
+    >>> X = pd.DataFrame({"genre": pd.Categorical(["jazz", "pop", None]),
+    ...                   "year": [1990.0, 2001.0, 1985.0]})
+    >>> coded, categories, positions = categorical_codes(X)
+    >>> coded["genre"].tolist(), categories, positions
+    ([0.0, 1.0, nan], [['jazz', 'pop']], [0])
+    >>> categorical_codes(pd.DataFrame({"genre": pd.Categorical(["pop", "rap"]),
+    ...                                 "year": [2000.0, 2020.0]}),
+    ...                   categories)[0]["genre"].tolist()
+    [1.0, nan]
+    """
+    columns = _category_columns(X)
+    if categories is None:
+        if not columns:
+            return X, None, []
+        categories = [list(X.iloc[:, j].cat.categories) for j in columns]
+    elif len(columns) != len(categories):
+        raise ValueError(
+            f"X has {len(columns)} categorical (pandas 'category') column(s) "
+            f"where the ranker was fitted on {len(categories)}; give every "
+            f"feature the dtype it had in fit (X.astype(dtypes_of_fit)).")
+    if not columns:
+        return X, categories, []
+    coded = X.copy(deep=False)
+    for j, known in zip(columns, categories):
+        codes = X.iloc[:, j].cat.set_categories(known).cat.codes
+        coded.isetitem(j, np.where(codes.to_numpy() < 0, np.nan,
+                                   codes.to_numpy(dtype=np.float64)))
+    unordered = [j for j in columns if not X.dtypes.iloc[j].ordered]
+    return coded, categories, unordered
