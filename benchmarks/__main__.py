@@ -140,6 +140,9 @@ REGISTRY = (
     Result("boost_lambda_papk", (
         Run("experiments.boost_lambda_papk", quick=("--splits", "1", "--quick"),
             flag=None),), data=True, hours=0.15),
+    Result("boost_refine", (
+        Run("experiments.boost_refine", quick=("--splits", "1", "--quick"),
+            flag=None),), data=True, hours=0.1),
     Result("compare_peers", (
         Run("experiments.compare_peers", quick=("--quick",)),), data=True, hours=1.5),
     Result("early_stopping_movielens", (

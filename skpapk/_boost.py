@@ -417,7 +417,10 @@ class PApKBoostRanker(BaseRanker):
     (``benchmarks/results/boost_user_weights.md``); pairs weighted by the
     change of the user's pAp@k when the two are exchanged (LambdaLoss,
     Wang et al., CIKM 2018) fitted the training rows better and lost on
-    validation (``benchmarks/results/boost_lambda_papk.md``).
+    validation (``benchmarks/results/boost_lambda_papk.md``); the default
+    model refined by 10 or 30 trees of a loss that reads ``k`` moved by
+    -0.11 / +0.07 / -0.02 points, chosen on validation
+    (``benchmarks/results/boost_refine.md``).
 
     References
     ----------
