@@ -795,7 +795,8 @@ class PApKBoostRanker(BaseRanker):
         scores : ndarray of float64 of shape (n_samples,)
             The raw scores (higher first), as :meth:`decision_function`;
             the leaves or contributions with ``pred_leaf`` or
-            ``pred_contrib``.
+            ``pred_contrib`` (contributions of CSR rows come as a sparse
+            matrix, as LightGBM gives them).
 
         Examples
         --------
@@ -825,7 +826,7 @@ class PApKBoostRanker(BaseRanker):
         X = categorical_codes(X, self.booster_.pandas_categorical or [])[0]
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False,
-                          ensure_all_finite="allow-nan")
+                          ensure_all_finite=self._ensure_all_finite())
         num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
         if options.get("num_iteration") is None and not options.get(
                 "start_iteration"):
