@@ -158,6 +158,46 @@ class BaseRanker(BaseEstimator):
         check_defined_groups(n_defined, n_groups, self.classes_)
         return X, y_pos, codes, n_groups
 
+    def _validate_val_data(self, X_val, y_val, groups_val, groups):
+        """Validate the validation rows given to ``fit`` as ``X``, ``y`` and
+        ``groups`` were (after :meth:`_validate_fit_data`).
+
+        Returns
+        -------
+        X_val, y_pos, codes, n_groups : as :meth:`_validate_fit_data`'s, or
+            None when none of them is given.
+        """
+        if X_val is None and y_val is None and groups_val is None:
+            return None
+        if X_val is None or y_val is None:
+            raise ValueError(
+                "X_val and y_val go together: pass both (the validation rows "
+                "and their labels), or neither.")
+        if (groups_val is None) != (groups is None):
+            raise ValueError(
+                "groups_val holds the group of every validation row, as groups "
+                "does for X: pass both, or neither (all rows in one group).")
+        X_val = validate_data(self, X_val, accept_sparse="csr", reset=False,
+                              dtype=[np.float64, np.float32],
+                              ensure_all_finite=self._ensure_all_finite())
+        y_val = np.asarray(y_val)
+        if y_val.shape != (X_val.shape[0],):
+            raise ValueError(
+                f"y_val has shape {y_val.shape} but X_val has {X_val.shape[0]} "
+                f"rows; pass one label per validation row.")
+        pos_label = check_fitted_labels(y_val, self.classes_, input_name="y_val",
+                                        estimator_name=type(self).__name__)
+        y_pos = y_val == pos_label
+        codes, labels = check_groups(groups_val, X_val.shape[0],
+                                     input_name="groups_val")
+        if not defined_groups(y_pos, codes, labels.shape[0]).any():
+            raise ValueError(
+                "No group of the validation rows (X_val, y_val, groups_val) has "
+                "both a relevant and an irrelevant row, so micro-pAp@k is "
+                "undefined on them; give some groups validation rows of both "
+                "labels.")
+        return X_val, y_pos, codes, labels.shape[0]
+
     def decision_function(self, X):
         """Score every row; higher means recommended first.
 

@@ -620,7 +620,8 @@ class PApKBoostRanker(BaseRanker):
         return params
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, sample_weight=None):
+    def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
+            y_val=None, groups_val=None):
         """Fit the boosted trees.
 
         Parameters
@@ -643,6 +644,17 @@ class PApKBoostRanker(BaseRanker):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights (see the class Notes). Not requested by
             metadata routing: call ``set_fit_request(sample_weight=True)``.
+        X_val : {array-like, sparse matrix, DataFrame} of shape \
+                (n_val, n_features), default=None
+            Validation rows of early stopping, instead of the
+            ``validation_fraction`` of every user's rows held out of ``X``
+            (as ``HistGradientBoostingClassifier.fit``'s ``X_val``): every
+            row of ``X`` then trains. Needs ``early_stopping`` True or
+            ``"auto"`` (which it turns on).
+        y_val : array-like of shape (n_val,), default=None
+            Labels of the validation rows, among those of ``y``.
+        groups_val : array-like of shape (n_val,), default=None
+            Group (user) of every validation row; given with ``groups``.
 
         Returns
         -------
@@ -656,9 +668,18 @@ class PApKBoostRanker(BaseRanker):
             sample_weight = _check_sample_weight(sample_weight, X,
                                                  dtype=np.float64,
                                                  ensure_non_negative=True)
-        early_stopping = self._uses_early_stopping(X.shape[0])
+        if X_val is not None and self.early_stopping is False:
+            raise ValueError(
+                "X_val and y_val are the validation rows of early stopping, "
+                "but early_stopping=False; set early_stopping=True (or "
+                "'auto'), or leave them out.")
+        if X_val is not None:
+            X_val = categorical_codes(X_val, categories or [])[0]
+        given = self._validate_val_data(X_val, y_val, groups_val, groups)
+        early_stopping = given is not None or self._uses_early_stopping(
+            X.shape[0])
         rng = check_random_state(self.random_state)
-        if early_stopping:
+        if early_stopping and given is None:
             train, val = _early_stopping_rows(y_pos, codes, n_groups,
                                               self.validation_fraction, rng)
             self.n_groups_skipped_ = int(n_groups - np.count_nonzero(
@@ -668,7 +689,7 @@ class PApKBoostRanker(BaseRanker):
         # training rows and sorts them by group (no copy when every row
         # trains and the rows already come by group, the usual layout of a
         # recommender table)
-        if early_stopping:
+        if early_stopping and given is None:
             order = stable_sort_by_codes(codes, n_groups, order=train)
         elif np.all(codes[1:] >= codes[:-1]):
             order = slice(None)
@@ -683,13 +704,18 @@ class PApKBoostRanker(BaseRanker):
         if categorical and "categorical_feature" not in self._other_params:
             fit_params["categorical_feature"] = categorical
         if early_stopping:
-            val_order = stable_sort_by_codes(codes, n_groups, order=val)
-            val_sizes = np.bincount(codes[val_order], minlength=n_groups)
+            if given is None:  # held out of X
+                X_v, y_v, codes_v, n_v = X, y_pos, codes, n_groups
+                val_order = stable_sort_by_codes(codes, n_groups, order=val)
+            else:
+                X_v, y_v, codes_v, n_v = given
+                val_order = stable_sort_by_codes(codes_v, n_v)
+            val_sizes = np.bincount(codes_v[val_order], minlength=n_v)
             stopper = _EarlyStopping(self.tol, self.n_iter_no_change,
                                      self.verbose)
             fit_params.update(
-                _eval_rows(lgb, _lightgbm_input(X[val_order]),
-                           y_pos[val_order].astype(np.float64)),
+                _eval_rows(lgb, _lightgbm_input(X_v[val_order]),
+                           y_v[val_order].astype(np.float64)),
                 eval_group=[val_sizes[val_sizes > 0]],
                 eval_metric=_MicroPApK(self.k),
                 callbacks=[stopper])

@@ -179,7 +179,8 @@ class DaskBoostMixin(DaskRankerMixin):
     """``fit`` of :class:`skpapk.PApKBoostRanker` on dask input."""
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, sample_weight=None):
+    def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
+            y_val=None, groups_val=None):
         """Fit on the workers holding ``X``'s partitions, or in memory.
 
         Parameters
@@ -201,6 +202,10 @@ class DaskBoostMixin(DaskRankerMixin):
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights, for in-memory input only (a ``ValueError`` with
             dask input).
+        X_val, y_val, groups_val : default=None
+            Validation rows of early stopping, for in-memory input only (a
+            ``ValueError`` with dask input): see
+            :meth:`skpapk.PApKBoostRanker.fit`.
 
         Returns
         -------
@@ -208,9 +213,15 @@ class DaskBoostMixin(DaskRankerMixin):
             Fitted ranker (an in-memory one: ``booster_`` is a
             ``lightgbm.Booster``).
         """
-        if not any_dask(X, y, groups, sample_weight):
-            return self._local_class.fit(self, X, y, groups=groups,
-                                         sample_weight=sample_weight)
+        if not any_dask(X, y, groups, sample_weight, X_val, y_val, groups_val):
+            return self._local_class.fit(
+                self, X, y, groups=groups, sample_weight=sample_weight,
+                X_val=X_val, y_val=y_val, groups_val=groups_val)
+        if X_val is not None or y_val is not None or groups_val is not None:
+            raise ValueError(
+                f"{type(self).__name__}.fit takes no X_val, y_val or groups_val "
+                f"with dask input; leave them out to hold out "
+                f"validation_fraction of every user's rows on the workers.")
         if sample_weight is not None:
             raise ValueError(
                 f"{type(self).__name__}.fit takes no sample_weight with dask "

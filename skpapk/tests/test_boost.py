@@ -574,6 +574,51 @@ def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
         ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
 
 
+@pytest.mark.parametrize("early_stopping", [True, "auto"])
+def test_early_stopping_on_given_validation_rows(early_stopping):
+    # X_val, y_val, groups_val (as HistGradientBoostingClassifier's X_val):
+    # every row of X trains, the given rows are scored after every tree
+    X, y, g = make_data(18, n_groups=30)
+    Xv, yv, gv = make_data(19, n_groups=12)
+    params = dict(k=4, n_estimators=60, learning_rate=0.3, num_leaves=15,
+                  min_child_samples=2, n_iter_no_change=4, tol=0.0,
+                  random_state=5)
+    ranker = PApKBoostRanker(early_stopping=early_stopping, **params).fit(
+        X, y, groups=g, X_val=Xv, y_val=yv, groups_val=gv + 100)
+    n = ranker.n_iter_
+    expected = [papk_score(yv, ranker.booster_.predict(
+        Xv, num_iteration=i, raw_score=True), k=4, groups=gv)
+        for i in range(1, n + 1)]
+    np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
+    assert ranker.best_iteration_ == int(np.argmax(expected)) + 1
+    assert n == replay_stopping(expected, 0.0, 4) < 60
+    plain = PApKBoostRanker(early_stopping=False, **{**params,
+                                                     "n_estimators": n})
+    np.testing.assert_allclose(  # trained on every row of X
+        plain.fit(X, y, groups=g).booster_.predict(X, raw_score=True),
+        ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
+
+
+@pytest.mark.parametrize("given, params, match", [
+    (dict(X_val="X"), {}, "X_val and y_val go together"),
+    (dict(y_val="y"), {}, "X_val and y_val go together"),
+    (dict(X_val="X", y_val="y"), {}, "groups_val holds the group"),
+    (dict(X_val="X", y_val="y", groups_val="g"), dict(early_stopping=False),
+     "early_stopping=False"),
+    (dict(X_val="X", y_val="two", groups_val="g"), {}, "y_val"),
+    (dict(X_val="X", y_val="zeros", groups_val="g"), {},
+     "No group of the validation rows"),
+    (dict(X_val="X3", y_val="y", groups_val="g"), {}, "features"),
+])
+def test_bad_validation_rows_are_refused(given, params, match):
+    X, y, g = make_data(20, n_groups=10)
+    values = {"X": X, "y": y, "g": g, "X3": X[:, :3], "two": y + 1,
+              "zeros": np.zeros_like(y)}
+    with pytest.raises(ValueError, match=match):
+        PApKBoostRanker(k=4, **{**SMALL, "early_stopping": True, **params}).fit(
+            X, y, groups=g, **{name: values[v] for name, v in given.items()})
+
+
 def test_early_stopping_auto_turns_on_above_10000_rows():
     rng = np.random.default_rng(0)
     for n, on in ((10_000, False), (10_001, True)):
@@ -804,3 +849,9 @@ def test_pandas_category_columns_are_lgbmrankers_categories():
     plain = PApKBoostRanker(**params).fit(X.assign(genre=0.0), y, groups=g)
     with pytest.raises(ValueError, match="2 categorical .* fitted on 1"):
         plain.predict(X)
+    # validation rows are coded by the training rows' categories too
+    stopped = PApKBoostRanker(**{**params, "early_stopping": True}).fit(
+        X, y, groups=g, X_val=shuffled, y_val=y, groups_val=g)
+    expected = papk_score(y, stopped.booster_.predict(
+        X, num_iteration=1, raw_score=True), k=3, groups=g)
+    assert stopped.validation_scores_[0] == pytest.approx(expected, abs=1e-12)

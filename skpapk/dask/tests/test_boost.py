@@ -270,3 +270,22 @@ def test_in_memory_input_fits_in_memory():
     assert remote.booster_.model_to_string() == local.booster_.model_to_string()
     np.testing.assert_array_equal(remote.decision_function(X),
                                   local.decision_function(X))
+    # validation rows given to fit: in memory, the in-memory ranker's
+    Xv, yv, gv = simulation(7, n_users=10, shuffle=True)
+    params.update(early_stopping=True, n_iter_no_change=2)
+    remote = skpapk.dask.PApKBoostRanker(**params).fit(
+        X, y, groups=groups, X_val=Xv, y_val=yv, groups_val=gv)
+    local = skpapk.PApKBoostRanker(**params).fit(
+        X, y, groups=groups, X_val=Xv, y_val=yv, groups_val=gv)
+    np.testing.assert_array_equal(remote.validation_scores_,
+                                  local.validation_scores_)
+    assert remote.booster_.model_to_string() == local.booster_.model_to_string()
+
+
+def test_validation_rows_with_dask_input_are_refused():
+    X, y, groups = simulation(8, n_users=10)
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
+    with pytest.raises(ValueError, match="no X_val, y_val or groups_val with "
+                                         "dask input"):
+        skpapk.dask.PApKBoostRanker(early_stopping=True).fit(
+            dX, dy, groups=dgroups, X_val=X, y_val=y, groups_val=groups)
