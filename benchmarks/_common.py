@@ -148,6 +148,15 @@ def chosen_on_validation(candidates, default, val, test, ks, label=str):
                            "standard error", "p-value", "95% interval"], rows)
 
 
+def val_test_cells(val, test, candidate, ks):
+    """``"validation / test"`` micro-pAp@k cells (%) of one candidate, one a
+    ``k``: the means over the splits of ``val[candidate, k]`` (one score a
+    split) and of the per-user ``test[candidate, k]`` arrays' means."""
+    return [f"{100 * np.mean(val[candidate, k]):.2f} / "
+            f"{100 * np.mean([np.nanmean(t) for t in test[candidate, k]]):.2f}"
+            for k in ks]
+
+
 def per_user_papk(y, scores, groups, k):
     """Every user's pAp@k (NaN where undefined, without the warning)."""
     import warnings

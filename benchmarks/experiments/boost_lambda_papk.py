@@ -66,6 +66,7 @@ from .._common import (  # noqa: E402
     markdown_table,
     per_user_papk,
     today,
+    val_test_cells,
 )
 from .compare_peers import load_split  # noqa: E402
 
@@ -501,15 +502,8 @@ def main(argv=None):
                     break
         print(f"split {split} done ({time.perf_counter() - started:.0f} s)",
               file=sys.stderr, flush=True)
-    rows = []
-    for name in variants:
-        cells = [name]
-        for k in KS:
-            micro = [np.nanmean(t) for t in test[name, k]]
-            cells.append(f"{100 * np.mean(val[name, k]):.2f} / "
-                         f"{100 * np.mean(micro):.2f}")
-        cells.append(f"{np.mean(seconds[name]):.1f}")
-        rows.append(cells)
+    rows = [[name, *val_test_cells(val, test, name, KS),
+             f"{np.mean(seconds[name]):.1f}"] for name in variants]
     print(f"# LambdaLoss-style pAp@k pair weights (PApKBoostRanker, "
           f"MovieLens 100K)\n\n"
           f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "

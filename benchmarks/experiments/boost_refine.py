@@ -38,6 +38,7 @@ from .._common import (
     markdown_table,
     per_user_papk,
     today,
+    val_test_cells,
 )
 from .compare_peers import load_split
 
@@ -104,14 +105,7 @@ def main(argv=None):
             val.setdefault((candidate, k), []).append(np.nanmean(v))
             test.setdefault((candidate, k), []).append(per_user_papk(
                 ys, booster.predict(Xs, raw_score=True), gs, k))
-    rows = []
-    for candidate in candidates:
-        cells = [name(candidate)]
-        for k in KS:
-            micro = [np.nanmean(t) for t in test[candidate, k]]
-            cells.append(f"{100 * np.mean(val[candidate, k]):.2f} / "
-                         f"{100 * np.mean(micro):.2f}")
-        rows.append(cells)
+    rows = [[name(c), *val_test_cells(val, test, c, KS)] for c in candidates]
     print(f"# A k-aware refinement of PApKBoostRanker (MovieLens 100K)\n\n"
           f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
           f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"

@@ -39,6 +39,7 @@ from .._common import (
     markdown_table,
     per_user_papk,
     today,
+    val_test_cells,
 )
 from .compare_peers import load_split
 
@@ -98,14 +99,7 @@ def main(argv=None):
             val.setdefault((variant, k), []).append(np.nanmean(v))
             test.setdefault((variant, k), []).append(
                 per_user_papk(ys, ranker.decision_function(Xs), gs, k))
-    rows = []
-    for variant in variants:
-        cells = [name(variant)]
-        for k in KS:
-            micro = [np.nanmean(t) for t in test[variant, k]]
-            cells.append(f"{100 * np.mean(val[variant, k]):.2f} / "
-                         f"{100 * np.mean(micro):.2f}")
-        rows.append(cells)
+    rows = [[name(v), *val_test_cells(val, test, v, KS)] for v in variants]
     print(f"# User weights that read k (PApKBoostRanker, MovieLens 100K)\n\n"
           f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
           f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"
