@@ -173,6 +173,11 @@ class BaseRanker(BaseEstimator):
             raise ValueError(
                 "X_val and y_val go together: pass both (the validation rows "
                 "and their labels), or neither.")
+        if getattr(self, "early_stopping", False) is False:
+            raise ValueError(
+                "X_val and y_val are the validation rows of early stopping, "
+                "but early_stopping=False; set early_stopping=True, or leave "
+                "them out.")
         if (groups_val is None) != (groups is None):
             raise ValueError(
                 "groups_val holds the group of every validation row, as groups "

@@ -668,11 +668,6 @@ class PApKBoostRanker(BaseRanker):
             sample_weight = _check_sample_weight(sample_weight, X,
                                                  dtype=np.float64,
                                                  ensure_non_negative=True)
-        if X_val is not None and self.early_stopping is False:
-            raise ValueError(
-                "X_val and y_val are the validation rows of early stopping, "
-                "but early_stopping=False; set early_stopping=True (or "
-                "'auto'), or leave them out.")
         if X_val is not None:
             X_val = categorical_codes(X_val, categories or [])[0]
         given = self._validate_val_data(X_val, y_val, groups_val, groups)

@@ -185,7 +185,8 @@ class BaseLinearRanker(BaseRanker):
             self.best_validation_score_ = None
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, coef_init=None):
+    def fit(self, X, y, groups=None, coef_init=None, *, X_val=None, y_val=None,
+            groups_val=None):
         """Fit the linear scorer by Algorithm 1, or by L-BFGS (smooth surrogates).
 
         Parameters
@@ -213,6 +214,16 @@ class BaseLinearRanker(BaseRanker):
             no running average) even under ``warm_start``; it takes part in
             the solver's choice of the lowest-objective iterate. Not
             requested by metadata routing: pass it to ``fit`` directly.
+        X_val : {array-like, sparse matrix} of shape (n_val, n_features), \
+                default=None
+            Validation rows of ``early_stopping=True``, instead of the
+            ``validation_fraction`` of every user's rows held out of ``X``
+            (as ``HistGradientBoostingClassifier.fit``'s ``X_val``): every
+            row of ``X`` then trains.
+        y_val : array-like of shape (n_val,), default=None
+            Labels of the validation rows, among those of ``y``.
+        groups_val : array-like of shape (n_val,), default=None
+            Group (user) of every validation row; given with ``groups``.
 
         Returns
         -------
@@ -238,8 +249,9 @@ class BaseLinearRanker(BaseRanker):
         True
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
-        return self._fit_linear(_InMemoryRows(X, y_pos, codes, n_groups),
-                                coef_init)
+        given = self._validate_val_data(X_val, y_val, groups_val, groups)
+        return self._fit_linear(
+            _InMemoryRows(X, y_pos, codes, n_groups, given), coef_init)
 
     def _fit_linear(self, rows, coef_init):
         """Fit on training rows held anywhere: the one fit path.
@@ -420,14 +432,17 @@ class BaseLinearRanker(BaseRanker):
 class _InMemoryRows:
     """Validated training rows in this process (see ``_fit_linear``)."""
 
-    def __init__(self, X, y_pos, codes, n_groups):
+    def __init__(self, X, y_pos, codes, n_groups, given=None):
         self.X, self.y_pos, self.codes, self.n_groups = X, y_pos, codes, n_groups
         self.n_features = X.shape[1]
+        self.given = given  # validation rows given to fit, or None
 
     def prepare(self, ranker, loss):
         X, y_pos, codes, n_groups = self.X, self.y_pos, self.codes, self.n_groups
         validation = None
-        if ranker.early_stopping:
+        if self.given is not None:
+            validation = ValidationSet(*self.given[:3])
+        elif ranker.early_stopping:
             X, y_pos, codes, validation = ranker._early_stopping_split(
                 X, y_pos, codes, n_groups)
             ranker.n_groups_skipped_ = int(
@@ -438,4 +453,4 @@ class _InMemoryRows:
         return objective, validation, f"{X.shape[0]} rows, {n_groups} groups"
 
     def release(self):
-        self.X = self.y_pos = self.codes = None
+        self.X = self.y_pos = self.codes = self.given = None

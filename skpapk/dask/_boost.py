@@ -50,6 +50,7 @@ from ._common import (
     check_validation_counts,
     load_partitions,
     local_sections,
+    reject_validation_rows,
 )
 from ._oracle import PersistedPartitions
 from ._watchdog import guard_training
@@ -217,11 +218,7 @@ class DaskBoostMixin(DaskRankerMixin):
             return self._local_class.fit(
                 self, X, y, groups=groups, sample_weight=sample_weight,
                 X_val=X_val, y_val=y_val, groups_val=groups_val)
-        if X_val is not None or y_val is not None or groups_val is not None:
-            raise ValueError(
-                f"{type(self).__name__}.fit takes no X_val, y_val or groups_val "
-                f"with dask input; leave them out to hold out "
-                f"validation_fraction of every user's rows on the workers.")
+        reject_validation_rows(self, X_val, y_val, groups_val)
         if sample_weight is not None:
             raise ValueError(
                 f"{type(self).__name__}.fit takes no sample_weight with dask "

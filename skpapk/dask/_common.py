@@ -67,6 +67,15 @@ def any_dask(*args):
     return any(is_dask_collection(a) for a in args)
 
 
+def reject_validation_rows(estimator, X_val, y_val, groups_val):
+    """Validation rows given to ``fit`` with dask input: a ``ValueError``."""
+    if X_val is not None or y_val is not None or groups_val is not None:
+        raise ValueError(
+            f"{type(estimator).__name__}.fit takes no X_val, y_val or "
+            f"groups_val with dask input; leave them out to hold out "
+            f"validation_fraction of every user's rows on the workers.")
+
+
 def check_whole_groups(group_labels, has_groups, n_rows):
     """Raise when a group has rows in several partitions; return the groups.
 

@@ -34,6 +34,7 @@ from ._common import (
     check_partitions,
     check_validation_counts,
     load_partitions,
+    reject_validation_rows,
 )
 from ._oracle import DaskLinearLoss, DistributedValidation, PersistedPartitions
 
@@ -46,7 +47,8 @@ class DaskLinearMixin(DaskRankerMixin):
     """
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, coef_init=None):
+    def fit(self, X, y, groups=None, coef_init=None, *, X_val=None, y_val=None,
+            groups_val=None):
         """Fit on the workers holding ``X``'s partitions, or in memory.
 
         Parameters
@@ -69,15 +71,20 @@ class DaskLinearMixin(DaskRankerMixin):
             form one group, which must then lie in one partition.
         coef_init : array-like of shape (n_features,), default=None
             The starting iterate, as for the in-memory ``fit``.
+        X_val, y_val, groups_val : default=None
+            Validation rows of early stopping, for in-memory input only (a
+            ``ValueError`` with dask input), as for the in-memory ``fit``.
 
         Returns
         -------
         self : object
             Fitted ranker (an in-memory one: its attributes are NumPy).
         """
-        if not any_dask(X, y, groups):
-            return self._local_class.fit(self, X, y, groups=groups,
-                                         coef_init=coef_init)
+        if not any_dask(X, y, groups, X_val, y_val, groups_val):
+            return self._local_class.fit(
+                self, X, y, groups=groups, coef_init=coef_init, X_val=X_val,
+                y_val=y_val, groups_val=groups_val)
+        reject_validation_rows(self, X_val, y_val, groups_val)
         return self._fit_dask(X, y, groups, coef_init)
 
     def _fit_dask(self, X, y, groups, coef_init):

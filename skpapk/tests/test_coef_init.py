@@ -155,7 +155,9 @@ def test_baseline_on_the_same_solver_takes_coef_init():
 
 def test_metadata_routing_does_not_request_coef_init():
     routing = PApKAvgRanker().get_metadata_routing()
-    assert routing.fit.requests == {"groups": True, "coef_init": None}
+    assert routing.fit.requests == {"groups": True, "coef_init": None,
+                                    "X_val": None, "y_val": None,
+                                    "groups_val": None}
     X, y, groups = _data(9, n_groups=30)
     search = GridSearchCV(PApKAvgRanker(k=3, max_iter=10, tol=None),
                           {"eta0": [0.01, 0.5]}, cv=GroupKFold(3))

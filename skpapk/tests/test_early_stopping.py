@@ -85,6 +85,31 @@ def test_validation_scores_and_best_coef_match_the_definitions(average, surrogat
     assert ranker.n_iter_ == n
 
 
+@pytest.mark.parametrize("surrogate, solver", [("avg", "subgradient"),
+                                               ("pairwise_logistic", "lbfgs")])
+def test_given_validation_rows_are_the_held_out_rows(surrogate, solver):
+    # fit(X[train], ..., X_val=X[val], ...) is the fit on every row that
+    # holds those same rows out (X_val as HistGradientBoostingClassifier's)
+    X, y, g = make_data(4)
+    params = dict(k=5, eta0=2.0, alpha=1e-3, max_iter=30, tol=1e-3,
+                  n_iter_no_change=3, early_stopping=True, random_state=0,
+                  solver=solver)
+    held = PApKRanker(surrogate, validation_fraction=0.25, **params).fit(
+        X, y, groups=g)
+    train, val = split(y, g, 0.25, 0)
+    given = PApKRanker(surrogate, **params).fit(
+        X[train], y[train], groups=g[train], X_val=X[val], y_val=y[val],
+        groups_val=g[val])
+    assert held.validation_scores_.shape[0] >= 1
+    np.testing.assert_array_equal(given.validation_scores_,
+                                  held.validation_scores_)
+    np.testing.assert_array_equal(given.coef_, held.coef_)
+    with pytest.raises(ValueError, match="early_stopping=False"):
+        PApKRanker(surrogate, **{**params, "early_stopping": False}).fit(
+            X[train], y[train], groups=g[train], X_val=X[val], y_val=y[val],
+            groups_val=g[val])
+
+
 def test_stops_before_max_iter_and_tol_none_runs_all():
     X, y, g = make_data(1)
     params = dict(k=5, eta0=5.0, early_stopping=True, validation_fraction=0.2,

@@ -179,3 +179,23 @@ def test_empty_partitions_are_fine():
         local.fit(X, y, groups=groups)
     np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-12)
     assert remote.n_iter_ == local.n_iter_ == 3
+
+
+def test_validation_rows_in_memory_only():
+    # X_val, y_val, groups_val: the in-memory fit with in-memory input, a
+    # ValueError with dask input (no cluster needed for either)
+    X, y, groups = grouped_data(3)
+    Xv, yv, gv = grouped_data(4)
+    params = dict(k=3, early_stopping=True, max_iter=20, random_state=0)
+    remote = skpapk.dask.PApKRanker(**params).fit(
+        X, y, groups=groups, X_val=Xv, y_val=yv, groups_val=gv)
+    local = skpapk.PApKRanker(**params).fit(
+        X, y, groups=groups, X_val=Xv, y_val=yv, groups_val=gv)
+    np.testing.assert_array_equal(remote.coef_, local.coef_)
+    np.testing.assert_array_equal(remote.validation_scores_,
+                                  local.validation_scores_)
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
+    with pytest.raises(ValueError, match="no X_val, y_val or groups_val with "
+                                         "dask input"):
+        skpapk.dask.PApKRanker(**params).fit(dX, dy, groups=dgroups, X_val=Xv,
+                                             y_val=yv, groups_val=gv)
