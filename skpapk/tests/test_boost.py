@@ -597,6 +597,16 @@ def test_early_stopping_on_given_validation_rows(early_stopping):
     np.testing.assert_allclose(  # trained on every row of X
         plain.fit(X, y, groups=g).booster_.predict(X, raw_score=True),
         ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
+    # given rows are the rows that a fit on every row would hold out
+    train, val = within_group_split(y, g, sizes=(0.7, 0.3), random_state=5)
+    held = PApKBoostRanker(early_stopping=True, validation_fraction=0.3,
+                           **params).fit(X, y, groups=g)
+    given = PApKBoostRanker(early_stopping=True, **params).fit(
+        X[train], y[train], groups=g[train], X_val=X[val], y_val=y[val],
+        groups_val=g[val])
+    np.testing.assert_array_equal(given.validation_scores_,
+                                  held.validation_scores_)
+    assert given.booster_.model_to_string() == held.booster_.model_to_string()
 
 
 @pytest.mark.parametrize("given, params, match", [
