@@ -11,8 +11,9 @@ fitted with ``groups``, stopped early on micro-pAp@k (eq. 17 of Hiranandani
 et al., ICML 2020) over validation rows held out inside every user, and
 compared on held-out items with scikit-learn's
 :class:`~sklearn.ensemble.HistGradientBoostingClassifier`, which fits the
-row-wise logistic loss and ignores the users. Needs LightGBM
-(``pip install 'skpapk[lightgbm]'``).
+row-wise logistic loss and ignores the users; its ranking is then
+explained feature by feature (SHAP values, as ``LGBMRanker.predict`` gives
+them). Needs LightGBM (``pip install 'skpapk[lightgbm]'``).
 """
 
 # %%
@@ -66,4 +67,20 @@ ax.axvline(ranker.best_iteration_, color="gray", ls="--",
 ax.set_xlabel("number of trees")
 ax.set_ylabel(f"micro-pAp@{K}")
 ax.legend(loc="lower right")
+fig.tight_layout()
+
+# %%
+# Which features the ranking rests on: ``predict(X, pred_contrib=True)``
+# returns every feature's contribution to every row's score (LightGBM's
+# TreeSHAP; the last column is the trees' expected value, and each row adds
+# up to its score), as ``LGBMRanker.predict`` does. The mean absolute
+# contribution over the test items ranks the features.
+contributions = ranker.predict(X[test], pred_contrib=True)
+assert np.allclose(contributions.sum(axis=1), ranker.predict(X[test]))
+importance = np.abs(contributions[:, :-1]).mean(axis=0)
+names = ["|x0|", "|x1|", "x2 ** 2", "x3 ** 2"]
+fig, ax = plt.subplots(figsize=(6, 2.5))
+ax.barh(names, importance)
+ax.invert_yaxis()
+ax.set_xlabel("mean |contribution| to the test scores")
 fig.tight_layout()
