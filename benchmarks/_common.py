@@ -121,6 +121,17 @@ def markdown_table(header, rows):
     return "\n".join(lines)
 
 
+def study_heading(title, n_splits, started):
+    """The heading of a study over ``n_splits`` MovieLens splits: its title,
+    command, date, number of splits, minutes since ``started``
+    (``time.perf_counter()``) and machine."""
+    import time
+
+    return (f"# {title}\n\nCommand: `{command_line()}`  \nDate: {today()}; "
+            f"{n_splits} splits; {(time.perf_counter() - started) / 60:.0f} min"
+            f"  \nMachine: {machine_info()}\n")
+
+
 def chosen_on_validation(candidates, default, val, test, ks, label=str):
     """A Markdown table: at every ``k``, the candidate with the best mean
     validation score, against ``default`` on the test users of every split,

@@ -60,12 +60,10 @@ from skpapk.metrics import papk_score  # noqa: E402
 
 from .._common import (  # noqa: E402
     chosen_on_validation,
-    command_line,
     data_path,
-    machine_info,
     markdown_table,
     per_user_papk,
-    today,
+    study_heading,
     val_test_cells,
 )
 from .compare_peers import load_split  # noqa: E402
@@ -504,11 +502,8 @@ def main(argv=None):
               file=sys.stderr, flush=True)
     rows = [[name, *val_test_cells(val, test, name, KS),
              f"{np.mean(seconds[name]):.1f}"] for name in variants]
-    print(f"# LambdaLoss-style pAp@k pair weights (PApKBoostRanker, "
-          f"MovieLens 100K)\n\n"
-          f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
-          f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"
-          f"Machine: {machine_info()}\n")
+    print(study_heading("LambdaLoss-style pAp@k pair weights (PApKBoostRanker, "
+                        "MovieLens 100K)", args.splits, started))
     print(f"Checks (run first, {check_seconds:.0f} s):\n")
     print("\n".join(check_lines) + "\n")
     print("Mean validation / test micro-pAp@k (%) over the splits, and the "

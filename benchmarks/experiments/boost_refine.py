@@ -32,12 +32,10 @@ from skpapk import PApKBoostRanker
 
 from .._common import (
     chosen_on_validation,
-    command_line,
     data_path,
-    machine_info,
     markdown_table,
     per_user_papk,
-    today,
+    study_heading,
     val_test_cells,
 )
 from .compare_peers import load_split
@@ -106,10 +104,8 @@ def main(argv=None):
             test.setdefault((candidate, k), []).append(per_user_papk(
                 ys, booster.predict(Xs, raw_score=True), gs, k))
     rows = [[name(c), *val_test_cells(val, test, c, KS)] for c in candidates]
-    print(f"# A k-aware refinement of PApKBoostRanker (MovieLens 100K)\n\n"
-          f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
-          f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"
-          f"Machine: {machine_info()}\n")
+    print(study_heading("A k-aware refinement of PApKBoostRanker (MovieLens "
+                        "100K)", args.splits, started))
     print("Mean validation / test micro-pAp@k (%) over the splits:\n")
     print(markdown_table(["model"] + [f"k={k}: val / test" for k in KS], rows))
     print("\nThe candidate with the best validation score at each k against "

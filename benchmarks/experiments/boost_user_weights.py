@@ -33,12 +33,10 @@ from skpapk.losses import _smooth
 
 from .._common import (
     chosen_on_validation,
-    command_line,
     data_path,
-    machine_info,
     markdown_table,
     per_user_papk,
-    today,
+    study_heading,
     val_test_cells,
 )
 from .compare_peers import load_split
@@ -100,10 +98,8 @@ def main(argv=None):
             test.setdefault((variant, k), []).append(
                 per_user_papk(ys, ranker.decision_function(Xs), gs, k))
     rows = [[name(v), *val_test_cells(val, test, v, KS)] for v in variants]
-    print(f"# User weights that read k (PApKBoostRanker, MovieLens 100K)\n\n"
-          f"Command: `{command_line()}`  \nDate: {today()}; {args.splits} "
-          f"splits; {(time.perf_counter() - started) / 60:.0f} min  \n"
-          f"Machine: {machine_info()}\n")
+    print(study_heading("User weights that read k (PApKBoostRanker, MovieLens "
+                        "100K)", args.splits, started))
     print("Mean validation / test micro-pAp@k (%) over the splits:\n")
     print(markdown_table(["user weights, pairs"]
                          + [f"k={k}: val / test" for k in KS], rows))
