@@ -322,6 +322,20 @@ DEFAULT = next(iter(VARIANTS))
 
 # ---------------------------------------------------------------- the checks
 
+def _swap_deltas(y, s, k):
+    """|change of ``papk_score``| when the scores of each (relevant,
+    irrelevant) pair are exchanged (pair order of :func:`pair_rows`), and
+    the pAp@k of ``s``."""
+    base = papk_score(y, s, k=k)
+    out = []
+    for i in np.flatnonzero(y):
+        for j in np.flatnonzero(~y):
+            s2 = s.copy()
+            s2[i], s2[j] = s[j], s[i]
+            out.append(abs(papk_score(y, s2, k=k) - base))
+    return np.array(out), base
+
+
 def _brute_deltas(y, s, k):
     """D of every pair of one user by ``papk_score`` on the exchanged
     tie-broken rankings (pair order of :func:`pair_rows`)."""
@@ -330,14 +344,7 @@ def _brute_deltas(y, s, k):
     order = np.lexsort((idx, y, -s))
     r = np.empty(len(y))
     r[order] = -np.arange(len(y), dtype=np.float64)
-    base = papk_score(y, r, k=k)
-    out = []
-    for i in np.flatnonzero(y):
-        for j in np.flatnonzero(~y):
-            r2 = r.copy()
-            r2[i], r2[j] = r[j], r[i]
-            out.append(abs(papk_score(y, r2, k=k) - base))
-    return np.array(out), base, r
+    return (*_swap_deltas(y, r, k), r)
 
 
 def check(rng, n_users=300):
@@ -372,15 +379,8 @@ def check(rng, n_users=300):
         assert abs(base - papk_score(y, s, k=k, ties="error")) < 1e-12
         if len(np.unique(s)) == len(s):
             # no ties: D is the change when the two scores are swapped
-            base_s = papk_score(y, s, k=k)
-            lit = []
-            for i in np.flatnonzero(y):
-                for j in np.flatnonzero(~y):
-                    s2 = s.copy()
-                    s2[i], s2[j] = s[j], s[i]
-                    lit.append(abs(papk_score(y, s2, k=k) - base_s))
-            untied_worst = max(untied_worst,
-                               float(np.max(np.abs(got - np.array(lit)))))
+            lit = _swap_deltas(y, s, k)[0]
+            untied_worst = max(untied_worst, float(np.max(np.abs(got - lit))))
         else:
             n_tied_users += 1
     assert worst < 1e-12, worst
