@@ -192,7 +192,8 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     condition : {"beta", "moderate_beta", "strong_beta"}
         The margin condition that ``w`` must realize.
     w : array-like of shape (n_features,), default=None
-        The scoring vector; ``None`` means ``1_d``. Must not be zero.
+        The scoring vector; ``None`` means ``1_d``. Finite, not zero, and
+        of a squared norm that float64 holds (e.g. ``|w|`` near 1).
     n_pos, n_neg : int, default=250 and 2000
         Numbers of positives and negatives (both at least 1).
     k : int, default=30
@@ -257,6 +258,14 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
             raise ValueError(
                 "w must be finite and not zero: a zero scorer ties every item "
                 "and realizes no margin."
+            )
+        with np.errstate(over="ignore", under="ignore"):
+            norm2 = float(w @ w)
+        if not 0.0 < norm2 < np.inf:
+            raise ValueError(
+                f"w's squared norm is {'too large' if norm2 else 'too small'} "
+                f"for float64 ({norm2!r}); rescale w (the negatives' scores are "
+                f"drawn in the units of w @ x, so keep |w| near 1)."
             )
     n_pos = _check_count(n_pos, "n_pos")
     n_neg = _check_count(n_neg, "n_neg")

@@ -6,6 +6,9 @@ One string registry, :data:`SURROGATES`, drives the dispatch here and the
 :class:`BaseSurrogate` subclass and one entry below.
 """
 
+from numbers import Real
+
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import _check_sample_weight
 
 from .. import _defaults
@@ -19,7 +22,7 @@ from ._losses import (
     TightStructSurrogate,
 )
 from ._preck import PrecAtKSurrogate
-from ._smooth import PairwiseLogisticSurrogate, SoftPApKSurrogate
+from ._smooth import GROUP_WEIGHTS, PairwiseLogisticSurrogate, SoftPApKSurrogate
 
 #: Every surrogate by name: the four of the pAp@k paper, the two baselines'
 #: ("pauc": SVM-pAUC, "preck": SGD@k-avg) and the two smooth pairwise ones
@@ -87,6 +90,19 @@ def get_surrogate(surrogate, **params):
     )
 
 
+@validate_params(
+    {
+        "y_true": ["array-like"],
+        "y_score": ["array-like"],
+        "groups": ["array-like", None],
+        "surrogate": [StrOptions(set(SURROGATES)), BaseSurrogate],
+        "temperature": [Interval(Real, 0, None, closed="neither")],
+        "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "sample_weight": ["array-like", None],
+        "return_hessian": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
                    temperature=_defaults.TEMPERATURE,
                    group_weight=_defaults.SURROGATE_GROUP_WEIGHT, sample_weight=None,
@@ -186,7 +202,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, n_groups, k)
         return value, coef
     if sample_weight is not None:
-        sample_weight = _check_sample_weight(sample_weight, y_score)
+        sample_weight = _check_sample_weight(sample_weight, y_score,
+                                             ensure_non_negative=True)
     value, grad, hess, _ = loss.loss_gradient_hessian(
         y_pos, y_score, codes, n_groups, k, sample_weight=sample_weight,
         hessian=return_hessian)

@@ -183,6 +183,9 @@ def test_margin_data_reproducible_and_shuffle():
     [
         (("weak_beta",), {}, ValueError, "condition must be one of"),
         (("beta", [0.0, 0.0]), {}, ValueError, "not zero"),
+        # finite, but w @ w overflows (NaN features) or underflows to 0
+        (("strong_beta", [1e200, 1e200]), {}, ValueError, "too large"),
+        (("strong_beta", [1e-200, 0.0]), {}, ValueError, "too small"),
         (("beta", [[1.0]]), {}, ValueError, "1-d"),
         (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
         (("beta",), {"margin": -1.0}, ValueError, "margin"),

@@ -307,9 +307,16 @@ def test_ts_closed_form_is_not_convex(surrogate, convex):
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"surrogate": "hinge"}, ValueError, "surrogate must be one of"),
+        ({"surrogate": "hinge"}, ValueError, "'surrogate' parameter"),
         ({"k": 0}, ValueError, "k must be a positive integer"),
         ({"k": 1.5}, TypeError, "k must be a positive integer"),
+        # soft_papk's temperature must be positive and finite (a zero one
+        # divided by zero, a negative one gave a finite, meaningless loss)
+        *[({"surrogate": "soft_papk", "temperature": t}, ValueError,
+           "'temperature' parameter") for t in (0.0, -1.0, np.nan, np.inf)],
+        # frequency weights: a negative one gave a logistic loss below 0
+        ({"surrogate": "pairwise_logistic", "sample_weight": [1.0, -1.0]},
+         ValueError, "Negative values in data passed to `sample_weight`"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

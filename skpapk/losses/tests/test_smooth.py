@@ -343,7 +343,7 @@ def test_parts_of_the_groups_add_up():
 
 
 def test_unknown_group_weight():
-    with pytest.raises(ValueError, match="group_weight must be one of"):
+    with pytest.raises(ValueError, match="'group_weight' parameter"):
         surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="soft_papk",
                        group_weight="rows")
 
