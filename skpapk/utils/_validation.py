@@ -138,11 +138,19 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"{input_name} contains NaN or infinite labels; give every row a "
             f"finite group id (e.g. drop rows whose user id is missing)."
         )
+    if groups.dtype.kind in "mM" and np.any(np.isnat(groups)):
+        raise ValueError(
+            f"{input_name} contains a missing id (NaT); give every row a group "
+            f"id (e.g. drop rows whose user id is missing)."
+        )
     if groups.dtype.kind == "O":
-        kinds = {type(g) for g in groups.tolist()}
-        if any(g is None for g in groups.tolist()):
+        values = groups.tolist()
+        kinds = {type(g) for g in values}
+        if any(map(_can_be_missing, kinds)) and any(map(_is_missing, values)):
             raise ValueError(
-                f"{input_name} contains None; give every row a group id."
+                f"{input_name} contains a missing id (None, NaN or pandas' NA); "
+                f"give every row a group id (e.g. drop rows whose user id is "
+                f"missing)."
             )
         numeric = all(issubclass(t, numbers.Number) for t in kinds)
         if len(kinds) > 1 and not numeric:
@@ -160,6 +168,20 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"type such as int or str."
         ) from exc
     return codes.reshape(-1).astype(np.intp, copy=False), labels
+
+
+def _can_be_missing(kind):
+    """Whether values of type ``kind`` may be missing ones: None, float
+    NaN, pandas' NA or NaT (pandas is not imported for it)."""
+    return (kind is type(None) or kind.__name__ in ("NAType", "NaTType")
+            or issubclass(kind, (float, np.floating)))
+
+
+def _is_missing(label):
+    """Whether an object label is a missing value (see :func:`_can_be_missing`)."""
+    if isinstance(label, (float, np.floating)):
+        return bool(np.isnan(label))
+    return _can_be_missing(type(label))
 
 
 def _binary_int_classes(y):
@@ -429,6 +451,12 @@ def check_scores(y_score, n_samples, *, input_name="y_score"):
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "
             f"output of decision_function."
         )
+    if y_score.dtype.kind in "iu" and y_score.size and (
+            y_score.max() > 2**53 or y_score.min() < -(2**53)):
+        # float64 would merge integers 2**53 apart or less (nanosecond
+        # timestamps, ...) into ties: rank them instead, the order and the
+        # ties kept exactly (every metric here reads only the order)
+        y_score = np.unique(y_score, return_inverse=True)[1].reshape(-1)
     if y_score.dtype.kind != "f":
         y_score = y_score.astype(np.float64)
     # scikit-learn first checks the sum, which overflows (a RuntimeWarning)

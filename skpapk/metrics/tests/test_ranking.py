@@ -573,3 +573,20 @@ def test_agrees_with_rectools_formula_when_k_le_n_neg(seed, k):
 def test_empty_input_is_an_error(metric, kwargs):
     with pytest.raises(ValueError, match="y_true is empty"):
         metric([], [], **kwargs)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_integer_scores_beyond_float64_precision_are_not_tied(dtype):
+    # e.g. nanosecond timestamps as a recency score: neighbours 1 ns apart
+    # were merged into ties by a float64 conversion (AUC 0.5, not 1)
+    rng = np.random.default_rng(0)
+    base = dtype(np.iinfo(dtype).max // 2 + np.iinfo(dtype).max // 4)
+    scores = base + rng.permutation(40).astype(dtype)
+    y = (rng.random(40) < 0.3).astype(int)
+    groups = np.repeat([0, 1], 20)
+    ranks = np.argsort(np.argsort(scores)).astype(np.float64)  # same order
+    for metric in (papk_score, partial_auc_score, auc_at_k_score):
+        assert metric(y, scores, k=3, groups=groups) == metric(
+            y, ranks, k=3, groups=groups)
+    assert roc_auc_score(y, scores) == skm.roc_auc_score(y, scores)
+    assert roc_auc_score([1, 0], np.array([2**53 + 1, 2**53])) == 1.0

@@ -3,6 +3,7 @@
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,7 +57,16 @@ def test_check_groups_encodes_sorted_labels(groups, codes, labels):
     "groups, error, match",
     [([0, 1], ValueError, "groups has 2 labels but there are 3 rows"),
      ([0.0, np.nan, 1.0], ValueError, "NaN or infinite"),
-     (np.array([1, None, 2], dtype=object), ValueError, "None"),
+     (np.array([1, None, 2], dtype=object), ValueError, "missing id"),
+     # a text user column with a missing id (pandas reads NaN or NA): not
+     # "mixes labels", whose advice (astype(str)) made one user "nan" of them
+     (np.array(["a", np.nan, "b"], dtype=object), ValueError, "missing id"),
+     (["a", float("nan"), "b"], ValueError, "missing id"),
+     (pd.Series(["a", None, "b"]), ValueError, "missing id"),
+     (pd.array(["a", pd.NA, "b"], dtype="string"), ValueError, "missing id"),
+     (np.array([1.0, np.nan, 2.0], dtype=object), ValueError, "missing id"),
+     (np.array(["2020-01-01", "NaT", "2020-01-02"], dtype="datetime64[D]"),
+      ValueError, "missing id"),
      (np.array([1, "a", 2], dtype=object), TypeError, "mixes labels")],
 )
 def test_check_groups_rejects(groups, error, match):
@@ -114,6 +124,19 @@ def test_check_scores():
         check_scores([1.0, np.inf], 2)
     with pytest.raises(ValueError, match="y_score has 2 scores but y_true has 3"):
         check_scores([1.0, 2.0], 3)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_check_scores_keeps_the_order_of_integers_float64_would_merge(dtype):
+    # nanosecond timestamps and other integers beyond 2**53: float64 merged
+    # neighbours into ties; they are ranked instead, ties kept
+    big = np.iinfo(dtype).max - 10
+    scores = np.array([big, big - 1, 3, big, big - 2], dtype=dtype)
+    out = check_scores(scores, 5)
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(np.argsort(out, kind="stable"),
+                                  np.argsort(scores, kind="stable"))
+    assert out[0] == out[3]
 
 
 def test_check_ranking_inputs_names_both_arrays_on_length_mismatch():
