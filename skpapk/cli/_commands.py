@@ -52,9 +52,10 @@ def describe_groups(y, groups):
 def read_training_csv(path, args, progress):
     """``(data, y, labels)`` of a training file; ``labels``: ``[irrelevant,
     relevant]``."""
-    features = split_names(args.features)
+    features = split_names(args.features, "--features")
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
-                    features=features, ignore=split_names(args.ignore_cols) or (),
+                    features=features,
+                    ignore=split_names(args.ignore_cols, "--ignore-cols") or (),
                     delimiter=args.delimiter)
     values = [str(v) for v in pd.unique(data.labels)]
     labels, announce = choose_relevant(values, args.pos_label, path=path,
@@ -111,6 +112,10 @@ def cmd_fit(args):
             if name not in own:
                 raise CLIError(f"--{name}: {method} ({spec.label}) has no "
                                f"parameter {name}.")
+            if name not in spec.grids["paper"]:  # papk's L-BFGS takes no eta0
+                progress(f"note: --{name} is not used by {method} ({spec.label}); "
+                         f"ignored")
+                continue
             fixed[name] = getattr(args, name)
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
@@ -223,7 +228,7 @@ def cmd_recommend(args):
     check_input_file(args.file)
     if not to_stdout:
         check_output(args.out, option="--out", inputs=[args.file, args.model],
-                     force=args.force)
+                     force=args.force, hint=", or --out - to write to stdout")
     data = _read_for_model(args, model, require_label=False)
     with progress.task("scoring and ranking"):
         top = model.recommend(data.X, data.groups, k=k)

@@ -35,11 +35,15 @@ if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
     _READ_OPTIONS["float_precision"] = "round_trip"
 
 
-def split_names(values):
+def split_names(values, option):
     """Column names from repeated and/or comma-separated option values."""
     if values is None:
         return None
-    return [n.strip() for value in values for n in value.split(",") if n.strip()]
+    names = [n.strip() for value in values for n in value.split(",") if n.strip()]
+    if not names:
+        raise CLIError(f"{option} {cut(','.join(values))} names no column; give "
+                       f"comma-separated column names, e.g. {option} f1,f2.")
+    return names
 
 
 def _tokens(text, delimiter, line, fail):
@@ -379,8 +383,8 @@ def _bad_cell(path, line, name, value):
     if value.strip() == "":
         return (f"{where} holds an empty value; missing values are not supported "
                 f"(fill them, or {fix}).")
-    try:
-        float(value)
+    try:  # as pandas: no digit separator (1_000), no non-ASCII digit
+        float(value if value.isascii() and "_" not in value else "?")
     except ValueError:
         return (f"{where} holds {cut(value)}, not a number; features must be "
                 f"numeric (fix the value, or {fix}).")

@@ -2,7 +2,8 @@
 
 A file is written to a temporary file in its folder, flushed to disk, then
 renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
-a failure leaves the previous file, if any, intact and no partial file.
+a failure leaves the previous file, if any, intact and no partial file. A
+symbolic link is followed: the file it points to is replaced.
 """
 
 import contextlib
@@ -22,9 +23,10 @@ def check_input_file(path):
         raise CLIError(f"{path}: permission denied (cannot read it).")
 
 
-def check_output(path, *, option, inputs=(), force=False):
+def check_output(path, *, option, inputs=(), force=False, hint=""):
     """Fail before any training if ``path`` (of ``option``) cannot or must not
-    be written (an input, a folder, an existing file without ``force``)."""
+    be written (an input, a folder, a pipe or device, an existing file
+    without ``force``); ``hint``: another way out, for the pipe message."""
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
                 and os.path.samefile(path, source):
@@ -32,7 +34,10 @@ def check_output(path, *, option, inputs=(), force=False):
                            f"the output to another file.")
     if os.path.isdir(path):
         raise CLIError(f"{option} {path} is a folder; give a file name.")
-    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise CLIError(f"{option} {path} is not a regular file (a pipe, device "
+                       f"or socket); give a file name{hint}.")
+    folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: the folder {folder} does not exist; "
                        f"create it first.")
@@ -63,7 +68,8 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False):
     ...     f.read()
     'done'
     """
-    folder, name = os.path.split(os.path.abspath(path))
+    path = os.path.realpath(path)  # a link stays: its target is replaced
+    folder, name = os.path.split(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": newline}

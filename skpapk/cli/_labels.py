@@ -1,11 +1,13 @@
 """Which label is relevant: ``--pos-label``, or a rule that cannot invert.
 
-Labels are read as text. Without ``--pos-label``: of two numbers the
-greater, of ``False``/``True`` (any case) ``True``, of a well-known word
-pair (``no``/``yes``, ...) the positive word; any other pair of words is an
-error asking for ``--pos-label`` (an alphabetical order would silently
-invert the model whenever the relevant word sorts first).
+Labels are read as text. Without ``--pos-label``: of two finite numbers
+the greater, of ``False``/``True`` (any case) ``True``, of a well-known
+word pair (``no``/``yes``, ...) the positive word; other words (``nan``
+too) are an error asking for ``--pos-label`` (an alphabetical order would
+silently invert the model whenever the relevant word sorts first).
 """
+
+import math
 
 from ._output import CLIError, cut
 
@@ -17,7 +19,7 @@ _WORD_PAIRS = {"yes": "no", "y": "n", "t": "f", "true": "false",
 
 def _number(text):
     try:
-        return float(text)
+        return float(text) if math.isfinite(float(text)) else None
     except ValueError:
         return None
 
@@ -44,10 +46,11 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
     (['no', 'yes'], True)
     """
     shown = " and ".join(cut(v) for v in values)
-    if len(values) < 2:
+    if len(values) < 2 or _same_label(*values):  # 1 and 1.0: one value
+        written = f" (written {shown})" if len(values) > 1 else ""
         raise CLIError(f"{path}: label column {label_col!r} has the single value "
-                       f"{cut(values[0])}; training needs both relevant and "
-                       f"irrelevant rows.")
+                       f"{cut(values[0])}{written}; training needs both relevant "
+                       f"and irrelevant rows.")
     if pos_label is not None:
         matches = [v for v in values if _same_label(v, pos_label.strip())]
         if not matches:

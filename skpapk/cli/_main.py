@@ -41,8 +41,12 @@ def _typed(convert, ok, expected):
 
 _positive_int = _typed(int, lambda v: 1 <= v <= MAX_INT,
                        f"a positive integer up to {MAX_INT}")
-_positive_float = _typed(float, lambda v: math.isfinite(v) and v >= 0,
-                         "a number >= 0")
+_positive_float = _typed(float, lambda v: math.isfinite(v) and v > 0,
+                         "a number > 0")
+_nonnegative_float = _typed(float, lambda v: math.isfinite(v) and v >= 0,
+                            "a number >= 0")
+_seed = _typed(int, lambda v: 0 <= v <= 2**32 - 1,
+               f"an integer from 0 to {2**32 - 1}")
 _fraction = _typed(float, lambda v: 0 < v < 1,
                    "a fraction strictly between 0 and 1")
 _n_jobs = _typed(int, lambda v: v != 0, "1, N or -1 (all CPUs), not 0")
@@ -103,7 +107,7 @@ def _add(parser, groups, *, force=None):
         add("--n-jobs", type=_n_jobs, default=1, metavar="N",
             help="CPUs to use: parallel CV fits, and threads within a fit; at "
                  "most the number available (-1: all; default: 1)")
-        add("--random-state", type=int, default=0, metavar="SEED",
+        add("--random-state", type=_seed, default=0, metavar="SEED",
             help="seed of the data simulation, splits, folds and every "
                  "estimator: the same command twice gives the same result "
                  "(default: 0)")
@@ -199,10 +203,12 @@ def build_parser(methods=None):
                     "'recommend' read the same columns.")
     add = fit.add_argument
     add("file", metavar="FILE.csv", help="training data")
-    add("--method", default="papk", help=f"one of {names} (default: papk)")
+    savable = ", ".join(n for n, m in available_methods().items() if m.kind)
+    add("--method", default="papk", help=f"one of {savable} (default: papk)")
     add("--eta0", type=_positive_float, default=None,
-        help="fixed initial step size (default: tuned)")
-    add("--alpha", type=_positive_float, default=None,
+        help="fixed initial step size of the subgradient rankers (default: "
+             "tuned; papk, fitted by L-BFGS, takes none)")
+    add("--alpha", type=_nonnegative_float, default=None,
         help="fixed regularisation weight (default: tuned)")
     add("--out", required=True, metavar="MODEL.json", help="where to save the model")
     _add(fit, ["training"], force="the --out file")

@@ -21,6 +21,7 @@ import os
 import numpy as np
 
 from .._base import BaseRanker
+from ._booster_text import check_booster_text
 from ._files import atomic_write
 from ._output import CLIError, cut
 
@@ -35,6 +36,7 @@ _PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
                  b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00", b"\x04\x22\x4d\x18")
 #: Keys every model file holds, with their types.
 _REQUIRED = {"k": (int, "an integer"), "group_col": (str, "a string"),
+             "label_col": (str, "a string"),
              "feature_cols": (list, "a list"), "labels": (list, "a list"),
              "pos_label": (str, "a string"), "method": (str, "a string")}
 
@@ -120,9 +122,14 @@ class LightGBMScorer:
                            "(pip install lightgbm) to use it.") from None
         text, n_iter = data.get("booster"), data.get("num_iteration")
         if not isinstance(text, str) or not (n_iter is None or (
-                isinstance(n_iter, int) and 0 < n_iter <= MAX_K)):
+                isinstance(n_iter, int) and not isinstance(n_iter, bool)
+                and 0 < n_iter <= MAX_K)):
             raise ValueError("its LightGBM scorer needs the booster as text and "
                              "a positive num_iteration or null")
+        n_trees = check_booster_text(text, n_features)  # before LightGBM reads it
+        if n_iter is not None and n_iter > n_trees:
+            raise ValueError(f"its num_iteration, {n_iter}, is more than its "
+                             f"booster's {n_trees} trees")
         try:
             booster = lightgbm.Booster(model_str=text)
         except Exception as exc:  # LightGBM raises LightGBMError on bad text
@@ -191,7 +198,7 @@ def save_model(path, meta, scorer):
                        f"{exc.strerror or exc}.") from None
 
 
-def _content(path):
+def _content(path, what):
     if not os.path.exists(path):
         raise CLIError(f"{path}: no such model file; create one with "
                        f"'skpapk fit FILE.csv ... --out {path}'.")
@@ -208,19 +215,18 @@ def _content(path):
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        return "not JSON; skpapk model files are JSON, and pickle or joblib " \
-               "files are refused"
+        problem = ("not JSON; skpapk model files are JSON, and pickle or joblib "
+                   "files are refused")
     except RecursionError:
-        return "its JSON is nested too deeply"
+        problem = "its JSON is nested too deeply"
+    raise CLIError(f"{what} ({problem}).")
 
 
 def load_model(path):
     """Read and check a model file written by ``skpapk fit``: a
     :class:`SavedRanker`, or a :class:`CLIError` saying what is wrong."""
-    content = _content(path)
     what = f"{path} is not a model file written by 'skpapk fit'"
-    if isinstance(content, str):
-        raise CLIError(f"{what} ({content}).")
+    content = _content(path, what)
     if not isinstance(content, dict) or content.get("format") != FORMAT:
         raise CLIError(f"{what} (no \"format\": \"{FORMAT}\" in it).")
     version = content.get("format_version")
@@ -240,7 +246,7 @@ def load_model(path):
     if not 1 <= content["k"] <= MAX_K:
         raise CLIError(f"{what} (its k, {str(content['k'])[:40]}, is not between "
                        f"1 and {MAX_K}).")
-    columns = [content["group_col"], content.get("label_col"), *features]
+    columns = [content["group_col"], content["label_col"], *features]
     if (not features or not all(isinstance(name, str) for name in features)
             or len(set(map(str, columns))) != len(columns)
             or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
@@ -251,7 +257,7 @@ def load_model(path):
     scorer = content.pop("scorer", None)
     if not isinstance(scorer, dict):
         raise CLIError(f"{what} (no scorer in it).")
-    if scorer.get("kind") not in SCORER_KINDS:
+    if not isinstance(scorer.get("kind"), str) or scorer["kind"] not in SCORER_KINDS:
         raise CLIError(f"{path} holds a model of kind {cut(scorer.get('kind'))}, "
                        f"which this skpapk cannot use (kinds: "
                        f"{', '.join(SCORER_KINDS)}); upgrade skpapk.")

@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -130,6 +131,17 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
     assert saved["cv"]["score"] is None and len(saved["scorer"]["coef"]) == 2
 
 
+@pytest.mark.parametrize("quiet", [False, True])
+def test_eta0_is_noted_and_ignored_where_unused(dataset, tmp_path, quiet, capsys):
+    # papk is fitted by L-BFGS: no step size (a benchmark passes --eta0 1)
+    model = tmp_path / "papk.json"
+    assert main(["fit", str(dataset[0]), *FIT, "--eta0", "1", "--alpha", "0.001",
+                 "--out", str(model), *FAST, *["-q"] * quiet]) == 0
+    note = "note: --eta0 is not used by papk (PApKRanker); ignored"
+    assert (note in capsys.readouterr().err) != quiet
+    assert json.loads(model.read_text())["params"] == {"alpha": 0.001}
+
+
 @pytest.mark.parametrize("method", ["greedy", "papk", "logreg"])
 def test_same_command_twice_gives_byte_identical_models(dataset, tmp_path, method):
     outs = [tmp_path / f"m{i}.json" for i in range(2)]
@@ -207,6 +219,44 @@ def test_output_checks_happen_before_any_work(dataset, fitted, tmp_path, capsys)
     assert main(["recommend", path, "--model", str(fitted[0]), "--out",
                  str(fitted[0]), "--force"]) == 2
     assert "is an input" in capsys.readouterr().err
+
+
+def test_out_through_a_link_replaces_its_target(dataset, fitted, tmp_path,
+                                                capsys):
+    target, link = tmp_path / "target.csv", tmp_path / "link.csv"
+    target.write_text("old")
+    os.symlink(target, link)
+    args = ["recommend", str(dataset[0]), "--model", str(fitted[0]), "--out",
+            str(link), "-q"]
+    assert main(args) == 2 and target.read_text() == "old"  # without --force
+    assert "already exists" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0
+    assert os.path.islink(link) and os.readlink(link) == str(target)
+    assert target.read_text().startswith("user,rank,score")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv", "target.csv"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("command", ["fit", "recommend"])
+@pytest.mark.parametrize("kind", ["fifo", "socket"])
+def test_an_out_that_is_no_regular_file_is_refused(dataset, fitted, tmp_path,
+                                                   command, kind, capsys):
+    # --force replaced a named pipe (or a device: /dev/null as root) by a file
+    out = tmp_path / kind
+    if kind == "fifo":
+        os.mkfifo(out)
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(out))
+    args = {"fit": ["fit", str(dataset[0]), *FIT, *FAST],
+            "recommend": ["recommend", str(dataset[0]), "--model", str(fitted[0])]}
+    assert main([*args[command], "--out", str(out), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {out} is not a regular file" in err and err.count("\n") == 1
+    assert ("--out - to write to stdout" in err) == (command == "recommend")
+    assert out.is_fifo() if kind == "fifo" else out.is_socket()
+    if kind == "socket":
+        sock.close()
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(dataset, fitted,

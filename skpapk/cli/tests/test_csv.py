@@ -79,6 +79,8 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
     ("inf", "holds 'inf'; features must be finite"),
     ("1e400", "holds '1e400'; features must be finite"),
     ("NA", "holds 'NA', not a number"),
+    ("1_000", "holds '1_000', not a number"),  # Python's float() reads these,
+    ("\uff11", "holds '\uff11', not a number"),  # pandas does not
 ])
 def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
     rows = [f"g{i % 7},{i % 2},{i},{i / 3}" for i in range(2000)]

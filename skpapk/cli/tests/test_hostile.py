@@ -8,6 +8,7 @@ import warnings
 import pytest
 
 from skpapk.cli import main
+from skpapk.cli._main import build_parser
 
 from .conftest import FAST, make_dataset, write_csv
 
@@ -62,6 +63,30 @@ def test_a_huge_k_in_a_model_file_is_refused(k, dataset, fitted, tmp_path, capsy
     status, out, err = run(["score", dataset[0], "--model", model], capsys)
     assert_one_line_error(status, out, err, "is not a model file", "'k'" if
                           isinstance(k, (float, bool)) else "its k")
+
+
+@pytest.mark.parametrize("command", ["compare", "fit"])
+@pytest.mark.parametrize("seed", ["-1", str(2**32), "9" * 20, "1.5"])
+def test_a_seed_out_of_range_is_a_usage_error(command, seed, dataset, tmp_path,
+                                              capsys):
+    # numpy's seeds are 0 .. 2**32 - 1: the fit failed with exit status 1
+    args = {"compare": ["compare"], "fit": ["fit", dataset[0], *FIT, "--out",
+                                            tmp_path / "m.json"]}[command]
+    status, out, err = run([*args, "--random-state", seed], capsys)
+    assert_one_line_error(status, out, err, "--random-state: expected an integer "
+                          "from 0 to 4294967295")
+    assert build_parser().parse_args(["compare", "--random-state", str(
+        2**32 - 1)]).random_state == 2**32 - 1
+
+
+@pytest.mark.parametrize("option", ["--features", "--ignore-cols"])
+@pytest.mark.parametrize("value", [" , ", ""])
+def test_a_column_list_naming_no_column_is_a_usage_error(option, value, dataset,
+                                                         tmp_path, capsys):
+    # --features ' , ' fitted on 0 features: exit status 1
+    status, out, err = run(["fit", dataset[0], *FIT, option, value, "--out",
+                            tmp_path / "m.json", *FAST], capsys)
+    assert_one_line_error(status, out, err, f"{option} {value!r} names no column")
 
 
 def test_deeply_nested_json_is_refused(dataset, tmp_path, capsys):

@@ -37,6 +37,24 @@ def test_other_words_need_pos_label(values):
         "clicked", "a")
 
 
+@pytest.mark.parametrize("values", [["0", "nan"], ["nan", "0"], ["1", "inf"],
+                                    ["-inf", "NaN"]])
+def test_non_finite_labels_are_words(values):
+    # float('nan') is no number to compare: the order of rows chose before
+    with pytest.raises(CLIError, match="are words; say which one is relevant"):
+        choose(values)
+    assert choose(values, values[0]) == ([values[1], values[0]], True)
+
+
+@pytest.mark.parametrize("values", [["1", "1.0"], ["0.0", "0"], ["-0", "0e3"]])
+def test_one_number_written_two_ways_is_a_single_value(values):
+    # fit took '1' as relevant and '1.0' not, where score takes both
+    with pytest.raises(CLIError, match=f"single value '{values[0]}' \\(written"):
+        choose(values)
+    with pytest.raises(CLIError, match="single value"):
+        choose(values, values[1])
+
+
 def test_pos_label_overrides_and_is_checked():
     assert choose(["0", "1"], "0") == (["1", "0"], True)
     assert choose(["0.0", "1.0"], "1") == (["0.0", "1.0"], True)  # as numbers

@@ -31,6 +31,8 @@ def test_help_of_every_command(command, capsys):
     if command in ("compare", "fit"):
         for option in ("--pos-label", "--random-state", "--n-jobs", "--grid"):
             assert option in out
+        # fit lists only the methods it can save (hgb is compare's only)
+        assert ("hgb" in out) == (command == "compare")
     if command == "compare":
         assert "seconds" in out  # the measured run time
 
@@ -56,6 +58,10 @@ def _error_cases(base, dataset_path, model_path):
                       [["g1", 0, 0.5], ["g1", 1, 0.2], ["g1", 2, 0.3]])
     one_label = write_csv(base / "one_label.csv", ["group", "label", "a"],
                           [["g1", 1, 0.5], ["g1", 1, 0.2]])
+    nan_label = write_csv(base / "nan_label.csv", ["group", "label", "a"],
+                          [["g1", "nan", 0.5], ["g1", 0, 0.2]])
+    two_ones = write_csv(base / "two_ones.csv", ["group", "label", "a"],
+                         [["g1", 1, 0.5], ["g1", "1.0", 0.2]])
     ragged = base / "ragged.csv"
     ragged.write_text("group,label,a\ng1,1,0.5\ng1,0\n")
     quote = base / "quote.csv"
@@ -100,6 +106,11 @@ def _error_cases(base, dataset_path, model_path):
                                                     "holds an empty value"),
         "non_binary_label": ([*fit, three], "must be binary"),
         "single_label": ([*fit, one_label], "single value '1'"),
+        "nan_label": ([*fit, nan_label], "are words; say which one is relevant"),
+        "one_label_two_spellings": ([*fit, two_ones],
+                                    "single value '1' (written '1' and '1.0')"),
+        "usage_eta0_zero": ([*fit, d, "--method", "avg", "--eta0", "0"],
+                            "--eta0: expected a number > 0"),
         "ragged_line": ([*fit, ragged], "line 3: 2 fields"),
         "unclosed_quote": ([*fit, quote], "line 3: this quoted field is never "
                                           "closed"),

@@ -10,6 +10,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from skpapk import PApKRanker
+from skpapk.cli._booster_text import check_booster_text
 from skpapk.cli._model_io import (
     FORMAT_VERSION,
     LinearScorer,
@@ -133,6 +134,11 @@ def _valid():
     (lambda c: c["scorer"].update(coef=[1.0, 2.0]), "3 finite coefficients"),
     (lambda c: c["scorer"].update(coef=[1.0, 2.0, "x"]), "3 finite coefficients"),
     (lambda c: c.pop("scorer"), "no scorer"),
+    # each was a traceback (KeyError, TypeError) or blamed the CSV file
+    (lambda c: c.pop("label_col"), "'label_col' is missing or not a string"),
+    (lambda c: c.update(label_col=None), "'label_col' is missing or not"),
+    (lambda c: c.update(label_col=5), "'label_col' is missing or not a string"),
+    (lambda c: c["scorer"].update(kind=["linear"]), r"kind \"\['linear'\]\""),
 ])
 def test_invalid_model_files(tmp_path, change, message):
     content = _valid()
@@ -144,6 +150,9 @@ def test_invalid_model_files(tmp_path, change, message):
 def test_not_json_missing_and_folder(tmp_path):
     with pytest.raises(CLIError, match="not JSON"):
         load_model(_write(tmp_path, "user,label\n1,2\n"))
+    # a JSON string is not shown as if it were the reason
+    with pytest.raises(CLIError, match=r"\(no \"format\": \"skpapk-model\""):
+        load_model(_write(tmp_path, '"hello"'))
     with pytest.raises(CLIError, match="NaN"):  # json.loads accepts NaN ...
         save_model(tmp_path / "n.json", META, LinearScorer([np.nan, 1, 2]))
     with pytest.raises(CLIError, match="no such model file"):
@@ -175,7 +184,14 @@ def test_lightgbm_booster_in_its_own_text_format(tmp_path, data):
     np.testing.assert_allclose(load_model(path).decision_function(X),
                                ranker.predict(X, num_iteration=5), rtol=1e-12)
     content["scorer"]["booster"] = "tree\nnot a model"
-    with pytest.raises(CLIError, match="LightGBM cannot read"):
+    with pytest.raises(CLIError, match="booster's header must hold"):
+        load_model(_write(tmp_path, content))
+    content["scorer"].update(booster=scorer.to_dict()["booster"],
+                             num_iteration=True)  # a bool is not a count
+    with pytest.raises(CLIError, match="positive num_iteration"):
+        load_model(_write(tmp_path, content))
+    content["scorer"].update(num_iteration=6)  # the text holds the 5 kept
+    with pytest.raises(CLIError, match="more than its booster's 5 trees"):
         load_model(_write(tmp_path, content))
     with pytest.raises(TypeError, match="without feature scaling"):
         scorer_from_estimator(ranker, MinMaxScaler().fit(X))
@@ -188,3 +204,114 @@ def test_unsavable_estimator(data):
     model = HistGradientBoostingClassifier(max_iter=3).fit(X, y)
     with pytest.raises(CLIError, match="cannot be saved as plain data"):
         scorer_from_estimator(model)
+
+
+# --------------------------------------------------------------------------
+# The booster's text is checked before LightGBM reads it: LightGBM cuts the
+# trees at tree_sizes' offsets and reads them in threads (a cut file
+# crashed the process) and follows child indices unchecked
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def booster_texts(data):
+    lightgbm = pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    X, y, groups = data
+    order = np.argsort(groups, kind="stable")
+    lambdarank = lightgbm.LGBMRanker(n_estimators=6, num_leaves=4,
+                                     min_child_samples=2, verbose=-1)
+    lambdarank.fit(X[order], y[order], group=np.bincount(groups))
+    papk = PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
+                           min_child_samples=2).fit(X, y, groups=groups)
+    constant = lightgbm.train({"objective": "binary", "verbose": -1},
+                              lightgbm.Dataset(np.ones((30, 3)), np.arange(30) % 2),
+                              num_boost_round=2)  # trees of one leaf
+    return {"lambdarank": lambdarank.booster_.model_to_string(),
+            "papk": papk.booster_.model_to_string(),
+            "one leaf": constant.model_to_string()}
+
+
+@pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf"])
+def test_booster_text_as_lightgbm_writes_it_passes(booster_texts, name):
+    text = booster_texts[name]
+    assert check_booster_text(text, 3) == text.count("\nTree=") > 0
+    with pytest.raises(ValueError, match="ranker of 4 features"):
+        check_booster_text(text, 4)
+
+
+@pytest.mark.parametrize("name", ["lambdarank", "papk"])
+def test_booster_text_cut_anywhere_is_refused(booster_texts, name):
+    text = booster_texts[name]
+    end = text.index("end of trees") + len("end of trees\n")
+    for cut_at in np.linspace(0, end - 1, 300).astype(int):
+        with pytest.raises(ValueError):
+            check_booster_text(text[:cut_at], 3)
+
+
+def _first_tree(text, key, value):
+    """``text`` with tree 0's ``key`` line set to ``value`` and tree_sizes
+    kept consistent (so that only the edit is wrong)."""
+    head, _, rest = text.partition("\n\nTree=0\n")
+    tree, _, tail = rest.partition("\n\n\n")
+    lines = [f"{key}={value}" if line.startswith(key + "=") else line
+             for line in tree.split("\n")]
+    tree = "\n".join(lines)
+    sizes = head.split("tree_sizes=")[1].split(" ")
+    sizes[0] = str(len(f"Tree=0\n{tree}\n\n\n"))
+    head = head.split("tree_sizes=")[0] + "tree_sizes=" + " ".join(sizes)
+    return f"{head}\n\nTree=0\n{tree}\n\n\n{tail}"
+
+
+@pytest.mark.parametrize("edit, message", [
+    # children: out of range, a cycle (back to the root), a leaf twice
+    (("left_child", "500 -2 -3"), "do not form a binary tree"),
+    (("right_child", "0 -3 -4"), "do not form a binary tree"),
+    (("left_child", "-1 -1 -3"), "do not form a binary tree"),
+    (("split_feature", "0 3 1"), "feature it does not have"),
+    (("split_feature", "0 1_0 1"), "not a number"),
+    (("split_feature", "0 1"), "2 values, not 3"),
+    (("threshold", "0.5 nan 1"), "not a number"),
+    (("threshold", "0.5 1e999 1"), "out of range"),
+    (("decision_type", "1 2 2"), "unknown decision_type"),  # categorical
+    (("decision_type", "14 2 2"), "unknown decision_type"),  # missing type 3
+    (("num_cat", "1"), "not a numeric tree"),
+    (("is_linear", "1"), "not a numeric tree"),
+    (("num_leaves", "3"), "values, not"),
+    (("leaf_count", "1 2 9999999999 4"), "out of range"),
+])
+def test_booster_text_edited_trees_are_refused(booster_texts, edit, message):
+    text = booster_texts["papk"]
+    assert "num_leaves=4" in text.split("Tree=1")[0]  # the trees edited above
+    assert check_booster_text(_first_tree(text, "shrinkage", "1"), 3) == 6
+    with pytest.raises(ValueError, match=message):
+        check_booster_text(_first_tree(text, *edit), 3)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("\n", "\r\n"), "not LightGBM's text format"),
+    (lambda t: t.replace("Column_0", "Colümn_0"), "not LightGBM's text format"),
+    (lambda t: t.replace("\n", "\0\n", 1), "not LightGBM's text format"),
+    (lambda t: t.replace("label_index=0\n", "label_index=0\naverage_output\n"),
+     "header must hold"),
+    (lambda t: t.replace("version=v4", "version=v3"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("num_class=1", "num_class=2"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("tree_sizes=", "tree_sizes=1"), "does not start or end"),
+    (lambda t: t.replace("tree_sizes=", "tree_sizes=-"), "not byte counts"),
+    (lambda t: t.replace("end of trees", "end of tree"), "do not end where"),
+])
+def test_booster_text_edited_header_is_refused(booster_texts, edit, message):
+    with pytest.raises(ValueError, match=message):
+        check_booster_text(edit(booster_texts["papk"]), 3)
+
+
+def test_cut_booster_in_a_model_file_is_an_error_not_a_crash(tmp_path, data,
+                                                             booster_texts):
+    content = _valid()
+    text = booster_texts["papk"]
+    content["scorer"] = {"kind": "lightgbm", "booster": text[:len(text) // 2],
+                         "num_iteration": None}
+    with pytest.raises(CLIError, match="not a model file written by 'skpapk fit' "
+                                       r"\(tree \d does not start or end"):
+        load_model(_write(tmp_path, content))

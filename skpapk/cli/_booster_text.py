@@ -1,0 +1,120 @@
+"""A strict check of a LightGBM booster's text before LightGBM reads it.
+
+LightGBM's reader trusts its input: it cuts the trees at the byte offsets of
+the ``tree_sizes`` line and parses them in parallel threads, where an error
+aborts the process, and it follows child indices at prediction without
+bounds checks. A model file is user input, so its booster text must have the
+layout LightGBM 4 writes for a ranker of ``skpapk fit``: one numeric tree per
+iteration (no categorical or linear trees), each tree's children forming one
+binary tree over its leaves, every number finite.
+"""
+
+import re
+
+#: Header keys LightGBM writes, in order (``objective`` only for its own
+#: objectives; skpapk's pairwise objectives are custom ones).
+_HEADER = ("version", "num_class", "num_tree_per_iteration", "label_index",
+           "max_feature_idx", "objective", "feature_names", "feature_infos",
+           "tree_sizes")
+_OBJECTIVE = re.compile(r"(binary|lambdarank|rank_xendcg)( [a-z_]+:[0-9.eE+-]+)*")
+#: Keys of a tree: those of one leaf, then those of its internal nodes.
+_LEAF_KEYS = ("leaf_value", "leaf_weight", "leaf_count")
+_NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",
+              "left_child", "right_child", "internal_value", "internal_weight",
+              "internal_count")
+_INTS = {"split_feature", "decision_type", "left_child", "right_child",
+         "leaf_count", "internal_count"}
+_MAX_LEAVES = 131072  # LightGBM's largest num_leaves
+#: Numbers as LightGBM writes them (Python's int() and float() also take
+#: "1_0", other scripts' digits, "nan"..., which C++ reads differently).
+_INT = re.compile(r"-?[0-9]{1,10}")
+_FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
+
+
+def _numbers(text, count, key, integer):
+    values = text.split(" ") if text else []
+    if len(values) != count:
+        raise ValueError(f"{key} holds {len(values)} values, not {count}")
+    pattern = _INT if integer else _FLOAT
+    if not all(pattern.fullmatch(v) for v in values):
+        raise ValueError(f"{key} holds a value that is not a number")
+    parsed = [int(v) if integer else float(v) for v in values]
+    if not all(abs(v) < (2**31 if integer else float("inf")) for v in parsed):
+        raise ValueError(f"{key} holds a value out of range")
+    return parsed
+
+
+def _check_tree(block, index, n_features):
+    head, _, body = block.partition("\n")
+    if head != f"Tree={index}" or not block.endswith("\n\n\n"):
+        raise ValueError(f"tree {index} does not start or end as LightGBM "
+                         f"writes it")
+    fields = dict(line.partition("=")[::2] for line in body[:-3].split("\n"))
+    n = fields.get("num_leaves", "")
+    n = int(n) if _INT.fullmatch(n) else 0
+    keys = {"num_leaves", "num_cat", "is_linear", "shrinkage", *_LEAF_KEYS,
+            *_NODE_KEYS}
+    if (set(fields) != keys or len(body[:-3].split("\n")) != len(keys)
+            or not 1 <= n <= _MAX_LEAVES or fields["num_cat"] != "0"
+            or fields["is_linear"] != "0"):
+        raise ValueError(f"tree {index} is not a numeric tree as LightGBM writes "
+                         f"it (its keys, num_leaves, num_cat or is_linear)")
+    _numbers(fields["shrinkage"], 1, "shrinkage", False)
+    values = {key: _numbers(fields[key], n if key in _LEAF_KEYS else n - 1, key,
+                            key in _INTS)
+              for key in (*_LEAF_KEYS, *_NODE_KEYS)
+              if n > 1 or key in _LEAF_KEYS[:1]}
+    if n == 1:
+        return
+    if not all(0 <= f < n_features for f in values["split_feature"]):
+        raise ValueError(f"tree {index} splits on a feature it does not have")
+    # bit 0: categorical (refused); bits 2-3: the missing-value rule (0-2)
+    if not all(0 <= d < 16 and not d & 1 and d >> 2 != 3
+               for d in values["decision_type"]):
+        raise ValueError(f"tree {index} has an unknown decision_type")
+    # node j's children: internal nodes after j, or leaves ~c; each node but
+    # the root and each leaf exactly once (so no cycle, nothing unreachable)
+    children = [(j, c) for j in range(n - 1) for c in (
+        values["left_child"][j], values["right_child"][j])]
+    internal = sorted(c for _, c in children if c >= 0)
+    leaves = sorted(~c for _, c in children if c < 0)
+    if (any(0 <= c <= j for j, c in children) or leaves != list(range(n))
+            or internal != list(range(1, n - 1))):
+        raise ValueError(f"tree {index}'s children do not form a binary tree")
+
+
+def check_booster_text(text, n_features):
+    """Raise a ``ValueError`` saying what is wrong unless ``text`` is a
+    booster of ``n_features`` features in LightGBM's own layout."""
+    # tree_sizes count bytes: ASCII text keeps them equal to characters
+    if not text.isascii() or "\0" in text or "\r" in text \
+            or not text.startswith("tree\n"):
+        raise ValueError("its booster is not LightGBM's text format")
+    header, sep, rest = text[5:].partition("\n\n")
+    fields = [line.partition("=") for line in header.split("\n")]
+    keys = [key for key, _, _ in fields]
+    header = {key: value for key, _, value in fields}
+    expected = [key for key in _HEADER if key != "objective" or key in header]
+    if not sep or keys != expected:
+        raise ValueError(f"its booster's header must hold the lines "
+                         f"{', '.join(expected)}, in that order")
+    if (header["version"] != "v4" or header["num_class"] != "1"
+            or header["num_tree_per_iteration"] != "1"
+            or header["label_index"] != "0"
+            or header["max_feature_idx"] != str(n_features - 1)
+            or len(header["feature_names"].split(" ")) != n_features
+            or len(header["feature_infos"].split(" ")) != n_features
+            or "objective" in header and not _OBJECTIVE.fullmatch(
+                header["objective"])):
+        raise ValueError(f"its booster is not a LightGBM 4 ranker of "
+                         f"{n_features} features")
+    sizes = header["tree_sizes"].split(" ")
+    if not all(_INT.fullmatch(size) and size[0] != "-" for size in sizes):
+        raise ValueError("its booster's tree_sizes are not byte counts")
+    start = 0
+    for index, size in enumerate(map(int, sizes)):
+        _check_tree(rest[start:start + size], index, n_features)
+        start += size
+    if not rest.startswith("end of trees\n", start):
+        raise ValueError("its booster's trees do not end where tree_sizes says")
+    return len(sizes)
