@@ -6,7 +6,12 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    _num_features,
+    _num_samples,
+    check_is_fitted,
+    validate_data,
+)
 
 from .metrics import papk_score
 from .utils._groups import defined_groups, rank_within_segments
@@ -182,6 +187,15 @@ class BaseRanker(BaseEstimator):
             raise ValueError(
                 "groups_val holds the group of every validation row, as groups "
                 "does for X: pass both, or neither (all rows in one group).")
+        try:  # validate_data's own message would name X
+            n_features = _num_features(X_val)
+        except TypeError:  # not a 2-d array: validate_data says so
+            n_features = self.n_features_in_
+        if n_features != self.n_features_in_:
+            raise ValueError(
+                f"X_val has {n_features} features, but {type(self).__name__} "
+                f"is expecting {self.n_features_in_} features as input (those "
+                f"of X); pass validation rows with the columns of X.")
         X_val = validate_data(self, X_val, accept_sparse="csr", reset=False,
                               dtype=[np.float64, np.float32],
                               ensure_all_finite=self._ensure_all_finite())
@@ -288,8 +302,14 @@ class BaseRanker(BaseEstimator):
         check_groups_routing(self, groups, method="score")
         pos_label = check_fitted_labels(y, self.classes_,
                                         estimator_name=type(self).__name__)
-        return papk_score(y, self.decision_function(X), k=self.k,
-                          groups=groups, pos_label=pos_label)
+        scores = self.decision_function(X)
+        n_labels = _num_samples(y)
+        if n_labels != scores.shape[0]:  # papk_score's message would not name X
+            raise ValueError(
+                f"X has {scores.shape[0]} rows but y has {n_labels} labels; "
+                f"pass one relevance label per row of X.")
+        return papk_score(y, scores, k=self.k, groups=groups,
+                          pos_label=pos_label)
 
     def recommend(self, X, groups=None, *, k=None):
         """Each group's ``k`` highest scored rows: the recommendation itself.

@@ -181,9 +181,11 @@ class PAUCRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -404,9 +406,11 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the

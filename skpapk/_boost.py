@@ -37,6 +37,15 @@ LIGHTGBM_OBJECTIVES = ("binary", "lambdarank", "rank_xendcg")
 #: dispatch in ``fit``.
 OBJECTIVES = tuple(SMOOTH_SURROGATES) + LIGHTGBM_OBJECTIVES
 
+#: LightGBM's names of its ``boosting`` parameter (``boosting_type`` of its
+#: scikit-learn estimators), passed through ``**kwargs``.
+_BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
+
+#: LightGBM's names of ``early_stopping_round`` (its own early stopping) that
+#: reach it through ``**kwargs``; its other two, ``early_stopping`` and
+#: ``n_iter_no_change``, are this ranker's own parameters.
+_EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
+
 _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
     "it with pip install 'skpapk[lightgbm]' (or pip install lightgbm)."
@@ -72,6 +81,39 @@ def _no_usable_feature(error):
     on (LightGBM refuses a custom objective then; it has no error type or
     code for it, only the message)."""
     return "num_features" in str(error)
+
+
+class _NoUsableFeature(Exception):
+    """Raised by :class:`_CheckUsableFeatures` to end a fit before LightGBM
+    fails on it."""
+
+
+class _CheckUsableFeatures:
+    """LightGBM callback, before the first round: stop when no feature of the
+    training ``Dataset`` can be split on.
+
+    LightGBM drops the features it cannot split on (constant over the
+    rows, or with too few rows per bin or leaf) when it builds the
+    ``Dataset``; with none left, its first round of a custom objective
+    fails, and its C++ code writes ``[LightGBM] [Fatal] Check failed:
+    (train_data->num_features()) > (0)`` to the process's stderr whatever
+    ``verbosity`` says. The ``Dataset`` is built by then (with LightGBM's
+    own parameters, so the check is exact): a dropped feature has no bins
+    (``Dataset.feature_num_bin``), and this callback raises
+    :class:`_NoUsableFeature` before that round, which prints nothing.
+    """
+
+    def __init__(self):
+        self.order = 0  # as ``_EarlyStopping.order``
+        self.before_iteration = True
+
+    def __call__(self, env):
+        if env.iteration != env.begin_iteration:
+            return
+        dataset = env.model.train_set
+        if not any(dataset.feature_num_bin(j) > 0
+                   for j in range(dataset.num_feature())):
+            raise _NoUsableFeature
 
 
 def _constant_booster(lightgbm, params, n_features):
@@ -114,33 +156,40 @@ class _EarlyStopping(BestRound):
     """LightGBM callback: stop the boosting by the linear rankers' rule.
 
     Reads the micro-pAp@k of the held-out rows that LightGBM computed this
-    round (:class:`_MicroPApK`), records it and ends the training
-    (LightGBM's ``EarlyStopException``) when it has not reached its best
-    plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the linear
-    rankers' ``early_stopping`` (scikit-learn's ``SGDClassifier`` rule; the
-    Dask ranker replays the same rule).
+    round (:class:`_MicroPApK`, found by its ``name`` among the results of
+    the round: LightGBM also evaluates the metrics of its ``metric``
+    parameter, passed through ``**kwargs``), records it and ends the
+    training (LightGBM's ``EarlyStopException``) when it has not reached
+    its best plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the
+    linear rankers' ``early_stopping`` (scikit-learn's ``SGDClassifier``
+    rule; the Dask ranker replays the same rule).
     """
 
-    order = 30  # after LightGBM's own callbacks of the round
-
-    def __init__(self, tol, n_iter_no_change, verbose):
+    def __init__(self, name, tol, n_iter_no_change, verbose):
         super().__init__(tol, n_iter_no_change)
+        # after LightGBM's own callbacks of the round (``record_evaluation``
+        # included); an attribute of the instance, which ``lightgbm.train``
+        # would otherwise set to the callback's position in the list
+        self.order = 30
+        self.name = name
         self.verbose = verbose
         self.out = sys.stdout  # not LightGBM's silenced one (``_quiet``)
 
     def __call__(self, env):
         import lightgbm
 
-        (_, name, score, _), = env.evaluation_result_list
+        score, = [result[2] for result in env.evaluation_result_list
+                  if result[1] == self.name]
         if self.verbose > 0:
             print(f"[{env.iteration + 1}] validation micro-pAp@"
-                  f"{name.partition('@')[2]}: {score:.4f}", file=self.out)
+                  f"{self.name.partition('@')[2]}: {score:.4f}", file=self.out)
         if self.record(score):
             # named as the last round, so that LightGBM keeps every tree
             # fitted (``booster_`` holds ``n_iter_`` trees, as the Dask
-            # ranker's); the ranker sets ``best_iteration_`` itself
+            # ranker's; ``booster_.best_score`` every metric of that round);
+            # the ranker sets ``best_iteration_`` itself
             raise lightgbm.callback.EarlyStopException(
-                env.iteration, [("valid_0", name, score, True)])
+                env.iteration, env.evaluation_result_list)
 
 
 class PApKBoostRanker(BaseRanker):
@@ -290,7 +339,13 @@ class PApKBoostRanker(BaseRanker):
         and lost 4 points at k = 8; ``n_estimators=100`` without early
         stopping scored as well on average and never that badly; see
         ``benchmarks/results/compare_peers.md``). Turn it on with many
-        rows per user, or a larger ``n_estimators``.
+        rows per user, or a larger ``n_estimators``. Not with LightGBM's
+        dart boosting (``boosting_type="dart"`` in ``**kwargs``), which
+        rescales the earlier trees at every round, so that the first
+        ``best_iteration_`` trees are not the model scored at that round
+        (LightGBM turns its own early stopping off in dart mode): there
+        ``"auto"`` never stops early, and ``True`` (or validation rows
+        given to :meth:`fit`) raises a ``ValueError``.
 
     validation_fraction : float, default=0.1
         Fraction of every user's rows of each label held out by early
@@ -328,7 +383,13 @@ class PApKBoostRanker(BaseRanker):
         handed to ``lightgbm.LGBMRanker`` as they are, as
         ``lightgbm.LGBMModel`` does; ``get_params`` and ``set_params`` know
         them. The parameters above are translated to LightGBM's once, in one
-        place, for both the in-memory and the Dask ranker.
+        place, for both the in-memory and the Dask ranker. The metrics of
+        LightGBM's ``metric`` (``metric="ndcg"``) are computed on the
+        validation rows of early stopping, which reads only its own
+        micro-pAp@k, and kept in ``evals_result_``. LightGBM's own early
+        stopping (``early_stopping_round``, ``early_stopping_rounds``) is
+        refused with a ``ValueError``: use ``early_stopping`` and
+        ``n_iter_no_change``.
 
     Attributes
     ----------
@@ -348,6 +409,17 @@ class PApKBoostRanker(BaseRanker):
     validation_scores_ : ndarray of shape (`n_iter_`,) or None
         Validation micro-pAp@k after every round; ``None`` without early
         stopping.
+
+    evals_result_ : dict or None
+        Every metric of the validation rows after every round, as
+        ``lightgbm.LGBMRanker.evals_result_``: ``evals_result_["valid_0"]``
+        maps ``"micro_papk@<k>"`` (the values of ``validation_scores_``)
+        and the names of the metrics of LightGBM's ``metric`` parameter
+        (e.g. ``"ndcg@1"`` to ``"ndcg@5"`` with ``metric="ndcg"``) to lists
+        of ``n_iter_`` values; ``None`` without early stopping.
+        :class:`skpapk.dask.PApKBoostRanker` fitted on dask collections
+        has ``"micro_papk@<k>"`` only (LightGBM's Dask interface evaluates
+        no validation rows).
 
     classes_ : ndarray of shape (2,)
         The labels of ``y``; the last one is the relevant label.
@@ -373,14 +445,20 @@ class PApKBoostRanker(BaseRanker):
 
     Notes
     -----
-    ``sample_weight`` holds per-row frequency weights for the skpapk
-    objectives (a row of weight 2 counts as two copies in its user's pairs
-    and in ``n+``, ``n-``) and for ``"binary"`` (LightGBM's weighted
-    logistic loss). ``"lambdarank"`` and ``"rank_xendcg"`` multiply each
-    row's gradient and Hessian by its weight after computing its user's
-    lambdas: not frequency weights. LightGBM's ``min_child_samples`` counts
-    rows whatever their weight, so a zero weight is not the same as leaving
-    the row out.
+    ``sample_weight`` weighs the rows of the loss. Under the skpapk
+    objectives they are exact frequency weights of the loss: a row of
+    weight 2 has the gradient and Hessian of two copies of it in its
+    user's pairs and in ``n+``, ``n-``. LightGBM's own objectives weigh
+    rows as LightGBM does: ``"binary"`` multiplies each row's logistic
+    gradient and Hessian by its weight, and ``"lambdarank"`` and
+    ``"rank_xendcg"`` do so after computing the user's lambdas (not
+    frequency weights). The trees are not the trees of duplicated rows,
+    under any objective: LightGBM grows them with counts of rows that
+    ignore the weights (``min_child_samples``, the features' bins, the
+    numbers of rows it estimates from the Hessians), so a row of weight 2
+    and two copies of it give different models, as with
+    ``lightgbm.LGBMRegressor(objective="binary")``, and a zero weight is
+    not the same as leaving the row out.
 
     The defaults were chosen on validation micro-pAp@k of MovieLens 100K
     (``load_movielens_100k``, 60/20/20 split inside every user, features
@@ -556,11 +634,42 @@ class PApKBoostRanker(BaseRanker):
                 self._other_params[key] = value
         return self
 
-    def _uses_early_stopping(self, n_samples):
-        """``early_stopping`` resolved: ``"auto"`` is on above 10,000 rows."""
-        if self.early_stopping == "auto":
-            return n_samples > 10_000
-        return self.early_stopping
+    def _uses_early_stopping(self, n_samples, validation=False):
+        """``early_stopping`` resolved: ``"auto"`` is on above 10,000 rows or
+        with validation rows given (``validation``), and off in dart mode,
+        where ``True`` (or validation rows) is refused; LightGBM's own
+        ``early_stopping_round`` is refused."""
+        name = type(self).__name__
+        for alias in _EARLY_STOPPING_ROUND_ALIASES:
+            rounds = self._other_params.get(alias)
+            if rounds is not None:
+                raise ValueError(
+                    f"{alias}={rounds!r} is LightGBM's own early stopping, "
+                    f"which needs a validation set and metric of its own; "
+                    f"{name} stops on the validation micro-pAp@k itself: set "
+                    f"early_stopping=True and n_iter_no_change (the rounds "
+                    f"without improvement before stopping, here {rounds!r}) "
+                    f"instead, and drop {alias} (set_params({alias}=None)).")
+        auto = isinstance(self.early_stopping, str)  # "auto"
+        dart = next((alias for alias in _BOOSTING_ALIASES
+                     if isinstance(self._other_params.get(alias), str)
+                     and self._other_params[alias].lower() == "dart"), None)
+        if dart is not None and (validation or not auto and self.early_stopping):
+            given, fix = (
+                ("X_val, y_val and groups_val (the validation rows of early "
+                 "stopping)", "leave the validation rows out")
+                if validation else
+                ("early_stopping=True", "set early_stopping=False (or "
+                 "'auto', which does not stop dart)"))
+            raise ValueError(
+                f"{given} cannot be used with {dart}='dart': dart rescales "
+                f"the earlier trees at every round, so the trees of the best "
+                f"round are not the model that was scored at that round "
+                f"(LightGBM turns its own early stopping off in dart mode); "
+                f"{fix}, or use {dart}='gbdt'.")
+        if auto:
+            return validation or (dart is None and n_samples > 10_000)
+        return bool(self.early_stopping)
 
     def _lightgbm_seed(self, rng):
         """LightGBM's seed from ``random_state`` (drawn from ``rng`` when it
@@ -671,8 +780,8 @@ class PApKBoostRanker(BaseRanker):
         if X_val is not None:
             X_val = categorical_codes(X_val, categories or [])[0]
         given = self._validate_val_data(X_val, y_val, groups_val, groups)
-        early_stopping = given is not None or self._uses_early_stopping(
-            X.shape[0])
+        early_stopping = self._uses_early_stopping(
+            X.shape[0], validation=given is not None)
         rng = check_random_state(self.random_state)
         if early_stopping and given is None:
             train, val = _early_stopping_rows(y_pos, codes, n_groups,
@@ -706,15 +815,21 @@ class PApKBoostRanker(BaseRanker):
                 X_v, y_v, codes_v, n_v = given
                 val_order = stable_sort_by_codes(codes_v, n_v)
             val_sizes = np.bincount(codes_v[val_order], minlength=n_v)
-            stopper = _EarlyStopping(self.tol, self.n_iter_no_change,
-                                     self.verbose)
+            metric = _MicroPApK(self.k)
+            stopper = _EarlyStopping(metric.__name__, self.tol,
+                                     self.n_iter_no_change, self.verbose)
             fit_params.update(
                 _eval_rows(lgb, _lightgbm_input(X_v[val_order]),
                            y_v[val_order].astype(np.float64)),
                 eval_group=[val_sizes[val_sizes > 0]],
-                eval_metric=_MicroPApK(self.k),
+                eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
+        if callable(params["objective"]):
+            # LightGBM cannot train a custom objective without a feature to
+            # split on, and writes so to stderr: stop before, silently
+            fit_params["callbacks"] = [_CheckUsableFeatures(),
+                                       *fit_params.get("callbacks", [])]
         if self.verbose > 0:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
                   f"k={self.k}) on {int(sizes.sum())} rows, {n_groups} groups; "
@@ -722,19 +837,19 @@ class PApKBoostRanker(BaseRanker):
                   f"irrelevant row).")
         model = lgb.LGBMRanker(**params)
         try:
-            # LightGBM logs its fatal errors whatever its verbosity
-            with _quiet(self.verbose):
+            with _quiet(self.verbose):  # LightGBM's Python-side printing
                 model.fit(_lightgbm_input(X[order]),
                           y_pos[order].astype(np.float64),
                           **fit_params)
-        except lgb.basic.LightGBMError as exc:
-            if not _no_usable_feature(exc):
+        except (_NoUsableFeature, lgb.basic.LightGBMError) as exc:
+            if not (isinstance(exc, _NoUsableFeature)
+                    or _no_usable_feature(exc)):
                 raise
             self._warn_no_split()
             self.booster_ = _constant_booster(lgb, params, X.shape[1])
             self.booster_.pandas_categorical = categories
             self.n_iter_ = self.best_iteration_ = 1
-            self.validation_scores_ = None
+            self.validation_scores_ = self.evals_result_ = None
             return self
         self.booster_ = model.booster_
         self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
@@ -743,10 +858,11 @@ class PApKBoostRanker(BaseRanker):
                                                  dtype=np.float64)
             self.n_iter_ = self.validation_scores_.shape[0]
             self.best_iteration_ = stopper.best_iteration + 1
+            self.evals_result_ = model.evals_result_
         else:
             self.n_iter_ = self.booster_.current_iteration()
             self.best_iteration_ = self.n_iter_
-            self.validation_scores_ = None
+            self.validation_scores_ = self.evals_result_ = None
         self.booster_.best_iteration = self.best_iteration_
         return self
 

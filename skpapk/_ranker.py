@@ -154,8 +154,8 @@ class PApKRanker(BaseLinearRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of L-BFGS iterations, or of epochs of Algorithm 1, run by
+        the last ``fit`` (1 after ``partial_fit``).
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -167,9 +167,16 @@ class PApKRanker(BaseLinearRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``), on the data of
+        the call that evaluated it. Algorithm 1 (``solver="subgradient"``,
+        and :meth:`partial_fit`): at the iterate every epoch starts from,
+        ``w_0, ..., w_(n_iter_ - 1)`` (the last iterate is not evaluated),
+        so of shape ``(n_iter_,)`` after a single ``fit``. L-BFGS
+        (``solver="lbfgs"``, the default for the smooth surrogates): at
+        the start ``w_0`` and after every iteration, ``w_0, ..., w_n_iter_``,
+        so of shape ``(n_iter_ + 1,)`` after a single ``fit``. Warm starts
+        and :meth:`partial_fit` calls append to it (the values of each
+        call, as above).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -494,9 +501,11 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -709,9 +718,11 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -929,9 +940,11 @@ class PApKTSRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -1143,9 +1156,11 @@ class PApKRampRanker(_FixedSurrogateRanker):
         the last finite iterate is kept and a ``ConvergenceWarning`` said so).
 
     objective_curve_ : ndarray of shape (n_evaluations,)
-        Objective (mean surrogate + ``alpha * ||w||^2``) at every iterate
-        since ``w_0`` (on the data of the call that evaluated it), so of
-        shape ``(n_iter_,)`` after a single ``fit``.
+        Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
+        iterate is not evaluated), on the data of the call that evaluated
+        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the

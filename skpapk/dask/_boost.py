@@ -342,7 +342,8 @@ class DaskBoostMixin(DaskRankerMixin):
         return model.booster_
 
     def _set_rounds(self, booster, parts):
-        """``booster_``, ``n_iter_``, ``best_iteration_``, ``validation_scores_``.
+        """``booster_``, ``n_iter_``, ``best_iteration_``, ``validation_scores_``
+        and ``evals_result_``.
 
         With early stopping (``parts`` given), every round's micro-pAp@k of
         the held-out rows of all partitions, the in-memory stopping rule
@@ -351,7 +352,7 @@ class DaskBoostMixin(DaskRankerMixin):
         n_rounds = booster.current_iteration()
         if parts is None:
             self.n_iter_ = self.best_iteration_ = n_rounds
-            self.validation_scores_ = None
+            self.validation_scores_ = self.evals_result_ = None
         else:
             model = dask.delayed(booster.model_to_string(), pure=True)
             sums = parts.map(validation_gains, model, n_rounds, self.k)
@@ -368,6 +369,11 @@ class DaskBoostMixin(DaskRankerMixin):
                 booster = lgb.Booster(
                     model_str=booster.model_to_string(num_iteration=n_iter))
             self.validation_scores_ = scores[:n_iter]
+            # the in-memory ranker's record, of its own metric only (the
+            # Dask interface evaluates no validation rows)
+            self.evals_result_ = {"valid_0": {
+                _boost._MicroPApK(self.k).__name__:
+                    self.validation_scores_.tolist()}}
             self.n_iter_ = n_iter
             self.best_iteration_ = best_round + 1
         booster.best_iteration = self.best_iteration_

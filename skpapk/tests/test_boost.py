@@ -503,6 +503,38 @@ def test_uniform_sample_weights_leave_the_skpapk_trees_unchanged():
     assert not np.allclose(weighted.decision_function(X), plain.decision_function(X))
 
 
+@pytest.mark.parametrize("objective", ["pairwise_logistic", "soft_papk",
+                                       "binary"])
+def test_weight_two_is_two_copies_in_the_loss_not_in_the_trees(objective):
+    X, y, g = make_data(12)
+    w = np.where(np.random.default_rng(0).random(y.size) < 0.3, 2.0, 1.0)
+    copies = np.repeat(np.arange(y.size), w.astype(int))  # rows by group
+    fits = {}
+    for trees, params in [
+            # stumps that no count of rows limits, a bin for every value:
+            # the gradient and Hessian of a row of weight 2 are those of its
+            # two copies
+            ("stumps", dict(num_leaves=2, min_child_samples=0,
+                            min_child_weight=0.0, max_bin=1023,
+                            min_data_in_bin=1)),
+            # LightGBM's defaults count rows whatever their weight
+            ("default", {})]:
+        params = dict(k=4, objective=objective, n_estimators=10,
+                      random_state=0, **params)
+        weighted = PApKBoostRanker(**params).fit(X, y, groups=g, sample_weight=w)
+        repeated = PApKBoostRanker(**params).fit(X[copies], y[copies],
+                                                 groups=g[copies])
+        fits[trees] = weighted.decision_function(X), repeated.decision_function(X)
+    np.testing.assert_allclose(*fits["stumps"], rtol=1e-6, atol=1e-9)
+    assert not np.allclose(*fits["default"], rtol=1e-3, atol=1e-3)
+    # the Notes say so, of "binary" as of the skpapk objectives
+    doc = " ".join(PApKBoostRanker.__doc__.split())
+    notes = doc[doc.index("Notes -----"):]
+    assert "The trees are not the trees of duplicated rows, under any " \
+        "objective" in notes
+    assert "frequency weights for the skpapk objectives" not in notes
+
+
 def test_bad_sample_weight_is_rejected():
     X, y, g = make_data(14)
     with pytest.raises(ValueError, match="Negative"):
@@ -525,6 +557,38 @@ def test_constant_features_give_a_constant_ranker_with_a_warning():
         ranker = PApKBoostRanker(**SMALL).fit(np.ones_like(X), y, groups=g)
     scores = ranker.decision_function(X)
     assert np.all(scores == scores[0])
+
+
+@pytest.mark.parametrize("verbose", [-1, 0, 1])
+@pytest.mark.parametrize("objective", ["pairwise_logistic", "soft_papk"])
+@pytest.mark.parametrize("data", ["constant", "too few rows"])
+def test_no_usable_feature_writes_nothing_to_stderr(data, objective, verbose,
+                                                    capfd):
+    # LightGBM's C++ code writes "[LightGBM] [Fatal] Check failed:
+    # (train_data->num_features()) > (0)" to the process's stderr (fd 2,
+    # hence capfd) whatever its verbosity when it fails on this
+    if data == "constant":  # no feature to split on
+        X, y, g = np.ones((6, 2)), [0, 1] * 3, [0, 0, 1, 1, 2, 2]
+    else:  # 6 rows of distinct values, none enough for min_child_samples=20
+        X = np.arange(12.0).reshape(6, 2)
+        y, g = [0, 1] * 3, [0, 0, 1, 1, 2, 2]
+    ranker = PApKBoostRanker(k=2, objective=objective, verbose=verbose)
+    with pytest.warns(UserWarning, match="No feature of X can be split"):
+        ranker.fit(X, y, groups=g)
+    scores = ranker.decision_function(X)
+    assert np.all(scores == scores[0])
+    assert ranker.n_iter_ == ranker.best_iteration_ == 1
+    out, err = capfd.readouterr()
+    assert err == ""
+    assert ("Fitting PApKBoostRanker" in out) == (verbose == 1)
+    # with early stopping too (validation rows, LightGBM's eval metric)
+    X, y, g = make_data(16)
+    with pytest.warns(UserWarning, match="No feature of X can be split"):
+        stopped = PApKBoostRanker(k=3, objective=objective, verbose=min(verbose, 0),
+                                  early_stopping=True, random_state=0).fit(
+            np.ones_like(X), y, groups=g)
+    assert stopped.validation_scores_ is None and stopped.evals_result_ is None
+    assert capfd.readouterr() == ("", "")
 
 
 # --------------------------------------------------------------------------
@@ -574,6 +638,96 @@ def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
         ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
 
 
+@pytest.mark.parametrize("metric", ["ndcg", ["map", "ndcg"]])
+def test_early_stopping_reads_its_own_metric_among_lightgbms(metric):
+    # LightGBM's metric (**kwargs) is evaluated on the validation rows too:
+    # early stopping reads its micro-pAp@k by name, evals_result_ keeps all
+    X, y, g = make_data(2, n_groups=40)
+    params = dict(SMALL, k=3, n_estimators=200, early_stopping=True,
+                  n_iter_no_change=5, tol=1e-3, random_state=0)
+    plain = PApKBoostRanker(**params).fit(X, y, groups=g)
+    ranker = PApKBoostRanker(metric=metric, **params).fit(X, y, groups=g)
+    n = ranker.n_iter_
+    assert n < 200  # it stopped, on the same rounds as without the metric
+    np.testing.assert_array_equal(ranker.validation_scores_,
+                                  plain.validation_scores_)
+    assert ranker.best_iteration_ == plain.best_iteration_
+    np.testing.assert_array_equal(ranker.decision_function(X),
+                                  plain.decision_function(X))
+    names = [f"{m}@{i}" for m in np.atleast_1d(metric) for i in range(1, 6)]
+    record = ranker.evals_result_["valid_0"]
+    assert set(record) == {"micro_papk@3", *names}
+    assert all(len(values) == n for values in record.values())  # the last too
+    np.testing.assert_array_equal(record["micro_papk@3"],
+                                  ranker.validation_scores_)
+    assert all(0 <= value <= 1 for name in names for value in record[name])
+    assert plain.evals_result_ == {"valid_0": {"micro_papk@3": list(
+        plain.validation_scores_)}}
+    # LightGBM's record of the stopping round, every metric
+    assert ranker.booster_.best_score["valid_0"]["ndcg@5"] == record["ndcg@5"][-1]
+    no_stop = PApKBoostRanker(metric=metric, **dict(SMALL, k=3)).fit(
+        X, y, groups=g)
+    assert no_stop.evals_result_ is None and no_stop.validation_scores_ is None
+
+
+@pytest.mark.parametrize("alias", ["early_stopping_round",
+                                   "early_stopping_rounds"])
+def test_lightgbms_own_early_stopping_is_refused(alias):
+    # the names of early_stopping_round that LightGBM knows and that are
+    # not this ranker's own parameters
+    own = set(PApKBoostRanker().get_params())
+    assert set(lgb.basic._ConfigAliases.get("early_stopping_round")) - own == {
+        "early_stopping_round", "early_stopping_rounds"}
+    X, y, g = make_data(3)
+    ranker = PApKBoostRanker(k=3, **SMALL).set_params(**{alias: 2})
+    with pytest.raises(ValueError, match=f"{alias}=2 is LightGBM's own early "
+                                         f"stopping.*early_stopping=True and "
+                                         f"n_iter_no_change"):
+        ranker.fit(X, y, groups=g)
+    # None is LightGBM's default: no early stopping of its own
+    ranker.set_params(**{alias: None}).fit(X, y, groups=g)
+    assert ranker.n_iter_ == SMALL["n_estimators"]
+
+
+@pytest.mark.parametrize("alias", ["boosting_type", "boosting", "boost"])
+def test_dart_refuses_early_stopping(alias):
+    # dart rescales earlier trees in later rounds: the first best_iteration_
+    # trees are not the model scored at that round
+    assert set(lgb.basic._ConfigAliases.get("boosting")) == {
+        "boosting_type", "boosting", "boost"}
+    X, y, g = make_data(4, n_groups=30)
+    dart = {**SMALL, "k": 4, alias: "dart"}
+    with pytest.raises(ValueError, match=f"early_stopping=True cannot be used "
+                                         f"with {alias}='dart'.*"
+                                         f"early_stopping=False"):
+        PApKBoostRanker(**{**dart, "early_stopping": True}).fit(X, y, groups=g)
+    train, val = within_group_split(y, g, sizes=(0.7, 0.3), random_state=0)
+    for early_stopping in (True, "auto"):
+        with pytest.raises(ValueError, match=f"X_val, y_val and groups_val .* "
+                                             f"cannot be used with {alias}"):
+            PApKBoostRanker(**{**dart, "early_stopping": early_stopping}).fit(
+                X[train], y[train], groups=g[train], X_val=X[val],
+                y_val=y[val], groups_val=g[val])
+    # without early stopping, dart trains every round
+    ranker = PApKBoostRanker(**dart).fit(X, y, groups=g)
+    assert ranker.n_iter_ == ranker.best_iteration_ == SMALL["n_estimators"]
+
+
+def test_early_stopping_auto_does_not_stop_dart():
+    rng = np.random.default_rng(0)
+    n = 10_001  # "auto" is on above 10,000 rows, but not for dart
+    y = (rng.random(n) < 0.3).astype(int)
+    X = rng.normal(size=(n, 2)) + y[:, None]
+    g = np.arange(n) % 50
+    params = dict(k=5, n_estimators=3, random_state=0, early_stopping="auto")
+    gbdt = PApKBoostRanker(**params).fit(X, y, groups=g)
+    assert gbdt.validation_scores_ is not None
+    dart = PApKBoostRanker(boosting_type="dart", **params).fit(X, y, groups=g)
+    assert dart.validation_scores_ is None and dart.evals_result_ is None
+    assert dart.n_iter_ == dart.best_iteration_ == 3
+    assert dart.booster_.params["boosting_type"] == "dart"
+
+
 @pytest.mark.parametrize("early_stopping", [True, "auto"])
 def test_early_stopping_on_given_validation_rows(early_stopping):
     # X_val, y_val, groups_val (as HistGradientBoostingClassifier's X_val):
@@ -618,7 +772,8 @@ def test_early_stopping_on_given_validation_rows(early_stopping):
     (dict(X_val="X", y_val="two", groups_val="g"), {}, "y_val"),
     (dict(X_val="X", y_val="zeros", groups_val="g"), {},
      "No group of the validation rows"),
-    (dict(X_val="X3", y_val="y", groups_val="g"), {}, "features"),
+    (dict(X_val="X3", y_val="y", groups_val="g"), {},
+     "X_val has 3 features, but PApKBoostRanker is expecting 4"),
 ])
 def test_bad_validation_rows_are_refused(given, params, match):
     X, y, g = make_data(20, n_groups=10)

@@ -110,6 +110,19 @@ def test_given_validation_rows_are_the_held_out_rows(surrogate, solver):
             groups_val=g[val])
 
 
+@pytest.mark.parametrize("X_val", ["3 columns", "list of 3 columns", "csr"])
+def test_validation_rows_with_other_features_name_x_val(X_val):
+    X, y, g = make_data(4)
+    train, val = split(y, g, 0.25, 0)
+    given = {"3 columns": X[val][:, :3], "list of 3 columns":
+             X[val][:, :3].tolist(), "csr": sp.csr_matrix(X[val][:, :3])}[X_val]
+    with pytest.raises(ValueError, match="X_val has 3 features, but PApKRanker "
+                                         "is expecting 4 features"):
+        PApKRanker(k=5, early_stopping=True, max_iter=3).fit(
+            X[train], y[train], groups=g[train], X_val=given, y_val=y[val],
+            groups_val=g[val])
+
+
 def test_stops_before_max_iter_and_tol_none_runs_all():
     X, y, g = make_data(1)
     params = dict(k=5, eta0=5.0, early_stopping=True, validation_fraction=0.2,

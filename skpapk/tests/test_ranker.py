@@ -275,3 +275,52 @@ def test_n_jobs_does_not_change_coef(surrogate):
              for n_jobs in (1, 2, -1, None)]
     for coef in coefs[1:]:
         np.testing.assert_array_equal(coef, coefs[0])
+
+
+@pytest.mark.parametrize("surrogate, solver, n_start", [
+    ("pairwise_logistic", "lbfgs", 1),        # w_0, then every iteration
+    ("pairwise_logistic", "subgradient", 0),  # w_0 .. w_(n_iter_ - 1)
+    ("avg", "subgradient", 0),
+])
+def test_objective_curve_has_the_documented_length(surrogate, solver, n_start):
+    X, y, g = make_data(14)
+    params = dict(k=5, solver=solver, max_iter=6, tol=None, warm_start=True)
+    ranker = PApKRanker(surrogate, **params).fit(X, y, groups=g)
+    first = ranker.n_iter_
+    assert first == 6
+    assert ranker.objective_curve_.shape == (first + n_start,)
+    # a warm start appends the values of its own call
+    ranker.fit(X, y, groups=g)
+    assert ranker.objective_curve_.shape == (first + ranker.n_iter_ + 2 * n_start,)
+    # which iterates: L-BFGS ends with the objective of coef_ (the last
+    # iterate), Algorithm 1 with that of the iterate before it
+    last = PApKRanker(surrogate, **{**params, "warm_start": False}).fit(
+        X, y, groups=g)
+    at_coef = PApKRanker(surrogate, **{**params, "max_iter": 1}).fit(
+        X, y, groups=g, coef_init=last.coef_).objective_curve_[0]
+    if solver == "lbfgs":
+        assert last.objective_curve_[-1] == pytest.approx(at_coef, rel=1e-12)
+    else:
+        longer = PApKRanker(surrogate, **{**params, "warm_start": False,
+                                          "max_iter": 7}).fit(X, y, groups=g)
+        np.testing.assert_array_equal(longer.objective_curve_[:6],
+                                      last.objective_curve_)
+        assert longer.objective_curve_[6] == pytest.approx(at_coef, rel=1e-12)
+    # and the docstring says so, for each solver
+    doc = " ".join(PApKRanker.__doc__.split())
+    curve = doc[doc.index("objective_curve_ :"):doc.index("validation_scores_ :")]
+    assert "``(n_iter_,)`` after a single ``fit``" in curve
+    assert "``(n_iter_ + 1,)`` after a single ``fit``" in curve
+
+
+@pytest.mark.parametrize("cls", [PApKRanker, PApKAvgRanker])
+def test_score_names_x_and_y_when_their_lengths_differ(cls):
+    X, y, g = make_data(15)
+    ranker = cls(k=5, max_iter=3).fit(X, y, groups=g)
+    n = X.shape[0]
+    with pytest.raises(ValueError, match=f"X has {n - 1} rows but y has {n} "
+                                         f"labels"):
+        ranker.score(X[:-1], y, groups=g)
+    with pytest.raises(ValueError, match=f"X has {n} rows but y has {n - 1} "
+                                         f"labels"):
+        ranker.score(X, y[:-1], groups=g[:-1])

@@ -134,6 +134,8 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
                     groups=groups[val])
                 for i in range(1, n + 1)]
     np.testing.assert_allclose(remote.validation_scores_, expected, rtol=1e-12)
+    assert remote.evals_result_ == {"valid_0": {"micro_papk@5": list(
+        remote.validation_scores_)}}
     assert remote.best_iteration_ == int(np.argmax(expected)) + 1
     assert remote.booster_.best_iteration == remote.best_iteration_
     assert remote.booster_.num_trees() == n < 60  # stopped, and cut there
@@ -256,6 +258,26 @@ def test_input_errors(cluster_client):
         constant = ranker.fit(da.ones_like(dX), dy, groups=dgroups)
     scores = constant.decision_function(X)
     assert np.all(scores == scores[0])
+
+
+def test_dart_and_lightgbms_early_stopping_are_refused(cluster_client):
+    # the in-memory ranker's rules: dart rescales earlier trees in later
+    # rounds (no early stopping), LightGBM's own early stopping is refused
+    X, y, groups = simulation(9, n_users=20)
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
+    params = dict(k=5, n_estimators=3, random_state=0)
+    with pytest.raises(ValueError, match="early_stopping=True cannot be used "
+                                         "with boosting_type='dart'"):
+        skpapk.dask.PApKBoostRanker(early_stopping=True, boosting_type="dart",
+                                    **params).fit(dX, dy, groups=dgroups)
+    with pytest.raises(ValueError, match="early_stopping_round=2 is LightGBM's "
+                                         "own early stopping"):
+        skpapk.dask.PApKBoostRanker(early_stopping_round=2, **params).fit(
+            dX, dy, groups=dgroups)
+    dart = skpapk.dask.PApKBoostRanker(early_stopping="auto", boosting="dart",
+                                       **params).fit(dX, dy, groups=dgroups)
+    assert dart.validation_scores_ is None and dart.evals_result_ is None
+    assert dart.n_iter_ == dart.booster_.num_trees() == 3
 
 
 def test_in_memory_input_fits_in_memory():
