@@ -42,6 +42,7 @@ highest scored rows of its label), which bounds the cost of users with
 long candidate lists.
 """
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -818,7 +819,12 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         self.truncation_level = truncation_level
 
     def _weights(self, s, layout, k):
-        T = float(self.temperature)
+        T = self.temperature
+        if (isinstance(T, (bool, np.bool_)) or not isinstance(T, numbers.Real)
+                or not 0 < T < np.inf):  # NaN fails too
+            raise ValueError(f"temperature must be a positive finite number, "
+                             f"got {T!r}.")
+        T = float(T)
         z, row_std = _standardize(s, layout)
         p, soft = soft_top_weights(z, layout, k, T)
         codes = layout.codes

@@ -342,6 +342,17 @@ def test_parts_of_the_groups_add_up():
         np.testing.assert_allclose(part[2], whole[2][r], rtol=1e-12)
 
 
+@pytest.mark.parametrize("temperature", [0.0, -1.0, np.nan, np.inf, True, "1"])
+def test_soft_papk_instance_checks_its_temperature(temperature):
+    # the public class, used without surrogate_loss's validation: a zero
+    # temperature divided by zero, a negative one gave a meaningless loss
+    loss = SoftPApKSurrogate(temperature=temperature)
+    y_pos = np.array([True, False, True, False])
+    codes = np.zeros(4, dtype=np.intp)
+    with pytest.raises(ValueError, match="temperature must be a positive"):
+        loss.loss_gradient(y_pos, np.array([0.5, 0.2, -1.0, 0.3]), codes, 1, 1)
+
+
 def test_unknown_group_weight():
     with pytest.raises(ValueError, match="'group_weight' parameter"):
         surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="soft_papk",
