@@ -11,9 +11,10 @@ from ._methods import available_methods
 from ._output import PROG, CLIError
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
-#: cores (benchmarks/results/cli.md), 24-103 s on 2 busy ones (load 7-9);
-#: movielens 119-188 s on the busy ones.
-COMPARE_TIME = "about 4 seconds on 2 idle cores, up to 1.5 minutes on busy ones"
+#: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
+#: took 24-103 s at load 5-9 while the rankers used every core in a fit);
+#: movielens 119-188 s on busy cores.
+COMPARE_TIME = "about 4 seconds on 2 idle cores, 20 or less on busy ones"
 MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
 #: Largest integer option value (k, folds, users, epochs).
 MAX_INT = 10**9

@@ -120,12 +120,15 @@ def parse_methods(text, *, option="--methods"):
     return names
 
 
-def make_model(method, *, k, scale, random_state, max_iter=None, params=None):
+def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
+               n_threads=1):
     """``Pipeline([("scale", scaler or "passthrough"), ("model", estimator)])``.
 
     The estimator gets ``k``, ``params`` and ``random_state`` on every
     parameter of that name (nested ones too: the same command twice gives
-    the same model); ``max_iter`` (epochs) goes to the linear rankers.
+    the same model); ``max_iter`` (epochs) goes to the linear rankers;
+    ``n_threads`` to skpapk's rankers' ``n_jobs`` (threads within a fit:
+    their default, every core, is many times slower on a busy machine).
     """
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MinMaxScaler, StandardScaler
@@ -138,6 +141,8 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None):
     settings = {name: random_state for name in own
                 if name == "random_state" or name.endswith("__random_state")}
     settings.update({"k": k} if "k" in own else {})
+    if spec.family == "ranker" and "n_jobs" in own:
+        settings["n_jobs"] = n_threads
     if max_iter is not None and isinstance(estimator, BaseLinearRanker):
         settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
     for name, value in (params or {}).items():

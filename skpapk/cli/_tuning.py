@@ -112,7 +112,9 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
     set in every candidate. With an empty grid, only the fit runs.
     """
     start = time.perf_counter()
-    model = make_model(method, params=fixed, **settings)
+    # --n-jobs: parallel folds of one thread each, or the threads of one fit
+    model = make_model(method, params=fixed, n_threads=1 if grid else n_jobs,
+                       **settings)
     if not grid:
         with progress.task(f"{title}: fit on all training rows"), \
                 _refused(method):

@@ -76,3 +76,26 @@ def test_group_cv_with_fewer_users_than_folds_names_the_option():
                                        "--cv-folds 4 or fewer"):
         make_cv("group", 5, 0, groups)
     assert isinstance(make_cv("group", 4, 0, groups), GroupKFold)
+
+
+@pytest.mark.parametrize("method", ["papk", "boost"])
+@pytest.mark.parametrize("grid, n_jobs, threads", [({}, 1, 1), ({}, 2, 2),
+                                                   ({"alpha": [1e-4]}, 2, 1)])
+def test_rankers_fit_in_the_threads_of_n_jobs(method, grid, n_jobs, threads):
+    # their default (every core) made compare 10-20x slower on a busy
+    # machine; a parallel search gives each fold one thread
+    if method == "boost":
+        pytest.importorskip("lightgbm")
+        grid = {"num_leaves": [4]} if grid else {}
+    from skpapk.cli._methods import make_model
+    from skpapk.cli._tuning import tune
+    from skpapk.datasets import make_papk_simulation
+
+    assert make_model("logreg", k=5, scale="none", random_state=0,
+                      n_threads=3)[-1].n_jobs is None  # processes, not threads
+    X, y, groups = make_papk_simulation(12, random_state=0)
+    settings = dict(k=5, scale="none", random_state=0)
+    tuned = tune(method, grid, X, y, groups, settings=settings,
+                 cv=GroupKFold(2) if grid else None, n_jobs=n_jobs,
+                 progress=Progress(quiet=True), title=method)
+    assert tuned.model[-1].n_jobs == threads
