@@ -86,9 +86,11 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
     cv = make_cv(args.cv, args.cv_folds, args.random_state, groups) if grid \
         else None
     tuned = tune(method, grid, X, y, groups, settings=settings, cv=cv,
-                 n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed)
+                 n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed,
+                 command=args.command)
     check_tuned(tuned, X, y, groups, args.k, progress, title,
-                grid_hint="; try --grid paper" if args.grid == "small" else "")
+                grid_hint="; try --grid paper" if args.grid == "small" else "",
+                command=args.command)
     return tuned
 
 

@@ -36,6 +36,7 @@ from ._output import (
     format_params,
     render,
 )
+from ._tuning import make_cv
 
 
 def load_data(args, progress):
@@ -86,6 +87,12 @@ def _split_train_test(args, y, groups):
     if train.size == 0 or test.size == 0:
         raise CLIError("the train / test split left a part empty; use more rows "
                        "per group or another --test-size.")
+    _, codes = np.unique(groups[test], return_inverse=True)
+    relevant, size = np.bincount(codes, weights=y[test]), np.bincount(codes)
+    if not np.any((relevant > 0) & (relevant < size)):
+        raise CLIError("no test user has both a relevant and an irrelevant row, "
+                       "so no method could be scored; use a larger --test-size, "
+                       "or users with more rows of each label.")
     return train, test
 
 
@@ -146,16 +153,22 @@ def verdict(results, y, groups, k):
     lines = [f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
     if len(ranked) > 1:
         second = ranked[1]
-        test = winner_margin(gains[best], gains[second])
-        low, high = test.confidence_interval
-        lines.append(f"margin over the runner-up, {second} ({results[second][0]}): "
-                     f"{test.mean_difference:+.4f} (standard error over the "
-                     f"{test.n_groups} test users: {test.standard_error:.4f}; "
-                     f"paired sign-flip p-value {test.pvalue:.3g}; 95% interval "
-                     f"[{low:+.4f}, {high:+.4f}])")
-        if not test.pvalue < 0.05:
-            lines.append("the paired p-value is not below 0.05: on this data "
-                         "the two are not clearly apart")
+        margin = f"margin over the runner-up, {second} ({results[second][0]}): "
+        n = int(np.sum(np.isfinite(gains[best]) & np.isfinite(gains[second])))
+        if n < 2:  # a standard error needs two users
+            lines.append(f"{margin}cannot be tested: it needs 2 or more test users "
+                         f"with both a relevant and an irrelevant row, got {n}")
+        else:
+            test = winner_margin(gains[best], gains[second])
+            low, high = test.confidence_interval
+            lines.append(f"{margin}{test.mean_difference:+.4f} (standard error "
+                         f"over the {test.n_groups} test users: "
+                         f"{test.standard_error:.4f}; paired sign-flip p-value "
+                         f"{test.pvalue:.3g}; 95% interval [{low:+.4f}, "
+                         f"{high:+.4f}])")
+            if not test.pvalue < 0.05:
+                lines.append("the paired p-value is not below 0.05: on this "
+                             "data the two are not clearly apart")
     if family == "pointwise":
         lines.append(f"note: the winner is a pointwise baseline ({label}), not a "
                      f"ranker trained for pAp@k")
@@ -173,6 +186,8 @@ def cmd_compare(args):
         X, y, groups, description = load_data(args, progress)
         groups = np.asarray(groups)
         train, test = _split_train_test(args, y, groups)
+        if any(grid_for(m, args.grid) for m in methods):  # --cv-folds, early
+            make_cv(args.cv, args.cv_folds, args.random_state, groups[train])
         protocol = ("held-out users (GroupShuffleSplit test part, GroupKFold CV)"
                     if args.cv == "group" else
                     "held-out rows of every user (within_group_split, "

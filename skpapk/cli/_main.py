@@ -42,6 +42,8 @@ def _typed(convert, ok, expected):
 
 _positive_int = _typed(int, lambda v: 1 <= v <= MAX_INT,
                        f"a positive integer up to {MAX_INT}")
+_cv_folds = _typed(int, lambda v: 2 <= v <= MAX_INT,
+                   f"an integer from 2 to {MAX_INT}")
 _positive_float = _typed(float, lambda v: math.isfinite(v) and v > 0,
                          "a number > 0")
 _nonnegative_float = _typed(float, lambda v: math.isfinite(v) and v >= 0,
@@ -97,7 +99,7 @@ def _add(parser, groups, *, force=None):
                  "of every user (the paper's protocol); group: they hold out "
                  "whole users, to rank items for new users (default: "
                  "within-group)")
-        add("--cv-folds", type=_positive_int, default=3, metavar="N",
+        add("--cv-folds", type=_cv_folds, default=3, metavar="N",
             help="number of CV folds (default: 3)")
         add("--scale", choices=["minmax", "standard", "none"], default="minmax",
             help="feature scaling fitted on the training rows, for the linear "

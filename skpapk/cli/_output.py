@@ -124,7 +124,8 @@ def render(header, rows, fmt):
                  for cells in [header, *rows]]
         lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
         return "\n".join(lines) + "\n"
-    right = [bool(rows) and all(_is_number(r[j]) or r[j] == "-" for r in rows)
+    right = [bool(rows) and all(_is_number(r[j]) or r[j] in ("-", "failed")
+                                for r in rows)
              for j in range(len(header))]  # numbers right-aligned
     lines = ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(
         cells, widths, right)).rstrip() for cells in [header, *rows]]

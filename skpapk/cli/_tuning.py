@@ -34,6 +34,13 @@ def make_cv(kind, n_splits, random_state, groups):
                            f"--cv-folds {max(n_groups, 2)} or fewer, or --cv "
                            f"within-group.")
         return GroupKFold(n_splits=n_splits)
+    most = int(np.unique(groups, return_counts=True)[1].max(initial=0))
+    if most < n_splits:
+        raise CLIError(f"--cv within-group holds out rows of every user, but no "
+                       f"user has {n_splits} training rows (the most is {most}) "
+                       f"for --cv-folds {n_splits}; " + (
+                           f"use --cv-folds {most} or fewer." if most >= 2 else
+                           "give each user more rows."))
     return WithinGroupKFold(n_splits=n_splits, shuffle=True,
                             random_state=random_state)
 
@@ -51,6 +58,10 @@ def is_flat(scores, groups=None):
 
 #: What the scorer calls after each fold (a progress bar's advance).
 _ON_FOLD = [lambda: None]
+#: The options a hint may name, by command: steps, other hyper-parameters and
+#: another method.
+_HINTS = {"fit": (", or --eta0", ", --eta0, --alpha", "another --method"),
+          "compare": ("", "", "other --methods")}
 
 
 class _FoldScorer:
@@ -58,8 +69,11 @@ class _FoldScorer:
     (diverged or constant; a model flat within each user scores as a random
     ranking, and :func:`check_tuned` refuses it if chosen)."""
 
-    def __init__(self, k):
+    def __init__(self, k, cv):
         self._scorer = micro_papk_scorer(k)
+        fewer = "fewer --cv-folds, or " if cv.get_n_splits() > 2 else ""
+        self._fix = fewer + ("--cv within-group" if isinstance(cv, GroupKFold)
+                             else "users with more rows of each label")
 
     def __call__(self, estimator, X, y, groups=None):
         _ON_FOLD[0]()  # the progress bar, in this process only
@@ -71,7 +85,7 @@ class _FoldScorer:
         if np.isnan(score):
             raise CLIError("a cross-validation fold has no user with both a "
                            "relevant and an irrelevant row, so it cannot be "
-                           "scored; use fewer --cv-folds (or --cv within-group).")
+                           f"scored; use {self._fix}.")
         return score
 
     def get_metadata_routing(self):
@@ -90,34 +104,54 @@ class Tuned:
         return bool(getattr(self.model[-1], "diverged_", False))
 
 
+def _overflow(model, X, scale):
+    """The error to raise when ``model``'s scaler makes ``X`` not finite
+    (huge values with --scale standard: the estimator sees NaN), else None."""
+    scaler = model.named_steps["scale"]
+    with np.errstate(all="ignore"):
+        if isinstance(scaler, str) or np.isfinite(
+                sklearn.clone(scaler).fit_transform(X)).all():
+            return None
+    other = " or ".join(s for s in ("minmax", "none") if s != scale)
+    return (f"--scale {scale} overflowed (the scaled features are not "
+            f"finite); use --scale {other}, or rescale the column(s) of huge "
+            f"values")
+
+
 @contextlib.contextmanager
-def _refused(method):
+def _refused(method, command, model, X, scale):
     """An estimator's ``ValueError`` about the data: one line that names no
     Python parameter (the command line cannot set them)."""
     try:
         yield
     except ValueError as exc:
-        reason = str(exc).split(". ")[0].split("; ")[0].rstrip(".")
+        overflow = _overflow(model, X, scale)  # only once a fit has failed
+        if overflow:
+            raise CLIError(f"{available_methods()[method].label} cannot be "
+                           f"trained on these rows: {overflow}.",
+                           status=1) from exc
+        reason = re.split(r"\.\s", str(exc))[0].split("; ")[0].rstrip(".")
         reason = re.sub(r"\s*\([^()]*=[^()]*\)", "", reason)  # (param=value)
         raise CLIError(f"{available_methods()[method].label} cannot be trained "
                        f"on these rows: {reason}; give each user more rows, or "
-                       f"choose other --methods.", status=1) from exc
+                       f"choose {_HINTS[command][2]}.", status=1) from exc
 
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
-         fixed=None):
+         fixed=None, command="fit"):
     """Cross-validate every candidate of ``grid``; refit the best on all rows.
 
     ``settings`` are :func:`make_model`'s keywords; ``fixed`` parameters are
-    set in every candidate. With an empty grid, only the fit runs.
+    set in every candidate; ``command`` names the options of hints. With an
+    empty grid, only the fit runs.
     """
     start = time.perf_counter()
     # --n-jobs: parallel folds of one thread each, or the threads of one fit
     model = make_model(method, params=fixed, n_threads=1 if grid else n_jobs,
                        **settings)
+    refused = _refused(method, command, model, X, settings["scale"])
     if not grid:
-        with progress.task(f"{title}: fit on all training rows"), \
-                _refused(method):
+        with progress.task(f"{title}: fit on all training rows"), refused:
             fit_params = {"groups": groups} if available_methods()[
                 method].fit_groups else {}
             with sklearn.config_context(enable_metadata_routing=True):
@@ -125,12 +159,12 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
         return Tuned(model, dict(fixed or {}), None, grid,
                      time.perf_counter() - start)
     search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
-                          scoring=_FoldScorer(settings["k"]), cv=cv,
+                          scoring=_FoldScorer(settings["k"], cv), cv=cv,
                           n_jobs=n_jobs, error_score="raise")
     n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
         [len(v) for v in grid.values()]))
     with progress.task(f"{title}: cross-validation ({n_fits} fits) and the "
-                       f"final fit", total=n_fits) as advance, _refused(method), \
+                       f"final fit", total=n_fits) as advance, refused, \
             sklearn.config_context(enable_metadata_routing=True), \
             warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="One or more of the test scores "
@@ -155,12 +189,13 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
             f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
             f"row of each user the same score in a cross-validation fold, so "
             f"there is no model to choose. Scale the features (--scale minmax or "
-            f"standard), use smaller steps (--grid paper, or --eta0), or check "
-            f"that the features vary within users.", status=1)
+            f"standard), use smaller steps (--grid paper{_HINTS[command][0]}), or "
+            f"check that the features vary within users.", status=1)
     return tuned
 
 
-def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint=""):
+def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint="",
+                command="fit"):
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
     scores = tuned.model.decision_function(X)
@@ -171,8 +206,8 @@ def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint=""):
             + (" diverged and" if tuned.diverged else "")
             + " gives every row of each user the same score: it cannot rank. "
             "Scale the features (--scale minmax or standard), use smaller "
-            "steps (--grid paper or --eta0), or check that the features vary "
-            "within users.", status=1)
+            f"steps (--grid paper{_HINTS[command][0]}), or check that the "
+            "features vary within users.", status=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         fitted = float(papk_score(y, scores, k=k, groups=groups))
@@ -181,11 +216,12 @@ def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint=""):
         progress(f"{title}: warning: the model ranks its own training rows no "
                  f"better than a random ranking (micro-pAp@{k} {fitted:.4f}, "
                  f"random {chance:.4f}): it learned nothing useful; try other "
-                 f"hyper-parameters (--grid paper, --eta0, --alpha) or another "
-                 f"--method")
+                 f"hyper-parameters (--grid paper{_HINTS[command][1]}) or "
+                 f"{_HINTS[command][2]}")
     if tuned.diverged:
         progress(f"{title}: note: the fit diverged (its last finite iterate is "
-                 f"kept); smaller --eta0 values would be safer")
+                 f"kept); smaller steps (--grid paper{_HINTS[command][0]}) "
+                 f"would be safer")
     for name, value in tuned.params.items():
         values = sorted(tuned.grid.get(name, []))
         if len(values) >= 2 and value in (values[0], values[-1]):

@@ -8,7 +8,7 @@ import pytest
 from skpapk.cli import main
 from skpapk.cli._compare import verdict
 from skpapk.cli._methods import available_methods, parse_methods
-from skpapk.cli._output import CLIError
+from skpapk.cli._output import CLIError, render
 from skpapk.datasets import make_engagement_simulation
 from skpapk.metrics import (
     expected_papk_score,
@@ -19,7 +19,7 @@ from skpapk.metrics import (
 )
 from skpapk.model_selection import within_group_split
 
-from .conftest import FAST, run_cli
+from .conftest import FAST, run_cli, write_csv
 
 
 def parse_csv_text(text):
@@ -136,6 +136,42 @@ def test_a_failing_method_is_shown_and_skipped(tmp_path, capsys):
     rows = {line.split()[0]: line for line in out.splitlines()[2:5]}
     assert "failed" in rows["avg"]
     assert "winner: hgb" in out
+    # its hints name compare's options only (it has no --eta0)
+    assert "smaller steps (--grid paper)," in err and "--eta0" not in err
+
+
+def test_a_failed_row_keeps_the_numbers_right_aligned():
+    table = render(["method", "cv", "test"], [["avg", "failed", "-"],
+                                              ["logreg", "0.5", "0.25"]], "table")
+    assert table.splitlines()[2:] == ["avg     failed     -",
+                                      "logreg     0.5  0.25"]
+
+
+def test_one_test_user_names_the_winner_and_cannot_test_the_margin(capsys):
+    # paired_comparison needs two users: the run ended in its error, exit 2
+    assert main(["compare", "--n-users", "1", "--methods", "avg,logreg", "--k",
+                 "4", "-q", *FAST]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "\nwinner: avg (GD-pAp@k-avg)" in out
+    assert ("\nmargin over the runner-up, logreg (LogisticRegression): cannot be "
+            "tested: it needs 2 or more test users with both a relevant and an "
+            "irrelevant row, got 1\n") in out
+
+
+def test_no_scorable_test_user_is_refused_before_tuning(tmp_path, capsys):
+    # 2 relevant rows of 20: the test part (4 rows a user) holds none; every
+    # metric was nan, the winner 'nan' and a RuntimeWarning leaked under -q
+    rng = np.random.default_rng(0)
+    rows = [[f"u{u}", int(i < 2), rng.normal()] for u in range(30)
+            for i in range(20)]
+    path = write_csv(tmp_path / "sparse.csv", ["group", "label", "a"], rows)
+    assert main(["compare", "--data", str(path), "--methods", "papk", *FAST]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "[1/1]" not in err  # nothing tuned
+    assert err.splitlines()[-1] == (
+        "skpapk: error: no test user has both a relevant and an irrelevant row, "
+        "so no method could be scored; use a larger --test-size, or users with "
+        "more rows of each label.")
 
 
 def test_plot_writes_a_png(tmp_path, capsys):

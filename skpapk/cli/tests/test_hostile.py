@@ -159,7 +159,29 @@ def test_a_method_that_cannot_use_the_rows_names_no_python_parameter(
     err = capsys.readouterr().err
     assert status == 1 and err.startswith("skpapk: error: Greedy-pAp@k cannot "
                                           "be trained on these rows")
-    assert "validation_fraction" not in err and "--methods" in err
+    assert "validation_fraction" not in err and "--methods" not in err
+    assert err.endswith("or choose another --method.\n")  # fit's option
+
+
+def test_an_overflowing_scaler_is_named_not_missing_values(tmp_path, capsys):
+    # values near 1e300: StandardScaler's variance is inf, the scaled rows NaN;
+    # the error said "Input X contains NaN" over two lines, "give each user
+    # more rows"
+    X, y, users, items = make_dataset(seed=7)
+    X[:, 0] *= 1e300
+    rows = [[u, *map(repr, x.tolist()), t] for u, x, t in zip(users, X, y)]
+    path = write_csv(tmp_path / "huge.csv", ["user", "f0", "f1", "f2", "f3",
+                                             "f4", "rel"], rows)
+    status, out, err = run(["compare", "--data", path, *FIT, "--methods",
+                            "papk,logreg,hgb", "--scale", "standard", *FAST],
+                           capsys)
+    assert status == 0 and "winner: hgb" in out
+    failed = [line for line in err.splitlines() if "failed:" in line]
+    assert len(failed) == 2 and "NaN" not in err and "more rows" not in err
+    assert failed[0].endswith("failed: PApKRanker cannot be trained on these "
+                              "rows: --scale standard overflowed (the scaled "
+                              "features are not finite); use --scale minmax or "
+                              "none, or rescale the column(s) of huge values.")
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")

@@ -148,6 +148,13 @@ def _error_cases(base, dataset_path, model_path):
                                "--label-col", "rel", "--cv", "group",
                                "--cv-folds", "50", "--max-iter", "5", "-q"],
                               "--cv-folds 50"),
+        # within-group: every method failed in its folds, exit 1
+        "too_many_cv_folds_within": (["compare", "--data", d, "--group-col",
+                                      "user", "--label-col", "rel", "--cv-folds",
+                                      "1000", "--methods", "papk,logreg", "-q"],
+                                     "for --cv-folds 1000; use --cv-folds "),
+        "one_cv_fold": (["compare", "--cv-folds", "1"],
+                        "--cv-folds: expected an integer from 2"),
     }
 
 

@@ -4,8 +4,17 @@ import numpy as np
 import pytest
 from sklearn.model_selection import GroupKFold
 
+from skpapk.cli._methods import make_model
 from skpapk.cli._output import CLIError, Progress
-from skpapk.cli._tuning import Tuned, check_tuned, is_flat, make_cv
+from skpapk.cli._tuning import (
+    Tuned,
+    _FoldScorer,
+    _refused,
+    check_tuned,
+    is_flat,
+    make_cv,
+)
+from skpapk.model_selection import WithinGroupKFold
 
 
 class _Scores:
@@ -23,14 +32,15 @@ class _Scores:
         return self
 
 
-def _check(sign, capsys, params=None, grid=None, X=None, diverged=False):
+def _check(sign, capsys, params=None, grid=None, X=None, diverged=False,
+           command="fit"):
     rng = np.random.default_rng(0)
     groups = np.repeat(np.arange(20), 15)
     y = (rng.random(groups.shape[0]) < 0.3).astype(int)
     if X is None:
         X = (y + rng.normal(scale=0.3, size=y.shape[0]))[:, None]
     tuned = Tuned(_Scores(sign, diverged), params or {}, None, grid or {}, 0.0)
-    check_tuned(tuned, X, y, groups, 5, Progress(), "avg")
+    check_tuned(tuned, X, y, groups, 5, Progress(), "avg", command=command)
     return capsys.readouterr().err
 
 
@@ -76,6 +86,61 @@ def test_group_cv_with_fewer_users_than_folds_names_the_option():
                                        "--cv-folds 4 or fewer"):
         make_cv("group", 5, 0, groups)
     assert isinstance(make_cv("group", 4, 0, groups), GroupKFold)
+
+
+def test_hints_name_the_options_of_the_command(capsys):
+    # compare has no --eta0, --alpha or --method: its hints named them
+    err = _check(-1, capsys, diverged=True)
+    assert "(--grid paper, --eta0, --alpha) or another --method" in err
+    assert "smaller steps (--grid paper, or --eta0) would be safer" in err
+    err = _check(-1, capsys, diverged=True, command="compare")
+    assert "(--grid paper) or other --methods" in err
+    assert "smaller steps (--grid paper) would be safer" in err
+    assert "--eta0" not in err and "--alpha" not in err and "--method " not in err
+    with pytest.raises(CLIError) as exc:
+        _check(1, capsys, X=np.ones((300, 1)), command="compare")
+    assert "(--grid paper)," in str(exc.value) and "--eta0" not in str(exc.value)
+
+
+def test_an_estimator_message_of_two_lines_is_cut_to_its_first_sentence():
+    model = make_model("papk", k=5, scale="none", random_state=0)
+    with pytest.raises(CLIError) as exc, _refused("papk", "compare", model,
+                                                  np.ones((4, 2)), "none"):
+        raise ValueError("Input X contains NaN.\nPApKRanker does not accept "
+                         "missing values encoded as NaN natively. For ...")
+    assert str(exc.value) == ("PApKRanker cannot be trained on these rows: Input "
+                              "X contains NaN; give each user more rows, or "
+                              "choose other --methods.")
+    assert exc.value.status == 1
+
+
+def test_within_group_cv_with_more_folds_than_rows_names_the_option():
+    groups = np.repeat(np.arange(3), [2, 4, 3])
+    with pytest.raises(CLIError, match="no user has 5 training rows \\(the most "
+                                       "is 4\\) for --cv-folds 5; use --cv-folds "
+                                       "4 or fewer"):
+        make_cv("within-group", 5, 0, groups)
+    assert isinstance(make_cv("within-group", 4, 0, groups), WithinGroupKFold)
+    with pytest.raises(CLIError, match="give each user more rows"):
+        make_cv("within-group", 2, 0, np.arange(5))  # one row each
+
+
+@pytest.mark.parametrize("cv, fix", [
+    (WithinGroupKFold(2), "use users with more rows of each label."),
+    (WithinGroupKFold(3), "use fewer --cv-folds, or users with more rows of "
+                           "each label."),
+    (GroupKFold(2), "use --cv within-group."),
+    (GroupKFold(3), "use fewer --cv-folds, or --cv within-group."),
+])
+def test_an_unscorable_fold_names_a_fix_of_the_cv_in_use(cv, fix):
+    # --cv within-group was told to use --cv within-group
+    scorer = _FoldScorer(3, cv)
+    X = np.arange(6.0)[:, None]
+    with pytest.raises(CLIError, match="a cross-validation fold has no user") \
+            as exc:
+        scorer(_Scores(1), X, np.array([1, 1, 1, 0, 0, 0]), groups=np.repeat(
+            [0, 1], 3))
+    assert str(exc.value).endswith(fix)
 
 
 @pytest.mark.parametrize("method", ["papk", "boost"])
