@@ -642,7 +642,7 @@ class PApKBoostRanker(BaseRanker):
         name = type(self).__name__
         for alias in _EARLY_STOPPING_ROUND_ALIASES:
             rounds = self._other_params.get(alias)
-            if rounds is not None:
+            if rounds is not None and rounds > 0:  # LightGBM: <= 0 is off
                 raise ValueError(
                     f"{alias}={rounds!r} is LightGBM's own early stopping, "
                     f"which needs a validation set and metric of its own; "

@@ -12,11 +12,13 @@ binary tree over its leaves, every number finite.
 import re
 
 #: Header keys LightGBM writes, in order (``objective`` only for its own
-#: objectives; skpapk's pairwise objectives are custom ones).
+#: objectives; skpapk's pairwise objectives are custom ones, and its model
+#: when no feature can be split is a constant ``regression`` booster).
 _HEADER = ("version", "num_class", "num_tree_per_iteration", "label_index",
            "max_feature_idx", "objective", "feature_names", "feature_infos",
            "tree_sizes")
-_OBJECTIVE = re.compile(r"(binary|lambdarank|rank_xendcg)( [a-z_]+:[0-9.eE+-]+)*")
+_OBJECTIVE = re.compile(
+    r"(binary|lambdarank|rank_xendcg|regression)( [a-z_]+:[0-9.eE+-]+)*")
 #: Keys of a tree: those of one leaf, then those of its internal nodes.
 _LEAF_KEYS = ("leaf_value", "leaf_weight", "leaf_count")
 _NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",

@@ -16,7 +16,7 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from .. import __version__
 from ._csv import _rows, read_csv, split_names
 from ._files import atomic_write, check_input_file, check_output
-from ._labels import choose_relevant, relevance
+from ._labels import choose_relevant, relevant_rows
 from ._methods import (
     available_methods,
     effective_n_jobs,
@@ -60,7 +60,8 @@ def read_training_csv(path, args, progress):
     values = [str(v) for v in pd.unique(data.labels)]
     labels, announce = choose_relevant(values, args.pos_label, path=path,
                                        label_col=args.label_col)
-    y = (data.labels == labels[1]).astype(np.int64)
+    y = relevant_rows(data.labels, labels, labels[1], path=path,
+                      label_col=args.label_col)  # 1 and 1.0 alike
     progress(f"read {path}: {data.X.shape[0]} rows; features: "
              f"{', '.join(data.feature_cols)}")
     if data.skipped_cols:
@@ -188,11 +189,8 @@ def cmd_score(args):
     model = load_model(args.model)
     k = model.k if args.k is None else args.k
     data = _read_for_model(args, model, require_label=True)
-    values = [str(v) for v in pd.unique(data.labels)]
-    relevant = [v for v, r in zip(values, relevance(
-        values, model["labels"], model["pos_label"], path=data.path,
-        label_col=model["label_col"])) if r]
-    y = np.isin(data.labels, relevant).astype(np.int64)
+    y = relevant_rows(data.labels, model["labels"], model["pos_label"],
+                      path=data.path, label_col=model["label_col"])
     groups = pd.factorize(data.groups)[0]
     progress(f"read {data.path}: {describe_groups(y, groups)}")
     if sorted(v.lower() for v in model["labels"]) not in (["0", "1"],

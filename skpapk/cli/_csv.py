@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ._files import check_input_file
+from ._labels import distinct_labels
 from ._output import CLIError, cut
 
 #: Rows read to decide which columns hold numbers (default features).
@@ -328,8 +329,8 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore=(),
     data.X, data.groups = X, np.concatenate(groups)
     data.labels = np.concatenate(labels) if read_label else None
     if read_label:
-        values = pd.unique(data.labels)
-        if values.shape[0] > 2:
+        values = distinct_labels([str(v) for v in pd.unique(data.labels)])
+        if len(values) > 2:
             third = int(np.argmax(data.labels == values[2]))
             line, _ = _row(path, delimiter, third)
             shown = ", ".join(cut(v, 20) for v in values[:3])

@@ -9,6 +9,9 @@ silently invert the model whenever the relevant word sorts first).
 
 import math
 
+import numpy as np
+import pandas as pd
+
 from ._output import CLIError, cut
 
 #: Word pairs with an obvious relevant word (lowercase): relevant -> other.
@@ -30,6 +33,13 @@ def _same_label(a, b):
     return a == b or (x is not None and x == y)
 
 
+def distinct_labels(values):
+    """``values`` without the later spellings of a number (``1.0`` after
+    ``1``)."""
+    return [v for i, v in enumerate(values)
+            if not any(_same_label(v, u) for u in values[:i])]
+
+
 def choose_relevant(values, pos_label=None, *, path, label_col):
     """Order the one or two labels ``values`` of a training file.
 
@@ -46,8 +56,9 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
     (['no', 'yes'], True)
     """
     shown = " and ".join(cut(v) for v in values)
-    if len(values) < 2 or _same_label(*values):  # 1 and 1.0: one value
-        written = f" (written {shown})" if len(values) > 1 else ""
+    spellings, values = values, distinct_labels(values)  # 1 and 1.0: one value
+    if len(values) < 2:
+        written = f" (written {shown})" if len(spellings) > 1 else ""
         raise CLIError(f"{path}: label column {label_col!r} has the single value "
                        f"{cut(values[0])}{written}; training needs both relevant "
                        f"and irrelevant rows.")
@@ -70,6 +81,15 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
         f"which one is relevant: --pos-label {values[0]} or --pos-label "
         f"{values[1]}. Words are not compared: alphabetical order would "
         f"invert the model whenever the relevant word sorts first.")
+
+
+def relevant_rows(column, labels, pos_label, *, path, label_col):
+    """1 where the label ``column`` holds ``pos_label`` (in any spelling of
+    it: ``1.0`` for ``1``), else 0; every value must be one of ``labels``."""
+    values = [str(v) for v in pd.unique(column)]
+    relevant = [v for v, r in zip(values, relevance(
+        values, labels, pos_label, path=path, label_col=label_col)) if r]
+    return np.isin(column, relevant).astype(np.int64)
 
 
 def relevance(values, labels, pos_label, *, path, label_col):

@@ -39,7 +39,8 @@ def make_cv(kind, n_splits, random_state, groups):
         raise CLIError(f"--cv within-group holds out rows of every user, but no "
                        f"user has {n_splits} training rows (the most is {most}) "
                        f"for --cv-folds {n_splits}; " + (
-                           f"use --cv-folds {most} or fewer." if most >= 2 else
+                           f"use --cv-folds {most} or fewer (fewer still when "
+                           f"users have few rows of one label)." if most >= 2 else
                            "give each user more rows."))
     return WithinGroupKFold(n_splits=n_splits, shuffle=True,
                             random_state=random_state)

@@ -119,7 +119,7 @@ def _validate(y_true, y_score, groups, pos_label):
     row), plus the label counts and segment codes the metrics share.
     """
     y_pos, y_score, codes, labels = check_ranking_inputs(
-        y_true, y_score, groups, pos_label=pos_label)
+        y_true, y_score, groups, pos_label=pos_label, order_only=True)
     n_groups = labels.shape[0]
     n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
     return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments

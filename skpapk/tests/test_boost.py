@@ -684,9 +684,10 @@ def test_lightgbms_own_early_stopping_is_refused(alias):
                                          f"stopping.*early_stopping=True and "
                                          f"n_iter_no_change"):
         ranker.fit(X, y, groups=g)
-    # None is LightGBM's default: no early stopping of its own
-    ranker.set_params(**{alias: None}).fit(X, y, groups=g)
-    assert ranker.n_iter_ == SMALL["n_estimators"]
+    # None is LightGBM's default, 0 or less its "off": no early stopping
+    for off in (None, 0, -1):
+        ranker.set_params(**{alias: off}).fit(X, y, groups=g)
+        assert ranker.n_iter_ == SMALL["n_estimators"]
 
 
 @pytest.mark.parametrize("alias", ["boosting_type", "boosting", "boost"])

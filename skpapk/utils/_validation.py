@@ -443,19 +443,24 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     return classes[-1]
 
 
-def check_scores(y_score, n_samples, *, input_name="y_score"):
-    """Validate a 1-d finite score vector of the expected length."""
+def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
+    """Validate a 1-d finite score vector of the expected length.
+
+    ``order_only``: the caller reads only the order of the scores (the
+    metrics), so integers beyond 2**53 may be replaced by their ranks; else
+    they are cast to float64 (a loss reads the values).
+    """
     y_score = column_1d(y_score, input_name=input_name)
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "
             f"output of decision_function."
         )
-    if y_score.dtype.kind in "iu" and y_score.size and (
+    if order_only and y_score.dtype.kind in "iu" and y_score.size and (
             y_score.max() > 2**53 or y_score.min() < -(2**53)):
         # float64 would merge integers 2**53 apart or less (nanosecond
         # timestamps, ...) into ties: rank them instead, the order and the
-        # ties kept exactly (every metric here reads only the order)
+        # ties kept exactly
         y_score = np.unique(y_score, return_inverse=True)[1].reshape(-1)
     if y_score.dtype.kind != "f":
         y_score = y_score.astype(np.float64)
@@ -471,8 +476,10 @@ def check_scores(y_score, n_samples, *, input_name="y_score"):
     return y_score
 
 
-def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None):
-    """Validate ``(y_true, y_score, groups)`` of a per-group ranking metric.
+def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None,
+                         order_only=False):
+    """Validate ``(y_true, y_score, groups)`` of a per-group ranking metric
+    (``order_only=True``) or loss (see :func:`check_scores`).
 
     Returns
     -------
@@ -490,6 +497,6 @@ def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None):
             f"score per labelled row."
         ) from exc
     y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
-    y_score = check_scores(y_score, y_pos.shape[0])
+    y_score = check_scores(y_score, y_pos.shape[0], order_only=order_only)
     codes, labels = check_groups(groups, y_pos.shape[0])
     return y_pos, y_score, codes, labels

@@ -387,3 +387,25 @@ def test_what_each_command_imports(fitted, dataset, tmp_path, command):
         assert last == "STATUS 0 []"
     else:
         assert "lightgbm" not in last
+
+
+def test_a_number_written_two_ways_is_one_label_in_fit_and_score(tmp_path):
+    # labels 0, 1 and 1.0: fit refused a "third value" and, with 1 and 1.0
+    # only, took 1.0 as irrelevant where score counts it as relevant
+    X, y, users, items = make_dataset()
+    spelled = np.where(y == 1, np.where(np.arange(y.size) % 2, "1", "1.0"), "0")
+    header = ["item", "user", *[f"f{j}" for j in range(X.shape[1])], "rel"]
+    path = write_csv(tmp_path / "spellings.csv", header, [
+        [it, u, *[repr(float(v)) for v in x], label]
+        for it, u, x, label in zip(items, users, X, spelled)])
+    model = tmp_path / "m.json"
+    assert main(["fit", str(path), *FIT, "--out", str(model), "-q", *FAST]) == 0
+    saved = json.loads(model.read_text())
+    assert saved["labels"][0] == "0" and saved["pos_label"] in ("1", "1.0")
+    # the same model as on a file that writes every relevant label as 1
+    plain = write_csv(tmp_path / "plain.csv", header, [
+        [it, u, *[repr(float(v)) for v in x], str(int(t))]
+        for it, u, x, t in zip(items, users, X, y)])
+    other = tmp_path / "p.json"
+    assert main(["fit", str(plain), *FIT, "--out", str(other), "-q", *FAST]) == 0
+    assert saved["scorer"] == json.loads(other.read_text())["scorer"]

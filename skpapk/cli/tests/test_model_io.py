@@ -228,12 +228,16 @@ def booster_texts(data):
     constant = lightgbm.train({"objective": "binary", "verbose": -1},
                               lightgbm.Dataset(np.ones((30, 3)), np.arange(30) % 2),
                               num_boost_round=2)  # trees of one leaf
+    with pytest.warns(UserWarning):  # no feature can be split: a constant model
+        flat = PApKBoostRanker(k=3, n_estimators=3).fit(np.ones((40, 3)), y[:40],
+                                                        groups=groups[:40])
     return {"lambdarank": lambdarank.booster_.model_to_string(),
+            "constant": flat.booster_.model_to_string(),
             "papk": papk.booster_.model_to_string(),
             "one leaf": constant.model_to_string()}
 
 
-@pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf"])
+@pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf", "constant"])
 def test_booster_text_as_lightgbm_writes_it_passes(booster_texts, name):
     text = booster_texts[name]
     assert check_booster_text(text, 3) == text.count("\nTree=") > 0

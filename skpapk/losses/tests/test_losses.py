@@ -359,3 +359,14 @@ def test_ranking_equals_stable_lexsort_ranking(ties, seed):
     np.testing.assert_array_equal(ranking.rank, expected_rank)
     np.testing.assert_array_equal(ranking.n_pos, np.bincount(g[y], minlength=30))
     np.testing.assert_array_equal(ranking.n_neg, np.bincount(g[~y], minlength=30))
+
+
+def test_integer_scores_beyond_float64_precision_are_values_not_ranks():
+    # the metrics rank such integers (they read only the order); a loss
+    # reads the values, so it gets their float64 cast
+    scores = np.array([2**60, -(2**60), 5, 0])
+    got = surrogate_loss([1, 0, 1, 0], scores, k=1, surrogate="pairwise_logistic")
+    expected = surrogate_loss([1, 0, 1, 0], scores.astype(np.float64), k=1,
+                              surrogate="pairwise_logistic")
+    assert got[0] == expected[0]
+    np.testing.assert_array_equal(got[1], expected[1])

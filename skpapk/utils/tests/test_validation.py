@@ -132,11 +132,14 @@ def test_check_scores_keeps_the_order_of_integers_float64_would_merge(dtype):
     # neighbours into ties; they are ranked instead, ties kept
     big = np.iinfo(dtype).max - 10
     scores = np.array([big, big - 1, 3, big, big - 2], dtype=dtype)
-    out = check_scores(scores, 5)
+    out = check_scores(scores, 5, order_only=True)
     assert out.dtype == np.float64
     np.testing.assert_array_equal(np.argsort(out, kind="stable"),
                                   np.argsort(scores, kind="stable"))
     assert out[0] == out[3]
+    # a loss reads the values: float64 of them, not ranks
+    np.testing.assert_array_equal(check_scores(scores, 5),
+                                  scores.astype(np.float64))
 
 
 def test_check_ranking_inputs_names_both_arrays_on_length_mismatch():
