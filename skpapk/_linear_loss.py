@@ -69,16 +69,20 @@ def column_abs_max(X):
                       np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
 
 
-def column_scale(col_abs_max):
+def column_scale(col_abs_max, alpha=0.0):
     """L-BFGS's column scaling from ``max |X_j|``: 1 for an all-zero column.
 
     L-BFGS runs on ``v = scale * w`` (:func:`skpapk._lbfgs.minimize_lbfgs`),
     whose features ``X_j / scale_j`` lie in ``[-1, 1]``: the same minimiser,
     but a problem whose conditioning does not depend on the units of the
-    features.
+    features. The ridge term's curvature in ``v`` is ``2 alpha / scale_j^2``,
+    so the scale is at least ``1e-3 sqrt(2 alpha)`` (that curvature at most
+    1e6): a column of tiny values (``max |X_j|`` of 1e-10) made it 1e16, and
+    L-BFGS stopped at ``w_0`` with every other coefficient 0.
     """
     scale = np.asarray(col_abs_max, dtype=np.float64)
-    return np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
+    return np.where((scale > 0) & np.isfinite(scale),
+                    np.maximum(scale, 1e-3 * np.sqrt(2.0 * alpha)), 1.0)
 
 
 def linear_scores(X, w):
@@ -237,7 +241,7 @@ class InMemoryLinearLoss(LinearLoss):
 
     @property
     def column_scale(self):
-        return column_scale(column_abs_max(self.X))
+        return column_scale(column_abs_max(self.X), self.alpha)
 
     def _surrogate_at(self, w, *, gradient, check_finite, train_papk):
         X = self.X

@@ -85,7 +85,8 @@ class DaskLinearLoss(LinearLoss):
         self.parts = parts
         self.n_samples = sum(s[3] for s in summaries)
         self.n_groups_used = sum(s[0] for s in summaries)
-        self.column_scale = column_scale(np.max([s[2] for s in summaries], axis=0))
+        self.column_scale = column_scale(np.max([s[2] for s in summaries], axis=0),
+                                         alpha)
         self.n_features = self.column_scale.shape[0]
         self.dtype, self.x_max = dtype, x_max
 

@@ -186,3 +186,24 @@ def test_default_beats_scores_of_a_constant():
     scores = PApKRanker(k=5).fit(X, y, groups=g).decision_function(X)
     assert np.unique(scores).shape[0] == scores.shape[0]
     assert papk_score(y, scores, k=5, groups=g) > 0.8
+
+
+@pytest.mark.parametrize("alpha", [1e-4, 1.0])
+@pytest.mark.parametrize("tiny", [1e-6, 1e-10, 1e-14])
+def test_a_column_of_tiny_values_does_not_stop_lbfgs_at_zero(alpha, tiny):
+    # L-BFGS ran on v = max|X_j| * w, where the ridge term's curvature
+    # 2 alpha / max|X_j|^2 reached 1e16: it stopped at w_0 = 0 (silently
+    # for 1e-10) instead of the fit of the other columns
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(6), 20)
+    y = (rng.random(120) < 0.3).astype(int)
+    X = rng.normal(size=(120, 4)) + y[:, None] * np.array([1.0, 0.5, 0.0, 0.0])
+    X[:, 3] *= tiny
+    without = PApKRanker(k=3, alpha=alpha).fit(X[:, :3], y, groups=groups)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ranker = PApKRanker(k=3, alpha=alpha).fit(X, y, groups=groups)
+    # the tiny column can only lower the objective a little (its ridge cost)
+    assert ranker.objective_curve_[-1] <= without.objective_curve_[-1] + 1e-6
+    np.testing.assert_allclose(ranker.coef_[:3], without.coef_, rtol=1e-3,
+                               atol=1e-5)
