@@ -91,7 +91,7 @@ class PAUCRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -107,7 +107,7 @@ class PAUCRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks
@@ -316,7 +316,7 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -332,7 +332,7 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks

@@ -329,7 +329,7 @@ class PApKBoostRanker(BaseRanker):
         Hold out ``validation_fraction`` of every user's relevant and of its
         irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score micro-pAp@k at ``k`` on them
-        after every round, stop when it has not gone above its best plus
+        after every round, stop when it has not reached its best plus
         ``tol`` for ``n_iter_no_change`` rounds and predict with the best
         round's trees. ``"auto"``: on when there are more than 10,000 rows,
         as :class:`~sklearn.ensemble.HistGradientBoostingClassifier` does.

@@ -86,7 +86,7 @@ class PApKRanker(BaseLinearRanker):
     tol : float or None, default=1e-4
         L-BFGS: stop when the largest entry of the gradient falls under
         ``tol`` times its value at the start (``None``: ``1e-10``).
-        Algorithm 1: stop when the objective has not gone below the best
+        Algorithm 1: stop when the objective has not reached the best
         objective minus ``tol`` for ``n_iter_no_change`` consecutive epochs
         (``None``: run ``max_iter`` epochs).
 
@@ -102,7 +102,7 @@ class PApKRanker(BaseLinearRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` iterations (never with ``tol=None``), and
         return the best scored iterate. ``X`` is copied once
         into its training and validation rows.
@@ -411,7 +411,7 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -427,7 +427,7 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks
@@ -628,7 +628,7 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -644,7 +644,7 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks
@@ -850,7 +850,7 @@ class PApKTSRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -866,7 +866,7 @@ class PApKTSRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks
@@ -1066,7 +1066,7 @@ class PApKRampRanker(_FixedSurrogateRanker):
         Maximum number of epochs (full subgradient steps).
 
     tol : float or None, default=1e-4
-        Stop when the objective has not gone below the best objective minus
+        Stop when the objective has not reached the best objective minus
         ``tol`` for ``n_iter_no_change`` consecutive epochs. ``None`` runs
         ``max_iter`` epochs.
 
@@ -1082,7 +1082,7 @@ class PApKRampRanker(_FixedSurrogateRanker):
         Hold out ``validation_fraction`` of every group's relevant and of
         its irrelevant rows (:func:`skpapk.model_selection.within_group_split`,
         seeded by ``random_state``), score every iterate by micro-pAp@k on
-        them, stop when that score has not gone above its best plus ``tol``
+        them, stop when that score has not reached its best plus ``tol``
         for ``n_iter_no_change`` epochs, and return the best scored iterate,
         as :class:`sklearn.linear_model.SGDClassifier` does (the training
         objective then plays no part in stopping). The paper instead picks

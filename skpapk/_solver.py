@@ -271,9 +271,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     max_iter : int
         Maximum number of epochs in this call.
     tol : float or None, default=None
-        Stop when the objective has not gone below ``best - tol`` for
+        Stop when the objective has not reached ``best - tol`` for
         ``n_iter_no_change`` consecutive epochs (with ``validation``: when
-        the validation score has not gone above ``best + tol``). ``None``
+        the validation score has not reached ``best + tol``). ``None``
         runs ``max_iter`` epochs.
     n_iter_no_change : int, default=5
         See ``tol``.
