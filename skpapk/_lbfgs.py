@@ -16,6 +16,8 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
+from ._solver import start_not_finite
+
 
 class _EarlyStop(Exception):
     """Raised by the iteration callback to end L-BFGS."""
@@ -71,7 +73,10 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
     scale = np.asarray(objective.column_scale, dtype=float)
     k = objective.k
     state.n_groups_used = objective.n_groups_used
-    value0, grad0 = objective.loss_gradient(w0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        value0, grad0 = objective.loss_gradient(w0)
+    if not np.isfinite(value0) or not np.all(np.isfinite(grad0)):
+        raise ValueError(start_not_finite(objective.dtype))
     state.objective_curve.append(float(value0))
     v0 = w0 * scale
     cache = {v0.tobytes(): float(value0)}

@@ -35,6 +35,14 @@ from ._linear_loss import InMemoryLinearLoss
 from .metrics import papk_score
 
 
+def start_not_finite(dtype):
+    """The error of a start ``w_0`` whose scores (or objective) are not
+    finite: only a nonzero ``w_0`` can do that, so it names its sources."""
+    return (f"the scores X @ w_0 of the starting weights (coef_init, or the "
+            f"previous fit's coef_ under warm_start) are not finite in {dtype}; "
+            f"pass a smaller coef_init (or coef_init=None) or scale X.")
+
+
 class NoDescentWarning(ConvergenceWarning):
     """A run never took the objective below its value at its start ``w_0``.
 
@@ -433,6 +441,8 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                     break
     if not np.isfinite(state.best_objective) and state.t > 0 and not state.diverged:
         state.best_w = state.w.copy()  # only w_0 was evaluated: keep w_1
+    if state.diverged and state.t == 0 and not state.objective_curve:
+        raise ValueError(start_not_finite(objective.dtype))
     if state.diverged:
         warnings.warn(
             f"The iterates diverged after {state.t} steps (the next iterate or "

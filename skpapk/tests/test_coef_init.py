@@ -19,6 +19,7 @@ from skpapk import (
     PAUCRanker,
     PrecAtKRanker,
 )
+from skpapk.datasets import make_papk_simulation
 from skpapk.losses import surrogate_loss
 from skpapk.tests._helpers import algorithm_1, make_grouped_data
 
@@ -193,3 +194,15 @@ def test_property_first_objective_is_the_start(seed, scale, surrogate):
     value, _ = surrogate_loss(y == 1, X @ w0, groups, k=2, surrogate=surrogate)
     assert ranker.objective_curve_[0] == pytest.approx(value + 0.1 * w0 @ w0,
                                                        rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PApKMaxRanker(k=3), lambda: PApKRanker(k=3),
+    lambda: PApKRanker(k=3, solver="subgradient")])
+def test_a_coef_init_whose_scores_overflow_is_an_error(make):
+    # finite weights whose scores X @ w_0 overflow: the fit kept w_0 with a
+    # warning blaming the step size (or the features), and coef_ scored inf
+    X, y, groups = make_papk_simulation(10, n_features=2, random_state=0)
+    with pytest.raises(ValueError, match="scores X @ w_0 of the starting "
+                                         "weights \\(coef_init"):
+        make().fit(X, y, groups=groups, coef_init=[1e308, -1e308])
