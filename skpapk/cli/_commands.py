@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
+from ..utils._groups import defined_groups
 from ._csv import _rows, read_csv, split_names
 from ._files import atomic_write, check_input_file, check_output
 from ._labels import choose_relevant, relevant_rows
@@ -192,6 +193,11 @@ def cmd_score(args):
     y = relevant_rows(data.labels, model["labels"], model["pos_label"],
                       path=data.path, label_col=model["label_col"])
     groups = pd.factorize(data.groups)[0]
+    if not defined_groups(y, groups, groups.max() + 1).any():
+        raise CLIError(f"{data.path}: no {model['group_col']!r} group has both a "
+                       f"relevant and an irrelevant row, so pAp@k and pAUC are "
+                       f"undefined for every group; score a file with both "
+                       f"labels in some groups.")
     progress(f"read {data.path}: {describe_groups(y, groups)}")
     if sorted(v.lower() for v in model["labels"]) not in (["0", "1"],
                                                           ["false", "true"]):

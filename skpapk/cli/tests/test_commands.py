@@ -96,6 +96,20 @@ def test_recommend_to_stdout_without_label_column(fitted, dataset, data_dir,
                                               rel=1e-12)
 
 
+def test_score_of_a_file_without_a_scorable_group_is_an_error(fitted, dataset,
+                                                             tmp_path, capsys):
+    # it printed nan for pAp@k and pAUC with exit status 0 (and nothing else
+    # under -q)
+    model_path, _ = fitted
+    path, X, y, users, items = dataset
+    one_label = dataset_csv(tmp_path / "no.csv", X, np.zeros_like(y), users,
+                            items)
+    assert main(["score", str(one_label), "--model", str(model_path),
+                 "-q"]) == 2
+    assert "no 'user' group has both a relevant and an irrelevant row" in \
+        capsys.readouterr().err
+
+
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 def test_score_prints_the_metrics_and_a_random_ranking(fitted, dataset, capsys):
     model_path, _ = fitted
