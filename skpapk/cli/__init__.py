@@ -10,8 +10,9 @@ Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
 - ``score``: the metrics of a saved model on a labelled CSV file;
 - ``recommend``: each group's top-k rows of a CSV file under a saved model.
 
-The package is a thin layer over the library: ``_csv`` (strict CSV
-reading with pandas), ``_labels`` (which label is relevant), ``_model_io``
+The package is a thin layer over the library: ``_csv`` (the strict CSV
+reader :func:`skpapk.io.read_ranking_csv`, its errors naming the
+options), ``_labels`` (which label is relevant), ``_model_io``
 (JSON model files), ``_files`` (atomic writes), ``_methods`` (the registry
 of methods), ``_tuning`` (``GridSearchCV`` with per-user splitters),
 ``_commands`` (``fit``, ``score``, ``recommend``), ``_compare``,

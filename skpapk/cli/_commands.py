@@ -14,8 +14,9 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
+from ..io._csv import _rows
 from ..utils._groups import defined_groups
-from ._csv import _rows, read_csv, split_names
+from ._csv import read_csv, split_names
 from ._files import atomic_write, check_input_file, check_output
 from ._labels import choose_relevant, relevant_rows
 from ._methods import (
@@ -25,7 +26,7 @@ from ._methods import (
     limit_threads,
     parse_methods,
 )
-from ._model_io import load_model, save_model, scorer_from_estimator
+from ._model_io import load_model, save_model
 from ._output import (
     CLIError,
     Progress,
@@ -56,7 +57,7 @@ def read_training_csv(path, args, progress):
     features = split_names(args.features, "--features")
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
                     features=features,
-                    ignore=split_names(args.ignore_cols, "--ignore-cols") or (),
+                    ignore_cols=split_names(args.ignore_cols, "--ignore-cols") or (),
                     delimiter=args.delimiter)
     values = [str(v) for v in pd.unique(data.labels)]
     labels, announce = choose_relevant(values, args.pos_label, path=path,
@@ -64,12 +65,12 @@ def read_training_csv(path, args, progress):
     y = relevant_rows(data.labels, labels, labels[1], path=path,
                       label_col=args.label_col)  # 1 and 1.0 alike
     progress(f"read {path}: {data.X.shape[0]} rows; features: "
-             f"{', '.join(data.feature_cols)}")
-    if data.skipped_cols:
+             f"{', '.join(data.feature_names)}")
+    if data.skipped_columns:
         progress(f"not used as features (no number in their first rows): "
-                 f"{', '.join(data.skipped_cols)}")
-    if data.id_like_cols and features is None:
-        progress(f"warning: the integer column(s) {', '.join(data.id_like_cols)} "
+                 f"{', '.join(data.skipped_columns)}")
+    if data.id_like_columns and features is None:
+        progress(f"warning: the integer column(s) {', '.join(data.id_like_columns)} "
                  f"look like identifiers (e.g. item ids) and are used as "
                  f"features; leave them out with --ignore-cols, or name the "
                  f"features with --features")
@@ -133,23 +134,20 @@ def cmd_fit(args):
     cv_text = ("" if tuned.cv_score is None
                else f", cv micro-pAp@{args.k} = {tuned.cv_score:.4f}")
     progress(f"{method}: {params or 'fitted'}{cv_text} ({tuned.seconds:.1f} s)")
-    scaler = tuned.model.named_steps["scale"]
-    scorer = scorer_from_estimator(tuned.model[-1],
-                                   None if isinstance(scaler, str) else scaler)
     meta = {
         "skpapk_version": __version__, "method": method,
         "estimator": type(tuned.model[-1]).__name__,
         "params": {n: v.item() if isinstance(v, np.generic) else v
                    for n, v in tuned.params.items()},
         "k": args.k, "group_col": args.group_col, "label_col": args.label_col,
-        "feature_cols": data.feature_cols, "labels": labels,
+        "feature_cols": data.feature_names, "labels": labels,
         "pos_label": labels[1], "scale": args.scale if spec.scale else "none",
         "random_state": args.random_state,
         "cv": {"splitter": args.cv, "folds": args.cv_folds, "grid": args.grid,
                "score": tuned.cv_score},
     }
-    save_model(args.out, meta, scorer)
-    progress(f"saved the model ({scorer.kind}) to {args.out}")
+    save_model(args.out, meta, tuned.model)
+    progress(f"saved the model to {args.out}")
     print(f"{method}: k={args.k}{', ' + params if params else ''}"
           f"{cv_text.replace(' = ', '=')} -> {args.out}")
     return 0
@@ -157,8 +155,9 @@ def cmd_fit(args):
 
 def _read_for_model(args, model, *, require_label):
     check_input_file(args.file)
-    return read_csv(args.file, group_col=model["group_col"],
-                    label_col=model["label_col"], features=model["feature_cols"],
+    meta = model.metadata
+    return read_csv(args.file, group_col=meta["group_col"],
+                    label_col=meta["label_col"], features=meta["feature_cols"],
                     require_label=require_label, delimiter=args.delimiter,
                     for_model=True)
 
@@ -190,18 +189,19 @@ def cmd_score(args):
     model = load_model(args.model)
     k = model.k if args.k is None else args.k
     data = _read_for_model(args, model, require_label=True)
-    y = relevant_rows(data.labels, model["labels"], model["pos_label"],
-                      path=data.path, label_col=model["label_col"])
+    meta = model.metadata
+    y = relevant_rows(data.labels, meta["labels"], meta["pos_label"],
+                      path=data.path, label_col=meta["label_col"])
     groups = pd.factorize(data.groups)[0]
     if not defined_groups(y, groups, groups.max() + 1).any():
-        raise CLIError(f"{data.path}: no {model['group_col']!r} group has both a "
+        raise CLIError(f"{data.path}: no {meta['group_col']!r} group has both a "
                        f"relevant and an irrelevant row, so pAp@k and pAUC are "
                        f"undefined for every group; score a file with both "
                        f"labels in some groups.")
     progress(f"read {data.path}: {describe_groups(y, groups)}")
-    if sorted(v.lower() for v in model["labels"]) not in (["0", "1"],
+    if sorted(v.lower() for v in meta["labels"]) not in (["0", "1"],
                                                           ["false", "true"]):
-        progress(f"relevant label: {model['pos_label']!r} (recorded in the model)")
+        progress(f"relevant label: {meta['pos_label']!r} (recorded in the model)")
     scores = model.decision_function(data.X)
     names = [f"micro-pAp@{k}", f"prec@{k}", f"pAUC(0, {k}/n-]"]
     rows = [[name, f"{v:.4f}", f"{r:.4f}"] for name, v, r in zip(
@@ -242,7 +242,7 @@ def cmd_recommend(args):
     sizes = np.diff(top.indptr)
     ranks = np.arange(top.indices.shape[0]) - np.repeat(top.indptr[:-1], sizes) + 1
     table = _rows_as_written(data.path, data.header, top.indices, args.delimiter)
-    taken, group_col = set(data.header), model["group_col"]
+    taken, group_col = set(data.header), model.metadata["group_col"]
     table.insert(0, _unique_name("score", taken), [repr(float(s)) for s in scores])
     table.insert(0, _unique_name("rank", taken), ranks)
     table = table[[group_col, *table.columns[:2],

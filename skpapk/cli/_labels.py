@@ -12,7 +12,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._output import CLIError, cut
+from ..utils._messages import cut
+from ._output import CLIError
 
 #: Word pairs with an obvious relevant word (lowercase): relevant -> other.
 _WORD_PAIRS = {"yes": "no", "y": "n", "t": "f", "true": "false",

@@ -1,8 +1,8 @@
 """The methods the command line trains: one registry drives options and fits.
 
 A :class:`Method` says how to build the estimator, its grids, whether the
-features are scaled and whether its model can be saved (a scorer kind of
-:mod:`skpapk.cli._model_io`; None: ``compare`` only). ``boost``
+features are scaled and whether its model can be saved (the scorer kind
+of :func:`skpapk.io.save_ranker`; None: ``compare`` only). ``boost``
 (``PApKBoostRanker``, saved in LightGBM's text format) appears when
 LightGBM is installed. Nothing here imports an estimator before a fit.
 """

@@ -26,14 +26,6 @@ class CLIError(Exception):
         self.status = status
 
 
-def cut(value, limit=80):
-    """``repr`` of a user's value, cut to ``limit`` characters."""
-    value = str(value)
-    if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value)} characters)"
-
-
 class Progress:
     """Progress lines on stderr; silent when ``quiet``."""
 

@@ -33,6 +33,7 @@ PUBLIC_MODULES = (
     "skpapk.datasets",
     "skpapk.exceptions",
     "skpapk.inspection",
+    "skpapk.io",
     "skpapk.losses",
     "skpapk.metrics",
     "skpapk.model_selection",

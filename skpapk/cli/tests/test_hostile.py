@@ -61,8 +61,8 @@ def test_a_huge_k_is_a_usage_error(command, dataset, fitted, capsys):
 def test_a_huge_k_in_a_model_file_is_refused(k, dataset, fitted, tmp_path, capsys):
     model = _model(tmp_path, fitted, k=k)
     status, out, err = run(["score", dataset[0], "--model", model], capsys)
-    assert_one_line_error(status, out, err, "is not a model file", "'k'" if
-                          isinstance(k, (float, bool)) else "its k")
+    assert_one_line_error(status, out, err, "is not a skpapk model file",
+                          f"its k, {json.dumps(k)}, is not an integer")
 
 
 @pytest.mark.parametrize("command", ["compare", "fit"])

@@ -88,7 +88,7 @@ def _error_cases(base, dataset_path, model_path):
         "missing_model": (["score", d, "--model", base / "nope.json"],
                           "no such model file"),
         "invalid_model": (["recommend", d, "--model", bad_model],
-                          "not a model file"),
+                          "not a skpapk model file"),
         "pickle_model": (["score", d, "--model", pickled], "does not load pickles"),
         "empty_file": ([*fit, empty], "is empty"),
         "header_only": ([*fit, header_only], "no data rows"),

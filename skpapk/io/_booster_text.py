@@ -4,9 +4,9 @@ LightGBM's reader trusts its input: it cuts the trees at the byte offsets of
 the ``tree_sizes`` line and parses them in parallel threads, where an error
 aborts the process, and it follows child indices at prediction without
 bounds checks. A model file is user input, so its booster text must have the
-layout LightGBM 4 writes for a ranker of ``skpapk fit``: one numeric tree per
-iteration (no categorical or linear trees), each tree's children forming one
-binary tree over its leaves, every number finite.
+layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
+one numeric tree per iteration (no categorical or linear trees), each tree's
+children forming one binary tree over its leaves, every number finite.
 """
 
 import re
@@ -85,9 +85,10 @@ def _check_tree(block, index, n_features):
         raise ValueError(f"tree {index}'s children do not form a binary tree")
 
 
-def check_booster_text(text, n_features):
+def check_booster_text(text, n_features=None):
     """Raise a ``ValueError`` saying what is wrong unless ``text`` is a
-    booster of ``n_features`` features in LightGBM's own layout."""
+    booster of ``n_features`` features (None: as many as its header says)
+    in LightGBM's own layout; return its number of trees."""
     # tree_sizes count bytes: ASCII text keeps them equal to characters
     if not text.isascii() or "\0" in text or "\r" in text \
             or not text.startswith("tree\n"):
@@ -100,6 +101,9 @@ def check_booster_text(text, n_features):
     if not sep or keys != expected:
         raise ValueError(f"its booster's header must hold the lines "
                          f"{', '.join(expected)}, in that order")
+    if n_features is None:
+        index = header["max_feature_idx"]
+        n_features = int(index) + 1 if _INT.fullmatch(index) else 0
     if (header["version"] != "v4" or header["num_class"] != "1"
             or header["num_tree_per_iteration"] != "1"
             or header["label_index"] != "0"

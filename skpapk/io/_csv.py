@@ -1,0 +1,632 @@
+"""Strict reading of ranking data from a CSV file, with pandas.
+
+pandas' C parser reads the columns that are used; it is lenient about
+structure (a short line is padded, a quote inside a field is kept), so the
+file's structure is checked first: for a file without quotes, NUL bytes or
+bare carriage returns, by counting the delimiters of every line with numpy;
+otherwise (and to find the line of any problem) by :func:`_rows`, a strict
+RFC 4180 reading in Python that names the line of the first problem. Every
+error names its line; a cell is echoed cut to a few dozen characters.
+"""
+
+import codecs
+import mmap
+import os
+import re
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import validate_params
+
+from ..utils._messages import cut as _cut
+
+#: Rows read to decide which columns hold numbers (default features).
+SNIFF_ROWS = 1000
+#: Bytes of the file checked at a time, and rows parsed at a time.
+BLOCK_BYTES = 1 << 24
+CHUNK_ROWS = 200_000
+
+_READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
+                     na_values=[], skip_blank_lines=True, quotechar='"',
+                     doublequote=True)
+#: Names of integer columns that look like identifiers (item ids, ...).
+_ID_NAME = re.compile(r"(^|_)(id|ids|key|index)$|id$|^(item|user|movie|product)s?$",
+                      re.IGNORECASE)
+if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
+    _READ_OPTIONS["float_precision"] = "round_trip"
+
+#: The arguments of :func:`read_ranking_csv` that a message can name.
+ARGUMENTS = ("group_col", "label_col", "features", "ignore_cols", "delimiter")
+
+
+class CSVFormatError(ValueError):
+    """A CSV file, or a column asked of it, that :func:`read_ranking_csv` refuses.
+
+    The message names the file and, for a problem in its text, the line
+    (1-based, as an editor counts them: blank lines and the lines inside a
+    quoted value count). Where the fix is an argument of
+    :func:`read_ranking_csv`, it names the argument (``"choose it with
+    group_col="``); :meth:`with_names` writes the message with other names
+    for the arguments, e.g. the options of a command line.
+
+    Parameters
+    ----------
+    template : str
+        The message, a :meth:`str.format` template: ``{path}``, ``{line}``,
+        ``{column}`` and the ``values`` fill it; ``{group_col}``,
+        ``{label_col}``, ``{features}``, ``{ignore_cols}`` and
+        ``{delimiter}`` are the names of the arguments (see
+        :meth:`with_names`); ``{hint}`` is ``hint``. Text from the file is a
+        value, never part of the template.
+    path : str
+        The file.
+    line : int, default=None
+        The line of the problem; None for a problem of the whole file or of
+        the arguments.
+    column : str, default=None
+        The column of the problem (the one the file lacks, or the one
+        holding a bad value), if any.
+    argument : str, default=None
+        For a column that the file lacks: the argument that names it
+        (``"group_col"``, ``"label_col"``, ``"features"`` or
+        ``"ignore_cols"``); else None.
+    hint : str, default=None
+        The advice of a column that the file lacks (``"choose it with
+        {group_col}"``), a template naming arguments as ``template`` does.
+    **values : dict
+        The other fields of ``template``.
+
+    Attributes
+    ----------
+    path : str
+        The file.
+    line : int or None
+        The line of the problem.
+    column : str or None
+        The column of the problem.
+    argument : str or None
+        The argument that names a column the file lacks.
+    template : str
+        The message's template.
+    hint : str or None
+        The advice's template.
+    values : dict
+        The other fields of the template.
+
+    See Also
+    --------
+    read_ranking_csv : The reader that raises it.
+
+    Examples
+    --------
+    >>> from skpapk.io import CSVFormatError
+    >>> error = CSVFormatError(
+    ...     "{path}, line {line}: feature column {column!r} holds {value}; "
+    ...     "fix it, or leave the column out with {features}.",
+    ...     path="data.csv", line=3, column="f1", value="'abc'")
+    >>> print(error)
+    data.csv, line 3: feature column 'f1' holds 'abc'; fix it, or leave the
+    column out with features=.
+    >>> print(error.with_names({"features": "--features"}))
+    data.csv, line 3: feature column 'f1' holds 'abc'; fix it, or leave the
+    column out with --features.
+    """
+
+    def __init__(self, template, *, path, line=None, column=None, argument=None,
+                 hint=None, **values):
+        self.template, self.hint, self.values = template, hint, values
+        self.path, self.line, self.column = path, line, column
+        self.argument = argument
+        super().__init__(self.with_names())
+
+    def __str__(self):
+        return self.with_names()
+
+    def __reduce__(self):  # keyword-only arguments: pickled by their state
+        return _rebuild, (type(self), self.args), self.__dict__
+
+    def with_names(self, names=None, *, hint=None):
+        """The message, naming the arguments by ``names``.
+
+        Parameters
+        ----------
+        names : dict, default=None
+            Argument name (``"group_col"``, ...) -> the text naming it in
+            the message; an argument not in ``names`` is named as Python
+            passes it (``group_col=``).
+        hint : str, default=None
+            Replaces the advice of an error that has one (a column the file
+            lacks: ``"choose it with {group_col}"``), for a caller whose
+            columns are not the user's choice (they come from a saved
+            model, ...). A template naming arguments, like the message.
+
+        Returns
+        -------
+        message : str
+            The message.
+        """
+        names = {name: f"{name}=" for name in ARGUMENTS} | dict(names or {})
+        fields = dict(self.values, path=self.path, line=self.line,
+                      column=self.column)
+        if self.hint is not None:
+            fields["hint"] = (self.hint if hint is None else hint).format(**names)
+        return self.template.format(**fields, **names)
+
+
+def _rebuild(cls, args):
+    return cls.__new__(cls, *args)
+
+
+def _tokens(text, delimiter, line, fail):
+    """The fields of a row's ``text`` (no line end); None if a quote is open."""
+    fields, pos, n = [], 0, len(text)
+    while True:
+        if text.startswith('"', pos):
+            end = pos + 1
+            while True:
+                end = text.find('"', end)
+                if end < 0:
+                    return None
+                if not text.startswith('""', end):
+                    break
+                end += 2
+            fields.append(text[pos + 1:end].replace('""', '"'))
+            pos = end + 1
+            if pos < n and text[pos] != delimiter:
+                fail(line + text.count("\n", 0, pos), "text after the closing quote "
+                     "of a quoted field; a quote inside a quoted field must be "
+                     'doubled ("").')
+        else:
+            end = text.find(delimiter, pos)
+            end = n if end < 0 else end
+            if '"' in text[pos:end]:
+                fail(line + text.count("\n", 0, pos), 'a quote (") inside an '
+                     'unquoted field; quote the whole field and double its quotes '
+                     '("55"" TV").')
+            fields.append(text[pos:end])
+            pos = end
+        if pos >= n:
+            return fields
+        pos += 1  # the delimiter
+
+
+def _rows(path, delimiter):
+    """``(line, fields)`` of the header and of every data row, strictly read.
+
+    Raises a :class:`CSVFormatError` naming the line of the first problem.
+    """
+    def fail(line, template, **values):
+        raise CSVFormatError("{path}, line {line}: " + template, path=path,
+                             line=line, **values)
+
+    blank = " \r" if delimiter == "\t" else " \t\r"
+    n_fields, line, pending, start, n_quotes = None, 1, None, 1, 0
+    with open(path, "rb") as handle:
+        for raw in handle:  # lines end with \n only
+            if line == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[3:]
+            try:
+                piece = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
+            if "\0" in piece:
+                fail(line, "a NUL byte: this is not a text (CSV) file.")
+            line += piece.endswith("\n")
+            if pending is not None:
+                pending.append(piece)
+                n_quotes += piece.count('"')
+                if n_quotes % 2:  # still inside the quoted field
+                    continue
+                text = "".join(pending)
+            else:
+                start, text, n_quotes = line - piece.endswith("\n"), piece, 0
+            body = text[:-1] if text.endswith("\n") else text
+            body = body[:-1] if body.endswith("\r") else body
+            fields = (_tokens(body, delimiter, start, fail) if '"' in body
+                      else body.split(delimiter))
+            if fields is None:
+                pending, n_quotes = [text], text.count('"')
+                continue
+            pending = None
+            if any("\r" in field for field in fields) and ('"' not in body or
+                                                         _bare_cr(body)):
+                fail(start + body.count("\n", 0, body.find("\r")), "a carriage "
+                     "return (\\r) that does not end the line; line ends must be "
+                     "\\n or \\r\\n (quote a value that holds one).")
+            if len(fields) == 1 and not fields[0].strip(blank) and '"' not in body:
+                continue
+            if n_fields is None:
+                n_fields = _check_header(fields, body, start, delimiter, fail)
+            elif len(fields) != n_fields:
+                fail(start, "{n} field{s}, but the header has {n_fields}; every "
+                     "line needs one value per column (check the delimiter and "
+                     "the quotes).", n=len(fields), s="s" if len(fields) > 1
+                     else "", n_fields=n_fields)
+            yield start, fields
+    if pending is not None:
+        fail(start, "this quoted field is never closed (a quote is missing), so "
+             "the rest of the file would be read as one value.")
+    if n_fields is None:
+        raise CSVFormatError("{path} is empty: it needs a header line naming the "
+                             "columns (e.g. user,label,f1,f2) and one line per "
+                             "row.", path=path)
+
+
+def _bare_cr(body):
+    """Whether a carriage return of a row with quotes lies outside them."""
+    outside = body.split('"')[::2]  # quotes are balanced in a complete row
+    return any("\r" in part for part in outside)
+
+
+def _check_header(fields, text, line, delimiter, fail):
+    names = [name.strip() for name in fields]
+    if len(names) < 2:
+        fail(line, "the header names one column only ({text}); the file needs "
+             "a group, a label and feature columns separated by {char!r} (see "
+             "{delimiter}).", text=_cut(text, 60), char=delimiter)
+    for j, name in enumerate(names):
+        if not name:
+            fail(line, "column {j} of the header has no name; name it (a file "
+                 "written by pandas' to_csv without index=False starts with an "
+                 "unnamed index).", j=j + 1)
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        fail(line, "the header names the column(s) {duplicated} more than once; "
+             "column names must be unique.", duplicated=duplicated)
+    return len(names)
+
+
+def _row(path, delimiter, index):
+    """``(line, fields)`` of data row ``index`` (0-based), for messages."""
+    rows = _rows(path, delimiter)
+    header = next(rows)[1]
+    for i, (line, fields) in enumerate(rows):
+        if i == index:
+            return line, dict(zip((h.strip() for h in header), fields))
+    raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
+
+
+def _simple_structure(path, delimiter, n_fields):
+    """The number of data rows when every line has ``n_fields`` fields and
+    nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
+    UTF-8); else None. The file is memory-mapped: blocks are views, not
+    copies."""
+    with open(path, "rb") as handle:
+        try:
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            return None
+    # not closed by hand: it is unmapped when the last view of it goes
+    if data.find(b'"') >= 0 or data.find(b"\0") >= 0:
+        return None
+    a = np.frombuffer(data, dtype=np.uint8)
+    if data.find(b"\r") >= 0:  # only in \r\n line ends (or the last byte)
+        after = np.flatnonzero(a == 13) + 1
+        if not (a[after[after < a.size]] == 10).all():
+            return None
+    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    delim, n_lines, lo = ord(delimiter), 0, 0
+    while lo < a.size:
+        hi = data.find(b"\n", lo + BLOCK_BYTES - 1)
+        part = a[lo:a.size if hi < 0 else hi + 1]
+        ends = np.flatnonzero(part == 10)
+        if part[-1] != 10:
+            ends = np.append(ends, part.size)
+        counts = np.diff(np.searchsorted(np.flatnonzero(part == delim), ends),
+                         prepend=0)
+        starts = np.concatenate([[0], ends[:-1] + 1])
+        wrong = np.flatnonzero(counts + 1 != n_fields)
+        for i in wrong:
+            if counts[i] or not np.isin(part[starts[i]:ends[i]], blank).all():
+                return None
+        n_lines += ends.size - wrong.size
+        lo += part.size
+    return n_lines - 1
+
+
+def _require(header, name, argument, path):
+    """Fail unless the ``header`` has the column ``name`` (of ``argument``)."""
+    if name not in header:
+        shown = ", ".join(header[:30]) + (", ..." if len(header) > 30 else "")
+        raise CSVFormatError(
+            "{path} has no column {column!r} ({hint}); its columns are: "
+            "{columns}.", path=path, column=name, argument=argument,
+            hint="choose it with {" + argument + "}", columns=shown)
+
+
+def _numbers(column):
+    """The cells of a column read by pandas as float64 (NaN: not a number)."""
+    if column.dtype.kind == "f" or column.dtype.kind in "iu":
+        return column.to_numpy(dtype=np.float64)
+    return pd.to_numeric(column.astype(str).str.strip(), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan)
+
+
+def _check_arguments(features, ignore_cols, delimiter):
+    for argument, names in (("features", features), ("ignore_cols", ignore_cols)):
+        for name in names or ():
+            if not isinstance(name, str):
+                raise TypeError(f"{argument} must hold column names (str), got "
+                                f"{name!r} of type {type(name).__name__}.")
+    if features is not None and not features:
+        raise ValueError("features names no column; give the feature columns' "
+                         "names, or None for every numeric column.")
+    if len(delimiter) != 1 or not delimiter.isascii() or delimiter in '"\r\n':
+        raise ValueError(f"delimiter must be one ASCII character other than a "
+                         f"quote or a line end, e.g. ',', ';' or '\\t'; got "
+                         f"{delimiter!r}.")
+
+
+@validate_params(
+    {
+        "path": [str, os.PathLike],
+        "group_col": [str],
+        "label_col": [str, None],
+        "features": [list, tuple, None],
+        "ignore_cols": [list, tuple],
+        "delimiter": [str],
+        "require_label": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def read_ranking_csv(path, *, group_col, label_col=None, features=None,
+                     ignore_cols=(), delimiter=",", require_label=True):
+    """Read ranking data (groups, labels and numeric features) from a CSV file.
+
+    The file has a header line naming its columns and one line per row (a
+    user-item pair): a group column (the user), a label column and feature
+    columns. It is read strictly, so that a damaged or misread file is an
+    error naming its line, never data silently shifted, padded or lost:
+
+    - its structure follows RFC 4180: UTF-8 text (a byte order mark is
+      allowed), one header line of unique, non-empty names, the same number
+      of fields on every line, quotes only around whole fields (a quote
+      inside one doubled), line ends ``\\n`` or ``\\r\\n``; blank lines are
+      skipped;
+    - every feature value is a finite number: missing values (an empty
+      cell, ``NA``, ``nan``) and infinities are refused, not imputed;
+      numbers are parsed exactly (the nearest float64, as Python's
+      :class:`float` reads them: pandas' ``float_precision="round_trip"``);
+    - every row has a group id and, if a label column is read, a label:
+      both are read as text (``"1"`` and ``"1.0"`` stay two strings),
+      stripped of surrounding spaces.
+
+    Every error names the file and the line of the first problem (lines as
+    an editor counts them); where the fix is an argument, the message names
+    it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file.
+    group_col : str
+        The column of the group (user) ids.
+    label_col : str, default=None
+        The column of the labels, read as text; None: no labels.
+    features : list of str, default=None
+        The feature columns, in this order. None: every other column with a
+        number among its first 1,000 values (a column of text, such as an
+        item name, is left out and listed in ``skipped_columns``), except
+        ``ignore_cols``.
+    ignore_cols : list of str, default=()
+        Columns never taken as default features (e.g. an integer item id);
+        used only when ``features`` is None.
+    delimiter : str, default=","
+        The field delimiter: one ASCII character other than a quote or a
+        line end (``";"``, ``"\\t"``, ...).
+    require_label : bool, default=True
+        Whether the file must have ``label_col``. False: a file without it
+        is read with ``labels`` None (rows to rank, not to score).
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        Dictionary-like object with the following attributes.
+
+        X : ndarray of shape (n_rows, n_features), dtype float64
+            The features, in column-major (Fortran) order.
+        groups : ndarray of shape (n_rows,), dtype object
+            Each row's group id (str).
+        labels : ndarray of shape (n_rows,), dtype object, or None
+            Each row's label (str); None without a label column.
+        feature_names : list of str
+            The columns of ``X``.
+        skipped_columns : list of str
+            The columns left out of the default features because none of
+            their first 1,000 values is a number (empty when ``features`` is
+            given).
+        id_like_columns : list of str
+            Integer features that look like identifiers (an item id) rather
+            than measurements: by their name (``item_id``, ``user``, ...),
+            or with one distinct value per row.
+        header : list of str
+            The names of every column of the file, stripped.
+        path : str
+            The file.
+
+    Raises
+    ------
+    CSVFormatError
+        A subclass of :class:`ValueError`, for every problem in the file
+        (with its line) or a column the file lacks; its
+        :meth:`~CSVFormatError.with_names` writes the message with other
+        names for the arguments.
+    FileNotFoundError
+        If ``path`` does not exist (other :class:`OSError` when it cannot
+        be read).
+    TypeError, ValueError
+        If an argument has the wrong type or value.
+
+    See Also
+    --------
+    pandas.read_csv : The parser used for the values, lenient about the
+        structure of a file.
+    skpapk.datasets.load_movielens_100k : MovieLens 100K as ranking data.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from skpapk.io import read_ranking_csv
+    >>> path = os.path.join(tempfile.mkdtemp(), "train.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("user,item,label,f1,f2\\n"
+    ...                 "u1,shoes,1,0.3,1.2\\n"
+    ...                 "u1,socks,0,0.1,-0.4\\n"
+    ...                 "u2,shoes,0,2.5,0.0\\n"
+    ...                 "u2,boots,1,1.5,3.0\\n")
+    >>> data = read_ranking_csv(path, group_col="user", label_col="label")
+    >>> data.X.shape, data.feature_names, data.skipped_columns
+    ((4, 2), ['f1', 'f2'], ['item'])
+    >>> data.groups
+    array(['u1', 'u1', 'u2', 'u2'], dtype=object)
+    >>> y = (data.labels == "1").astype(int)
+    >>> y
+    array([1, 0, 0, 1])
+
+    An error names the line, or the argument to change:
+
+    >>> with open(path, "a") as f:
+    ...     _ = f.write("u3,hats,0,,2.0\\n")
+    >>> read_ranking_csv(path, group_col="user", label_col="label")
+    Traceback (most recent call last):
+        ...
+    skpapk.io._csv.CSVFormatError: ...train.csv, line 6: feature column 'f1'
+    holds an empty value; missing values are not supported (fill them, or
+    leave the column out with features= / ignore_cols=).
+    >>> read_ranking_csv(path, group_col="users")
+    Traceback (most recent call last):
+        ...
+    skpapk.io._csv.CSVFormatError: ...train.csv has no column 'users' (choose
+    it with group_col=); its columns are: user, item, label, f1, f2.
+    """
+    _check_arguments(features, ignore_cols, delimiter)
+    path, features = os.fspath(path), None if features is None else list(features)
+    rows = _rows(path, delimiter)
+    header = [h.strip() for h in next(rows)[1]]
+    rows.close()
+    _require(header, group_col, "group_col", path)
+    read_label = label_col is not None and (require_label or label_col in header)
+    if read_label:
+        _require(header, label_col, "label_col", path)
+        if label_col == group_col:
+            raise CSVFormatError("{group_col} and {label_col} both name {column!r}; "
+                                 "they must be two different columns.", path=path,
+                                 column=group_col)
+    reserved = {group_col, label_col} if read_label else {group_col}
+    if features is None:
+        for name in ignore_cols:
+            _require(header, name, "ignore_cols", path)
+    else:
+        for name in features:
+            _require(header, name, "features", path)
+            if name in reserved:
+                raise CSVFormatError("{features} names {column!r}, which is the "
+                                     "group or label column; features must be "
+                                     "other columns.", path=path, column=name)
+        if len(set(features)) != len(features):
+            raise CSVFormatError("{features} names a column twice: {names}.",
+                                 path=path, names=list(features))
+    n_rows = _simple_structure(path, delimiter, len(header))
+    if n_rows is None:
+        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
+    if n_rows == 0:
+        raise CSVFormatError("{path} has a header but no data rows.", path=path)
+    text_cols = [group_col] + ([label_col] if read_label else [])
+    usecols = text_cols + [h for h in header if h not in reserved
+                           and (features is None and h not in ignore_cols
+                                or features is not None and h in features)]
+    data = Bunch(path=path, header=header, skipped_columns=[])
+    groups, labels, start, X = [], [], 0, None
+    try:
+        with pd.read_csv(path, sep=delimiter, header=0, names=header,
+                         usecols=usecols, dtype={c: object for c in text_cols},
+                         chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
+            for chunk in reader:
+                if X is None:
+                    features = _features(data, chunk, features, usecols[len(
+                        text_cols):], group_col, label_col if read_label else None)
+                    X = np.empty((n_rows, len(features)), order="F")
+                groups.append(_text(chunk[group_col], path, delimiter, group_col,
+                                    "group id", start))
+                if read_label:
+                    labels.append(_text(chunk[label_col], path, delimiter,
+                                        label_col, "label", start))
+                for name in features:  # text in a column: its bad cell below
+                    if chunk[name].dtype.kind not in "fiu":
+                        chunk[name] = _numbers(chunk[name])
+                X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
+                    dtype=np.float64)
+                start += chunk.shape[0]
+    except UnicodeDecodeError:
+        for _ in _rows(path, delimiter):  # names the line
+            pass
+        raise
+    if start != n_rows:  # pragma: no cover - the checks and pandas agree
+        raise CSVFormatError("{path}: pandas read {start} rows where {n_rows} "
+                             "were counted; please report this file.", path=path,
+                             start=start, n_rows=n_rows)
+    finite = np.isfinite(X)
+    if not finite.all():
+        i, j = divmod(int(np.argmin(finite)), X.shape[1])
+        line, cells = _row(path, delimiter, i)
+        raise _bad_cell(path, line, features[j], cells[features[j]])
+    data.X, data.groups = X, np.concatenate(groups)
+    data.labels = np.concatenate(labels) if read_label else None
+    return data
+
+
+def _features(data, chunk, features, candidates, group_col, label_col):
+    """The features (by default: the candidates with a number in their first
+    rows); set ``data``'s ``feature_names``, ``skipped_columns`` and
+    ``id_like_columns``."""
+    head = chunk.iloc[:SNIFF_ROWS]
+    if features is None:
+        features = [c for c in candidates if np.isfinite(_numbers(head[c])).any()]
+        data.skipped_columns = [c for c in candidates if c not in features]
+        if not features:
+            raise CSVFormatError(
+                "{path} has no numeric feature column besides {group!r}"
+                + (" and {label!r}" if label_col else "")
+                + "; name the features with {features}.", path=data.path,
+                group=group_col, label=label_col)
+    data.feature_names = list(features)
+    data.id_like_columns = [
+        name for name in features if head[name].dtype.kind in "iu"
+        and (_ID_NAME.search(name) or head.shape[0] >= 20
+             and head[name].nunique() >= 0.9 * head.shape[0])]
+    return features
+
+
+def _text(column, path, delimiter, name, what, start):
+    """A text column, stripped (each distinct value once); no empty value."""
+    codes, uniques = pd.factorize(column, sort=False)
+    stripped = np.array([str(u).strip() for u in uniques], dtype=object)
+    if (stripped == "").any():
+        row = int(np.argmax(stripped[codes] == ""))
+        line, _ = _row(path, delimiter, start + row)
+        raise CSVFormatError("{path}, line {line}: empty {what} in column "
+                             "{column!r}; every row needs its {what}.", path=path,
+                             line=line, column=name, what=what)
+    return stripped[codes]
+
+
+def _bad_cell(path, line, name, value):
+    """The :class:`CSVFormatError` of a feature cell that is not a finite
+    number."""
+    where = "{path}, line {line}: feature column {column!r}"
+    fix = "leave the column out with {features} / {ignore_cols}"
+    if value.strip() == "":
+        template = (where + " holds an empty value; missing values are not "
+                    "supported (fill them, or " + fix + ").")
+    else:
+        try:  # as pandas: no digit separator (1_000), no non-ASCII digit
+            float(value if value.isascii() and "_" not in value else "?")
+        except ValueError:
+            template = (where + " holds {value}, not a number; features must be "
+                        "numeric (fix the value, or " + fix + ").")
+        else:
+            template = (where + " holds {value}; features must be finite numbers "
+                        "(missing values are not supported).")
+    return CSVFormatError(template, path=path, line=line, column=name,
+                          value=_cut(value))

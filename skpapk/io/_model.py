@@ -1,0 +1,494 @@
+"""Model files that hold plain data: JSON, never a pickle.
+
+A model file is one JSON object: the ``format`` and its version, ``k``, the
+user's ``metadata`` (other keys), and a *scorer* whose ``kind`` says how to
+score the feature columns:
+
+- ``"linear"``: ``X @ coef + intercept``, a fitted scaler of a pipeline
+  folded into ``coef`` and ``intercept``;
+- ``"lightgbm"``: a booster in LightGBM's own text format (checked by
+  :func:`~skpapk.io._booster_text.check_booster_text` before LightGBM reads
+  it), and the number of iterations to use.
+
+Loading one cannot run code; a pickle or joblib file is refused.
+"""
+
+import json
+import math
+import os
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._base import BaseRanker
+from ..utils._files import atomic_write
+from ..utils._validation import MAX_K, check_k
+from ._booster_text import check_booster_text
+
+FORMAT = "skpapk-model"
+#: Version of the layout; a reader refuses newer versions.
+FORMAT_VERSION = 1
+#: Keys of a model file that are not the user's metadata.
+_RESERVED = ("format", "format_version", "k", "scorer", "classes",
+             "feature_names_in")
+#: First bytes of pickle (protocol 2+) and of joblib's compressed files
+#: (zlib, gzip, bz2, xz, lzma, lz4).
+_PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
+                 b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00", b"\x04\x22\x4d\x18")
+_SCALERS = ("MinMaxScaler", "StandardScaler")
+
+
+def _is_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _is_count(value, high):
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= high
+
+
+class _LinearScorer:
+    """``scores = X @ coef + intercept``."""
+
+    kind = "linear"
+
+    def __init__(self, coef, intercept=0.0):
+        self.coef = np.asarray(coef, dtype=np.float64)
+        self.intercept = float(intercept)
+        self.n_features = self.coef.shape[0]
+
+    @classmethod
+    def from_estimator(cls, estimator, scaler):
+        coef = getattr(estimator, "coef_", None)
+        if coef is None or hasattr(estimator, "booster_") or np.ndim(coef) == 2 \
+                and np.shape(coef)[0] != 1:
+            return None
+        w = np.asarray(coef, dtype=np.float64).reshape(-1)
+        b = float(np.ravel(getattr(estimator, "intercept_", 0.0))[0])
+        if type(scaler).__name__ == "MinMaxScaler":  # x * scale_ + min_
+            w, b = scaler.scale_ * w, b + scaler.min_ @ w
+        elif type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
+            w = w / (1.0 if scaler.scale_ is None else scaler.scale_)
+            b -= 0.0 if scaler.mean_ is None else scaler.mean_ @ w
+        return cls(w, b)
+
+    def to_dict(self):
+        return {"coef": [float(v) for v in self.coef], "intercept": self.intercept}
+
+    @classmethod
+    def from_dict(cls, data):
+        coef, intercept = data.get("coef"), data.get("intercept", 0.0)
+        if (not isinstance(coef, list) or not coef
+                or not all(map(_is_number, coef)) or not _is_number(intercept)):
+            raise ValueError("its linear scorer needs finite coefficients (one "
+                             "per feature) and a finite intercept")
+        return cls(coef, intercept)
+
+    def decision_function(self, X):
+        return X @ self.coef + self.intercept
+
+
+class _LightGBMScorer:
+    """A LightGBM booster, kept in LightGBM's text format."""
+
+    kind = "lightgbm"
+
+    def __init__(self, booster, num_iteration=None):
+        self.booster, self.num_iteration = booster, num_iteration
+        self.n_features = booster.num_feature()
+
+    @classmethod
+    def from_estimator(cls, estimator, scaler):
+        if getattr(estimator, "booster_", None) is None:
+            return None
+        if scaler is not None:
+            raise TypeError("a LightGBM model is saved without feature scaling "
+                            "(trees do not need it); fit it without a scaler.")
+        best = getattr(estimator, "best_iteration_", None)
+        return cls(estimator.booster_, int(best) if best else None)
+
+    def to_dict(self):
+        return {"booster": self.booster.model_to_string(
+                    num_iteration=self.num_iteration or -1),
+                "num_iteration": self.num_iteration}
+
+    @classmethod
+    def from_dict(cls, data):
+        try:
+            import lightgbm
+        except ImportError:
+            raise ImportError("this model is a LightGBM booster: install "
+                              "LightGBM (pip install lightgbm) to use it.") from None
+        text, n_iter = data.get("booster"), data.get("num_iteration")
+        if not isinstance(text, str) or not (n_iter is None
+                                             or _is_count(n_iter, 2**31 - 1)):
+            raise ValueError("its LightGBM scorer needs the booster as text and "
+                             "a positive num_iteration or null")
+        n_trees = check_booster_text(text)  # before LightGBM reads it
+        if n_iter is not None and n_iter > n_trees:
+            raise ValueError(f"its num_iteration, {n_iter}, is more than its "
+                             f"booster's {n_trees} trees")
+        try:
+            booster = lightgbm.Booster(model_str=text)
+        except Exception as exc:  # LightGBM raises LightGBMError on bad text
+            raise ValueError(f"LightGBM cannot read its booster ({exc})") from None
+        return cls(booster, n_iter)
+
+    def decision_function(self, X):
+        return self.booster.predict(X, num_iteration=self.num_iteration)
+
+
+#: The kinds of scorer a model file may hold, by the name stored in it.
+SCORER_KINDS = {cls.kind: cls for cls in (_LinearScorer, _LightGBMScorer)}
+
+
+def _scorer(ranker):
+    """The scorer of a fitted ranker or ``Pipeline([scaler, ranker])``."""
+    steps = [step for _, step in getattr(ranker, "steps", [(None, ranker)])]
+    scalers = [s for s in steps[:-1] if s is not None and s != "passthrough"]
+    if len(scalers) > 1 or scalers and type(scalers[0]).__name__ not in _SCALERS:
+        raise TypeError(f"a pipeline is saved when its steps before the ranker "
+                        f"are one {' or '.join(_SCALERS)} (or 'passthrough'); "
+                        f"got {[type(s).__name__ for s in scalers]}.")
+    estimator, scaler = steps[-1], scalers[0] if scalers else None
+    check_is_fitted(estimator)
+    for cls in SCORER_KINDS.values():
+        scorer = cls.from_estimator(estimator, scaler)
+        if scorer is not None:
+            return estimator, scorer
+    raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
+                    f"save_ranker saves linear models (coef_) and LightGBM "
+                    f"boosters (booster_).")
+
+
+class SavedRanker(BaseRanker):
+    """A fitted ranker read from a model file by :func:`load_ranker`.
+
+    It scores rows as the saved ranker did (a pipeline's scaler folded into
+    linear coefficients) and has the rankers' :meth:`decision_function`,
+    :meth:`predict`, :meth:`score` and :meth:`recommend`. It is not fitted
+    again: it is what a model file holds.
+
+    Parameters
+    ----------
+    k : int, default=10
+        Length of the top-k lists (``recommend``'s and ``score``'s default).
+    scorer : object, default=None
+        The model's scoring function, as read from the file.
+    metadata : dict, default=None
+        The user's data saved with the model (``save_ranker``'s
+        ``metadata``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The saved ranker's labels, the relevant one last (``[0, 1]`` when
+        it had none).
+    n_features_in_ : int
+        Number of features of the rows to score.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features, when the saved ranker was fitted on a
+        DataFrame with string column names.
+
+    See Also
+    --------
+    load_ranker : Read a model file.
+    save_ranker : Write one.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from skpapk import PApKRanker
+    >>> from skpapk.io import load_ranker, save_ranker
+    >>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+    >>> y, groups = [0, 1, 0, 1, 0], [0, 0, 0, 1, 1]
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.json")
+    >>> save_ranker(PApKRanker(k=1).fit(X, y, groups=groups), path)
+    >>> model = load_ranker(path)
+    >>> model.recommend(X, groups).indices
+    array([1, 4])
+    """
+
+    def __init__(self, k=10, *, scorer=None, metadata=None):
+        self.k = k
+        self.scorer = scorer
+        self.metadata = metadata
+
+    def __sklearn_is_fitted__(self):
+        return self.scorer is not None
+
+    def fit(self, X=None, y=None, **fit_params):
+        """Not supported: a saved model is not fitted again.
+
+        Parameters
+        ----------
+        X : object, default=None
+            Ignored.
+        y : object, default=None
+            Ignored.
+        **fit_params : dict
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always; fit a ranker (``PApKRanker``...) and save it with
+            :func:`save_ranker`.
+        """
+        raise TypeError("a SavedRanker is a model read from a file and is not "
+                        "fitted again; fit a ranker (PApKRanker, ...) and save "
+                        "it with skpapk.io.save_ranker.")
+
+    def decision_function(self, X):
+        """Score every row as the saved ranker did; higher is recommended first.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the saved ranker's features (a
+            scaler of its pipeline is applied).
+
+        Returns
+        -------
+        scores : ndarray of float64 of shape (n_samples,)
+            The saved ranker's scores of the rows.
+
+        Raises
+        ------
+        ValueError
+            When a score is not finite (features far out of the training's
+            range, say).
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
+        if not np.isfinite(scores).all():
+            raise ValueError("the model gives scores that are not finite numbers "
+                             "(NaN or infinite) on these rows; check their features "
+                             "(their scale, or values far from those it was "
+                             "trained on).")
+        return scores
+
+
+@validate_params({"ranker": "no_validation", "path": [str, os.PathLike],
+                  "k": [Interval(Integral, 1, MAX_K, closed="both"), None],
+                  "metadata": [dict, None]}, prefer_skip_nested_validation=True)
+def save_ranker(ranker, path, *, k=None, metadata=None):
+    """Save a fitted ranker as plain data (JSON), never as a pickle.
+
+    The file holds what scores new rows: a linear model's coefficients (a
+    scaler of a pipeline folded into them) or a LightGBM booster in
+    LightGBM's text format, with ``k`` and your ``metadata``. Loading it
+    with :func:`load_ranker` cannot run code, unlike a pickle. The file is
+    written atomically: a failure leaves a previous file intact.
+
+    Parameters
+    ----------
+    ranker : estimator or Pipeline
+        A fitted ranker with ``coef_`` (``PApKRanker``, the other linear
+        rankers, ``LogisticRegression``) or a LightGBM ``booster_``
+        (``PApKBoostRanker``, ``LGBMRanker``; its ``best_iteration_`` is
+        kept), or a ``Pipeline`` of one ``MinMaxScaler`` or
+        ``StandardScaler`` (or ``'passthrough'``) and such a linear ranker.
+    path : str or path-like
+        The file to write (replaced if it exists).
+    k : int, default=None
+        Length of the top-k lists of the loaded model; None: the ranker's
+        ``k``.
+    metadata : dict, default=None
+        JSON data kept with the model (column names, how it was made...),
+        given back as :class:`SavedRanker`'s ``metadata``; its keys must
+        not be ``format``, ``format_version``, ``k``, ``scorer``,
+        ``classes`` or ``feature_names_in``.
+
+    Raises
+    ------
+    TypeError
+        When the ranker is not one of the kinds above.
+    ValueError
+        When ``k`` is missing, ``metadata`` is not JSON data or uses a
+        reserved key, or the model holds a value that is not finite (then
+        no file is written).
+
+    See Also
+    --------
+    load_ranker : Read the file back.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> import numpy as np
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from skpapk import PApKRanker
+    >>> from skpapk.io import save_ranker
+    >>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+    >>> y, groups = [0, 1, 0, 1, 0], [0, 0, 0, 1, 1]
+    >>> pipe = make_pipeline(StandardScaler(), PApKRanker(k=1))
+    >>> pipe = pipe.fit(X, y, papkranker__groups=groups)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.json")
+    >>> save_ranker(pipe, path, metadata={"trained_on": "toy"})
+    >>> with open(path) as f:
+    ...     content = json.load(f)
+    >>> content["format"], content["k"], content["scorer"]["kind"]
+    ('skpapk-model', 1, 'linear')
+    """
+    estimator, scorer = _scorer(ranker)
+    if k is None:
+        k = getattr(estimator, "k", None)
+        if k is None:
+            raise ValueError(f"k is None and the {type(estimator).__name__} has "
+                             f"no k: pass k, the length of the top-k lists.")
+    metadata = {} if metadata is None else metadata
+    reserved = sorted(set(metadata) & set(_RESERVED))
+    if reserved:
+        raise ValueError(f"metadata uses the reserved key(s) {reserved}; rename "
+                         f"them.")
+    content = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata,
+               "k": check_k(k), "scorer": {"kind": scorer.kind, **scorer.to_dict()}}
+    classes = getattr(estimator, "classes_", None)
+    if classes is not None and len(classes) == 2:
+        content["classes"] = [c.item() if isinstance(c, np.generic) else c
+                              for c in classes]
+    names = getattr(ranker, "feature_names_in_",
+                    getattr(estimator, "feature_names_in_", None))
+    if names is not None:
+        content["feature_names_in"] = [str(name) for name in names]
+    try:
+        text = json.dumps(content, indent=1, allow_nan=False) + "\n"
+    except ValueError:
+        raise ValueError("the model holds a value that is not finite (NaN or "
+                         "infinity); it was not saved.") from None
+    except TypeError as exc:
+        raise ValueError(f"metadata (or the ranker's classes_) is not JSON "
+                         f"data: {exc}.") from None
+    with atomic_write(path) as handle:
+        handle.write(text)
+
+
+def _content(path):
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{path} is a folder, not a model file.")
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    if raw.startswith(_PICKLE_MAGIC):
+        raise ValueError(
+            f"{path} looks like a pickle or joblib file. skpapk does not load "
+            f"pickles: loading one can run any code its author put in it. Its "
+            f"model files are JSON, written by skpapk.io.save_ranker or "
+            f"'skpapk fit'.")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        problem = ("not JSON; skpapk model files are JSON, and pickle or joblib "
+                   "files are refused")
+    except RecursionError:
+        problem = "its JSON is nested too deeply"
+    raise ValueError(f"{path} is not a skpapk model file ({problem}).")
+
+
+def _json_labels(value):
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, (str, bool)) or _is_number(v) for v in value)
+            and value[0] != value[1])
+
+
+@validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
+def load_ranker(path):
+    """Read a model file written by :func:`save_ranker` (or ``skpapk fit``).
+
+    The file is read as JSON and checked before use (a LightGBM booster's
+    text against the layout LightGBM writes, before LightGBM reads it);
+    pickle and joblib files are refused: loading one can run any code.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file.
+
+    Returns
+    -------
+    ranker : SavedRanker
+        Scores rows as the saved ranker did; ``metadata`` holds the saved
+        metadata.
+
+    Raises
+    ------
+    FileNotFoundError, IsADirectoryError
+        When there is no such file.
+    ValueError
+        When the file is not a valid model file (saying what is wrong), or
+        was written by a newer skpapk.
+    ImportError
+        When the model is a LightGBM booster and LightGBM is not installed.
+
+    See Also
+    --------
+    save_ranker : Write a model file.
+    SavedRanker : The loaded model.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from skpapk import PApKRanker
+    >>> from skpapk.io import load_ranker, save_ranker
+    >>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+    >>> y, groups = [0, 1, 0, 1, 0], [0, 0, 0, 1, 1]
+    >>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.json")
+    >>> save_ranker(ranker, path, metadata={"note": "toy"})
+    >>> model = load_ranker(path)
+    >>> model.k, model.metadata
+    (1, {'note': 'toy'})
+    >>> bool(np.array_equal(model.decision_function(X), ranker.decision_function(X)))
+    True
+    """
+    content = _content(path)
+    what = f"{path} is not a skpapk model file"
+    if not isinstance(content, dict) or content.get("format") != FORMAT:
+        raise ValueError(f"{what} (no \"format\": \"{FORMAT}\" in it).")
+    version = content.get("format_version")
+    if not _is_count(version, 2**63):
+        shown = ("missing" if version is None
+                 else f"{json.dumps(version)[:40]}, not a version")
+        raise ValueError(f"{what} (its \"format_version\" is {shown}; skpapk "
+                         f"writes the integers 1 to {FORMAT_VERSION}).")
+    if version > FORMAT_VERSION:
+        raise ValueError(f"{path} was written by a newer skpapk (model format "
+                         f"{version}; this one reads up to {FORMAT_VERSION}): "
+                         f"upgrade skpapk.")
+    k, scorer = content.get("k"), content.get("scorer")
+    if not _is_count(k, MAX_K):
+        raise ValueError(f"{what} (its k, {json.dumps(k)[:40]}, is not an "
+                         f"integer between 1 and {MAX_K}).")
+    if not isinstance(scorer, dict):
+        raise ValueError(f"{what} (no scorer in it).")
+    if not isinstance(scorer.get("kind"), str) or scorer["kind"] not in SCORER_KINDS:
+        raise ValueError(f"{path} holds a model of kind "
+                         f"{json.dumps(scorer.get('kind'))[:80]}, which this "
+                         f"skpapk cannot use (kinds: {', '.join(SCORER_KINDS)}); "
+                         f"upgrade skpapk.")
+    try:
+        scorer = SCORER_KINDS[scorer["kind"]].from_dict(scorer)
+    except ValueError as exc:
+        raise ValueError(f"{what} ({exc}).") from None
+    classes = content.get("classes", [0, 1])
+    names = content.get("feature_names_in")
+    if not _json_labels(classes) or names is not None and not (
+            isinstance(names, list) and len(names) == scorer.n_features
+            and len(set(names)) == len(names)
+            and all(isinstance(name, str) for name in names)):
+        raise ValueError(f"{what} (its classes must be two distinct labels, its "
+                         f"feature_names_in one distinct string per feature).")
+    model = SavedRanker(k, scorer=scorer, metadata={
+        key: value for key, value in content.items() if key not in _RESERVED})
+    model.classes_ = np.asarray(classes)
+    model.n_features_in_ = scorer.n_features
+    if names is not None:
+        model.feature_names_in_ = np.asarray(names, dtype=object)
+    return model

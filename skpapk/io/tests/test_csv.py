@@ -1,0 +1,502 @@
+"""read_ranking_csv: columns, numbers, groups, labels, errors with lines."""
+
+import csv
+import io
+import pathlib
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skpapk.io import CSVFormatError, _csv, read_ranking_csv
+from skpapk.io._csv import _rows
+
+
+def write(tmp_path, text, name="d.csv"):
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return str(path)
+
+
+@pytest.fixture(params=[1 << 24, 7], ids=["block", "7-byte-blocks"])
+def blocks(request, monkeypatch):
+    """Check the structure with the real block size and with tiny blocks, so
+    that lines straddle the block boundaries."""
+    monkeypatch.setattr(_csv, "BLOCK_BYTES", request.param)
+
+
+@pytest.fixture(params=[200_000, 7], ids=["chunk", "7-row-chunks"])
+def chunks(request, monkeypatch):
+    """Parse with the real chunks and with chunks of 7 rows, so that groups,
+    labels and bad cells are found across chunk boundaries."""
+    monkeypatch.setattr(_csv, "CHUNK_ROWS", request.param)
+
+
+def _big_text(n=2500):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    users = rng.integers(0, 37, n)
+    labels = rng.integers(0, 2, n)
+    lines = ["id,user,name,label,a,b"]
+    lines += [f"{i},u{u:02d},item {i},{t},{float(x[0])!r},{float(x[1])!r}"
+              for i, (u, t, x) in enumerate(zip(users, labels, X))]
+    return "\n".join(lines) + "\n", X, users, labels
+
+
+def test_values_groups_and_default_features(tmp_path, blocks, chunks):
+    text, X, users, labels = _big_text(5500)
+    path = write(tmp_path, text)
+    data = read_ranking_csv(path, group_col="user", label_col="label")
+    assert sorted(data) == ["X", "feature_names", "groups", "header",
+                            "id_like_columns", "labels", "path",
+                            "skipped_columns"]
+    assert data.feature_names == ["id", "a", "b"]
+    assert data.skipped_columns == ["name"]
+    assert data.id_like_columns == ["id"]  # integers, one per row
+    assert data.header == ["id", "user", "name", "label", "a", "b"]
+    assert data.path == path
+    np.testing.assert_array_equal(data.X[:, 1:], X)  # exact: repr round trip
+    np.testing.assert_array_equal(data.X[:, 0], np.arange(len(X)))
+    assert data.X.dtype == np.float64 and data.X.flags.f_contiguous
+    assert data.groups.dtype == object and data.labels.dtype == object
+    np.testing.assert_array_equal(data.groups, [f"u{u:02d}" for u in users])
+    np.testing.assert_array_equal(data.labels, labels.astype(str))
+    data = read_ranking_csv(path, group_col="user", label_col="label",
+                            ignore_cols=["id"])
+    assert data.feature_names == ["a", "b"] and data.id_like_columns == []
+    data = read_ranking_csv(path, group_col="user", label_col="label",
+                            features=("b",))
+    assert data.X.shape == (len(X), 1) and data.feature_names == ["b"]
+    assert data.skipped_columns == []
+
+
+def test_numbers_are_parsed_exactly(tmp_path):
+    # pandas' default parser ("high") may be off by one ulp; read_ranking_csv
+    # reads the nearest float64, as Python's float does
+    values = [0.1 + 0.2, 1 / 3, 2.2250738585072014e-308, 5e-324,
+              1.7976931348623157e308, 123456789.12345679, -0.0]
+    rng = np.random.default_rng(1)
+    values += rng.normal(size=200).tolist() + (10.0 ** rng.uniform(
+        -300, 300, 200)).tolist()
+    text = "g,a\n" + "".join(f"u,{v!r}\n" for v in values)
+    data = read_ranking_csv(write(tmp_path, text), group_col="g")
+    assert data.X[:, 0].tolist() == values
+    assert np.signbit(data.X[6, 0])
+
+
+def test_labels_are_text_and_may_take_any_number_of_values(tmp_path):
+    # which label is relevant is the caller's choice: 1 and 1.0 stay apart
+    path = write(tmp_path, "g,label,a\nu, 1,0.5\nu,1.0,1\nv,5,2\nv,yes,3\n")
+    data = read_ranking_csv(path, group_col="g", label_col="label")
+    assert data.labels.tolist() == ["1", "1.0", "5", "yes"]
+
+
+def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
+    path = write(tmp_path, "group,label,x,y\n a ,yes, 0.5,2\n\nb,no ,1e-3,-1\n"
+                           "a,no,7,0\n")
+    data = read_ranking_csv(path, group_col="group", label_col="label")
+    assert data.groups.tolist() == ["a", "b", "a"]
+    assert data.labels.tolist() == ["yes", "no", "no"]
+    np.testing.assert_array_equal(data.X, [[0.5, 2], [1e-3, -1], [7, 0]])
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("abc", "feature column 'b' holds 'abc', not a number; features must be "
+            "numeric (fix the value, or leave the column out with features= / "
+            "ignore_cols=)."),
+    ("", "feature column 'b' holds an empty value; missing values are not "
+         "supported (fill them, or leave the column out with features= / "
+         "ignore_cols=)."),
+    ("nan", "feature column 'b' holds 'nan'; features must be finite numbers "
+            "(missing values are not supported)."),
+    ("inf", "holds 'inf'; features must be finite"),
+    ("1e400", "holds '1e400'; features must be finite"),
+    ("NA", "holds 'NA', not a number"),
+    ("1_000", "holds '1_000', not a number"),  # Python's float() reads these,
+    ("\uff11", "holds '\uff11', not a number"),  # pandas does not
+])
+def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
+    rows = [f"g{i % 7},{i % 2},{i},{i / 3}" for i in range(2000)]
+    rows[1500] = f"g1,0,1,{cell}"
+    rows.insert(10, "")  # a blank line before it: lines are physical
+    path = write(tmp_path, "group,label,a,b\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="group", label_col="label")
+    assert str(exc.value).startswith(f"{path}, line 1503: ")
+    assert message in str(exc.value)
+    assert (exc.value.path, exc.value.line, exc.value.column) == (path, 1503, "b")
+    assert exc.value.argument is None
+
+
+def test_a_huge_cell_is_echoed_cut(tmp_path):
+    # a 100 kB numeric cell was echoed whole (100 kB on stderr)
+    cell = "1" * 100_000 + "x"
+    path = write(tmp_path, f"group,label,a\ng1,1,0.5\ng1,0,{cell}\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="group", label_col="label",
+                         features=["a"])
+    message = str(exc.value)
+    assert "line 3: feature column 'a' holds '1111" in message
+    assert "(100001 characters)" in message and len(message) < 400
+
+
+def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, blocks):
+    rows = [f"g{i % 7},{i % 2},{i}" for i in range(5000)]
+    rows[1] = "g1,0,abc"
+    rows[4000] = "g1,0,1,2"
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError, match="line 4002: 4 fields, but the "
+                                             "header has 3"):
+        read_ranking_csv(path, group_col="group", label_col="label",
+                         features=["a"])
+    rows[4000] = "g1,0"  # pandas would pad it: the check does not
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError, match="line 4002: 2 fields, but the "
+                                             "header has 3"):
+        read_ranking_csv(path, group_col="group", label_col="label",
+                         features=["a"])
+    rows[4000] = "g1,0,1"
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError, match="line 3: feature column 'a' holds "
+                                             "'abc'"):
+        read_ranking_csv(path, group_col="group", label_col="label",
+                         features=["a"])
+
+
+def test_blank_lines_and_quoted_newlines(tmp_path):
+    rows = [f'g{i % 5},{i % 2},"note\n{i}",{i}' for i in range(3000)]
+    rows[2500] = 'g1,0,"x",oops'
+    text = ("\n" * 3000 + "group,label,note,a\n" + "\n".join(rows[:1500])
+            + "\n" + " \n" * 3000 + "\n".join(rows[1500:]) + "\n" + "\n" * 2000)
+    line = 3000 + 1 + 3000 + 3000 + 2000 + 1
+    with pytest.raises(CSVFormatError, match=f"line {line}: feature column 'a' "
+                                             f"holds 'oops'"):
+        read_ranking_csv(write(tmp_path, text), group_col="group",
+                         label_col="label", features=["a"])
+    rows[2500] = 'g1,0,"x",2500'
+    text = "group,label,note,a\n" + "\n".join(rows) + "\n"
+    data = read_ranking_csv(write(tmp_path, text), group_col="group",
+                            label_col="label", features=["a"])
+    np.testing.assert_array_equal(data.X[:, 0], np.arange(3000))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("group,label,a\ng1,1,0.5\n,0,0.2\n", "line 3: empty group id in column "
+                                          "'group'; every row needs its group id."),
+    ("group,label,a\ng1,1,0.5\ng1, ,0.2\n", "line 3: empty label in column "
+                                            "'label'"),
+    ("group,label,name\ng1,1,x\ng1,0,y\n", "has no numeric feature column "
+                                           "besides 'group' and 'label'; name "
+                                           "the features with features=."),
+    ("group,label,a\n", "has a header but no data rows."),
+])
+def test_column_errors(tmp_path, chunks, text, message):
+    with pytest.raises(CSVFormatError, match=message.replace("(", "\\(")):
+        read_ranking_csv(write(tmp_path, text), group_col="group",
+                         label_col="label")
+
+
+def test_no_numeric_feature_without_label(tmp_path):
+    path = write(tmp_path, "group,name\ng1,x\n")
+    with pytest.raises(CSVFormatError, match="besides 'group'; name the "
+                                             "features with features=\\.$"):
+        read_ranking_csv(path, group_col="group")
+
+
+def test_missing_columns_and_arguments(tmp_path):
+    path = write(tmp_path, "user,label,a,b\nu1,1,0.5,1\n")
+    for kwargs, argument, column in [
+        (dict(group_col="group", label_col="label"), "group_col", "group"),
+        (dict(group_col="user", label_col="rel"), "label_col", "rel"),
+        (dict(group_col="user", features=["a", "c"]), "features", "c"),
+        (dict(group_col="user", ignore_cols=["c"]), "ignore_cols", "c"),
+    ]:
+        with pytest.raises(CSVFormatError) as exc:
+            read_ranking_csv(path, **kwargs)
+        assert str(exc.value) == (
+            f"{path} has no column {column!r} (choose it with {argument}=); its "
+            f"columns are: user, label, a, b.")
+        assert (exc.value.argument, exc.value.column) == (argument, column)
+        assert exc.value.line is None
+    with pytest.raises(CSVFormatError, match="^group_col= and label_col= both "
+                                             "name 'user'; they must be two "
+                                             "different columns"):
+        read_ranking_csv(path, group_col="user", label_col="user")
+    with pytest.raises(CSVFormatError, match="^features= names 'label', which is "
+                                             "the group or label column"):
+        read_ranking_csv(path, group_col="user", label_col="label",
+                         features=["label"])
+    with pytest.raises(CSVFormatError, match="^features= names a column twice: "
+                                             "\\['a', 'a'\\]"):
+        read_ranking_csv(path, group_col="user", label_col="label",
+                         features=["a", "a"])
+    # a label column named but not required, and absent: no labels
+    data = read_ranking_csv(write(tmp_path, "user,a\nu1,0.5\n", "n.csv"),
+                            group_col="user", label_col="label",
+                            require_label=False)
+    assert data.labels is None and data.feature_names == ["a"]
+    # present: read
+    data = read_ranking_csv(path, group_col="user", label_col="label",
+                            require_label=False)
+    assert data.labels.tolist() == ["1"]
+    # ignore_cols is not used when features are named
+    data = read_ranking_csv(path, group_col="user", label_col="label",
+                            features=["b"], ignore_cols=["b", "nowhere"])
+    assert data.feature_names == ["b"]
+
+
+def test_many_columns_are_listed_cut(tmp_path):
+    header = ",".join(f"c{j}" for j in range(40))
+    path = write(tmp_path, header + "\n" + ",".join("1" * 40) + "\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="user")
+    assert str(exc.value).endswith("its columns are: " + ", ".join(
+        f"c{j}" for j in range(30)) + ", ....")
+
+
+def test_unused_long_text_is_not_a_feature(tmp_path):
+    text = "x" * 100_000
+    rows = [f"g{i % 3},{i % 2},{text if i == 5 else 'short'},{i}" for i in range(50)]
+    path = write(tmp_path, "group,label,note,a\n" + "\n".join(rows) + "\n")
+    data = read_ranking_csv(path, group_col="group", label_col="label")
+    assert data.feature_names == ["a"] and data.skipped_columns == ["note"]
+    assert data.X.nbytes == 50 * 8
+
+
+def test_a_path_like_and_the_file_errors(tmp_path):
+    path = pathlib.Path(write(tmp_path, "u,a\nu1,0.5\n"))
+    data = read_ranking_csv(path, group_col="u")
+    assert data.path == str(path) and isinstance(data.path, str)
+    with pytest.raises(FileNotFoundError):
+        read_ranking_csv(tmp_path / "nope.csv", group_col="u")
+    with pytest.raises(IsADirectoryError):
+        read_ranking_csv(tmp_path, group_col="u")
+
+
+def _lines(path):
+    rows = _rows(path, ",")
+    next(rows)
+    return [line for line, _ in rows]
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("u,l,x\nu1,1,0.5\nu1,0,2\n", [2, 3]),
+    ("u,l,x\nu1,1,0.5\nu1,0,2", [2, 3]),                   # no final newline
+    ("u,l,x\r\nu1,1,0.5\r\n\r\nu1,0,2\r\n", [2, 4]),        # CRLF, blank line
+    ("\n\nu,l,x\n  \nu1,1,0.5\n\t\nu1,0,2\n\n", [5, 7]),   # blank lines
+    ('u,l,x\nu1,1,"a\nb"\nu1,0,"c""d"\nu2,1,""\n', [2, 4, 5]),  # quotes
+    ('"u","l","x,y"\n"u1",1,"0,5"\n', [2]),
+    ('u,l,x\nu1,1,"a\rb"\nu1,0,1\r', [2, 3]),               # quoted CR
+    ("\ufeffu,l,x\nu1,1,0.5\n", [2]),                      # byte order mark
+])
+def test_valid_files_rows_and_lines(tmp_path, text, lines):
+    assert _lines(write(tmp_path, text)) == lines
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("u,l,x\nu1,1,0.5\nu1,0\nu2,1,3\n", 3, "2 fields, but the header has 3"),
+    ("u,l,x\nu1,1,0.5\nu1,0,1,2\n", 3, "4 fields, but the header has 3"),
+    ("u,l,x\nu1,1,0.5\nxyz\n", 3, "1 field, but the header has 3"),
+    ("u,l,x\nu1,1,0.5,\n", 2, "4 fields"),
+    # an unterminated quote: 6 rows must not silently become 2
+    ('u,l,x\nu1,1,0.5\nu1,0,"2\nu2,1,3\nu2,0,4\nu3,1,5\nu3,0,6\n', 3,
+     "never closed"),
+    ('u,l,x\nu1,1,"a\nb"\nu1,0,"2\n', 4, "never closed"),
+    ('u,l,x\nu1,1,0.5\nu1,0,5"x\n', 3, "inside an unquoted field"),
+    ('u,l,x\nu1,1,0.5\nu1,0, "5"\n', 3, "inside an unquoted field"),
+    ('u,l,x\nu1,1,0.5\nu1,0,"5"x\n', 3, "text after the closing quote"),
+    ('u,l,x\nu1,1,"a\n\nb" c\n', 4, "text after the closing quote"),
+    ("u,l,x\nu1,1,0.5\nu1,0,\x00\n", 3, "NUL byte"),
+    ("u,l,x\nu1,1,0.5\ru1,0,1\n", 2, "carriage return"),  # old Mac line end
+    ("u,l,x\r\nu1,1,0\r5\r\n", 2, "carriage return"),
+    ("a\n1\n", 1, "the header names one column only ('a'); the file needs a "
+                  "group, a label and feature columns separated by ',' (see "
+                  "delimiter=)."),
+    ("a,b,a\n1,2,3\n", 1, "the header names the column(s) ['a'] more than once"),
+    (",a,b\n1,2,3\n", 1, "column 1 of the header has no name"),
+    ("u,l,x\nu1,1,0.5\nu1,0,caf\xe9\n".encode("latin-1"), 3, "not UTF-8"),
+])
+def test_structural_errors_name_the_line(tmp_path, blocks, text, line, message):
+    path = write(tmp_path, text)
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="u", label_col="l", features=["x"])
+    assert str(exc.value).startswith(f"{path}, line {line}: ")
+    assert message in str(exc.value)
+    assert exc.value.line == line and exc.value.path == path
+
+
+def test_braces_in_the_file_are_text_not_fields(tmp_path):
+    # the file's text is a value of the message, never part of its template
+    path = write(tmp_path, "u,l,x\nu1,1,{line}{0}{group_col\n")
+    with pytest.raises(CSVFormatError, match="holds '\\{line\\}\\{0\\}"
+                                             "\\{group_col', not a number"):
+        read_ranking_csv(path, group_col="u", label_col="l", features=["x"])
+    path = write(tmp_path, "{u},{0}\n1,2\n", "{x}.csv")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="{group_col}")
+    assert str(exc.value).startswith(f"{path} has no column '{{group_col}}' "
+                                     f"(choose it with group_col=); its columns "
+                                     f"are: {{u}}, {{0}}.")
+
+
+@pytest.mark.parametrize("text", ["", "\n\n \n"])
+def test_empty_file(tmp_path, text):
+    path = write(tmp_path, text)
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="u")
+    assert str(exc.value) == (f"{path} is empty: it needs a header line naming "
+                              f"the columns (e.g. user,label,f1,f2) and one line "
+                              f"per row.")
+    assert exc.value.line is None
+
+
+def test_tab_delimiter_tab_only_line_is_a_row_of_empty_values(tmp_path):
+    path = write(tmp_path, "u\tl\tx\nu1\t1\t0.5\n\t\t\n")
+    with pytest.raises(CSVFormatError, match="line 3: empty group id"):
+        read_ranking_csv(path, group_col="u", label_col="l", delimiter="\t")
+    path = write(tmp_path, "u\tl\tx\nu1\t1\t0.5\n  \n")
+    assert read_ranking_csv(path, group_col="u", label_col="l",
+                            delimiter="\t").X.shape == (1, 1)
+
+
+def test_other_delimiter(tmp_path):
+    path = write(tmp_path, "u;l;x\nu1;1;0,5\n")
+    with pytest.raises(CSVFormatError, match="holds '0,5', not a number"):
+        read_ranking_csv(path, group_col="u", label_col="l", features=["x"],
+                         delimiter=";")
+    path = write(tmp_path, "u;l;x\nu1;1;0.5\n")
+    assert read_ranking_csv(path, group_col="u", label_col="l",
+                            delimiter=";").X.tolist() == [[0.5]]
+    with pytest.raises(CSVFormatError, match="one column only"):
+        read_ranking_csv(path, group_col="u")
+
+
+# the arguments: checked before the file is opened
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(group_col=1), TypeError, "'group_col' parameter of read_ranking_csv"),
+    (dict(group_col=None), TypeError, "'group_col' parameter"),
+    (dict(label_col=0), TypeError, "'label_col' parameter"),
+    (dict(features="a,b"), TypeError, "'features' parameter"),
+    (dict(features=np.array(["a"])), TypeError, "'features' parameter"),
+    (dict(ignore_cols="a"), TypeError, "'ignore_cols' parameter"),
+    (dict(ignore_cols=None), TypeError, "'ignore_cols' parameter"),
+    (dict(delimiter=b","), TypeError, "'delimiter' parameter"),
+    (dict(require_label="yes"), TypeError, "'require_label' parameter"),
+    (dict(features=["a", 1]), TypeError, "features must hold column names "
+                                         "\\(str\\), got 1 of type int"),
+    (dict(ignore_cols=(None,)), TypeError, "ignore_cols must hold column names"),
+    (dict(features=[]), ValueError, "features names no column"),
+    (dict(delimiter=""), ValueError, "delimiter must be one ASCII character"),
+    (dict(delimiter=";;"), ValueError, "got ';;'"),
+    (dict(delimiter='"'), ValueError, "other than a quote or a line end"),
+    (dict(delimiter="\n"), ValueError, "delimiter must be one"),
+    (dict(delimiter="\u00a7"), ValueError, "delimiter must be one ASCII"),
+])
+def test_arguments_are_validated(tmp_path, kwargs, error, message):
+    # the file does not exist: the arguments are checked first
+    with pytest.raises(error, match=message):
+        read_ranking_csv(tmp_path / "nope.csv", **{"group_col": "u", **kwargs})
+
+
+def test_path_is_validated(tmp_path):
+    with pytest.raises(TypeError, match="'path' parameter of read_ranking_csv"):
+        read_ranking_csv(3, group_col="u")
+    with pytest.raises(TypeError):
+        read_ranking_csv(str(tmp_path / "x.csv"), "u")  # keyword-only
+
+
+def test_with_names_names_the_arguments_as_the_caller_does(tmp_path):
+    path = write(tmp_path, "user,label,a\nu1,1,x\n")
+    options = {"group_col": "--group-col", "label_col": "--label-col",
+               "features": "--features", "ignore_cols": "--ignore-cols",
+               "delimiter": "--delimiter"}
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="group")
+    error = exc.value
+    assert error.with_names(options) == (
+        f"{path} has no column 'group' (choose it with --group-col); its "
+        f"columns are: user, label, a.")
+    assert error.with_names({}) == error.with_names() == str(error)
+    assert error.with_names(options, hint="the model has it") == (
+        f"{path} has no column 'group' (the model has it); its columns are: "
+        f"user, label, a.")
+    assert error.with_names({"group_col": "GROUP"},
+                            hint="set {group_col}") == (
+        f"{path} has no column 'group' (set GROUP); its columns are: user, "
+        f"label, a.")
+    assert isinstance(error, ValueError) and error.args == (str(error),)
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="user", label_col="label",
+                         features=["a"])
+    error = exc.value
+    assert error.hint is None
+    assert error.with_names(options, hint="ignored without a hint").endswith(
+        "(fix the value, or leave the column out with --features / "
+        "--ignore-cols).")
+    assert error.with_names({"features": "FEATURES"}).endswith(
+        "leave the column out with FEATURES / ignore_cols=).")
+    path = write(tmp_path, "a\n1\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="user")
+    assert exc.value.with_names(options).endswith(
+        "separated by ',' (see --delimiter).")
+
+
+def test_the_error_pickles(tmp_path):
+    path = write(tmp_path, "user,a\nu1,x\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="user", features=["a"])
+    error = pickle.loads(pickle.dumps(exc.value))
+    assert type(error) is CSVFormatError
+    assert str(error) == str(exc.value) and error.args == exc.value.args
+    assert (error.path, error.line, error.column) == (path, 2, "a")
+    assert error.with_names({"features": "--features"}) == exc.value.with_names(
+        {"features": "--features"})
+
+
+# Random valid CSV files: the rows agree with Python's csv module and pandas.
+_cell = st.text(alphabet=st.sampled_from(list('ab ,"\n9.-é')), max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.lists(_cell, min_size=3, max_size=3), max_size=8),
+       crlf=st.booleans())
+def test_agrees_with_csv_module_and_pandas(tmp_path_factory, rows, crlf):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n" if crlf else "\n")
+    writer.writerows([["c0", "c1", "c2"], *rows])
+    text = buffer.getvalue()
+    path = tmp_path_factory.mktemp("h") / "d.csv"
+    path.write_bytes(text.encode("utf-8"))
+    found = list(_rows(str(path), ","))[1:]
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[],
+                        skip_blank_lines=True)
+    assert len(found) == frame.shape[0]
+    assert [f for _, f in found] == frame.values.tolist()
+    assert all(b > a for (a, _), (b, _) in zip(found, found[1:]))
+
+
+def _structure_oracle(text, n_fields):
+    """Data rows of a quote-free file whose every non-blank line has
+    ``n_fields`` fields, else None (a line per line, from the definition)."""
+    lines = [line for line in text.split("\n") if line.strip(" \t") != ""]
+    if any(line.count(",") != n_fields - 1 for line in lines):
+        return None
+    return len(lines) - 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab,\n \t")), min_size=1,
+                    max_size=60),
+       n_fields=st.integers(2, 4), block=st.integers(1, 40))
+def test_structure_check_counts_fields_of_every_line(tmp_path_factory, text,
+                                                     n_fields, block):
+    path = tmp_path_factory.mktemp("s") / "d.csv"
+    path.write_bytes(text.encode())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_csv, "BLOCK_BYTES", block)
+        found = _csv._simple_structure(str(path), ",", n_fields)
+    assert found == _structure_oracle(text, n_fields)
