@@ -18,10 +18,6 @@ import numpy as np
 #: The repository root (the folder holding ``benchmarks/``).
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Learning-rate grid of App. F: {1e-4, 2e-4, 5e-4, 1e-3, ..., 0.5}.
-PAPER_ETA_GRID = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5)
-#: Regularisation grid of App. F: 10^{-3, ..., 0} (the paper's lambda).
-PAPER_ALPHA_GRID = (1e-3, 1e-2, 1e-1, 1.0)
 
 
 def machine_info():

@@ -47,3 +47,9 @@ TOL = 1e-4
 N_ITER_NO_CHANGE = 10
 #: Fraction of every group's rows held out by ``early_stopping``.
 VALIDATION_FRACTION = 0.1
+
+#: The paper's hyper-parameter grids (App. F) for Algorithm 1's rankers:
+#: ``eta0`` in 1e-4 ... 0.5 (1-2-5 steps), ``alpha`` (its lambda) in
+#: 10^{-3, ..., 0}; the command line's ``--grid paper`` and the benchmarks'.
+PAPER_ETA0_GRID = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5)
+PAPER_ALPHA_GRID = (1e-3, 1e-2, 1e-1, 1.0)

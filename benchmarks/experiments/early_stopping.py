@@ -41,13 +41,12 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.preprocessing import MinMaxScaler
 
 from skpapk import PApKAvgRanker  # noqa: E402
+from skpapk._defaults import PAPER_ALPHA_GRID, PAPER_ETA0_GRID
 from skpapk.datasets import load_movielens_100k  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 from skpapk.model_selection import within_group_split  # noqa: E402
 
 from .._common import (
-    PAPER_ALPHA_GRID,
-    PAPER_ETA_GRID,
     command_line,
     data_path,
     machine_info,
@@ -72,7 +71,7 @@ def micro(ranker, part):
 
 def pick_eta_alpha(train, val, max_iter):
     best = (-np.inf, None)
-    for eta0 in PAPER_ETA_GRID:  # grid order: ties keep the first
+    for eta0 in PAPER_ETA0_GRID:  # grid order: ties keep the first
         for alpha in PAPER_ALPHA_GRID:
             ranker = PApKAvgRanker(k=K, eta0=eta0, alpha=alpha, max_iter=max_iter)
             score = micro(ranker.fit(*train[:2], groups=train[2]), val)

@@ -71,13 +71,12 @@ from joblib import Parallel, delayed
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.preprocessing import MinMaxScaler
 
+from skpapk._defaults import PAPER_ALPHA_GRID, PAPER_ETA0_GRID
 from skpapk.datasets import load_movielens_100k  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 from skpapk.model_selection import within_group_split  # noqa: E402
 
 from .._common import (  # noqa: E402
-    PAPER_ALPHA_GRID,
-    PAPER_ETA_GRID,
     command_line,
     data_path,
     machine_info,
@@ -116,9 +115,9 @@ METHODS = {
 AUTHORS_FINAL_EPOCHS = {"avg": 201, "max": 121, "ts": 121, "pauc": 201, "sgd": 121}
 
 GRIDS = {
-    "paper": (PAPER_ETA_GRID, PAPER_ALPHA_GRID),
+    "paper": (PAPER_ETA0_GRID, PAPER_ALPHA_GRID),
     # every other learning rate of the paper's grid, all its lambdas
-    "coarse": (PAPER_ETA_GRID[::2], PAPER_ALPHA_GRID),
+    "coarse": (PAPER_ETA0_GRID[::2], PAPER_ALPHA_GRID),
     "tiny": ((1e-2, 0.5), (1e-3, 1e-1)),
 }
 

@@ -12,12 +12,9 @@ import importlib
 import importlib.util
 from typing import NamedTuple
 
+from .._defaults import PAPER_ALPHA_GRID, PAPER_ETA0_GRID
 from ._output import CLIError
 
-#: The paper's grids (App. F): eta0 in 1e-4 ... 0.5 (1-2-5 steps), alpha
-#: (its lambda) in {1e-3, 1e-2, 1e-1, 1}.
-PAPER_ETA0 = [1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5]
-PAPER_ALPHA = [1e-3, 1e-2, 1e-1, 1.0]
 #: ``compare``'s default methods: the library's rankers, the paper's best
 #: baseline on MovieLens, and two pointwise classifiers.
 DEFAULT_COMPARE = ("papk", "greedy", "boost", "logreg", "hgb")
@@ -45,7 +42,8 @@ class Method(NamedTuple):
 
 def _sgd_grids(eta0=True):
     grids = {"small": {"eta0": [0.01, 0.1, 1.0], "alpha": [1e-3, 1e-1]},
-             "paper": {"eta0": PAPER_ETA0, "alpha": PAPER_ALPHA}}
+             "paper": {"eta0": list(PAPER_ETA0_GRID),
+                       "alpha": list(PAPER_ALPHA_GRID)}}
     return grids if eta0 else {g: {"alpha": v["alpha"]} for g, v in grids.items()}
 
 
