@@ -188,7 +188,7 @@ class SavedRanker(BaseRanker):
         it had none).
     n_features_in_ : int
         Number of features of the rows to score.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features, when the saved ranker was fitted on a
         DataFrame with string column names.
 
