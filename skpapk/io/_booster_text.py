@@ -90,8 +90,11 @@ def check_booster_text(text, n_features=None):
     booster of ``n_features`` features (None: as many as its header says)
     in LightGBM's own layout; return its number of trees."""
     # tree_sizes count bytes: ASCII text keeps them equal to characters
-    if not text.isascii() or "\0" in text or "\r" in text \
-            or not text.startswith("tree\n"):
+    if not text.isascii():
+        raise ValueError("its booster's text is not ASCII (LightGBM counts its "
+                         "trees in bytes; non-ASCII feature names are not "
+                         "supported)")
+    if "\0" in text or "\r" in text or not text.startswith("tree\n"):
         raise ValueError("its booster is not LightGBM's text format")
     header, sep, rest = text[5:].partition("\n\n")
     fields = [line.partition("=") for line in header.split("\n")]

@@ -16,6 +16,8 @@ Loading one cannot run code; a pickle or joblib file is refused.
 import json
 import math
 import os
+import stat
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -38,6 +40,8 @@ _RESERVED = ("format", "format_version", "k", "scorer", "classes",
 _PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
                  b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00", b"\x04\x22\x4d\x18")
 _SCALERS = ("MinMaxScaler", "StandardScaler")
+#: The end of a LightGBM booster's trees in its text.
+_END = "\nend of trees\n"
 
 
 def _is_number(value):
@@ -62,16 +66,23 @@ class _LinearScorer:
     @classmethod
     def from_estimator(cls, estimator, scaler):
         coef = getattr(estimator, "coef_", None)
-        if coef is None or hasattr(estimator, "booster_") or np.ndim(coef) == 2 \
-                and np.shape(coef)[0] != 1:
+        if coef is None or hasattr(estimator, "booster_"):
             return None
+        if np.ndim(coef) == 2 and np.shape(coef)[0] != 1:
+            raise TypeError(f"a {type(estimator).__name__} with {np.shape(coef)[0]} "
+                            f"rows of coef_ (a multiclass model) cannot be saved: "
+                            f"a ranker has one score per row (one row of coef_).")
         w = np.asarray(coef, dtype=np.float64).reshape(-1)
         b = float(np.ravel(getattr(estimator, "intercept_", 0.0))[0])
         if type(scaler).__name__ == "MinMaxScaler":  # x * scale_ + min_
+            if scaler.clip:
+                raise TypeError("a MinMaxScaler(clip=True) is not linear (it clips "
+                                "rows outside the training range): it cannot be "
+                                "folded into the coefficients; use clip=False.")
             w, b = scaler.scale_ * w, b + scaler.min_ @ w
         elif type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
-            w = w / (1.0 if scaler.scale_ is None else scaler.scale_)
-            b -= 0.0 if scaler.mean_ is None else scaler.mean_ @ w
+            w = w / (1.0 if not scaler.with_std else scaler.scale_)
+            b -= scaler.mean_ @ w if scaler.with_mean else 0.0
         return cls(w, b)
 
     def to_dict(self):
@@ -101,17 +112,29 @@ class _LightGBMScorer:
 
     @classmethod
     def from_estimator(cls, estimator, scaler):
-        if getattr(estimator, "booster_", None) is None:
+        booster = getattr(estimator, "booster_", None)
+        if booster is None:
             return None
         if scaler is not None:
             raise TypeError("a LightGBM model is saved without feature scaling "
                             "(trees do not need it); fit it without a scaler.")
+        if booster.pandas_categorical:
+            raise TypeError("a LightGBM model fitted on pandas 'category' columns "
+                            "cannot be saved as plain data (its trees split on "
+                            "the category codes); encode them as numbers first.")
         best = getattr(estimator, "best_iteration_", None)
-        return cls(estimator.booster_, int(best) if best else None)
+        scorer = cls(booster, int(best) if best else None)
+        try:  # what load_ranker accepts, checked before anything is written
+            check_booster_text(scorer.to_dict()["booster"], booster.num_feature())
+        except ValueError as exc:
+            raise TypeError(f"a {type(estimator).__name__} cannot be saved as "
+                            f"plain data: {exc} (save_ranker saves numeric trees "
+                            f"of one score per row).") from None
+        return scorer
 
     def to_dict(self):
-        return {"booster": self.booster.model_to_string(
-                    num_iteration=self.num_iteration or -1),
+        text = self.booster.model_to_string(num_iteration=self.num_iteration or -1)
+        return {"booster": text[:text.index(_END) + len(_END)],  # the trees only
                 "num_iteration": self.num_iteration}
 
     @classmethod
@@ -130,6 +153,10 @@ class _LightGBMScorer:
         if n_iter is not None and n_iter > n_trees:
             raise ValueError(f"its num_iteration, {n_iter}, is more than its "
                              f"booster's {n_trees} trees")
+        # LightGBM reads only the checked trees (files of skpapk 0.1 hold its
+        # feature importances and parameters after them, which it parses
+        # without checks)
+        text = text[:text.index(_END) + len(_END)]
         try:
             booster = lightgbm.Booster(model_str=text)
         except Exception as exc:  # LightGBM raises LightGBMError on bad text
@@ -137,7 +164,9 @@ class _LightGBMScorer:
         return cls(booster, n_iter)
 
     def decision_function(self, X):
-        return self.booster.predict(X, num_iteration=self.num_iteration)
+        # raw scores, as the rankers' decision_function (not a probability)
+        return self.booster.predict(X, num_iteration=self.num_iteration,
+                                    raw_score=True)
 
 
 #: The kinds of scorer a model file may hold, by the name stored in it.
@@ -145,7 +174,8 @@ SCORER_KINDS = {cls.kind: cls for cls in (_LinearScorer, _LightGBMScorer)}
 
 
 def _scorer(ranker):
-    """The scorer of a fitted ranker or ``Pipeline([scaler, ranker])``."""
+    """``(estimator, scorer)`` of a fitted ranker or ``Pipeline([scaler,
+    ranker])``, the scorer checked against the ranker's own scores."""
     steps = [step for _, step in getattr(ranker, "steps", [(None, ranker)])]
     scalers = [s for s in steps[:-1] if s is not None and s != "passthrough"]
     if len(scalers) > 1 or scalers and type(scalers[0]).__name__ not in _SCALERS:
@@ -157,10 +187,80 @@ def _scorer(ranker):
     for cls in SCORER_KINDS.values():
         scorer = cls.from_estimator(estimator, scaler)
         if scorer is not None:
+            try:
+                json.dumps(scorer.to_dict(), allow_nan=False)
+            except ValueError:
+                raise ValueError("the model holds a value that is not finite (NaN "
+                                 "or infinity); it was not saved.") from None
+            _check_scorer(ranker, estimator, scorer)
             return estimator, scorer
     raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
                     f"save_ranker saves linear models (coef_) and LightGBM "
                     f"boosters (booster_).")
+
+
+def _check_scorer(ranker, estimator, scorer):
+    """Raise unless ``scorer`` scores random rows as ``ranker`` does (an
+    estimator whose scores are not ``X @ coef_ + intercept_``, such as one
+    with an ``offset_``, would be saved wrong)."""
+    lightgbm = type(estimator).__module__.partition(".")[0] == "lightgbm"
+    method = ("decision_function" if hasattr(ranker, "decision_function")
+              else "predict" if lightgbm else None)
+    if method is None:
+        return
+    X = np.random.default_rng(0).standard_normal((8, scorer.n_features))
+    names = getattr(ranker, "feature_names_in_", None)
+    kwargs = {"raw_score": True} if method == "predict" else {}
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        rows = X if names is None else _frame(X, names)
+        expected = np.asarray(getattr(ranker, method)(rows, **kwargs), dtype=float)
+        got = scorer.decision_function(X)
+    if expected.shape != got.shape or not np.allclose(
+            got, expected, rtol=1e-6, atol=1e-9 * max(1.0, np.abs(expected).max())):
+        raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain "
+                        f"data: its {method} is not what its {scorer.kind} model "
+                        f"gives (it adds something else to its coef_ or "
+                        f"booster_).")
+
+
+def _frame(X, columns):
+    import pandas as pd
+
+    return pd.DataFrame(X, columns=columns)
+
+
+#: How deep metadata may nest.
+_MAX_DEPTH = 100
+
+
+def _plain(value, where, depth=0):
+    """``value`` as JSON data (numpy scalars as Python's); a ValueError
+    naming ``where`` when it is not JSON data."""
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"{where} is nested more than {_MAX_DEPTH} levels deep.")
+    if isinstance(value, np.generic) and value.ndim == 0:
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{where} is {value}, not a finite number (JSON has "
+                             f"no NaN or infinity).")
+        return value
+    if isinstance(value, list):
+        return [_plain(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise ValueError(f"{where} has the key {key!r}, not a string (JSON "
+                                 f"keys are strings: it would come back as "
+                                 f"{json.dumps(str(key))}).")
+        return {str(key): _plain(v, f"{where}[{key!r}]", depth + 1)
+                for key, v in value.items()}
+    fix = " (use a list)" if isinstance(value, (tuple, np.ndarray)) else ""
+    raise ValueError(f"{where} holds a {type(value).__name__}, which is not JSON "
+                     f"data (str, int, float, bool, None, list or dict){fix}.")
 
 
 class SavedRanker(BaseRanker):
@@ -220,6 +320,11 @@ class SavedRanker(BaseRanker):
     def __sklearn_is_fitted__(self):
         return self.scorer is not None
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = getattr(self.scorer, "kind", None) == "lightgbm"
+        return tags
+
     def fit(self, X=None, y=None, **fit_params):
         """Not supported: a saved model is not fitted again.
 
@@ -263,7 +368,9 @@ class SavedRanker(BaseRanker):
             range, say).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64,
+                          accept_sparse="csr",
+                          ensure_all_finite=self._ensure_all_finite())
         with np.errstate(over="ignore", invalid="ignore"):
             scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
         if not np.isfinite(scores).all():
@@ -292,8 +399,10 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         A fitted ranker with ``coef_`` (``PApKRanker``, the other linear
         rankers, ``LogisticRegression``) or a LightGBM ``booster_``
         (``PApKBoostRanker``, ``LGBMRanker``; its ``best_iteration_`` is
-        kept), or a ``Pipeline`` of one ``MinMaxScaler`` or
-        ``StandardScaler`` (or ``'passthrough'``) and such a linear ranker.
+        kept), or a ``Pipeline`` of one ``MinMaxScaler`` (not ``clip=True``)
+        or ``StandardScaler`` (or ``'passthrough'``) and such a linear
+        ranker. Its scores of random rows are checked against the saved
+        model's before anything is written.
     path : str or path-like
         The file to write (replaced if it exists).
     k : int, default=None
@@ -301,18 +410,24 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         ``k``.
     metadata : dict, default=None
         JSON data kept with the model (column names, how it was made...),
-        given back as :class:`SavedRanker`'s ``metadata``; its keys must
-        not be ``format``, ``format_version``, ``k``, ``scorer``,
-        ``classes`` or ``feature_names_in``.
+        given back as :class:`SavedRanker`'s ``metadata``: str keys, str,
+        int, finite float, bool, None, lists and dicts (numpy scalars are
+        stored as Python's), nested at most 100 levels; its keys must not be
+        ``format``, ``format_version``, ``k``, ``scorer``, ``classes`` or
+        ``feature_names_in``.
 
     Raises
     ------
     TypeError
-        When the ranker is not one of the kinds above.
+        When the ranker is not one of the kinds above, or its scores are not
+        what the saved model would give.
     ValueError
         When ``k`` is missing, ``metadata`` is not JSON data or uses a
-        reserved key, or the model holds a value that is not finite (then
-        no file is written).
+        reserved key, or the model holds a value that is not finite.
+    OSError
+        When the file cannot be written (``path`` a folder, or in a folder
+        that does not exist...). In every case no file is written, and a
+        file already at ``path`` is left as it was.
 
     See Also
     --------
@@ -343,36 +458,51 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         if k is None:
             raise ValueError(f"k is None and the {type(estimator).__name__} has "
                              f"no k: pass k, the length of the top-k lists.")
-    metadata = {} if metadata is None else metadata
+    metadata = _plain({} if metadata is None else metadata, "metadata")
     reserved = sorted(set(metadata) & set(_RESERVED))
     if reserved:
         raise ValueError(f"metadata uses the reserved key(s) {reserved}; rename "
                          f"them.")
+    model = {"kind": scorer.kind, **scorer.to_dict()}
     content = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata,
-               "k": check_k(k), "scorer": {"kind": scorer.kind, **scorer.to_dict()}}
+               "k": check_k(k), "scorer": model}
     classes = getattr(estimator, "classes_", None)
     if classes is not None and len(classes) == 2:
-        content["classes"] = [c.item() if isinstance(c, np.generic) else c
-                              for c in classes]
-    names = getattr(ranker, "feature_names_in_",
-                    getattr(estimator, "feature_names_in_", None))
-    if names is not None:
-        content["feature_names_in"] = [str(name) for name in names]
+        content["classes"] = _plain(list(classes), "the ranker's classes_")
+    if type(estimator).__module__.partition(".")[0] != "lightgbm":
+        # LightGBM's estimators rename columns (spaces to "_"): theirs are
+        # not the DataFrame's names, so they are not kept
+        names = getattr(ranker, "feature_names_in_",
+                        getattr(estimator, "feature_names_in_", None))
+        if names is not None:
+            content["feature_names_in"] = [str(name) for name in names]
     try:
         text = json.dumps(content, indent=1, allow_nan=False) + "\n"
-    except ValueError:
-        raise ValueError("the model holds a value that is not finite (NaN or "
-                         "infinity); it was not saved.") from None
-    except TypeError as exc:
-        raise ValueError(f"metadata (or the ranker's classes_) is not JSON "
-                         f"data: {exc}.") from None
+    except ValueError as exc:  # an int beyond Python's digit limit
+        raise ValueError(f"metadata is not JSON data: {exc}.") from None
     with atomic_write(path) as handle:
         handle.write(text)
+
+
+def _unique_keys(pairs):
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError(f"the key {json.dumps(twice)[:40]} appears twice in one "
+                         f"object")
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON (JSON has no NaN or infinity)")
 
 
 def _content(path):
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path} is a folder, not a model file.")
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ValueError(f"{path} is not a regular file (a pipe, device or "
+                         f"socket); give a model file.")
     with open(path, "rb") as handle:
         raw = handle.read()
     if raw.startswith(_PICKLE_MAGIC):
@@ -382,10 +512,19 @@ def _content(path):
             f"model files are JSON, written by skpapk.io.save_ranker or "
             f"'skpapk fit'.")
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        problem = ("not JSON; skpapk model files are JSON, and pickle or joblib "
-                   "files are refused")
+        text = raw.decode("utf-8-sig")  # a BOM, as an editor may add, is fine
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a skpapk model file (not UTF-8 text; "
+                         f"skpapk model files are UTF-8 JSON, and pickle or "
+                         f"joblib files are refused).") from None
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys,
+                          parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        problem = (f"not JSON: {exc}; skpapk model files are JSON, and pickle "
+                   f"or joblib files are refused")
+    except ValueError as exc:  # the hooks, or an integer of 4,300+ digits
+        problem = f"its JSON is refused: {exc}"
     except RecursionError:
         problem = "its JSON is nested too deeply"
     raise ValueError(f"{path} is not a skpapk model file ({problem}).")
@@ -394,7 +533,7 @@ def _content(path):
 def _json_labels(value):
     return (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, (str, bool)) or _is_number(v) for v in value)
-            and value[0] != value[1])
+            and type(value[0]) is type(value[1]) and value[0] != value[1])
 
 
 @validate_params({"path": [str, os.PathLike]}, prefer_skip_nested_validation=True)
@@ -421,7 +560,8 @@ def load_ranker(path):
     FileNotFoundError, IsADirectoryError
         When there is no such file.
     ValueError
-        When the file is not a valid model file (saying what is wrong), or
+        When the file is not a valid model file (saying what is wrong: also
+        a pipe or device, a key twice in one object, NaN), or
         was written by a newer skpapk.
     ImportError
         When the model is a LightGBM booster and LightGBM is not installed.

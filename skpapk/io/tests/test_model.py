@@ -1,7 +1,9 @@
 """Model files: plain JSON data, scores as the fitted model's, no pickle."""
 
 import json
+import os
 import pickle
+import warnings
 
 import joblib
 import numpy as np
@@ -112,7 +114,8 @@ def test_file_is_plain_json_with_a_version(tmp_path):
     ({"metadata": {"k": 2}}, ValueError, "reserved key"),
     ({"metadata": {"scorer": None}}, ValueError, "reserved key"),
     ({"metadata": {"x": object()}}, ValueError, "not JSON data"),
-    ({"metadata": {"x": float("nan")}}, ValueError, "not finite"),
+    ({"metadata": {"x": float("nan")}}, ValueError,
+     r"metadata\['x'\] is nan, not a finite number"),
     ({"metadata": [1]}, ValueError, "metadata"),
     ({"k": 0}, ValueError, "'k' parameter"),
 ])
@@ -244,7 +247,7 @@ def test_lightgbm_booster_in_its_own_text_format(tmp_path, data):
     np.testing.assert_allclose(model.decision_function(X), ranker.predict(X),
                                rtol=1e-12)
     # best_iteration_ is kept: a booster with early stopping predicts with it
-    ranker._best_iteration = 5
+    ranker._best_iteration = ranker.booster_.best_iteration = 5  # as early stopping
     save_ranker(ranker, path, k=3)
     np.testing.assert_allclose(load_ranker(path).decision_function(X),
                                ranker.predict(X, num_iteration=5), rtol=1e-12)
@@ -368,7 +371,7 @@ def test_booster_text_edited_trees_are_refused(booster_texts, edit, message):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("\n", "\r\n"), "not LightGBM's text format"),
-    (lambda t: t.replace("Column_0", "Colümn_0"), "not LightGBM's text format"),
+    (lambda t: t.replace("Column_0", "Colümn_0"), "not ASCII"),
     (lambda t: t.replace("\n", "\0\n", 1), "not LightGBM's text format"),
     (lambda t: t.replace("label_index=0\n", "label_index=0\naverage_output\n"),
      "header must hold"),
@@ -392,3 +395,217 @@ def test_cut_booster_in_a_model_file_is_an_error_not_a_crash(tmp_path, data,
     with pytest.raises(ValueError, match=r"not a skpapk model file \(tree \d "
                                          r"does not start or end"):
         load_ranker(_write(tmp_path, content))
+
+
+# --------------------------------------------------------------------------
+# Faults found by trying the module as an attacker and as a user would
+# --------------------------------------------------------------------------
+
+
+def test_lightgbm_reads_only_the_checked_trees(tmp_path, data):
+    lightgbm = pytest.importorskip("lightgbm")
+    X, y, groups = data
+    ranker = lightgbm.LGBMRanker(n_estimators=5, num_leaves=4, min_child_samples=2,
+                                 verbose=-1).fit(X, y, group=np.bincount(groups))
+    path = tmp_path / "m.json"
+    save_ranker(ranker, path, k=3)
+    content = json.loads(path.read_text())
+    assert content["scorer"]["booster"].endswith("\nend of trees\n")  # no trailer
+    # a malformed parameters section after the trees segfaulted LightGBM
+    content["scorer"]["booster"] += "\nparameters:\nfoo\nend of parameters\n"
+    model = load_ranker(_write(tmp_path, content))
+    np.testing.assert_allclose(model.decision_function(X), ranker.predict(X))
+
+
+@pytest.mark.parametrize("objective", ["binary", "pairwise_logistic"])
+def test_boosted_ranker_round_trip_is_raw_scores(tmp_path, data, objective):
+    pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    X, y, groups = data
+    ranker = PApKBoostRanker(k=3, n_estimators=8, num_leaves=4, min_child_samples=2,
+                             objective=objective).fit(X, y, groups=groups)
+    save_ranker(ranker, tmp_path / "m.json")
+    model = load_ranker(tmp_path / "m.json")
+    # binary: probabilities (saturating near 1) tied rows the ranker told apart
+    np.testing.assert_allclose(model.decision_function(X),
+                               ranker.decision_function(X), rtol=1e-12)
+    assert np.array_equal(model.recommend(X, groups).indices,
+                          ranker.recommend(X, groups).indices)
+
+
+@pytest.mark.parametrize("scaler", [StandardScaler(with_mean=False),
+                                    StandardScaler(with_std=False),
+                                    MinMaxScaler(feature_range=(-2, 3))])
+def test_scaler_settings_are_folded_exactly(tmp_path, data, scaler):
+    X, y, groups = data
+    pipe = Pipeline([("s", scaler), ("m", PApKRanker(k=3))]).fit(
+        X, y, m__groups=groups)
+    save_ranker(pipe, tmp_path / "m.json")
+    rows = np.vstack([X, X * 3 - 5])  # also outside the training range
+    np.testing.assert_allclose(load_ranker(tmp_path / "m.json").decision_function(
+        rows), pipe.decision_function(rows), rtol=1e-9, atol=1e-9)
+
+
+def _lightgbm_models(X, y):
+    lightgbm = pytest.importorskip("lightgbm")
+    three = np.arange(X.shape[0]) % 3
+    kw = dict(n_estimators=3, num_leaves=4, min_child_samples=2, verbose=-1)
+    return {
+        "multiclass": lightgbm.LGBMClassifier(**kw).fit(X, three),
+        "linear trees": lightgbm.LGBMRegressor(linear_tree=True, **kw).fit(X, y),
+        "non-ASCII names": lightgbm.LGBMRegressor(**kw).fit(
+            pd.DataFrame(X, columns=["größe", "b", "c"]), y),
+    }
+
+
+@pytest.mark.parametrize("name, message", [
+    ("multiclass", "not a LightGBM 4 ranker"),
+    ("linear trees", "not a numeric tree"),
+    ("non-ASCII names", "not ASCII"),
+])
+def test_boosters_that_cannot_be_loaded_are_not_saved(tmp_path, data, name,
+                                                      message):
+    X, y, _ = data
+    model = _lightgbm_models(X, y)[name]
+    with pytest.raises(TypeError, match=f"cannot be saved as plain data: .*{message}"):
+        save_ranker(model, tmp_path / "m.json", k=3)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_models_saved_wrong_are_refused(tmp_path, data):
+    from sklearn.linear_model import SGDOneClassSVM
+
+    X, y, groups = data
+    multi = LogisticRegression(max_iter=500).fit(X, np.arange(X.shape[0]) % 3)
+    with pytest.raises(TypeError, match="3 rows of coef_ \\(a multiclass model\\)"):
+        save_ranker(multi, tmp_path / "m.json", k=3)
+    with pytest.raises(TypeError, match="clip=True"):
+        save_ranker(Pipeline([("s", MinMaxScaler(clip=True)),
+                              ("m", PApKRanker(k=3))]).fit(X, y, m__groups=groups),
+                    tmp_path / "m.json")
+    # its decision_function subtracts offset_, which coef_ does not hold
+    with pytest.raises(TypeError, match="decision_function is not what its "
+                                        "linear model gives"):
+        save_ranker(SGDOneClassSVM(random_state=0).fit(X), tmp_path / "m.json", k=3)
+    lightgbm = pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    frame = pd.DataFrame({"size": pd.Categorical(np.resize([10, 20, 30], len(y)),
+                                                 ordered=True), "f": X[:, 0]})
+    boosted = PApKBoostRanker(k=3, n_estimators=3, min_child_samples=2)
+    with pytest.raises(TypeError, match="'category' columns"):
+        save_ranker(boosted.fit(frame, y, groups=groups), tmp_path / "m.json")
+    assert lightgbm and list(tmp_path.iterdir()) == []
+
+
+def test_loaded_model_takes_the_input_the_saved_one_took(tmp_path, data):
+    import scipy.sparse as sp
+
+    lightgbm = pytest.importorskip("lightgbm")
+    X, y, groups = data
+    linear = PApKRanker(k=3).fit(X, y, groups=groups)
+    save_ranker(linear, tmp_path / "l.json")
+    csr = sp.csr_matrix(X)
+    np.testing.assert_allclose(load_ranker(tmp_path / "l.json").decision_function(
+        csr), linear.decision_function(csr))
+    Xn = X.copy()
+    Xn[::4, 1] = np.nan  # boosters handle missing values; linear models do not
+    frame = pd.DataFrame(Xn, columns=["a b", "c", "d"])  # LightGBM renames 'a b'
+    boosted = lightgbm.LGBMRanker(n_estimators=5, num_leaves=4, min_child_samples=2,
+                                  verbose=-1).fit(frame, y, group=np.bincount(groups))
+    save_ranker(boosted, tmp_path / "b.json", k=3)
+    model = load_ranker(tmp_path / "b.json")
+    assert not hasattr(model, "feature_names_in_")  # LightGBM's are not X's
+    with pytest.warns(UserWarning, match="fitted without feature names"):
+        np.testing.assert_allclose(model.decision_function(frame),
+                                   boosted.predict(frame))
+    for rows in (Xn, sp.csr_matrix(np.nan_to_num(Xn))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = model.decision_function(rows)
+        with warnings.catch_warnings():  # LightGBM's: fitted with names
+            warnings.simplefilter("ignore", UserWarning)
+            np.testing.assert_allclose(got, boosted.predict(rows))
+    with pytest.raises(ValueError, match="NaN"):
+        load_ranker(tmp_path / "l.json").decision_function(Xn)
+
+
+@pytest.mark.parametrize("metadata, message", [
+    ({1: "a"}, r"metadata has the key 1, not a string"),
+    ({"a": {"b": {True: 1}}}, r"metadata\['a'\]\['b'\] has the key True"),
+    ({"t": (1, 2)}, r"metadata\['t'\] holds a tuple.*\(use a list\)"),
+    ({"a": np.arange(3)}, r"holds a ndarray.*\(use a list\)"),
+    ({"x": [1, float("inf")]}, r"metadata\['x'\]\[1\] is inf"),
+    ({"x": 10**5000}, "not JSON data: Exceeds the limit"),
+])
+def test_metadata_that_would_not_come_back_as_given_is_refused(tmp_path, ranker,
+                                                               metadata, message):
+    with pytest.raises(ValueError, match=message):
+        save_ranker(ranker, tmp_path / "m.json", metadata=metadata)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_metadata_nested_or_circular_and_numpy_scalars(tmp_path, ranker):
+    deep, circular = [], []
+    for _ in range(5000):
+        deep = [deep]
+    circular.append(circular)
+    for value in (deep, circular):
+        with pytest.raises(ValueError, match="nested more than 100 levels"):
+            save_ranker(ranker, tmp_path / "m.json", metadata={"v": value})
+    metadata = {"n": np.int64(3), "x": np.float32(0.5), "b": np.bool_(True),
+                "s": np.str_("a"), "nested": {"list": [None, "t"]}}
+    save_ranker(ranker, tmp_path / "m.json", metadata=metadata)
+    assert load_ranker(tmp_path / "m.json").metadata == {
+        "n": 3, "x": 0.5, "b": True, "s": "a", "nested": {"list": [None, "t"]}}
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('"k": 3', '"k": 3, "k": 4'), "the key \"k\" appears twice"),
+    (lambda t: t.replace('"k": 3', '"k": 3, "x": NaN'), "NaN is not JSON"),
+    (lambda t: t.replace('"k": 3', '"k": 3, "x": -Infinity'), "-Infinity is not"),
+    (lambda t: t.replace('"k": 3', '"k": ' + "9" * 5000), "4300 digits"),
+    (lambda t: t.replace('"k": 3', '"k": 3, "classes": ["1", 1]'),
+     "two distinct labels"),
+])
+def test_edited_json_is_refused(tmp_path, edit, message):
+    path = _write(tmp_path, _valid())
+    path.write_text(edit(path.read_text()))
+    with pytest.raises(ValueError, match=message):
+        load_ranker(path)
+
+
+def test_text_encodings_and_files_that_are_not_regular(tmp_path):
+    path = _write(tmp_path, _valid())
+    text = path.read_text()
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())  # an editor's BOM
+    assert load_ranker(path).k == 3
+    path.write_bytes(text.encode("utf-16"))
+    with pytest.raises(ValueError, match="not UTF-8 text"):
+        load_ranker(path)
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        load_ranker(fifo)  # opening it would wait for a writer
+
+
+def test_writes_name_the_path_and_keep_the_umask(tmp_path, ranker):
+    with pytest.raises(IsADirectoryError, match=f"{tmp_path} is a folder"):
+        save_ranker(ranker, tmp_path)
+    missing = tmp_path / "no" / "m.json"
+    with pytest.raises(FileNotFoundError, match=f"folder {tmp_path / 'no'} of "
+                                                f"{missing} does not exist"):
+        save_ranker(ranker, missing)
+    old = os.umask(0o027)
+    try:
+        save_ranker(ranker, tmp_path / "m.json")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "m.json").stat().st_mode & 0o777 == 0o640
+    (tmp_path / "m.json").chmod(0o600)  # a replaced file keeps its mode
+    save_ranker(ranker, tmp_path / "m.json")
+    assert (tmp_path / "m.json").stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
