@@ -13,11 +13,13 @@ import codecs
 import mmap
 import os
 import re
+import stat
+from collections import Counter
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import Hidden, validate_params
 
 from ..utils._messages import cut as _cut
 
@@ -30,9 +32,25 @@ CHUNK_ROWS = 200_000
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
                      na_values=[], skip_blank_lines=True, quotechar='"',
                      doublequote=True)
-#: Names of integer columns that look like identifiers (item ids, ...).
-_ID_NAME = re.compile(r"(^|_)(id|ids|key|index)$|id$|^(item|user|movie|product)s?$",
-                      re.IGNORECASE)
+#: Names of integer columns that look like identifiers (item ids, ...): ``id``,
+#: ``item_id``, ``movie_ids``, ``key``, ``index``; an entity followed by ``id``
+#: (``itemid``, ``customerid``); a camel-case ``Id`` (``userId``); a bare entity
+#: (``item``, ``users``). Never a word that merely ends in "id" (``paid``,
+#: ``valid``, ``rapid``).
+_ID_NAME = re.compile(
+    r"(^|_)(id|ids|qid|uuid|guid|key|keys|index)$"
+    r"|(^|_)(item|user|movie|product|customer|client|session|query|doc|document"
+    r"|order|account|article|track|song|artist|album|book|ad|page|shop|store"
+    r"|brand|category|member|visitor|row|record)s?_?ids?$"
+    r"|(?-i:[a-z0-9]I[dD]s?)$"
+    r"|^(item|user|movie|product)s?$", re.IGNORECASE)
+#: The blanks stripped from the header's names, group ids and labels: ASCII
+#: only, so that a non-breaking (or other Unicode) space is kept as written
+#: ("\u00a0a" is not "a"). A blank line (skipped) is made of them too, and of
+#: a carriage return (a tab-only line is a row when tab is the delimiter).
+_BLANKS = " \t"
+#: The blanks around a number, as pandas' parser skips them (C's isspace).
+_NUMBER_BLANKS = " \t\n\r\v\f"
 if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 always reads exactly
     _READ_OPTIONS["float_precision"] = "round_trip"
 
@@ -260,7 +278,7 @@ def _bare_cr(body):
 
 
 def _check_header(fields, text, line, delimiter, fail):
-    names = [name.strip() for name in fields]
+    names = [name.strip(_BLANKS) for name in fields]
     if len(names) < 2:
         fail(line, "the header names one column only ({text}); the file needs "
              "a group, a label and feature columns separated by {char!r} (see "
@@ -270,7 +288,7 @@ def _check_header(fields, text, line, delimiter, fail):
             fail(line, "column {j} of the header has no name; name it (a file "
                  "written by pandas' to_csv without index=False starts with an "
                  "unnamed index).", j=j + 1)
-    duplicated = sorted({name for name in names if names.count(name) > 1})
+    duplicated = sorted(name for name, n in Counter(names).items() if n > 1)
     if duplicated:
         fail(line, "the header names the column(s) {duplicated} more than once; "
              "column names must be unique.", duplicated=duplicated)
@@ -283,7 +301,7 @@ def _row(path, delimiter, index):
     header = next(rows)[1]
     for i, (line, fields) in enumerate(rows):
         if i == index:
-            return line, dict(zip((h.strip() for h in header), fields))
+            return line, dict(zip((h.strip(_BLANKS) for h in header), fields))
     raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
 
 
@@ -325,9 +343,10 @@ def _simple_structure(path, delimiter, n_fields):
     return n_lines - 1
 
 
-def _require(header, name, argument, path):
-    """Fail unless the ``header`` has the column ``name`` (of ``argument``)."""
-    if name not in header:
+def _require(header, columns, name, argument, path):
+    """Fail unless the ``header`` (whose set is ``columns``) has the column
+    ``name`` (of ``argument``)."""
+    if name not in columns:
         shown = ", ".join(header[:30]) + (", ..." if len(header) > 30 else "")
         raise CSVFormatError(
             "{path} has no column {column!r} ({hint}); its columns are: "
@@ -339,23 +358,58 @@ def _numbers(column):
     """The cells of a column read by pandas as float64 (NaN: not a number)."""
     if column.dtype.kind == "f" or column.dtype.kind in "iu":
         return column.to_numpy(dtype=np.float64)
-    return pd.to_numeric(column.astype(str).str.strip(), errors="coerce").to_numpy(
-        dtype=np.float64, na_value=np.nan)
+    return pd.to_numeric(column.astype(str).str.strip(_NUMBER_BLANKS),
+                         errors="coerce").to_numpy(dtype=np.float64,
+                                                   na_value=np.nan)
+
+
+def _column_names(argument, names):
+    """The column names of ``argument`` (a list-like of str) as a list of str."""
+    if isinstance(names, str):
+        raise TypeError(f"{argument} must be a list of column names, not a str: "
+                        f"write {argument}=[{_cut(names)}] for one column (or "
+                        f"['f1', 'f2'] for several).")
+    if argument == "features" and isinstance(names, (set, frozenset)):
+        raise TypeError("features must be ordered (a list, tuple, array or "
+                        "pandas Index), not a set: the columns of X follow its "
+                        "order.")
+    if getattr(names, "ndim", 1) != 1:
+        raise TypeError(f"{argument} must be one-dimensional (a list of column "
+                        f"names); got an array of shape {np.shape(names)}.")
+    names = list(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{argument} must hold column names (str), got "
+                            f"{name!r} of type {type(name).__name__}.")
+    return [str(name) for name in names]  # a numpy str_ as a str
 
 
 def _check_arguments(features, ignore_cols, delimiter):
-    for argument, names in (("features", features), ("ignore_cols", ignore_cols)):
-        for name in names or ():
-            if not isinstance(name, str):
-                raise TypeError(f"{argument} must hold column names (str), got "
-                                f"{name!r} of type {type(name).__name__}.")
-    if features is not None and not features:
-        raise ValueError("features names no column; give the feature columns' "
-                         "names, or None for every numeric column.")
+    """The arguments checked; ``features`` (or None) and ``ignore_cols`` as
+    lists of str."""
+    if features is not None:
+        features = _column_names("features", features)
+        if not features:
+            raise ValueError("features names no column; give the feature "
+                             "columns' names, or None for every numeric column.")
+    ignore_cols = _column_names("ignore_cols", ignore_cols)
     if len(delimiter) != 1 or not delimiter.isascii() or delimiter in '"\r\n':
         raise ValueError(f"delimiter must be one ASCII character other than a "
                          f"quote or a line end, e.g. ',', ';' or '\\t'; got "
                          f"{delimiter!r}.")
+    return features, ignore_cols
+
+
+def _check_regular_file(path):
+    """Fail, before the file is opened, unless ``path`` is a regular file (or a
+    link to one): it is read twice (a pipe would be empty the second time, and
+    a device endless). A missing path or a folder: the error of opening it."""
+    mode = os.stat(path).st_mode  # FileNotFoundError, PermissionError, ...
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise CSVFormatError("{path} is not a regular file (a pipe or device): the "
+                             "file is read twice, so a stream cannot be; save it "
+                             "to a file first (e.g. zcat data.csv.gz > data.csv).",
+                             path=path)
 
 
 @validate_params(
@@ -363,8 +417,10 @@ def _check_arguments(features, ignore_cols, delimiter):
         "path": [str, os.PathLike],
         "group_col": [str],
         "label_col": [str, None],
-        "features": [list, tuple, None],
-        "ignore_cols": [list, tuple],
+        # array-like: a list, tuple, numpy array or pandas Index (df.columns);
+        # a str is let through to be refused with its own message
+        "features": ["array-like", Hidden(str), None],
+        "ignore_cols": ["array-like", Hidden(str)],
         "delimiter": [str],
         "require_label": ["boolean"],
     },
@@ -390,7 +446,12 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
       :class:`float` reads them: pandas' ``float_precision="round_trip"``);
     - every row has a group id and, if a label column is read, a label:
       both are read as text (``"1"`` and ``"1.0"`` stay two strings),
-      stripped of surrounding spaces.
+      stripped of surrounding ASCII spaces and tabs (as are the header's
+      names); other spaces, such as a non-breaking space, are kept
+      (``"\\u00a0a"`` and ``"a"`` are two groups).
+
+    ``path`` must be a regular file: it is read twice (its structure, then
+    its values), so a pipe or device (``<(zcat data.csv.gz)``) is refused.
 
     Every error names the file and the line of the first problem (lines as
     an editor counts them); where the fix is an argument, the message names
@@ -403,15 +464,24 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     group_col : str
         The column of the group (user) ids.
     label_col : str, default=None
-        The column of the labels, read as text; None: no labels.
-    features : list of str, default=None
-        The feature columns, in this order. None: every other column with a
-        number among its first 1,000 values (a column of text, such as an
-        item name, is left out and listed in ``skipped_columns``), except
-        ``ignore_cols``.
-    ignore_cols : list of str, default=()
-        Columns never taken as default features (e.g. an integer item id);
-        used only when ``features`` is None.
+        The column of the labels, read as text; None: no labels. With None
+        and ``features`` None, *every* numeric column but ``group_col`` is a
+        feature: a label column in the file is then read as a feature (the
+        label leaks into ``X``) unless it is named in ``ignore_cols`` (or
+        the features are named).
+    features : array-like of str, default=None
+        The feature columns, in this order: a list, tuple, numpy array or
+        pandas Index of names (``df.columns[2:]``); not a bare str (one
+        column: ``["f1"]``). None: every column other than ``group_col``,
+        ``label_col`` and ``ignore_cols`` with a number among its first
+        1,000 values (a column of text, such as an item name, is left out
+        and listed in ``skipped_columns``); with ``label_col`` None, a label
+        column is such a column: name it in ``ignore_cols``.
+    ignore_cols : array-like of str, default=()
+        Columns never taken as default features (e.g. an integer item id,
+        or the label column when ``label_col`` is None); used only when
+        ``features`` is None. A list, tuple, set, numpy array or pandas
+        Index of names; not a bare str.
     delimiter : str, default=","
         The field delimiter: one ASCII character other than a quote or a
         line end (``";"``, ``"\\t"``, ...).
@@ -438,10 +508,12 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
             given).
         id_like_columns : list of str
             Integer features that look like identifiers (an item id) rather
-            than measurements: by their name (``item_id``, ``user``, ...),
+            than measurements: by their name (``id``, ``item_id``,
+            ``itemid``, ``userId``, ``user``, ``key``, ...; not ``paid``),
             or with one distinct value per row.
         header : list of str
-            The names of every column of the file, stripped.
+            The names of every column of the file, stripped of ASCII
+            spaces and tabs.
         path : str
             The file.
 
@@ -449,7 +521,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     ------
     CSVFormatError
         A subclass of :class:`ValueError`, for every problem in the file
-        (with its line) or a column the file lacks; its
+        (with its line), a column the file lacks, or a ``path`` that is not
+        a regular file (a pipe or device); its
         :meth:`~CSVFormatError.with_names` writes the message with other
         names for the arguments.
     FileNotFoundError
@@ -500,15 +573,17 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     skpapk.io._csv.CSVFormatError: ...train.csv has no column 'users' (choose
     it with group_col=); its columns are: user, item, label, f1, f2.
     """
-    _check_arguments(features, ignore_cols, delimiter)
-    path, features = os.fspath(path), None if features is None else list(features)
+    features, ignore_cols = _check_arguments(features, ignore_cols, delimiter)
+    path = os.fspath(path)
+    _check_regular_file(path)
     rows = _rows(path, delimiter)
-    header = [h.strip() for h in next(rows)[1]]
+    header = [h.strip(_BLANKS) for h in next(rows)[1]]
     rows.close()
-    _require(header, group_col, "group_col", path)
-    read_label = label_col is not None and (require_label or label_col in header)
+    columns = set(header)
+    _require(header, columns, group_col, "group_col", path)
+    read_label = label_col is not None and (require_label or label_col in columns)
     if read_label:
-        _require(header, label_col, "label_col", path)
+        _require(header, columns, label_col, "label_col", path)
         if label_col == group_col:
             raise CSVFormatError("{group_col} and {label_col} both name {column!r}; "
                                  "they must be two different columns.", path=path,
@@ -516,10 +591,10 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     reserved = {group_col, label_col} if read_label else {group_col}
     if features is None:
         for name in ignore_cols:
-            _require(header, name, "ignore_cols", path)
+            _require(header, columns, name, "ignore_cols", path)
     else:
         for name in features:
-            _require(header, name, "features", path)
+            _require(header, columns, name, "features", path)
             if name in reserved:
                 raise CSVFormatError("{features} names {column!r}, which is the "
                                      "group or label column; features must be "
@@ -533,9 +608,12 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     if n_rows == 0:
         raise CSVFormatError("{path} has a header but no data rows.", path=path)
     text_cols = [group_col] + ([label_col] if read_label else [])
-    usecols = text_cols + [h for h in header if h not in reserved
-                           and (features is None and h not in ignore_cols
-                                or features is not None and h in features)]
+    if features is None:  # sets: a file may have thousands of columns
+        left_out = reserved | set(ignore_cols)
+        usecols = text_cols + [h for h in header if h not in left_out]
+    else:
+        chosen = set(features)
+        usecols = text_cols + [h for h in header if h in chosen]
     data = Bunch(path=path, header=header, skipped_columns=[])
     groups, labels, start, X = [], [], 0, None
     try:
@@ -545,15 +623,18 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
             for chunk in reader:
                 if X is None:
                     features = _features(data, chunk, features, usecols[len(
-                        text_cols):], group_col, label_col if read_label else None)
+                        text_cols):], group_col, label_col if read_label else None,
+                        list(dict.fromkeys(c for c in ignore_cols
+                                           if c not in reserved)))
                     X = np.empty((n_rows, len(features)), order="F")
                 groups.append(_text(chunk[group_col], path, delimiter, group_col,
                                     "group id", start))
                 if read_label:
                     labels.append(_text(chunk[label_col], path, delimiter,
                                         label_col, "label", start))
+                kinds = _kinds(chunk)
                 for name in features:  # text in a column: its bad cell below
-                    if chunk[name].dtype.kind not in "fiu":
+                    if kinds[name] not in "fiu":
                         chunk[name] = _numbers(chunk[name])
                 X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
                     dtype=np.float64)
@@ -576,32 +657,47 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     return data
 
 
-def _features(data, chunk, features, candidates, group_col, label_col):
+def _features(data, chunk, features, candidates, group_col, label_col,
+              ignored):
     """The features (by default: the candidates with a number in their first
     rows); set ``data``'s ``feature_names``, ``skipped_columns`` and
-    ``id_like_columns``."""
-    head = chunk.iloc[:SNIFF_ROWS]
-    if features is None:
-        features = [c for c in candidates if np.isfinite(_numbers(head[c])).any()]
-        data.skipped_columns = [c for c in candidates if c not in features]
+    ``id_like_columns``. ``ignored``: the columns that ``ignore_cols`` left
+    out of the candidates, for the message."""
+    head, kinds = chunk.iloc[:SNIFF_ROWS], _kinds(chunk)
+    if features is None:  # the columns of floats at once: there may be many
+        floats = [c for c in candidates if kinds[c] == "f"]
+        finite = set(np.array(floats, dtype=object)[np.isfinite(
+            head[floats].to_numpy(dtype=np.float64)).any(axis=0)])
+        features = [c for c in candidates if kinds[c] in "iu" or c in finite
+                    or kinds[c] != "f" and np.isfinite(_numbers(head[c])).any()]
+        chosen = set(features)
+        data.skipped_columns = [c for c in candidates if c not in chosen]
         if not features:
+            shown = ", ".join(_cut(c, 40) for c in ignored[:10])
             raise CSVFormatError(
                 "{path} has no numeric feature column besides {group!r}"
                 + (" and {label!r}" if label_col else "")
+                + (" ({ignore_cols} leaves out {ignored})" if ignored else "")
                 + "; name the features with {features}.", path=data.path,
-                group=group_col, label=label_col)
+                group=group_col, label=label_col,
+                ignored=shown + (", ..." if len(ignored) > 10 else ""))
     data.feature_names = list(features)
     data.id_like_columns = [
-        name for name in features if head[name].dtype.kind in "iu"
+        name for name in features if kinds[name] in "iu"
         and (_ID_NAME.search(name) or head.shape[0] >= 20
              and head[name].nunique() >= 0.9 * head.shape[0])]
     return features
 
 
+def _kinds(frame):
+    """Column name -> the kind of its dtype (one pass over the columns)."""
+    return {name: dtype.kind for name, dtype in frame.dtypes.items()}
+
+
 def _text(column, path, delimiter, name, what, start):
     """A text column, stripped (each distinct value once); no empty value."""
     codes, uniques = pd.factorize(column, sort=False)
-    stripped = np.array([str(u).strip() for u in uniques], dtype=object)
+    stripped = np.array([str(u).strip(_BLANKS) for u in uniques], dtype=object)
     if (stripped == "").any():
         row = int(np.argmax(stripped[codes] == ""))
         line, _ = _row(path, delimiter, start + row)
@@ -616,17 +712,33 @@ def _bad_cell(path, line, name, value):
     number."""
     where = "{path}, line {line}: feature column {column!r}"
     fix = "leave the column out with {features} / {ignore_cols}"
-    if value.strip() == "":
+    text = value.strip(_NUMBER_BLANKS)
+    # as pandas: no digit separator (1_000), no non-ASCII digit or space
+    number = (float(text) if text.isascii() and text.isprintable()
+              and "_" not in text and _is_float(text) else None)
+    if text == "":
         template = (where + " holds an empty value; missing values are not "
                     "supported (fill them, or " + fix + ").")
-    else:
-        try:  # as pandas: no digit separator (1_000), no non-ASCII digit
-            float(value if value.isascii() and "_" not in value else "?")
-        except ValueError:
-            template = (where + " holds {value}, not a number; features must be "
-                        "numeric (fix the value, or " + fix + ").")
-        else:
-            template = (where + " holds {value}; features must be finite numbers "
-                        "(missing values are not supported).")
+    elif number is None:
+        template = (where + " holds {value}, not a number; features must be "
+                    "numeric (fix the value, or " + fix + ").")
+    elif np.isnan(number):
+        template = (where + " holds {value}; features must be finite numbers "
+                    "(missing values are not supported).")
+    elif text.lstrip("+-").lower() in ("inf", "infinity"):
+        template = (where + " holds {value}; features must be finite numbers "
+                    "(fix the value, or " + fix + ").")
+    else:  # 1e400: a number beyond float64's range
+        template = (where + " holds {value}, which is not a finite float64 "
+                    "number (it overflows: beyond 1.8e308 in magnitude); fix the "
+                    "value, or " + fix + ".")
     return CSVFormatError(template, path=path, line=line, column=name,
                           value=_cut(value))
+
+
+def _is_float(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -2,6 +2,8 @@
 name the options (its own tests: skpapk/io/tests/test_csv.py), and binary
 labels."""
 
+import os
+
 import pytest
 
 from skpapk.cli._csv import OPTIONS, read_csv, split_names
@@ -59,6 +61,10 @@ def test_missing_columns_name_the_options(tmp_path):
     raises("no numeric feature column besides 'user' and 'label'; name the "
            "features with --features.", read_csv, path, group_col="user",
            label_col="label")
+    path = write(tmp_path, "user,label,a\nu1,1,0.5\n")
+    raises("no numeric feature column besides 'user' and 'label' (--ignore-cols "
+           "leaves out 'a'); name the features with --features.", read_csv, path,
+           group_col="user", label_col="label", ignore_cols=["a"])
 
 
 def test_a_model_column_is_not_an_option(tmp_path):
@@ -116,6 +122,15 @@ def test_no_such_file_or_a_folder(tmp_path):
     raises("no such file", read_csv, str(tmp_path / "nope.csv"), group_col="u")
     raises("is a folder, not a CSV file", read_csv, str(tmp_path),
            group_col="u")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a POSIX device")
+def test_a_device_is_refused():
+    # a pipe too (skpapk/io/tests/test_csv.py); a device does not block
+    text = raises("is not a regular file (a pipe or device)", read_csv,
+                  os.devnull, group_col="u")
+    assert text.startswith(f"{os.devnull} is not a regular file")
+    assert "save it to a file first" in text
 
 
 @pytest.mark.parametrize("chunk_rows", [200_000, 7])

@@ -2,8 +2,11 @@
 
 import csv
 import io
+import os
 import pathlib
 import pickle
+import re
+import signal
 
 import numpy as np
 import pandas as pd
@@ -103,6 +106,39 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
     np.testing.assert_array_equal(data.X, [[0.5, 2], [1e-3, -1], [7, 0]])
 
 
+def test_only_ascii_blanks_are_stripped(tmp_path, chunks):
+    # str.strip() took a non-breaking space (U+00A0) and other Unicode spaces
+    # off: "\u00a0a" and "a" were silently one group
+    rows = ["\u00a0a,1,1,0.5", "a,1\u00a0,2,1", "\u2003a ,\t1,3,2"] * 3
+    path = write(tmp_path, "g,y,f\u00a0,h \t\n" + "\n".join(rows) + "\n")
+    data = read_ranking_csv(path, group_col="g", label_col="y")
+    assert data.groups.tolist() == ["\u00a0a", "a", "\u2003a"] * 3
+    assert data.labels.tolist() == ["1", "1\u00a0", "1"] * 3
+    assert data.header == ["g", "y", "f\u00a0", "h"]
+    assert data.feature_names == ["f\u00a0", "h"]
+    with pytest.raises(CSVFormatError, match="has no column 'f'"):
+        read_ranking_csv(path, group_col="g", features=["f"])
+
+
+@pytest.mark.parametrize("cell", ["\u00a01", "1\u00a0", "\u20031"])
+@pytest.mark.parametrize("other", ["2", "x"])  # the column: numbers, or text
+def test_a_number_with_a_unicode_space_is_not_a_number(tmp_path, chunks, cell,
+                                                       other):
+    # as pandas' parser (it takes ASCII spaces, tabs, \v and \f off numbers)
+    rows = [f"u,{i}" for i in range(20)]
+    rows[3], rows[9], rows[15] = "u, 1\t", "u,\x0c1\x0b", f"u,{cell}"
+    rows[18] = f"u,{other}"
+    path = write(tmp_path, "g,f\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="g", features=["f"])
+    assert f"line 17: feature column 'f' holds {cell!r}, not a number" in str(
+        exc.value)
+    rows[15] = "u,1"
+    data = read_ranking_csv(write(tmp_path, "g,f\n" + "\n".join(rows[:18])
+                                  + "\n"), group_col="g")
+    assert data.X[[3, 9, 15], 0].tolist() == [1, 1, 1]
+
+
 @pytest.mark.parametrize("cell, message", [
     ("abc", "feature column 'b' holds 'abc', not a number; features must be "
             "numeric (fix the value, or leave the column out with features= / "
@@ -112,8 +148,16 @@ def test_text_cells_are_stripped_and_blank_lines_skipped(tmp_path):
          "ignore_cols=)."),
     ("nan", "feature column 'b' holds 'nan'; features must be finite numbers "
             "(missing values are not supported)."),
-    ("inf", "holds 'inf'; features must be finite"),
-    ("1e400", "holds '1e400'; features must be finite"),
+    ("inf", "feature column 'b' holds 'inf'; features must be finite numbers "
+            "(fix the value, or leave the column out with features= / "
+            "ignore_cols=)."),
+    ("-Infinity", "holds '-Infinity'; features must be finite numbers (fix"),
+    # a number beyond float64's range: not a missing value
+    ("1e400", "feature column 'b' holds '1e400', which is not a finite float64 "
+              "number (it overflows: beyond 1.8e308 in magnitude); fix the "
+              "value, or leave the column out with features= / ignore_cols=."),
+    ("-1e400", "holds '-1e400', which is not a finite float64 number (it "
+               "overflows"),
     ("NA", "holds 'NA', not a number"),
     ("1_000", "holds '1_000', not a number"),  # Python's float() reads these,
     ("\uff11", "holds '\uff11', not a number"),  # pandas does not
@@ -206,6 +250,45 @@ def test_no_numeric_feature_without_label(tmp_path):
         read_ranking_csv(path, group_col="group")
 
 
+_ID_NAMES = ["id", "ID", "item_id", "itemid", "userId", "itemID", "movie_ids",
+             "key", "index", "item", "users", "product_id", "customerid",
+             "session_id", "qid"]
+# an unanchored "id$" took "paid" and "valid" for identifiers
+_NOT_ID_NAMES = ["paid", "valid", "rapid", "humid", "liquid", "Paid", "VALID",
+                 "amount_paid", "fluid", "grid", "avoid", "monkey", "reindex",
+                 "n_items"]
+
+
+@pytest.mark.parametrize("name", _ID_NAMES + _NOT_ID_NAMES)
+def test_id_like_column_names(tmp_path, name):
+    path = write(tmp_path, f"g,{name},f\nu,3,1\nu,3,2\n")
+    data = read_ranking_csv(path, group_col="g")
+    assert data.feature_names == [name, "f"]
+    assert data.id_like_columns == ([name] if name in _ID_NAMES else [])
+
+
+def test_no_numeric_feature_names_ignore_cols(tmp_path):
+    # the only feature left out by ignore_cols: the message said nothing of it
+    path = write(tmp_path, "u,y,f,g,name\nu1,1,0.5,2,x\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="u", label_col="y",
+                         ignore_cols=["f", "y", "g", "f"])
+    assert str(exc.value) == (
+        f"{path} has no numeric feature column besides 'u' and 'y' "
+        f"(ignore_cols= leaves out 'f', 'g'); name the features with features=.")
+    assert exc.value.with_names({"ignore_cols": "--ignore-cols"}).endswith(
+        "(--ignore-cols leaves out 'f', 'g'); name the features with features=.")
+
+
+def test_without_label_col_a_label_column_is_a_feature_unless_ignored(tmp_path):
+    # documented, not guessed: every numeric column but the group's is a
+    # default feature when label_col is None
+    path = write(tmp_path, "u,label,f\nu1,1,0.5\nu1,0,0.7\n")
+    assert read_ranking_csv(path, group_col="u").feature_names == ["label", "f"]
+    data = read_ranking_csv(path, group_col="u", ignore_cols=["label"])
+    assert data.feature_names == ["f"] and data.labels is None
+
+
 def test_missing_columns_and_arguments(tmp_path):
     path = write(tmp_path, "user,label,a,b\nu1,1,0.5,1\n")
     for kwargs, argument, column in [
@@ -274,6 +357,42 @@ def test_a_path_like_and_the_file_errors(tmp_path):
         read_ranking_csv(tmp_path / "nope.csv", group_col="u")
     with pytest.raises(IsADirectoryError):
         read_ranking_csv(tmp_path, group_col="u")
+
+
+def _wide_header(n, duplicates=()):
+    names = [f"f{j}" for j in range(n)]
+    for j in duplicates:
+        names[j + 1] = names[j]
+    return names
+
+
+def test_a_wide_header_names_its_duplicates(tmp_path):
+    # the header's check and the choice of columns were quadratic in the
+    # number of columns (20,000 columns: 6 s)
+    names = _wide_header(20_000, duplicates=[19_990, 123])
+    path = write(tmp_path, ",".join(["u", "y", *names]) + "\n"
+                 + ",".join(["u1", "1", *["0"] * 20_000]) + "\n")
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, group_col="u", label_col="y")
+    assert str(exc.value) == (f"{path}, line 1: the header names the column(s) "
+                              f"['f123', 'f19990'] more than once; column names "
+                              f"must be unique.")
+
+
+def test_a_wide_file_keeps_the_columns_order(tmp_path):
+    n = 20_000
+    names = _wide_header(n)
+    path = write(tmp_path, ",".join(["u", *names[:10_000], "y", *names[10_000:]])
+                 + "\n" + ",".join(["u1", *map(str, range(10_000)), "1",
+                                     *map(str, range(10_000, n))]) + "\n")
+    data = read_ranking_csv(path, group_col="u", label_col="y",
+                            ignore_cols=names[::2])
+    assert data.feature_names == names[1::2]
+    np.testing.assert_array_equal(data.X, [np.arange(1, n, 2)])
+    data = read_ranking_csv(path, group_col="u", label_col="y",
+                            features=names[-1:n // 2:-3])
+    assert data.feature_names == names[-1:n // 2:-3]
+    np.testing.assert_array_equal(data.X, [np.arange(n - 1, n // 2, -3)])
 
 
 def _lines(path):
@@ -379,9 +498,8 @@ def test_other_delimiter(tmp_path):
     (dict(group_col=1), TypeError, "'group_col' parameter of read_ranking_csv"),
     (dict(group_col=None), TypeError, "'group_col' parameter"),
     (dict(label_col=0), TypeError, "'label_col' parameter"),
-    (dict(features="a,b"), TypeError, "'features' parameter"),
-    (dict(features=np.array(["a"])), TypeError, "'features' parameter"),
-    (dict(ignore_cols="a"), TypeError, "'ignore_cols' parameter"),
+    (dict(features=3), TypeError, "'features' parameter"),
+    (dict(ignore_cols=3), TypeError, "'ignore_cols' parameter"),
     (dict(ignore_cols=None), TypeError, "'ignore_cols' parameter"),
     (dict(delimiter=b","), TypeError, "'delimiter' parameter"),
     (dict(require_label="yes"), TypeError, "'require_label' parameter"),
@@ -399,6 +517,104 @@ def test_arguments_are_validated(tmp_path, kwargs, error, message):
     # the file does not exist: the arguments are checked first
     with pytest.raises(error, match=message):
         read_ranking_csv(tmp_path / "nope.csv", **{"group_col": "u", **kwargs})
+
+
+def _fifo(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes on this platform")
+    os.mkfifo(tmp_path / "d.csv")
+    return str(tmp_path / "d.csv")
+
+
+def _device(tmp_path):
+    if os.name != "posix":
+        pytest.skip("a POSIX device")
+    return os.devnull
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="no SIGALRM")
+@pytest.mark.parametrize("make", [_fifo, _device], ids=["fifo", "device"])
+def test_a_pipe_or_device_is_refused_before_it_is_read(tmp_path, make):
+    # it gave a bare "OSError: [Errno 22] Invalid argument" (mmap), or waited
+    # forever for a writer to open the pipe
+    path = make(tmp_path)
+
+    def waited(signum, frame):
+        raise AssertionError("read_ranking_csv opened the pipe")
+
+    previous = signal.signal(signal.SIGALRM, waited)
+    signal.alarm(5)
+    try:
+        with pytest.raises(CSVFormatError) as exc:
+            read_ranking_csv(path, group_col="u")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert str(exc.value) == (
+        f"{path} is not a regular file (a pipe or device): the file is read "
+        f"twice, so a stream cannot be; save it to a file first (e.g. zcat "
+        f"data.csv.gz > data.csv).")
+    assert exc.value.line is None and isinstance(exc.value, ValueError)
+
+
+def test_a_link_to_a_file_is_read(tmp_path):
+    path = write(tmp_path, "u,a\nu1,0.5\n")
+    if not hasattr(os, "symlink"):  # pragma: no cover
+        pytest.skip("no symbolic links")
+    os.symlink(path, tmp_path / "link.csv")
+    assert read_ranking_csv(tmp_path / "link.csv", group_col="u").X.tolist() == [
+        [0.5]]
+
+
+@pytest.mark.parametrize("wrap", [list, tuple, np.array, pd.Index, pd.Series],
+                         ids=["list", "tuple", "array", "Index", "Series"])
+def test_column_names_may_be_any_list_like(tmp_path, wrap):
+    # df.columns[2:] or a numpy array of str were refused
+    path = write(tmp_path, "u,y,a,b,c\nu1,1,0.5,1,2\n")
+    data = read_ranking_csv(path, group_col="u", label_col="y",
+                            features=wrap(["c", "a"]))
+    assert data.feature_names == ["c", "a"]
+    assert all(type(name) is str for name in data.feature_names)
+    np.testing.assert_array_equal(data.X, [[2, 0.5]])
+    data = read_ranking_csv(path, group_col="u", label_col="y",
+                            ignore_cols=wrap(["b"]))
+    assert data.feature_names == ["a", "c"]
+    with pytest.raises(CSVFormatError, match="^features= names a column twice"):
+        read_ranking_csv(path, group_col="u", features=wrap(["a", "a"]))
+    with pytest.raises(TypeError, match="features must hold column names "
+                                        "\\(str\\), got "):
+        read_ranking_csv(path, group_col="u", features=wrap(["a", None]))
+    with pytest.raises(ValueError, match="features names no column"):
+        read_ranking_csv(path, group_col="u", features=wrap([]))
+    frame = pd.DataFrame(columns=["u", "y", "a", "b"])
+    data = read_ranking_csv(path, group_col="u", ignore_cols={"y", "c"},
+                            features=None)
+    assert data.feature_names == ["a", "b"]
+    assert read_ranking_csv(path, group_col="u", label_col="y",
+                            features=frame.columns[2:]).feature_names == ["a", "b"]
+
+
+@pytest.mark.parametrize("argument", ["features", "ignore_cols"])
+@pytest.mark.parametrize("value", ["f1", "f1,f2"])
+def test_a_bare_str_of_column_names_is_refused(tmp_path, argument, value):
+    with pytest.raises(TypeError) as exc:
+        read_ranking_csv(tmp_path / "nope.csv", group_col="u",
+                         **{argument: value})
+    assert str(exc.value) == (
+        f"{argument} must be a list of column names, not a str: write "
+        f"{argument}=[{value!r}] for one column (or ['f1', 'f2'] for several).")
+
+
+@pytest.mark.parametrize("value, message", [
+    ({"a", "b"}, "features must be ordered (a list, tuple, array or pandas "
+                 "Index), not a set"),
+    (np.array([["a", "b"]]), "features must be one-dimensional (a list of "
+                             "column names); got an array of shape (1, 2)."),
+    (np.array("a"), "features must be one-dimensional"),
+])
+def test_features_must_be_an_ordered_list(tmp_path, value, message):
+    with pytest.raises(TypeError, match=re.escape(message)):
+        read_ranking_csv(tmp_path / "nope.csv", group_col="u", features=value)
 
 
 def test_path_is_validated(tmp_path):
