@@ -20,7 +20,8 @@ def split_names(values, option):
     """Column names from repeated and/or comma-separated option values."""
     if values is None:
         return None
-    names = [n.strip() for value in values for n in value.split(",") if n.strip()]
+    names = [n.strip(" \t") for value in values for n in value.split(",")
+             if n.strip(" \t")]  # as the reader strips the header's names
     if not names:
         raise CLIError(f"{option} {cut(','.join(values))} names no column; give "
                        f"comma-separated column names, e.g. {option} f1,f2.")
@@ -44,7 +45,9 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
                                 features=features, ignore_cols=ignore_cols,
                                 delimiter=delimiter, require_label=require_label)
     except CSVFormatError as exc:
-        hint = "the model was trained with it" if for_model else None
+        hint = None if not for_model else (  # not the user's columns
+            "the model was trained with it" if exc.argument else
+            "fit the model again without the column (skpapk fit --ignore-cols)")
         raise CLIError(exc.with_names(OPTIONS, hint=hint)) from None
     if data.labels is not None:
         values = distinct_labels([str(v) for v in pd.unique(data.labels)])

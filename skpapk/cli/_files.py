@@ -21,6 +21,8 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     """Fail before any training if ``path`` (of ``option``) cannot or must not
     be written (an input, a folder, a pipe or device, an existing file
     without ``force``); ``hint``: another way out, for the pipe message."""
+    if not path:
+        raise CLIError(f"{option} is empty; give a file name.")
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
                 and os.path.samefile(path, source):

@@ -54,4 +54,10 @@ def load_model(path):
     if len(features) != model.n_features_in_:
         raise CLIError(f"{what} (its scorer uses {model.n_features_in_} features "
                        f"but it names {len(features)} feature columns).")
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:  # a file of save_ranker, from a DataFrame
+        if list(names) != features:
+            raise CLIError(f"{what} (its feature_cols and feature_names_in differ: "
+                           f"the scorer would read the wrong columns).")
+        del model.feature_names_in_  # the commands pass the columns in order
     return model

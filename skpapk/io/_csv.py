@@ -155,9 +155,11 @@ class CSVFormatError(ValueError):
             passes it (``group_col=``).
         hint : str, default=None
             Replaces the advice of an error that has one (a column the file
-            lacks: ``"choose it with {group_col}"``), for a caller whose
-            columns are not the user's choice (they come from a saved
-            model, ...). A template naming arguments, like the message.
+            lacks: ``"choose it with {group_col}"``; a bad feature cell:
+            ``"leave the column out with {features} / {ignore_cols}"``), for
+            a caller whose columns are not the user's choice (they come from
+            a saved model, ...). A template naming arguments, like the
+            message.
 
         Returns
         -------
@@ -347,7 +349,9 @@ def _require(header, columns, name, argument, path):
     """Fail unless the ``header`` (whose set is ``columns``) has the column
     ``name`` (of ``argument``)."""
     if name not in columns:
-        shown = ", ".join(header[:30]) + (", ..." if len(header) > 30 else "")
+        shown = ", ".join(  # a name with odd spaces: as Python writes it
+            h if h.isprintable() and h.strip() == h else repr(h)
+            for h in header[:30]) + (", ..." if len(header) > 30 else "")
         raise CSVFormatError(
             "{path} has no column {column!r} ({hint}); its columns are: "
             "{columns}.", path=path, column=name, argument=argument,
@@ -711,29 +715,29 @@ def _bad_cell(path, line, name, value):
     """The :class:`CSVFormatError` of a feature cell that is not a finite
     number."""
     where = "{path}, line {line}: feature column {column!r}"
-    fix = "leave the column out with {features} / {ignore_cols}"
     text = value.strip(_NUMBER_BLANKS)
     # as pandas: no digit separator (1_000), no non-ASCII digit or space
     number = (float(text) if text.isascii() and text.isprintable()
               and "_" not in text and _is_float(text) else None)
     if text == "":
         template = (where + " holds an empty value; missing values are not "
-                    "supported (fill them, or " + fix + ").")
+                    "supported (fill them, or {hint}).")
     elif number is None:
         template = (where + " holds {value}, not a number; features must be "
-                    "numeric (fix the value, or " + fix + ").")
+                    "numeric (fix the value, or {hint}).")
     elif np.isnan(number):
         template = (where + " holds {value}; features must be finite numbers "
                     "(missing values are not supported).")
     elif text.lstrip("+-").lower() in ("inf", "infinity"):
         template = (where + " holds {value}; features must be finite numbers "
-                    "(fix the value, or " + fix + ").")
+                    "(fix the value, or {hint}).")
     else:  # 1e400: a number beyond float64's range
         template = (where + " holds {value}, which is not a finite float64 "
                     "number (it overflows: beyond 1.8e308 in magnitude); fix the "
-                    "value, or " + fix + ".")
-    return CSVFormatError(template, path=path, line=line, column=name,
-                          value=_cut(value))
+                    "value, or {hint}.")
+    return CSVFormatError(
+        template, path=path, line=line, column=name, value=_cut(value),
+        hint="leave the column out with {features} / {ignore_cols}")
 
 
 def _is_float(text):

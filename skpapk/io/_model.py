@@ -45,8 +45,13 @@ _END = "\nend of trees\n"
 
 
 def _is_number(value):
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+    """A finite number as float64 holds it (an int of 400 digits is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _is_count(value, high):
@@ -484,6 +489,13 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         handle.write(text)
 
 
+def _shown(value, limit=40):
+    """A value of the file, as JSON, cut with its length."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else (
+        f"{text[:limit]}... ({len(text)} characters)")
+
+
 def _unique_keys(pairs):
     keys = [key for key, _ in pairs]
     if len(set(keys)) != len(keys):
@@ -595,7 +607,7 @@ def load_ranker(path):
     version = content.get("format_version")
     if not _is_count(version, 2**63):
         shown = ("missing" if version is None
-                 else f"{json.dumps(version)[:40]}, not a version")
+                 else f"{_shown(version)}, not a version")
         raise ValueError(f"{what} (its \"format_version\" is {shown}; skpapk "
                          f"writes the integers 1 to {FORMAT_VERSION}).")
     if version > FORMAT_VERSION:
@@ -604,15 +616,17 @@ def load_ranker(path):
                          f"upgrade skpapk.")
     k, scorer = content.get("k"), content.get("scorer")
     if not _is_count(k, MAX_K):
-        raise ValueError(f"{what} (its k, {json.dumps(k)[:40]}, is not an "
+        raise ValueError(f"{what} (its k, {_shown(k)}, is not an "
                          f"integer between 1 and {MAX_K}).")
     if not isinstance(scorer, dict):
         raise ValueError(f"{what} (no scorer in it).")
-    if not isinstance(scorer.get("kind"), str) or scorer["kind"] not in SCORER_KINDS:
-        raise ValueError(f"{path} holds a model of kind "
-                         f"{json.dumps(scorer.get('kind'))[:80]}, which this "
-                         f"skpapk cannot use (kinds: {', '.join(SCORER_KINDS)}); "
-                         f"upgrade skpapk.")
+    if not isinstance(scorer.get("kind"), str):
+        raise ValueError(f"{what} (its scorer's kind, {_shown(scorer.get('kind'))}"
+                         f", is not a name: one of {', '.join(SCORER_KINDS)}).")
+    if scorer["kind"] not in SCORER_KINDS:
+        raise ValueError(f"{path} holds a model of kind {_shown(scorer['kind'])}, "
+                         f"which this skpapk cannot use (kinds: "
+                         f"{', '.join(SCORER_KINDS)}); upgrade skpapk.")
     try:
         scorer = SCORER_KINDS[scorer["kind"]].from_dict(scorer)
     except ValueError as exc:

@@ -78,6 +78,28 @@ def test_a_model_column_is_not_an_option(tmp_path):
     assert "choose it" not in text
 
 
+def test_a_model_column_with_a_bad_cell_is_not_an_option(tmp_path):
+    # score and recommend have no --features / --ignore-cols to suggest
+    path = write(tmp_path, "user,label,a\nu1,1,0.5\nu1,0,x\n")
+    text = raises("(fix the value, or fit the model again without the column "
+                  "(skpapk fit --ignore-cols)).", read_csv, path,
+                  group_col="user", label_col="label", features=["a"],
+                  for_model=True)
+    assert "--features" not in text
+
+
+def test_odd_spaces_in_names(tmp_path):
+    # the reader strips spaces and tabs only: --features matches as it does,
+    # and a name with other spaces is shown as Python writes it
+    path = write(tmp_path, "\u2003user,label,f\u00a0, g\nu1,1,0.5,1\nu1,0,2,3\n")
+    text = raises("has no column 'user'", read_csv, path, group_col="user",
+                  label_col="label")
+    assert text.endswith("its columns are: '\\u2003user', label, 'f\\xa0', g.")
+    data = read_csv(path, group_col="\u2003user", label_col="label",
+                    features=split_names(["f\u00a0, g "], "--features"))
+    assert data.feature_names == ["f\u00a0", "g"]
+
+
 @pytest.mark.parametrize("cell, message", [
     ("abc", "feature column 'b' holds 'abc', not a number; features must be "
             "numeric (fix the value, or leave the column out with --features / "

@@ -141,6 +141,34 @@ def test_score_names_no_option_it_does_not_have(dataset, fitted, tmp_path,
     assert "--group-col" not in err and "--label-col" not in err
 
 
+def test_huge_numbers_and_names_in_a_model_file(dataset, fitted, tmp_path,
+                                                capsys):
+    # a 400-digit intercept was an OverflowError traceback with status 1
+    model = _model(tmp_path, fitted)
+    content = json.loads(model.read_text())
+    content["scorer"]["intercept"] = 10**400
+    model.write_text(json.dumps(content))
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, "finite intercept")
+    # feature_names_in (save_ranker's, from a DataFrame) must be feature_cols
+    content = json.loads(_model(tmp_path, fitted).read_text())
+    for names, ok in ((content["feature_cols"], True),
+                      (content["feature_cols"][::-1], False)):
+        content["feature_names_in"] = names
+        model.write_text(json.dumps(content))
+        status, out, err = run(["score", dataset[0], "--model", model], capsys)
+        if ok:
+            assert status == 0 and "warning" not in err.lower(), err
+        else:
+            assert_one_line_error(status, out, err, "feature_cols and "
+                                  "feature_names_in differ")
+
+
+def test_an_empty_out_is_refused(dataset, capsys):
+    status, out, err = run(["fit", dataset[0], *FIT, "--out", "", *FAST], capsys)
+    assert_one_line_error(status, out, err, "--out is empty; give a file name.")
+
+
 def test_movielens_path_error_names_the_option(tmp_path, capsys):
     status, out, err = run(["compare", "--data", "movielens", "--path",
                             tmp_path / "nowhere", "--no-download", "-q"], capsys)

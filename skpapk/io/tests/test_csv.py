@@ -648,10 +648,11 @@ def test_with_names_names_the_arguments_as_the_caller_does(tmp_path):
         read_ranking_csv(path, group_col="user", label_col="label",
                          features=["a"])
     error = exc.value
-    assert error.hint is None
-    assert error.with_names(options, hint="ignored without a hint").endswith(
+    assert error.with_names(options).endswith(
         "(fix the value, or leave the column out with --features / "
         "--ignore-cols).")
+    assert error.with_names(options, hint="fit again without it").endswith(
+        "(fix the value, or fit again without it).")  # columns of a model
     assert error.with_names({"features": "FEATURES"}).endswith(
         "leave the column out with FEATURES / ignore_cols=).")
     path = write(tmp_path, "a\n1\n")
