@@ -41,10 +41,11 @@ REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
 
 def describe_groups(y, groups):
     """``'N rows, G groups (U without ...)'`` for progress lines."""
-    frame = pd.DataFrame({"g": groups, "y": np.asarray(y, dtype=bool)})
-    counts = frame.groupby("g", sort=False)["y"].agg(["sum", "size"])
-    undefined = int(((counts["sum"] == 0) | (counts["sum"] == counts["size"])).sum())
-    text = f"{len(frame)} rows, {len(counts)} groups"
+    codes, uniques = pd.factorize(groups)
+    n_groups = len(uniques)
+    undefined = n_groups - int(np.count_nonzero(defined_groups(
+        np.asarray(y, dtype=bool), codes, n_groups)))
+    text = f"{len(codes)} rows, {n_groups} groups"
     if undefined:
         text += (f" ({undefined} without a relevant or an irrelevant row: left "
                  f"out of pAp@k and pAUC)")

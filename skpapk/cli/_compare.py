@@ -14,6 +14,7 @@ from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
+from ..utils._groups import defined_groups
 from ._commands import (
     REPORTED,
     describe_groups,
@@ -87,9 +88,8 @@ def _split_train_test(args, y, groups):
     if train.size == 0 or test.size == 0:
         raise CLIError("the train / test split left a part empty; use more rows "
                        "per group or another --test-size.")
-    _, codes = np.unique(groups[test], return_inverse=True)
-    relevant, size = np.bincount(codes, weights=y[test]), np.bincount(codes)
-    if not np.any((relevant > 0) & (relevant < size)):
+    codes, uniques = pd.factorize(groups[test])
+    if not defined_groups(y[test] > 0, codes, len(uniques)).any():
         raise CLIError("no test user has both a relevant and an irrelevant row, "
                        "so no method could be scored; use a larger --test-size, "
                        "or users with more rows of each label.")
@@ -129,14 +129,6 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
     progress(f"wrote {path}")
 
 
-def winner_margin(gains_best, gains_second):
-    """The winner's margin over the runner-up on the same test users: a
-    :func:`skpapk.metrics.paired_comparison` of their per-user test pAp@k
-    (mean difference, standard error, sign-flip p-value, 95% bootstrap
-    interval; seeded, so the output does not change between runs)."""
-    return paired_comparison(gains_best, gains_second, random_state=0)
-
-
 def verdict(results, y, groups, k):
     """The winner, its margin over the runner-up and how sure that margin is.
 
@@ -159,7 +151,8 @@ def verdict(results, y, groups, k):
             lines.append(f"{margin}cannot be tested: it needs 2 or more test users "
                          f"with both a relevant and an irrelevant row, got {n}")
         else:
-            test = winner_margin(gains[best], gains[second])
+            # seeded: the output does not change between runs
+            test = paired_comparison(gains[best], gains[second], random_state=0)
             low, high = test.confidence_interval
             lines.append(f"{margin}{test.mean_difference:+.4f} (standard error "
                          f"over the {test.n_groups} test users: "

@@ -86,22 +86,13 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
 
 def relevant_rows(column, labels, pos_label, *, path, label_col):
     """1 where the label ``column`` holds ``pos_label`` (in any spelling of
-    it: ``1.0`` for ``1``), else 0; every value must be one of ``labels``."""
+    it: ``1.0`` for ``1``), else 0; every value must be one of a model's two
+    ``labels``, as text or as a number."""
     values = [str(v) for v in pd.unique(column)]
-    relevant = [v for v, r in zip(values, relevance(
-        values, labels, pos_label, path=path, label_col=label_col)) if r]
+    if not all(any(_same_label(v, label) for label in labels) for v in values):
+        seen = ", ".join(cut(v, 20) for v in values[:5])
+        raise CLIError(f"{path}: label column {label_col!r} holds {seen}, but "
+                       f"the model was trained on the labels "
+                       f"{', '.join(labels)}.")
+    relevant = [v for v in values if _same_label(v, pos_label)]
     return np.isin(column, relevant).astype(np.int64)
-
-
-def relevance(values, labels, pos_label, *, path, label_col):
-    """Whether each label of ``values`` is a model's relevant ``pos_label``
-    (each must be one of its two ``labels``, as text or as a number)."""
-    out = []
-    for value in values:
-        if not any(_same_label(value, label) for label in labels):
-            seen = ", ".join(cut(v, 20) for v in values[:5])
-            raise CLIError(f"{path}: label column {label_col!r} holds {seen}, but "
-                           f"the model was trained on the labels "
-                           f"{', '.join(labels)}.")
-        out.append(_same_label(value, pos_label))
-    return out

@@ -1,8 +1,9 @@
 """Which label is relevant: never by alphabetical order of words."""
 
+import numpy as np
 import pytest
 
-from skpapk.cli._labels import choose_relevant, relevance
+from skpapk.cli._labels import choose_relevant, relevant_rows
 from skpapk.cli._output import CLIError
 
 
@@ -67,10 +68,13 @@ def test_pos_label_overrides_and_is_checked():
 
 def test_relevance_of_a_scored_file():
     labels, pos = ["not_clicked", "clicked"], "clicked"
-    assert relevance(["clicked", "not_clicked"], labels, pos, path="f",
-                     label_col="c") == [True, False]
-    assert relevance(["1.0", "0"], ["0", "1"], "1", path="f",
-                     label_col="c") == [True, False]
+    column = np.array(["clicked", "not_clicked", "clicked"], dtype=object)
+    assert relevant_rows(column, labels, pos, path="f",
+                         label_col="c").tolist() == [1, 0, 1]
+    column = np.array(["1.0", "0", "1"], dtype=object)  # 1 and 1.0 alike
+    assert relevant_rows(column, ["0", "1"], "1", path="f",
+                         label_col="c").tolist() == [1, 0, 1]
     with pytest.raises(CLIError, match="trained on the labels not_clicked, "
                                        "clicked"):
-        relevance(["yes", "no"], labels, pos, path="f", label_col="c")
+        relevant_rows(np.array(["yes", "no"], dtype=object), labels, pos,
+                      path="f", label_col="c")
