@@ -13,11 +13,12 @@ Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
 The package is a thin layer over the library: ``_csv`` (the strict CSV
 reader :func:`skpapk.io.read_ranking_csv`, its errors naming the
 options), ``_labels`` (which label is relevant), ``_model_io``
-(JSON model files), ``_files`` (atomic writes), ``_methods`` (the registry
-of methods), ``_tuning`` (``GridSearchCV`` with per-user splitters),
-``_commands`` (``fit``, ``score``, ``recommend``), ``_compare``,
-``_parser`` and ``_main`` (the command line), ``_output`` (progress,
-warnings, tables).
+(:func:`skpapk.io.save_ranker`'s files with the columns and labels of the
+training file), ``_files`` (the output files checked before any work),
+``_methods`` (the registry of methods), ``_tuning`` (``GridSearchCV`` with
+per-user splitters), ``_commands`` (``fit``, ``score``, ``recommend``),
+``_compare`` and ``_main`` (the parser and ``main``), ``_output``
+(progress, warnings, tables).
 """
 
 from ._main import main
