@@ -15,9 +15,10 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
 from ..io._csv import _rows
+from ..utils._files import atomic_write
 from ..utils._groups import defined_groups
 from ._csv import read_csv, split_names
-from ._files import atomic_write, check_input_file, check_output
+from ._files import check_input_file, check_output
 from ._labels import choose_relevant, relevant_rows
 from ._methods import (
     available_methods,
@@ -155,7 +156,6 @@ def cmd_fit(args):
 
 
 def _read_for_model(args, model, *, require_label):
-    check_input_file(args.file)
     meta = model.metadata
     return read_csv(args.file, group_col=meta["group_col"],
                     label_col=meta["label_col"], features=meta["feature_cols"],

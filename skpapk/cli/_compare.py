@@ -14,6 +14,7 @@ from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
+from ..utils._files import atomic_write
 from ..utils._groups import defined_groups
 from ._commands import (
     REPORTED,
@@ -22,7 +23,7 @@ from ._commands import (
     read_training_csv,
     tune_and_check,
 )
-from ._files import atomic_write, check_output
+from ._files import check_output
 from ._methods import (
     available_methods,
     effective_n_jobs,
