@@ -4,8 +4,10 @@ A model file is one JSON object: the ``format`` and its version, ``k``, the
 user's ``metadata`` (other keys), and a *scorer* whose ``kind`` says how to
 score the feature columns:
 
-- ``"linear"``: ``X @ coef + intercept``, a fitted scaler of a pipeline
-  folded into ``coef`` and ``intercept``;
+- ``"linear"``: ``(X - shift) @ coef + intercept``, a pipeline's scaler
+  folded in (a StandardScaler's mean as the ``shift``, kept apart so that
+  features far from zero keep their precision; files with a shift are
+  format version 2, others version 1);
 - ``"lightgbm"``: a booster in LightGBM's own text format (checked by
   :func:`~skpapk.io._booster_text.check_booster_text` before LightGBM reads
   it), and the number of iterations to use.
@@ -21,6 +23,7 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -31,7 +34,9 @@ from ._booster_text import check_booster_text
 
 FORMAT = "skpapk-model"
 #: Version of the layout; a reader refuses newer versions.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Version 1 has no ``shift`` in linear scorers (a reader of version 1 would
+#: ignore it and score wrong); a file without one is written as version 1.
 #: Keys of a model file that are not the user's metadata.
 _RESERVED = ("format", "format_version", "k", "scorer", "classes",
              "feature_names_in")
@@ -59,13 +64,20 @@ def _is_count(value, high):
 
 
 class _LinearScorer:
-    """``scores = X @ coef + intercept``."""
+    """``scores = (X - shift) @ coef + intercept``: a pipeline's
+    StandardScaler is folded into ``coef`` (its scale) and ``shift`` (its
+    mean), so that features far from zero with a small spread (timestamps)
+    keep their precision; a MinMaxScaler into ``coef`` and ``intercept``
+    (as it computes ``X * scale_ + min_``); no scaler: no shift."""
 
     kind = "linear"
+    #: Rows scored at a time when there is a shift (no copy of all of X).
+    _BLOCK = 1 << 16
 
-    def __init__(self, coef, intercept=0.0):
+    def __init__(self, coef, intercept=0.0, shift=None):
         self.coef = np.asarray(coef, dtype=np.float64)
         self.intercept = float(intercept)
+        self.shift = None if shift is None else np.asarray(shift, dtype=np.float64)
         self.n_features = self.coef.shape[0]
 
     @classmethod
@@ -73,6 +85,7 @@ class _LinearScorer:
         coef = getattr(estimator, "coef_", None)
         if coef is None or hasattr(estimator, "booster_"):
             return None
+        coef = coef.toarray() if sp.issparse(coef) else coef  # sparsify()
         if np.ndim(coef) == 2 and np.shape(coef)[0] != 1:
             raise TypeError(f"a {type(estimator).__name__} with {np.shape(coef)[0]} "
                             f"rows of coef_ (a multiclass model) cannot be saved: "
@@ -84,26 +97,44 @@ class _LinearScorer:
                 raise TypeError("a MinMaxScaler(clip=True) is not linear (it clips "
                                 "rows outside the training range): it cannot be "
                                 "folded into the coefficients; use clip=False.")
-            w, b = scaler.scale_ * w, b + scaler.min_ @ w
-        elif type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
+            # folded as it computes (a shift would be more exact than the
+            # pipeline itself, and so differ from it)
+            return cls(scaler.scale_ * w, b + scaler.min_ @ w)
+        if type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
             w = w / (1.0 if not scaler.with_std else scaler.scale_)
-            b -= scaler.mean_ @ w if scaler.with_mean else 0.0
+            return cls(w, b, scaler.mean_ if scaler.with_mean else None)
         return cls(w, b)
 
     def to_dict(self):
-        return {"coef": [float(v) for v in self.coef], "intercept": self.intercept}
+        data = {"coef": [float(v) for v in self.coef], "intercept": self.intercept}
+        if self.shift is not None:
+            data["shift"] = [float(v) for v in self.shift]
+        return data
 
     @classmethod
     def from_dict(cls, data):
         coef, intercept = data.get("coef"), data.get("intercept", 0.0)
+        shift = data.get("shift")
         if (not isinstance(coef, list) or not coef
-                or not all(map(_is_number, coef)) or not _is_number(intercept)):
+                or not all(map(_is_number, coef)) or not _is_number(intercept)
+                or shift is not None and not (
+                    isinstance(shift, list) and len(shift) == len(coef)
+                    and all(map(_is_number, shift)))):
             raise ValueError("its linear scorer needs finite coefficients (one "
-                             "per feature) and a finite intercept")
-        return cls(coef, intercept)
+                             "per feature), a finite intercept and, if any, a "
+                             "finite shift per feature")
+        return cls(coef, intercept, shift)
 
     def decision_function(self, X):
-        return X @ self.coef + self.intercept
+        if self.shift is None:
+            return X @ self.coef + self.intercept
+        if sp.issparse(X):  # X - shift would be dense
+            return X @ self.coef + (self.intercept - self.shift @ self.coef)
+        scores = np.empty(X.shape[0])
+        for start in range(0, X.shape[0], self._BLOCK):
+            rows = X[start:start + self._BLOCK]
+            scores[start:start + rows.shape[0]] = (rows - self.shift) @ self.coef
+        return scores + self.intercept
 
 
 class _LightGBMScorer:
@@ -197,36 +228,45 @@ def _scorer(ranker):
             except ValueError:
                 raise ValueError("the model holds a value that is not finite (NaN "
                                  "or infinity); it was not saved.") from None
-            _check_scorer(ranker, estimator, scorer)
+            _check_scorer(ranker, estimator, scaler, scorer)
             return estimator, scorer
     raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
                     f"save_ranker saves linear models (coef_) and LightGBM "
                     f"boosters (booster_).")
 
 
-def _check_scorer(ranker, estimator, scorer):
+def _check_scorer(ranker, estimator, scaler, scorer):
     """Raise unless ``scorer`` scores random rows as ``ranker`` does (an
     estimator whose scores are not ``X @ coef_ + intercept_``, such as one
-    with an ``offset_``, would be saved wrong)."""
+    with an ``offset_``, would be saved wrong). The rows are those of a
+    standard normal, through the inverse of the pipeline's scaler: near the
+    training rows, where a loss of precision would show."""
     lightgbm = type(estimator).__module__.partition(".")[0] == "lightgbm"
-    method = ("decision_function" if hasattr(ranker, "decision_function")
-              else "predict" if lightgbm else None)
-    if method is None:
-        return
+    method = "decision_function" if hasattr(ranker, "decision_function") else "predict"
     X = np.random.default_rng(0).standard_normal((8, scorer.n_features))
+    if scaler is not None:
+        X = scaler.inverse_transform(X)
     names = getattr(ranker, "feature_names_in_", None)
-    kwargs = {"raw_score": True} if method == "predict" else {}
+    kwargs = {"raw_score": True} if method == "predict" and lightgbm else {}
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         rows = X if names is None else _frame(X, names)
-        expected = np.asarray(getattr(ranker, method)(rows, **kwargs), dtype=float)
+        expected = np.asarray(getattr(ranker, method)(rows, **kwargs),
+                              dtype=float).reshape(-1)
         got = scorer.decision_function(X)
     if expected.shape != got.shape or not np.allclose(
             got, expected, rtol=1e-6, atol=1e-9 * max(1.0, np.abs(expected).max())):
         raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain "
-                        f"data: its {method} is not what its {scorer.kind} model "
-                        f"gives (it adds something else to its coef_ or "
-                        f"booster_).")
+                        f"data: its {method} on rows like its training rows is "
+                        f"not what the saved {scorer.kind} model would give (it "
+                        f"adds something else to its coef_ or booster_, such as "
+                        f"an offset; or a MinMaxScaler folded into the "
+                        f"coefficients loses the precision of features far from "
+                        f"zero: use a StandardScaler).")
+
+
+def _cut_text(text, limit=60):
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 def _frame(X, columns):
@@ -243,7 +283,8 @@ def _plain(value, where, depth=0):
     """``value`` as JSON data (numpy scalars as Python's); a ValueError
     naming ``where`` when it is not JSON data."""
     if depth > _MAX_DEPTH:
-        raise ValueError(f"{where} is nested more than {_MAX_DEPTH} levels deep.")
+        raise ValueError(f"metadata is nested more than {_MAX_DEPTH} levels deep "
+                         f"(or holds itself), at {_cut_text(where)}.")
     if isinstance(value, np.generic) and value.ndim == 0:
         value = value.item()
     if value is None or isinstance(value, (bool, int, str)):
@@ -261,7 +302,7 @@ def _plain(value, where, depth=0):
                 raise ValueError(f"{where} has the key {key!r}, not a string (JSON "
                                  f"keys are strings: it would come back as "
                                  f"{json.dumps(str(key))}).")
-        return {str(key): _plain(v, f"{where}[{key!r}]", depth + 1)
+        return {key: _plain(v, f"{where}[{key!r}]", depth + 1)
                 for key, v in value.items()}
     fix = " (use a list)" if isinstance(value, (tuple, np.ndarray)) else ""
     raise ValueError(f"{where} holds a {type(value).__name__}, which is not JSON "
@@ -469,7 +510,8 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         raise ValueError(f"metadata uses the reserved key(s) {reserved}; rename "
                          f"them.")
     model = {"kind": scorer.kind, **scorer.to_dict()}
-    content = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata,
+    version = FORMAT_VERSION if "shift" in model else 1
+    content = {"format": FORMAT, "format_version": version, **metadata,
                "k": check_k(k), "scorer": model}
     classes = getattr(estimator, "classes_", None)
     if classes is not None and len(classes) == 2:

@@ -100,14 +100,14 @@ def test_deeply_nested_json_is_refused(dataset, tmp_path, capsys):
     (None, '"format_version" is missing'),
     ("1", '"format_version" is "1", not a version'),
     (0, '"format_version" is 0, not a version'),
-    (2, "written by a newer skpapk (model format 2"),
+    (3, "written by a newer skpapk (model format 3"),
 ])
 def test_format_version_messages(version, expected, dataset, fitted, tmp_path,
                                  capsys):
     model = _model(tmp_path, fitted, format_version=version)
     status, out, err = run(["score", dataset[0], "--model", model], capsys)
     assert_one_line_error(status, out, err, expected)
-    if version != 2:
+    if version != 3:
         assert "newer" not in err
 
 
