@@ -529,6 +529,12 @@ def test_models_saved_wrong_are_refused(tmp_path, data):
         save_ranker(Pipeline([("s", MinMaxScaler(clip=True)),
                               ("m", PApKRanker(k=3))]).fit(X, y, m__groups=groups),
                     tmp_path / "m.json")
+    # PLS centres X before coef_; it has predict, no decision_function
+    from sklearn.cross_decomposition import PLSRegression
+
+    with pytest.raises(TypeError, match="its predict on rows like its training"):
+        save_ranker(PLSRegression(2).fit(X + 5, y.astype(float)),
+                    tmp_path / "m.json", k=3)
     # its decision_function subtracts offset_, which coef_ does not hold
     with pytest.raises(TypeError, match="decision_function on rows like its "
                                         "training rows is not what"):
@@ -589,6 +595,22 @@ def test_metadata_that_would_not_come_back_as_given_is_refused(tmp_path, ranker,
     with pytest.raises(ValueError, match=message):
         save_ranker(ranker, tmp_path / "m.json", metadata=metadata)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sparse_coef_and_str_subclass_keys(tmp_path, data):
+    import enum
+
+    class Kind(str, enum.Enum):
+        A = "a"
+
+    X, y, _ = data
+    model = LogisticRegression().fit(X, y)
+    expected = model.decision_function(X)
+    model.sparsify()  # coef_ as a sparse matrix
+    save_ranker(model, tmp_path / "m.json", k=3, metadata={Kind.A: [Kind.A]})
+    loaded = load_ranker(tmp_path / "m.json")
+    np.testing.assert_allclose(loaded.decision_function(X), expected)
+    assert loaded.metadata == {"a": ["a"]}  # as JSON writes a str
 
 
 def test_metadata_nested_or_circular_and_numpy_scalars(tmp_path, ranker):
