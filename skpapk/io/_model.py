@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import BaseRanker
 from ..utils._files import atomic_write
+from ..utils._messages import cut
 from ..utils._validation import MAX_K, check_k
 from ._booster_text import check_booster_text
 
@@ -189,8 +190,8 @@ class _LightGBMScorer:
         if n_iter is not None and n_iter > n_trees:
             raise ValueError(f"its num_iteration, {n_iter}, is more than its "
                              f"booster's {n_trees} trees")
-        # LightGBM reads only the checked trees (files of skpapk 0.1 hold its
-        # feature importances and parameters after them, which it parses
+        # LightGBM reads only the checked trees (files written before hold
+        # its feature importances and parameters after them, which it parses
         # without checks)
         text = text[:text.index(_END) + len(_END)]
         try:
@@ -265,10 +266,6 @@ def _check_scorer(ranker, estimator, scaler, scorer):
                         f"zero: use a StandardScaler).")
 
 
-def _cut_text(text, limit=60):
-    return text if len(text) <= limit else f"{text[:limit]}..."
-
-
 def _frame(X, columns):
     import pandas as pd
 
@@ -284,7 +281,7 @@ def _plain(value, where, depth=0):
     naming ``where`` when it is not JSON data."""
     if depth > _MAX_DEPTH:
         raise ValueError(f"metadata is nested more than {_MAX_DEPTH} levels deep "
-                         f"(or holds itself), at {_cut_text(where)}.")
+                         f"(or holds itself), at {cut(where, 60, quote=False)}.")
     if isinstance(value, np.generic) and value.ndim == 0:
         value = value.item()
     if value is None or isinstance(value, (bool, int, str)):
@@ -531,18 +528,16 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         handle.write(text)
 
 
-def _shown(value, limit=40):
+def _shown(value):
     """A value of the file, as JSON, cut with its length."""
-    text = json.dumps(value)
-    return text if len(text) <= limit else (
-        f"{text[:limit]}... ({len(text)} characters)")
+    return cut(json.dumps(value), 40, quote=False)
 
 
 def _unique_keys(pairs):
     keys = [key for key, _ in pairs]
     if len(set(keys)) != len(keys):
         twice = next(key for key in keys if keys.count(key) > 1)
-        raise ValueError(f"the key {json.dumps(twice)[:40]} appears twice in one "
+        raise ValueError(f"the key {_shown(twice)} appears twice in one "
                          f"object")
     return dict(pairs)
 

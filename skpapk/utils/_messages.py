@@ -1,8 +1,9 @@
 """Users' values echoed in messages."""
 
 
-def cut(value, limit=80):
-    """``repr`` of a user's value, cut to ``limit`` characters.
+def cut(value, limit=80, *, quote=True):
+    """``repr`` of a user's value (its text when not ``quote``), cut to
+    ``limit`` characters.
 
     Examples
     --------
@@ -11,8 +12,11 @@ def cut(value, limit=80):
     "'abc'"
     >>> cut("x" * 100, 5)
     "'xxxxx'... (100 characters)"
+    >>> cut('"kind"', quote=False)
+    '"kind"'
     """
     value = str(value)
+    show = repr if quote else str
     if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value)} characters)"
+        return show(value)
+    return f"{show(value[:limit])}... ({len(value)} characters)"
