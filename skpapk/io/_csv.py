@@ -1,12 +1,16 @@
 """Strict reading of ranking data from a CSV file, with pandas.
 
-pandas' C parser reads the columns that are used; it is lenient about
-structure (a short line is padded, a quote inside a field is kept), so the
-file's structure is checked first: for a file without quotes, NUL bytes or
-bare carriage returns, by counting the delimiters of every line with numpy;
-otherwise (and to find the line of any problem) by :func:`_rows`, a strict
-RFC 4180 reading in Python that names the line of the first problem. Every
-error names its line; a cell is echoed cut to a few dozen characters.
+pandas' C parser is lenient about structure: a short line is padded, the
+extra field of the first line becomes the index, a quote inside a field is
+kept. A file without quotes, NUL bytes or bare carriage returns is read by
+pandas whole (on several cores), then checked: pandas refuses any other
+longer line, and a padded line leaves the last column's cell missing, so
+a file whose last column has no empty cell has every line right; else (a
+file with quotes, an empty cell in the last column, a few columns of a
+wide file) every line's fields are counted, with numpy, or by
+:func:`_rows`, a strict RFC 4180 reading in Python that names the line of
+the first problem. Every error names its line; a cell is echoed cut to a
+few dozen characters.
 """
 
 import codecs
@@ -14,6 +18,7 @@ import mmap
 import os
 import re
 import stat
+import warnings
 from collections import Counter
 
 import numpy as np
@@ -25,9 +30,11 @@ from ..utils._messages import cut as _cut
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
-#: Bytes of the file checked at a time, and rows parsed at a time.
+#: Bytes of the file checked at a time.
 BLOCK_BYTES = 1 << 24
-CHUNK_ROWS = 200_000
+#: Feature cells copied into ``X`` at a time (a few columns of a long file,
+#: every column of a wide, short one).
+COPY_CELLS = 1 << 22
 
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
                      na_values=[], skip_blank_lines=True, quotechar='"',
@@ -307,11 +314,11 @@ def _row(path, delimiter, index):
     raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
 
 
-def _simple_structure(path, delimiter, n_fields):
-    """The number of data rows when every line has ``n_fields`` fields and
-    nothing needs :func:`_rows` (no quote, NUL or bare CR; pandas checks
-    UTF-8); else None. The file is memory-mapped: blocks are views, not
-    copies."""
+def _mapped(path):
+    """The file as a read-only memory map (None when empty) and a numpy view
+    of its bytes, if every row of it is one line that pandas and
+    :func:`_rows` split alike: no quote, NUL byte or carriage return other
+    than in a ``\\r\\n`` line end; else None."""
     with open(path, "rb") as handle:
         try:
             data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -325,6 +332,17 @@ def _simple_structure(path, delimiter, n_fields):
         after = np.flatnonzero(a == 13) + 1
         if not (a[after[after < a.size]] == 10).all():
             return None
+    return data, a
+
+
+def _simple_structure(path, delimiter, n_fields):
+    """The number of data rows when every line has ``n_fields`` fields and
+    nothing needs :func:`_rows` (see :func:`_mapped`; pandas checks UTF-8);
+    else None. Blocks of the memory map are views, not copies."""
+    mapped = _mapped(path)
+    if mapped is None:
+        return None
+    data, a = mapped
     blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
     delim, n_lines, lo = ord(delimiter), 0, 0
     while lo < a.size:
@@ -343,6 +361,48 @@ def _simple_structure(path, delimiter, n_fields):
         n_lines += ends.size - wrong.size
         lo += part.size
     return n_lines - 1
+
+
+def _count_rows(path, delimiter, n_fields):
+    """The number of data rows, every line checked: raises a
+    :class:`CSVFormatError` naming the line of the first problem."""
+    n_rows = _simple_structure(path, delimiter, n_fields)
+    if n_rows is None:
+        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
+    return n_rows
+
+
+def _read_frame(path, delimiter, header, usecols, text_cols):
+    """pandas' reading of the file (the text columns as text); a file that
+    pandas refuses is read by :func:`_rows`, which names the line."""
+    try:
+        with warnings.catch_warnings():
+            # mixed kinds in a column: each feature's kind is checked apart
+            warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+            return pd.read_csv(path, sep=delimiter, header=0, names=header,
+                               usecols=usecols, dtype=dict.fromkeys(text_cols, object),
+                               **_READ_OPTIONS)
+    except (pd.errors.ParserError, UnicodeDecodeError):
+        for _ in _rows(path, delimiter):  # names the line
+            pass
+        raise
+
+
+def _rows_are_lines(frame, n_fields):
+    """Whether pandas' reading of a plain file (see :func:`_mapped`), every
+    column, holds every non-blank line as one row of ``n_fields`` fields.
+
+    pandas refuses a longer line, but for the first (whose extra field it
+    reads as the index), and pads a shorter one: its last cell is missing.
+    False when a cell of the last column is empty, NaN or missing, which
+    only :func:`_rows` can tell apart."""
+    if not isinstance(frame.index, pd.RangeIndex) or frame.shape[1] != n_fields:
+        return False
+    last = frame.iloc[:, -1]
+    if last.dtype.kind in "iub":
+        return True
+    return not (last.isna().any() or (last.dtype.kind not in "fc"
+                                      and (last == "").any()))
 
 
 def _require(header, columns, name, argument, path):
@@ -606,68 +666,55 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
         if len(set(features)) != len(features):
             raise CSVFormatError("{features} names a column twice: {names}.",
                                  path=path, names=list(features))
-    n_rows = _simple_structure(path, delimiter, len(header))
-    if n_rows is None:
-        n_rows = sum(1 for _ in _rows(path, delimiter)) - 1  # raises the first
-    if n_rows == 0:
-        raise CSVFormatError("{path} has a header but no data rows.", path=path)
     text_cols = [group_col] + ([label_col] if read_label else [])
     if features is None:  # sets: a file may have thousands of columns
         left_out = reserved | set(ignore_cols)
-        usecols = text_cols + [h for h in header if h not in left_out]
+        candidates = [h for h in header if h not in left_out]
     else:
         chosen = set(features)
-        usecols = text_cols + [h for h in header if h in chosen]
-    data = Bunch(path=path, header=header, skipped_columns=[])
-    groups, labels, start, X = [], [], 0, None
-    try:
-        with pd.read_csv(path, sep=delimiter, header=0, names=header,
-                         usecols=usecols, dtype={c: object for c in text_cols},
-                         chunksize=CHUNK_ROWS, **_READ_OPTIONS) as reader:
-            for chunk in reader:
-                if X is None:
-                    features = _features(data, chunk, features, usecols[len(
-                        text_cols):], group_col, label_col if read_label else None,
-                        list(dict.fromkeys(c for c in ignore_cols
-                                           if c not in reserved)))
-                    X = np.empty((n_rows, len(features)), order="F")
-                groups.append(_text(chunk[group_col], path, delimiter, group_col,
-                                    "group id", start))
-                if read_label:
-                    labels.append(_text(chunk[label_col], path, delimiter,
-                                        label_col, "label", start))
-                kinds = _kinds(chunk)
-                for name in features:  # text in a column: its bad cell below
-                    if kinds[name] not in "fiu":
-                        chunk[name] = _numbers(chunk[name])
-                X[start:start + chunk.shape[0]] = chunk[features].to_numpy(
-                    dtype=np.float64)
-                start += chunk.shape[0]
-    except UnicodeDecodeError:
-        for _ in _rows(path, delimiter):  # names the line
-            pass
-        raise
-    if start != n_rows:  # pragma: no cover - the checks and pandas agree
-        raise CSVFormatError("{path}: pandas read {start} rows where {n_rows} "
+        candidates = [h for h in header if h in chosen]
+    # pandas reads a whole file on several cores, but not a subset of its
+    # columns: a few columns of a wide file are read alone
+    usecols = text_cols + candidates
+    usecols = usecols if 2 * len(usecols) < len(header) else None
+    n_rows = None
+    if usecols is not None or _mapped(path) is None:
+        n_rows = _count_rows(path, delimiter, len(header))
+    frame = _read_frame(path, delimiter, header, usecols, text_cols)
+    if n_rows is None and not _rows_are_lines(frame, len(header)):
+        n_rows = _count_rows(path, delimiter, len(header))  # the first problem
+    if n_rows is not None and n_rows != frame.shape[0]:  # pragma: no cover
+        raise CSVFormatError("{path}: pandas read {n_read} rows where {n_rows} "
                              "were counted; please report this file.", path=path,
-                             start=start, n_rows=n_rows)
+                             n_read=frame.shape[0], n_rows=n_rows)
+    if frame.shape[0] == 0:
+        raise CSVFormatError("{path} has a header but no data rows.", path=path)
+    data = Bunch(path=path, header=header, skipped_columns=[])
+    features = _features(data, frame, features, candidates, group_col,
+                         label_col if read_label else None,
+                         list(dict.fromkeys(c for c in ignore_cols
+                                            if c not in reserved)))
+    data.groups = _text(frame[group_col], path, delimiter, group_col, "group id")
+    data.labels = (_text(frame[label_col], path, delimiter, label_col, "label")
+                   if read_label else None)
+    X = _features_array(frame, features)
+    del frame
     finite = np.isfinite(X)
     if not finite.all():
         i, j = divmod(int(np.argmin(finite)), X.shape[1])
         line, cells = _row(path, delimiter, i)
         raise _bad_cell(path, line, features[j], cells[features[j]])
-    data.X, data.groups = X, np.concatenate(groups)
-    data.labels = np.concatenate(labels) if read_label else None
+    data.X = X
     return data
 
 
-def _features(data, chunk, features, candidates, group_col, label_col,
+def _features(data, frame, features, candidates, group_col, label_col,
               ignored):
     """The features (by default: the candidates with a number in their first
     rows); set ``data``'s ``feature_names``, ``skipped_columns`` and
     ``id_like_columns``. ``ignored``: the columns that ``ignore_cols`` left
     out of the candidates, for the message."""
-    head, kinds = chunk.iloc[:SNIFF_ROWS], _kinds(chunk)
+    head, kinds = frame.iloc[:SNIFF_ROWS], _kinds(frame)
     if features is None:  # the columns of floats at once: there may be many
         floats = [c for c in candidates if kinds[c] == "f"]
         finite = set(np.array(floats, dtype=object)[np.isfinite(
@@ -693,18 +740,38 @@ def _features(data, chunk, features, candidates, group_col, label_col,
     return features
 
 
+def _features_array(frame, features):
+    """The ``features`` of ``frame`` as a float64 array in column-major order
+    (NaN: not a number), copied a few columns at a time, each column dropped
+    from ``frame`` once copied; a column of text is converted."""
+    X = np.empty((frame.shape[0], len(features)), order="F")
+    step = max(1, COPY_CELLS // max(frame.shape[0], 1))
+    for lo in range(0, len(features), step):
+        names = features[lo:lo + step]
+        part = frame[names]
+        if step < len(features):  # a long file: column by column, in place
+            for j, (_, column) in enumerate(part.items(), start=lo):
+                X[:, j] = _numbers(column)
+        else:  # a wide, short one: in one copy
+            text = {name: _numbers(part[name]) for name, kind in
+                    _kinds(part).items() if kind not in "fiu"}
+            X[:] = part.assign(**text).to_numpy(dtype=np.float64)
+        frame = frame.drop(columns=names)
+    return X
+
+
 def _kinds(frame):
     """Column name -> the kind of its dtype (one pass over the columns)."""
     return {name: dtype.kind for name, dtype in frame.dtypes.items()}
 
 
-def _text(column, path, delimiter, name, what, start):
+def _text(column, path, delimiter, name, what):
     """A text column, stripped (each distinct value once); no empty value."""
     codes, uniques = pd.factorize(column, sort=False)
     stripped = np.array([str(u).strip(_BLANKS) for u in uniques], dtype=object)
     if (stripped == "").any():
         row = int(np.argmax(stripped[codes] == ""))
-        line, _ = _row(path, delimiter, start + row)
+        line, _ = _row(path, delimiter, row)
         raise CSVFormatError("{path}, line {line}: empty {what} in column "
                              "{column!r}; every row needs its {what}.", path=path,
                              line=line, column=name, what=what)

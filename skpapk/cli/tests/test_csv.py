@@ -155,10 +155,7 @@ def test_a_device_is_refused():
     assert "save it to a file first" in text
 
 
-@pytest.mark.parametrize("chunk_rows", [200_000, 7])
-def test_a_third_label_is_refused_with_its_line(tmp_path, monkeypatch,
-                                                chunk_rows):
-    monkeypatch.setattr(io_csv, "CHUNK_ROWS", chunk_rows)
+def test_a_third_label_is_refused_with_its_line(tmp_path):
     rows = [f"g{i % 3},{i % 2},{i}" for i in range(40)]
     rows[25] = "g1,1.0,25"  # 1 written 1.0: the same label
     rows[30] = "g1,2,30"

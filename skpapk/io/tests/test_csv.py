@@ -31,11 +31,20 @@ def blocks(request, monkeypatch):
     monkeypatch.setattr(_csv, "BLOCK_BYTES", request.param)
 
 
-@pytest.fixture(params=[200_000, 7], ids=["chunk", "7-row-chunks"])
+@pytest.fixture(params=["serial", "parallel"])
 def chunks(request, monkeypatch):
-    """Parse with the real chunks and with chunks of 7 rows, so that groups,
-    labels and bad cells are found across chunk boundaries."""
-    monkeypatch.setattr(_csv, "CHUNK_ROWS", request.param)
+    """Read as pandas reads a small file, and as it reads a large one: in
+    chunks on several threads (see :func:`_parallel_reads`), so that groups,
+    labels, bad cells and bad lines are found across chunk boundaries."""
+    if request.param == "parallel" and not _parallel_reads(monkeypatch):
+        pytest.skip("this pandas reads every file in one thread")
+
+
+@pytest.fixture(params=[1 << 22, 7], ids=["one-copy", "column-by-column"])
+def copies(request, monkeypatch):
+    """Copy the features into X at once, and a column at a time (as for a long
+    file), converting columns of text either way."""
+    monkeypatch.setattr(_csv, "COPY_CELLS", request.param)
 
 
 def _big_text(n=2500):
@@ -49,7 +58,7 @@ def _big_text(n=2500):
     return "\n".join(lines) + "\n", X, users, labels
 
 
-def test_values_groups_and_default_features(tmp_path, blocks, chunks):
+def test_values_groups_and_default_features(tmp_path, blocks, chunks, copies):
     text, X, users, labels = _big_text(5500)
     path = write(tmp_path, text)
     data = read_ranking_csv(path, group_col="user", label_col="label")
@@ -122,7 +131,8 @@ def test_only_ascii_blanks_are_stripped(tmp_path, chunks):
 
 @pytest.mark.parametrize("cell", ["\u00a01", "1\u00a0", "\u20031"])
 @pytest.mark.parametrize("other", ["2", "x"])  # the column: numbers, or text
-def test_a_number_with_a_unicode_space_is_not_a_number(tmp_path, chunks, cell,
+def test_a_number_with_a_unicode_space_is_not_a_number(tmp_path, chunks, copies,
+                                                      cell,
                                                        other):
     # as pandas' parser (it takes ASCII spaces, tabs, \v and \f off numbers)
     rows = [f"u,{i}" for i in range(20)]
@@ -162,7 +172,8 @@ def test_a_number_with_a_unicode_space_is_not_a_number(tmp_path, chunks, cell,
     ("1_000", "holds '1_000', not a number"),  # Python's float() reads these,
     ("\uff11", "holds '\uff11', not a number"),  # pandas does not
 ])
-def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, cell, message):
+def test_bad_feature_cell_names_line_and_value(tmp_path, chunks, copies, cell,
+                                              message):
     rows = [f"g{i % 7},{i % 2},{i},{i / 3}" for i in range(2000)]
     rows[1500] = f"g1,0,1,{cell}"
     rows.insert(10, "")  # a blank line before it: lines are physical
@@ -438,7 +449,8 @@ def test_valid_files_rows_and_lines(tmp_path, text, lines):
     (",a,b\n1,2,3\n", 1, "column 1 of the header has no name"),
     ("u,l,x\nu1,1,0.5\nu1,0,caf\xe9\n".encode("latin-1"), 3, "not UTF-8"),
 ])
-def test_structural_errors_name_the_line(tmp_path, blocks, text, line, message):
+def test_structural_errors_name_the_line(tmp_path, blocks, chunks, text, line,
+                                        message):
     path = write(tmp_path, text)
     with pytest.raises(CSVFormatError) as exc:
         read_ranking_csv(path, group_col="u", label_col="l", features=["x"])
@@ -717,3 +729,71 @@ def test_structure_check_counts_fields_of_every_line(tmp_path_factory, text,
         patch.setattr(_csv, "BLOCK_BYTES", block)
         found = _csv._simple_structure(str(path), ",", n_fields)
     assert found == _structure_oracle(text, n_fields)
+
+
+def _parallel_reads(patch):
+    """Make pandas read even a tiny file in chunks on two threads, as it reads
+    a file of 5 MB or more (see the ``chunks`` fixture); False where this
+    pandas reads every file in one thread."""
+    from pandas.io.parsers import readers
+
+    if not hasattr(readers, "_PARALLEL_READ_MIN_BYTES"):
+        return False
+    patch.setattr(readers, "_PARALLEL_READ_MIN_BYTES", 64)
+    patch.setattr(readers, "_PARALLEL_MIN_CHUNK_ROWS", 3)
+    patch.setattr(readers, "_PARALLEL_CHUNK_BYTES", 64)
+    patch.setattr(readers, "_default_n_workers", lambda: 2)
+    return True
+
+
+# A line of the file: its fields (group, label, x, item), one dropped or one
+# added by the fault; None: a blank line.
+_line = st.one_of(
+    st.none(),
+    st.tuples(st.sampled_from(["ok", "ok", "ok", "drop", "add"]),
+              st.integers(0, 3), st.sampled_from(["", "i", "j9"])))
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(_line, min_size=1, max_size=30), parallel=st.booleans())
+def test_every_line_with_a_wrong_number_of_fields_is_found(tmp_path_factory,
+                                                           lines, parallel):
+    # pandas pads a short line and reads the extra field of the first line as
+    # an index: the reader must still name the first line whose number of
+    # fields is wrong, wherever it lies (in pandas' chunks too), and read the
+    # other files exactly; the last column, an item, may be empty
+    text, first_bad, rows = ["g,l,x,item"], None, []
+    for i, line in enumerate(lines):
+        if line is None:
+            text.append("")
+            continue
+        fault, value, item = line
+        fields = [f"u{value % 2}", str(value % 2), f"{value}.5", item]
+        if fault == "drop":
+            del fields[-1 - value % 2]
+        elif fault == "add":
+            fields.insert(value % 4, "7")
+        else:
+            rows.append(value + 0.5)
+        if fault != "ok" and first_bad is None:
+            first_bad = i + 2
+        text.append(",".join(fields))
+    path = tmp_path_factory.mktemp("f") / "d.csv"
+    path.write_text("\n".join(text) + "\n")
+    with pytest.MonkeyPatch.context() as patch:
+        if parallel and not _parallel_reads(patch):
+            return
+        if first_bad is not None:
+            with pytest.raises(CSVFormatError, match="fields, but the header "
+                                                     "has 4") as exc:
+                read_ranking_csv(path, group_col="g", label_col="l",
+                                 features=["x"])
+            assert exc.value.line == first_bad
+        elif not rows:
+            with pytest.raises(CSVFormatError, match="no data rows"):
+                read_ranking_csv(path, group_col="g", label_col="l",
+                                 features=["x"])
+        else:
+            data = read_ranking_csv(path, group_col="g", label_col="l",
+                                    features=["x"])
+            np.testing.assert_array_equal(data.X[:, 0], rows)
