@@ -32,8 +32,8 @@ from ..utils._messages import cut as _cut
 SNIFF_ROWS = 1000
 #: Bytes of the file checked at a time.
 BLOCK_BYTES = 1 << 24
-#: Feature cells copied into ``X`` at a time (a few columns of a long file,
-#: every column of a wide, short one).
+#: Feature cells of a file small enough to be copied into ``X`` at once;
+#: a larger one is copied column by column, each freed once copied.
 COPY_CELLS = 1 << 22
 
 _READ_OPTIONS = dict(engine="c", encoding="utf-8-sig", keep_default_na=False,
@@ -390,13 +390,14 @@ def _read_frame(path, delimiter, header, usecols, text_cols):
 
 def _rows_are_lines(frame, n_fields):
     """Whether pandas' reading of a plain file (see :func:`_mapped`), every
-    column, holds every non-blank line as one row of ``n_fields`` fields.
+    column, holds every non-blank line as one row of ``n_fields`` fields,
+    its first row checked apart.
 
     pandas refuses a longer line, but for the first (whose extra field it
     reads as the index), and pads a shorter one: its last cell is missing.
     False when a cell of the last column is empty, NaN or missing, which
     only :func:`_rows` can tell apart."""
-    if not isinstance(frame.index, pd.RangeIndex) or frame.shape[1] != n_fields:
+    if frame.shape[1] != n_fields:  # pragma: no cover - pandas keeps names
         return False
     last = frame.iloc[:, -1]
     if last.dtype.kind in "iub":
@@ -680,6 +681,10 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     n_rows = None
     if usecols is not None or _mapped(path) is None:
         n_rows = _count_rows(path, delimiter, len(header))
+    else:  # pandas would read an extra field of the first row as the index
+        rows = _rows(path, delimiter)
+        next(rows), next(rows, None)  # the header and the first row, checked
+        rows.close()
     frame = _read_frame(path, delimiter, header, usecols, text_cols)
     if n_rows is None and not _rows_are_lines(frame, len(header)):
         n_rows = _count_rows(path, delimiter, len(header))  # the first problem
@@ -697,8 +702,10 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     data.groups = _text(frame[group_col], path, delimiter, group_col, "group id")
     data.labels = (_text(frame[label_col], path, delimiter, label_col, "label")
                    if read_label else None)
-    X = _features_array(frame, features)
-    del frame
+    columns = _feature_columns(frame, features)
+    n_rows = frame.shape[0]
+    del frame  # the text columns and those not used freed
+    X = _features_array(columns, n_rows)
     finite = np.isfinite(X)
     if not finite.all():
         i, j = divmod(int(np.argmin(finite)), X.shape[1])
@@ -740,23 +747,30 @@ def _features(data, frame, features, candidates, group_col, label_col,
     return features
 
 
-def _features_array(frame, features):
-    """The ``features`` of ``frame`` as a float64 array in column-major order
-    (NaN: not a number), copied a few columns at a time, each column dropped
-    from ``frame`` once copied; a column of text is converted."""
-    X = np.empty((frame.shape[0], len(features)), order="F")
-    step = max(1, COPY_CELLS // max(frame.shape[0], 1))
-    for lo in range(0, len(features), step):
-        names = features[lo:lo + step]
-        part = frame[names]
-        if step < len(features):  # a long file: column by column, in place
-            for j, (_, column) in enumerate(part.items(), start=lo):
-                X[:, j] = _numbers(column)
-        else:  # a wide, short one: in one copy
-            text = {name: _numbers(part[name]) for name, kind in
-                    _kinds(part).items() if kind not in "fiu"}
-            X[:] = part.assign(**text).to_numpy(dtype=np.float64)
-        frame = frame.drop(columns=names)
+def _feature_columns(frame, features):
+    """The ``features`` of ``frame`` as float64 arrays (NaN: not a number; a
+    view of pandas' own array where it has one), for
+    :func:`_features_array`: one array per column, or one 2-D array of them
+    all for a short file (fewer than ``COPY_CELLS`` cells)."""
+    if frame.shape[0] * len(features) > COPY_CELLS:
+        return [_numbers(frame[name]) for name in features]
+    part = frame[features]
+    text = {name: _numbers(part[name]) for name, kind in _kinds(part).items()
+            if kind not in "fiu"}
+    return [part.assign(**text).to_numpy(dtype=np.float64)]
+
+
+def _features_array(columns, n_rows):
+    """``X`` in column-major order from :func:`_feature_columns`' arrays, each
+    released (freed, if nothing else holds it) once copied."""
+    n_features = sum(1 if a.ndim == 1 else a.shape[1] for a in columns)
+    X = np.empty((n_rows, n_features), order="F")
+    j = 0
+    for i, values in enumerate(columns):
+        width = 1 if values.ndim == 1 else values.shape[1]
+        X[:, j:j + width] = values.reshape(n_rows, width)
+        j += width
+        columns[i] = values = None
     return X
 
 

@@ -431,6 +431,11 @@ def test_valid_files_rows_and_lines(tmp_path, text, lines):
     ("u,l,x\nu1,1,0.5\nu1,0,1,2\n", 3, "4 fields, but the header has 3"),
     ("u,l,x\nu1,1,0.5\nxyz\n", 3, "1 field, but the header has 3"),
     ("u,l,x\nu1,1,0.5,\n", 2, "4 fields"),
+    # row names without a name in the header (R's write.table, pandas'
+    # to_csv(index_label=False)): pandas reads them as a RangeIndex
+    ("u,l,x\n1,u1,1,0.5\n2,u1,0,2\n3,u2,1,3\n", 2, "4 fields, but the header "
+                                                    "has 3"),
+    ("u,l,x\n0,1,2.5,9\n1,0,3.5,9\n", 2, "4 fields"),  # a name left out
     # an unterminated quote: 6 rows must not silently become 2
     ('u,l,x\nu1,1,0.5\nu1,0,"2\nu2,1,3\nu2,0,4\nu3,1,5\nu3,0,6\n', 3,
      "never closed"),
@@ -772,7 +777,7 @@ def test_every_line_with_a_wrong_number_of_fields_is_found(tmp_path_factory,
         if fault == "drop":
             del fields[-1 - value % 2]
         elif fault == "add":
-            fields.insert(value % 4, "7")
+            fields.insert(value % 4, str(i))  # a row number: a RangeIndex
         else:
             rows.append(value + 0.5)
         if fault != "ok" and first_bad is None:
