@@ -2,15 +2,15 @@
 
 pandas' C parser is lenient about structure: a short line is padded, the
 extra field of the first line becomes the index, a quote inside a field is
-kept. A file without quotes, NUL bytes or bare carriage returns is read by
-pandas whole (on several cores), then checked: pandas refuses any other
-longer line, and a padded line leaves the last column's cell missing, so
-a file whose last column has no empty cell has every line right; else (a
-file with quotes, an empty cell in the last column, a few columns of a
-wide file) every line's fields are counted, with numpy, or by
-:func:`_rows`, a strict RFC 4180 reading in Python that names the line of
-the first problem. Every error names its line; a cell is echoed cut to a
-few dozen characters.
+kept. A file without quotes, NUL bytes or bare carriage returns has its
+first data line checked, is read by pandas whole (on several cores), then
+checked: pandas refuses any other longer line, and a padded line leaves
+the last column's cell missing, so a file whose last column has no empty
+cell has every line right. Otherwise (a file with quotes, an empty cell in
+the last column, a few columns of a wide file) every line's fields are
+counted, with numpy, or by :func:`_rows`, a strict RFC 4180 reading in
+Python that names the line of the first problem. Every error names its
+line; a cell is echoed cut to a few dozen characters.
 """
 
 import codecs
