@@ -699,19 +699,28 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
                          label_col if read_label else None,
                          list(dict.fromkeys(c for c in ignore_cols
                                             if c not in reserved)))
-    data.groups = _text(frame[group_col], path, delimiter, group_col, "group id")
-    data.labels = (_text(frame[label_col], path, delimiter, label_col, "label")
+    # (first bad row, rank in a row, column): the first problem is reported
+    problems = []
+    data.groups = _text(frame[group_col], (0, group_col), problems)
+    data.labels = (_text(frame[label_col], (1, label_col), problems)
                    if read_label else None)
     columns = _feature_columns(frame, features)
     n_rows = frame.shape[0]
     del frame  # the text columns and those not used freed
-    X = _features_array(columns, n_rows)
-    finite = np.isfinite(X)
+    data.X = _features_array(columns, n_rows)
+    finite = np.isfinite(data.X)
     if not finite.all():
-        i, j = divmod(int(np.argmin(finite)), X.shape[1])
-        line, cells = _row(path, delimiter, i)
-        raise _bad_cell(path, line, features[j], cells[features[j]])
-    data.X = X
+        i, j = divmod(int(np.argmin(finite)), data.X.shape[1])
+        problems.append((i, 2, features[j]))
+    if problems:
+        row, rank, column = min(problems)
+        line, cells = _row(path, delimiter, row)
+        if rank == 2:
+            raise _bad_cell(path, line, column, cells[column])
+        what = ("group id", "label")[rank]
+        raise CSVFormatError("{path}, line {line}: empty {what} in column "
+                             "{column!r}; every row needs its {what}.", path=path,
+                             line=line, column=column, what=what)
     return data
 
 
@@ -755,9 +764,12 @@ def _feature_columns(frame, features):
     if frame.shape[0] * len(features) > COPY_CELLS:
         return [_numbers(frame[name]) for name in features]
     part = frame[features]
-    text = {name: _numbers(part[name]) for name, kind in _kinds(part).items()
-            if kind not in "fiu"}
-    return [part.assign(**text).to_numpy(dtype=np.float64)]
+    text = [name for name, kind in _kinds(part).items() if kind not in "fiu"]
+    if text:
+        part = part.copy()  # not assign(): a column may be named "self"
+        for name in text:
+            part[name] = _numbers(part[name])
+    return [part.to_numpy(dtype=np.float64)]
 
 
 def _features_array(columns, n_rows):
@@ -779,17 +791,15 @@ def _kinds(frame):
     return {name: dtype.kind for name, dtype in frame.dtypes.items()}
 
 
-def _text(column, path, delimiter, name, what):
-    """A text column, stripped (each distinct value once); no empty value."""
+def _text(column, where, problems):
+    """A text column, stripped (each distinct value once); its first empty
+    value's ``(row, *where)`` appended to ``problems``."""
     codes, uniques = pd.factorize(column, sort=False)
     stripped = np.array([str(u).strip(_BLANKS) for u in uniques], dtype=object)
+    values = stripped[codes]
     if (stripped == "").any():
-        row = int(np.argmax(stripped[codes] == ""))
-        line, _ = _row(path, delimiter, row)
-        raise CSVFormatError("{path}, line {line}: empty {what} in column "
-                             "{column!r}; every row needs its {what}.", path=path,
-                             line=line, column=name, what=what)
-    return stripped[codes]
+        problems.append((int(np.argmax(values == "")), *where))
+    return values
 
 
 def _bad_cell(path, line, name, value):

@@ -802,3 +802,37 @@ def test_every_line_with_a_wrong_number_of_fields_is_found(tmp_path_factory,
             data = read_ranking_csv(path, group_col="g", label_col="l",
                                     features=["x"])
             np.testing.assert_array_equal(data.X[:, 0], rows)
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("18446744073709551616", 2.0**64),  # beyond uint64: pandas keeps text
+    ("abc", "line 3: feature column 'self' holds 'abc', not a number"),
+])
+def test_a_column_named_self(tmp_path, copies, cell, expected):
+    # a column name is never a keyword of a pandas method (assign(self=))
+    path = write(tmp_path, f"user,label,self,f\nu1,1,5,2\nu1,0,{cell},3\n")
+    if isinstance(expected, str):
+        with pytest.raises(CSVFormatError, match=expected):
+            read_ranking_csv(path, group_col="user", label_col="label")
+    else:
+        data = read_ranking_csv(path, group_col="user", label_col="label")
+        np.testing.assert_array_equal(data.X, [[5, 2], [expected, 3]])
+
+
+@pytest.mark.parametrize("faults, line, message", [
+    ({4: "g1,,1", 8: ",1,1"}, 5, "empty label"),
+    ({4: ",1,1", 8: "g1,,1"}, 5, "empty group id"),
+    ({4: "g1,1,x", 8: ",1,1"}, 5, "holds 'x', not a number"),
+    ({4: "g1,,1", 2: "g1,1,x"}, 3, "holds 'x', not a number"),
+    ({4: ",,x"}, 5, "empty group id"),  # in a row: group, label, features
+    ({4: "g1,,x"}, 5, "empty label"),
+])
+def test_the_first_problem_of_the_file_is_reported(tmp_path, chunks, copies,
+                                                   faults, line, message):
+    rows = [f"g{i % 3},{i % 2},{i}" for i in range(40)]
+    for i, text in faults.items():
+        rows[i - 1] = text
+    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
+    with pytest.raises(CSVFormatError, match=message) as exc:
+        read_ranking_csv(path, group_col="group", label_col="label")
+    assert exc.value.line == line
