@@ -132,8 +132,7 @@ def test_only_ascii_blanks_are_stripped(tmp_path, chunks):
 @pytest.mark.parametrize("cell", ["\u00a01", "1\u00a0", "\u20031"])
 @pytest.mark.parametrize("other", ["2", "x"])  # the column: numbers, or text
 def test_a_number_with_a_unicode_space_is_not_a_number(tmp_path, chunks, copies,
-                                                      cell,
-                                                       other):
+                                                       cell, other):
     # as pandas' parser (it takes ASCII spaces, tabs, \v and \f off numbers)
     rows = [f"u,{i}" for i in range(20)]
     rows[3], rows[9], rows[15] = "u, 1\t", "u,\x0c1\x0b", f"u,{cell}"
