@@ -197,25 +197,18 @@ def test_a_huge_cell_is_echoed_cut(tmp_path):
     assert "(100001 characters)" in message and len(message) < 400
 
 
-def test_a_structural_problem_is_reported_before_a_bad_cell(tmp_path, blocks):
+@pytest.mark.parametrize("line_4002, message", [
+    ("g1,0,1,2", "line 4002: 4 fields, but the header has 3"),
+    ("g1,0", "line 4002: 2 fields, but the header has 3"),  # pandas pads it
+    ("g1,0,1", "line 3: feature column 'a' holds 'abc'"),  # no bad line
+])
+def test_a_structural_problem_is_reported_before_a_bad_cell(
+        tmp_path, blocks, chunks, line_4002, message):
     rows = [f"g{i % 7},{i % 2},{i}" for i in range(5000)]
     rows[1] = "g1,0,abc"
-    rows[4000] = "g1,0,1,2"
+    rows[4000] = line_4002
     path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
-    with pytest.raises(CSVFormatError, match="line 4002: 4 fields, but the "
-                                             "header has 3"):
-        read_ranking_csv(path, group_col="group", label_col="label",
-                         features=["a"])
-    rows[4000] = "g1,0"  # pandas would pad it: the check does not
-    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
-    with pytest.raises(CSVFormatError, match="line 4002: 2 fields, but the "
-                                             "header has 3"):
-        read_ranking_csv(path, group_col="group", label_col="label",
-                         features=["a"])
-    rows[4000] = "g1,0,1"
-    path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
-    with pytest.raises(CSVFormatError, match="line 3: feature column 'a' holds "
-                                             "'abc'"):
+    with pytest.raises(CSVFormatError, match=message):
         read_ranking_csv(path, group_col="group", label_col="label",
                          features=["a"])
 
