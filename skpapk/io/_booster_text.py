@@ -5,8 +5,9 @@ the ``tree_sizes`` line and parses them in parallel threads, where an error
 aborts the process, and it follows child indices at prediction without
 bounds checks. A model file is user input, so its booster text must have the
 layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
-one numeric tree per iteration (no categorical or linear trees), each tree's
-children forming one binary tree over its leaves, every number finite.
+one tree per iteration (numeric and categorical splits, no linear trees),
+each tree's children forming one binary tree over its leaves, each
+categorical split pointing at its own category bitset, every number finite.
 """
 
 import re
@@ -27,9 +28,14 @@ _NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",
 _INTS = {"split_feature", "decision_type", "left_child", "right_child",
          "leaf_count", "internal_count"}
 _MAX_LEAVES = 131072  # LightGBM's largest num_leaves
+#: Keys of a tree with categorical splits: each split's bitset of categories
+#: (``cat_threshold``, 32-bit words) and where it starts and ends.
+_CAT_KEYS = ("cat_boundaries", "cat_threshold")
 #: Numbers as LightGBM writes them (Python's int() and float() also take
 #: "1_0", other scripts' digits, "nan"..., which C++ reads differently).
 _INT = re.compile(r"-?[0-9]{1,10}")
+#: A word of a category bitset (LightGBM's uint32).
+_WORD = re.compile(r"[0-9]{1,10}")
 _FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 
 
@@ -46,21 +52,35 @@ def _numbers(text, count, key, integer):
     return parsed
 
 
+def _check_categories(fields, n_cat):
+    """The bitsets of a tree's ``n_cat`` categorical splits: ``cat_boundaries``
+    from 0 to the number of words, not decreasing; the words unsigned 32-bit
+    (LightGBM reads a split's categories between two boundaries)."""
+    bounds = _numbers(fields["cat_boundaries"], n_cat + 1, "cat_boundaries", True)
+    words = fields["cat_threshold"].split(" ")
+    if (bounds[0] != 0 or any(b > a for a, b in zip(bounds[1:], bounds))
+            or len(words) != bounds[-1]
+            or not all(_WORD.fullmatch(w) and int(w) < 2**32 for w in words)):
+        raise ValueError("its categorical splits' cat_boundaries and "
+                         "cat_threshold are not as LightGBM writes them")
+
+
 def _check_tree(block, index, n_features):
     head, _, body = block.partition("\n")
     if head != f"Tree={index}" or not block.endswith("\n\n\n"):
         raise ValueError(f"tree {index} does not start or end as LightGBM "
                          f"writes it")
     fields = dict(line.partition("=")[::2] for line in body[:-3].split("\n"))
-    n = fields.get("num_leaves", "")
-    n = int(n) if _INT.fullmatch(n) else 0
+    n, n_cat = (int(v) if _INT.fullmatch(v) else -1 for v in (
+        fields.get("num_leaves", ""), fields.get("num_cat", "")))
     keys = {"num_leaves", "num_cat", "is_linear", "shrinkage", *_LEAF_KEYS,
-            *_NODE_KEYS}
+            *_NODE_KEYS, *(_CAT_KEYS if n_cat > 0 else ())}
     if (set(fields) != keys or len(body[:-3].split("\n")) != len(keys)
-            or not 1 <= n <= _MAX_LEAVES or fields["num_cat"] != "0"
+            or not 1 <= n <= _MAX_LEAVES or not 0 <= n_cat < n
             or fields["is_linear"] != "0"):
-        raise ValueError(f"tree {index} is not a numeric tree as LightGBM writes "
-                         f"it (its keys, num_leaves, num_cat or is_linear)")
+        raise ValueError(f"tree {index} is not a tree as LightGBM writes it "
+                         f"(its keys, num_leaves, num_cat or is_linear; linear "
+                         f"trees are not supported)")
     _numbers(fields["shrinkage"], 1, "shrinkage", False)
     values = {key: _numbers(fields[key], n if key in _LEAF_KEYS else n - 1, key,
                             key in _INTS)
@@ -70,10 +90,18 @@ def _check_tree(block, index, n_features):
         return
     if not all(0 <= f < n_features for f in values["split_feature"]):
         raise ValueError(f"tree {index} splits on a feature it does not have")
-    # bit 0: categorical (refused); bits 2-3: the missing-value rule (0-2)
-    if not all(0 <= d < 16 and not d & 1 and d >> 2 != 3
-               for d in values["decision_type"]):
+    # bit 0: categorical; bit 1: default left; bits 2-3: the missing-value
+    # rule (0-2)
+    if not all(0 <= d < 16 and d >> 2 != 3 for d in values["decision_type"]):
         raise ValueError(f"tree {index} has an unknown decision_type")
+    # a categorical split's threshold is the index of its bitset: each of
+    # the n_cat bitsets belongs to one split
+    if n_cat:
+        _check_categories(fields, n_cat)
+    if sorted(t for t, d in zip(values["threshold"], values["decision_type"])
+              if d & 1) != list(range(n_cat)):
+        raise ValueError(f"tree {index}'s categorical splits do not each point "
+                         f"at one of its {n_cat} category bitsets")
     # node j's children: internal nodes after j, or leaves ~c; each node but
     # the root and each leaf exactly once (so no cycle, nothing unreachable)
     children = [(j, c) for j in range(n - 1) for c in (

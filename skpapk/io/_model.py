@@ -158,15 +158,18 @@ class _LightGBMScorer:
         if booster.pandas_categorical:
             raise TypeError("a LightGBM model fitted on pandas 'category' columns "
                             "cannot be saved as plain data (its trees split on "
-                            "the category codes); encode them as numbers first.")
+                            "codes that only the DataFrame's categories give); "
+                            "fit it on the codes instead (X[col].cat.codes) "
+                            "with categorical_feature=[...] naming those "
+                            "columns, and score rows coded the same way.")
         best = getattr(estimator, "best_iteration_", None)
         scorer = cls(booster, int(best) if best else None)
         try:  # what load_ranker accepts, checked before anything is written
             check_booster_text(scorer.to_dict()["booster"], booster.num_feature())
         except ValueError as exc:
             raise TypeError(f"a {type(estimator).__name__} cannot be saved as "
-                            f"plain data: {exc} (save_ranker saves numeric trees "
-                            f"of one score per row).") from None
+                            f"plain data: {exc} (save_ranker saves trees of one "
+                            f"score per row).") from None
         return scorer
 
     def to_dict(self):

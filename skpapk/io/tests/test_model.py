@@ -349,13 +349,35 @@ def booster_texts(data):
     return {"lambdarank": lambdarank.booster_.model_to_string(),
             "constant": flat.booster_.model_to_string(),
             "papk": papk.booster_.model_to_string(),
-            "one leaf": constant.model_to_string()}
+            "one leaf": constant.model_to_string(),
+            "categorical": _categorical_ranker(data).booster_.model_to_string()}
 
 
-@pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf", "constant"])
+def _categorical_ranker(data):
+    """A PApKBoostRanker whose trees split column 0, 40 integer-coded
+    categories (the relevant rows' even), as categories: each split's
+    bitset is two 32-bit words."""
+    from skpapk import PApKBoostRanker
+
+    X, y, groups = data
+    rng = np.random.default_rng(0)
+    X = X.copy()
+    X[:, 0] = np.where(y > 0, rng.integers(0, 20, len(y)) * 2,
+                       rng.integers(0, 40, len(y)))
+    ranker = PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
+                             min_child_samples=2, categorical_feature=[0],
+                             min_data_per_group=2, cat_smooth=1.0)
+    with warnings.catch_warnings():  # LightGBM: "categorical_feature in params"
+        warnings.simplefilter("ignore", UserWarning)
+        return ranker.fit(X, y, groups=groups)
+
+
+@pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf", "constant",
+                                  "categorical"])
 def test_booster_text_as_lightgbm_writes_it_passes(booster_texts, name):
     text = booster_texts[name]
     assert check_booster_text(text, 3) == text.count("\nTree=") > 0
+    assert ("\nnum_cat=1\n" in text) == (name == "categorical")
     assert check_booster_text(text) == check_booster_text(text, 3)  # its header's
     with pytest.raises(ValueError, match="ranker of 4 features"):
         check_booster_text(text, 4)
@@ -394,10 +416,11 @@ def _first_tree(text, key, value):
     (("split_feature", "0 1"), "2 values, not 3"),
     (("threshold", "0.5 nan 1"), "not a number"),
     (("threshold", "0.5 1e999 1"), "out of range"),
-    (("decision_type", "1 2 2"), "unknown decision_type"),  # categorical
+    (("decision_type", "1 2 2"), "one of its 0 category bitsets"),  # categorical
+    (("decision_type", "16 2 2"), "unknown decision_type"),
     (("decision_type", "14 2 2"), "unknown decision_type"),  # missing type 3
-    (("num_cat", "1"), "not a numeric tree"),
-    (("is_linear", "1"), "not a numeric tree"),
+    (("num_cat", "1"), "not a tree as LightGBM writes it"),
+    (("is_linear", "1"), "not a tree as LightGBM writes it"),
     (("num_leaves", "3"), "values, not"),
     (("leaf_count", "1 2 9999999999 4"), "out of range"),
 ])
@@ -407,6 +430,54 @@ def test_booster_text_edited_trees_are_refused(booster_texts, edit, message):
     assert check_booster_text(_first_tree(text, "shrinkage", "1"), 3) == 6
     with pytest.raises(ValueError, match=message):
         check_booster_text(_first_tree(text, *edit), 3)
+
+
+@pytest.mark.parametrize("edit, message", [
+    # a split's bitset index out of range, or two splits on one bitset
+    (("threshold", "1 -2.4 -3.1"), "do not each point at one of its 1"),
+    (("decision_type", "9 3 2"), "do not each point at one of its 1"),
+    (("decision_type", "8 2 2"), "do not each point at one of its 1"),
+    (("num_cat", "0"), "not a tree as LightGBM writes it"),  # keys left over
+    (("num_cat", "2"), "cat_boundaries holds 2 values, not 3"),
+    (("cat_boundaries", "0 3"), "cat_threshold are not as LightGBM"),
+    (("cat_boundaries", "1 2"), "cat_threshold are not as LightGBM"),
+    (("cat_threshold", "1431392261 4294967296"), "not as LightGBM"),
+    (("cat_threshold", "1431392261 -20"), "not as LightGBM"),
+    (("cat_threshold", "1431392261 20 1"), "not as LightGBM"),
+])
+def test_booster_text_edited_categorical_splits_are_refused(booster_texts, edit,
+                                                            message):
+    text = booster_texts["categorical"]
+    tree = text.split("Tree=0\n")[1].split("\n\n\n")[0]
+    assert {"decision_type=9 2 2", "cat_boundaries=0 2"} <= set(tree.split("\n"))
+    assert check_booster_text(_first_tree(text, "shrinkage", "1"), 3) == 6
+    with pytest.raises(ValueError, match=message):
+        check_booster_text(_first_tree(text, *edit), 3)
+
+
+@pytest.mark.parametrize("make", ["skpapk", "lightgbm"])
+def test_categorical_splits_round_trip(tmp_path, data, make):
+    lightgbm = pytest.importorskip("lightgbm")
+    ranker = _categorical_ranker(data)
+    X, y, groups = data
+    X = X.copy()
+    X[:, 0] = np.arange(len(y)) % 40
+    if make == "lightgbm":
+        order = np.argsort(groups, kind="stable")
+        ranker = lightgbm.LGBMRanker(
+            n_estimators=4, num_leaves=4, min_child_samples=2,
+            min_data_per_group=2, cat_smooth=1.0, verbose=-1).fit(
+                X[order], y[order], group=np.bincount(groups),
+                categorical_feature=[0])
+    save_ranker(ranker, tmp_path / "m.json", k=3)
+    assert '\\nnum_cat=1\\n' in (tmp_path / "m.json").read_text()
+    model = load_ranker(tmp_path / "m.json")
+    # seen and unseen categories, a negative code and NaN (LightGBM: missing)
+    rows = np.repeat(X[:6], 5, axis=0)
+    rows[:, 0] = [-1, *range(20), 39, 45, 1000, np.nan, 1e9, 3.7, 2.5, -7, 60]
+    expected = (ranker.predict(rows) if make == "skpapk"
+                else ranker.predict(rows, raw_score=True))
+    np.testing.assert_array_equal(model.decision_function(rows), expected)
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -506,7 +577,7 @@ def _lightgbm_models(X, y):
 
 @pytest.mark.parametrize("name, message", [
     ("multiclass", "not a LightGBM 4 ranker"),
-    ("linear trees", "not a numeric tree"),
+    ("linear trees", "linear trees are not supported"),
     ("non-ASCII names", "not ASCII"),
 ])
 def test_boosters_that_cannot_be_loaded_are_not_saved(tmp_path, data, name,
