@@ -85,7 +85,7 @@ def on_the_workers():
 # loss sum, the weight of its users and ``X_p.T @ c_p``.
 if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         X, y, groups = on_the_workers()
         print(f"X: {X.shape[0]} rows x {X.shape[1]} features in "
               f"{X.numblocks[0]} partitions of whole users, on "

@@ -79,7 +79,7 @@ def run_search():
 # Local cluster (for a real one: ``Client("tcp://scheduler-address:8786")``).
 if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         with joblib.parallel_backend("dask"):
             on_dask = run_search()
         print(f"dask workers: {len(client.scheduler_info()['workers'])}")

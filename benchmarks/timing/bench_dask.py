@@ -304,7 +304,7 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None,
+                               processes=True, dashboard_address=":0",
                                memory_limit=0)
         client = Client(cluster)
     try:

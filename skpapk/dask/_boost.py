@@ -470,7 +470,7 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     >>> dX = da.from_array(X, chunks=(chunks, X.shape[1]))
     >>> dy, dgroups = da.from_array(y, chunks), da.from_array(groups, chunks)
     >>> with LocalCluster(n_workers=1, processes=False,
-    ...                   dashboard_address=None) as cluster, Client(cluster):
+    ...                   dashboard_address=":0") as cluster, Client(cluster):
     ...     ranker = PApKBoostRanker(k=5, n_estimators=20, random_state=0)
     ...     ranker = ranker.fit(dX, dy, groups=dgroups)
     >>> ranker.booster_.num_trees()

@@ -137,7 +137,7 @@ def guard_training(client, train, *, name="fit", timeout=None,
     >>> from distributed import Client, LocalCluster
     >>> from skpapk.dask._watchdog import guard_training
     >>> with LocalCluster(n_workers=1, processes=False,
-    ...                   dashboard_address=None) as cluster, Client(cluster) as client:
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
     ...     guard_training(client, lambda: client.submit(sum, [1, 2]).result())
     3
     """

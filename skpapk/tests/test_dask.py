@@ -52,7 +52,7 @@ def client():
         warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                            processes=False,
-                                           dashboard_address=None)
+                                           dashboard_address=":0")
         client = distributed.Client(cluster)
     try:
         yield client

@@ -13,7 +13,7 @@ def cluster_client():
         warnings.simplefilter("ignore", UserWarning)  # dashboard port notes
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                            processes=True,
-                                           dashboard_address=None)
+                                           dashboard_address=":0")
         client = distributed.Client(cluster)
     try:
         yield client
