@@ -40,7 +40,7 @@ FORMAT_VERSION = 2
 #: ignore it and score wrong); a file without one is written as version 1.
 #: Keys of a model file that are not the user's metadata.
 _RESERVED = ("format", "format_version", "k", "scorer", "classes",
-             "feature_names_in")
+             "feature_names_in", "n_fit_groups")
 #: First bytes of pickle (protocol 2+) and of joblib's compressed files
 #: (zlib, gzip, bz2, xz, lzma, lz4).
 _PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
@@ -459,8 +459,8 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         given back as :class:`SavedRanker`'s ``metadata``: str keys, str,
         int, finite float, bool, None, lists and dicts (numpy scalars are
         stored as Python's), nested at most 100 levels; its keys must not be
-        ``format``, ``format_version``, ``k``, ``scorer``, ``classes`` or
-        ``feature_names_in``.
+        ``format``, ``format_version``, ``k``, ``scorer``, ``classes``,
+        ``feature_names_in`` or ``n_fit_groups``.
 
     Raises
     ------
@@ -516,6 +516,9 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
     classes = getattr(estimator, "classes_", None)
     if classes is not None and len(classes) == 2:
         content["classes"] = _plain(list(classes), "the ranker's classes_")
+    n_fit_groups = getattr(estimator, "_n_fit_groups", None)
+    if n_fit_groups is not None:  # score and recommend warn without groups
+        content["n_fit_groups"] = int(n_fit_groups)
     if type(estimator).__module__.partition(".")[0] != "lightgbm":
         # LightGBM's estimators rename columns (spaces to "_"): theirs are
         # not the DataFrame's names, so they are not kept
@@ -673,16 +676,20 @@ def load_ranker(path):
         raise ValueError(f"{what} ({exc}).") from None
     classes = content.get("classes", [0, 1])
     names = content.get("feature_names_in")
+    n_fit_groups = content.get("n_fit_groups", 1)
     if not _json_labels(classes) or names is not None and not (
             isinstance(names, list) and len(names) == scorer.n_features
             and len(set(names)) == len(names)
-            and all(isinstance(name, str) for name in names)):
+            and all(isinstance(name, str) for name in names)) \
+            or not _is_count(n_fit_groups, 2**63):
         raise ValueError(f"{what} (its classes must be two distinct labels, its "
-                         f"feature_names_in one distinct string per feature).")
+                         f"feature_names_in one distinct string per feature, "
+                         f"its n_fit_groups a positive integer).")
     model = SavedRanker(k, scorer=scorer, metadata={
         key: value for key, value in content.items() if key not in _RESERVED})
     model.classes_ = np.asarray(classes)
     model.n_features_in_ = scorer.n_features
+    model._n_fit_groups = n_fit_groups  # of the saved ranker's fit
     if names is not None:
         model.feature_names_in_ = np.asarray(names, dtype=object)
     return model

@@ -22,6 +22,8 @@ from sklearn.model_selection import (
     cross_validate,
     learning_curve,
 )
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from skpapk import (
     GreedyPApKRanker,
@@ -144,6 +146,37 @@ def test_score_without_groups_after_fitting_several_groups_warns(ranker):
 
 
 @pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
+def test_recommend_without_groups_after_fitting_several_groups_warns(ranker):
+    X, y, g = make_data()
+    ranker = sklearn.clone(ranker).fit(X, y, groups=g)
+    with pytest.warns(MissingGroupsWarning, match="ranked as ONE list.*fitted "
+                                                  "on 12 groups") as record:
+        top = ranker.recommend(X)
+    assert record[0].filename == __file__
+    assert top.indptr.tolist() == [0, 3]  # still what was asked: one list
+    assert missing_groups_messages(lambda: ranker.recommend(X, g)) == []
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_pipeline_score_without_routing_names_the_dropped_groups(routing):
+    X, y, g = make_data()
+    with sklearn.config_context(enable_metadata_routing=routing):
+        ranker = PApKAvgRanker(k=3, max_iter=5, tol=None)
+        pipe = make_pipeline(StandardScaler(), ranker).fit(
+            X, y, **({"groups": g} if routing else {"papkavgranker__groups": g}))
+        # routing off, scikit-learn's Pipeline.score drops the groups
+        messages = missing_groups_messages(lambda: pipe.score(X, y, groups=g))
+    if routing:
+        assert messages == []
+    else:
+        assert len(messages) == 1 and "Pipeline gives its last step no groups" \
+            in messages[0] and "pass groups to the pipeline's score" in messages[0]
+    # without a pipeline, the message does not blame one
+    plain = missing_groups_messages(lambda: pipe[-1].score(X, y))
+    assert len(plain) == 1 and "Pipeline" not in plain[0]
+
+
+@pytest.mark.parametrize("ranker", RANKERS, ids=IDS)
 def test_plain_fit_and_score_of_one_group_do_not_warn(ranker):
     X, y, g = make_data()
     one = g == 0
@@ -178,7 +211,7 @@ def test_score_on_recoded_labels_raises_instead_of_inverting(ranker):
     ranker = sklearn.clone(ranker).fit(X, y, groups=g)
     with pytest.raises(ValueError, match=re.escape(
             "y has the label(s) [2], which " + type(ranker).__name__
-            + " did not see in fit") + ".*Recode y to the fitted labels"):
+            + " was not fitted on") + ".*Recode y to the fitted labels"):
         ranker.score(X, y + 1, groups=g)
     # the fitted labels in another dtype are the same labels
     assert ranker.score(X, y.astype(float), groups=g) == ranker.score(X, y, groups=g)

@@ -35,14 +35,19 @@ _ROUTING_FIX = (
 )
 
 
-def _in_model_selection():
-    """Whether a scikit-learn model-selection routine is on the call stack."""
+def _in_module(*modules):
+    """Whether a frame of one of ``modules`` is on the call stack."""
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_globals.get("__name__") in _MODEL_SELECTION_MODULES:
+        if frame.f_globals.get("__name__") in modules:
             return True
         frame = frame.f_back
     return False
+
+
+def _in_model_selection():
+    """Whether a scikit-learn model-selection routine is on the call stack."""
+    return _in_module(*_MODEL_SELECTION_MODULES)
 
 
 def _stacklevel():
@@ -74,7 +79,10 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
     - metadata routing is off and a scikit-learn model-selection routine
       (a search, ``cross_validate``, ``learning_curve``...) is on the call
       stack: that routine gave ``groups`` to its splitter only; or
-    - ``method="score"`` and the ranker was fitted on more than one group.
+    - ``method="score"`` or ``"recommend"`` and the ranker was fitted on
+      more than one group (the message says so when a scikit-learn
+      ``Pipeline`` with routing off called it: ``Pipeline.score`` passes its
+      last step no ``groups``, even when given some).
 
     Parameters
     ----------
@@ -82,7 +90,7 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         The ranker being fitted or scored.
     groups : array-like or None
         The ``groups`` argument the ranker got.
-    method : {"fit", "partial_fit", "score"}
+    method : {"fit", "partial_fit", "score", "recommend"}
         The ranker's method that calls this.
     n_groups : int, default=None
         With ``method="fit"`` or ``"partial_fit"``: the number of groups of
@@ -120,13 +128,26 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"the per-user ones. {_ROUTING_FIX} If all the rows really form one "
             f"list, ignore this warning."
         )
-    elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
+    elif method in ("score", "recommend") and getattr(
+            estimator, "_n_fit_groups", 1) > 1:
+        what = ("scored as ONE list" if method == "score" else
+                "ranked as ONE list (one top-k list for all of them)")
+        fix = ("score each group's list (micro-pAp@k)" if method == "score"
+               else "get each group's top-k list")
+        if (method == "score" and _in_module("sklearn.pipeline")
+                and not sklearn.get_config()["enable_metadata_routing"]):
+            fix += (". A scikit-learn Pipeline gives its last step no groups "
+                    "while metadata routing is off, even when its score got "
+                    "some: turn routing on, sklearn.set_config("
+                    "enable_metadata_routing=True), and pass groups to the "
+                    "pipeline's score.")
+        else:
+            fix += f". Inside a search or cross_validate: {_ROUTING_FIX}"
         message = (
-            f"{name} got groups=None, so the rows are scored as ONE list, but "
-            f"the ranker was fitted on {estimator._n_fit_groups} groups: pass "
-            f"groups=... to score each group's list (micro-pAp@k). Inside a "
-            f"search or cross_validate: {_ROUTING_FIX} If X holds a single "
-            f"group's rows, pass groups=np.zeros(len(X)) to say so."
+            f"{name} got groups=None, so the rows are {what}, but the ranker "
+            f"was fitted on {estimator._n_fit_groups} groups: pass groups=... "
+            f"to {fix} If X holds a single group's rows, pass "
+            f"groups=np.zeros(len(X)) to say so."
         )
     else:
         return

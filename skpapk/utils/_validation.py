@@ -424,7 +424,7 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     >>> check_fitted_labels([1, 2], np.array([0, 1]))
     Traceback (most recent call last):
     ...
-    ValueError: y has the label(s) [2], which the ranker did not see in fit: ...
+    ValueError: y has the label(s) [2], which the ranker was not fitted on: ...
     """
     _, seen = binary_classes(y, input_name=input_name)
     known = set(classes.tolist())
@@ -432,7 +432,7 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     if unknown:
         raise ValueError(
             f"{input_name} has the label(s) {unknown}, which {estimator_name} "
-            f"did not see in fit: it was fitted on the labels "
+            f"was not fitted on: its labels (classes_) are "
             f"{classes.tolist()}, of which {classes[-1]!r} is relevant, so the "
             f"relevant rows of {input_name} would not be known. Recode "
             f"{input_name} to the fitted labels (e.g. {input_name} = "

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import Pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import MinMaxScaler, PolynomialFeatures, StandardScaler
 
 from skpapk import PApKRanker
@@ -73,7 +73,7 @@ def test_loaded_ranker_scores_recommends_and_keeps_labels(tmp_path, data):
                                                                  groups=groups)
     expected, got = ranker.recommend(X, groups), model.recommend(X, groups)
     np.testing.assert_array_equal(got.indices, expected.indices)
-    with pytest.raises(ValueError, match="did not see in fit"):
+    with pytest.raises(ValueError, match="SavedRanker was not fitted on"):
         model.score(X, y, groups=groups)
     with pytest.raises(ValueError, match="3 features"):
         model.decision_function(X[:, :2])
@@ -244,6 +244,9 @@ def _valid():
     (lambda c: c.update(classes=[[0], 1]), "two distinct labels"),
     (lambda c: c.update(feature_names_in=["a", "b"]), "one distinct string"),
     (lambda c: c.update(feature_names_in=["a", "a", "b"]), "one distinct string"),
+    (lambda c: c.update(n_fit_groups=0), "n_fit_groups a positive integer"),
+    (lambda c: c.update(n_fit_groups=2.0), "n_fit_groups a positive integer"),
+    (lambda c: c.update(n_fit_groups=True), "n_fit_groups a positive integer"),
 ])
 def test_invalid_model_files(tmp_path, change, message):
     content = _valid()
@@ -430,6 +433,32 @@ def test_booster_text_edited_trees_are_refused(booster_texts, edit, message):
     assert check_booster_text(_first_tree(text, "shrinkage", "1"), 3) == 6
     with pytest.raises(ValueError, match=message):
         check_booster_text(_first_tree(text, *edit), 3)
+
+
+def test_saved_model_warns_without_groups_as_the_ranker_did(tmp_path, data):
+    from skpapk.exceptions import MissingGroupsWarning
+
+    X, y, groups = data
+    ranker = PApKRanker(k=3).fit(X, y, groups=groups)
+    save_ranker(make_pipeline(StandardScaler(), PApKRanker(k=3)).fit(
+        X, y, papkranker__groups=groups), tmp_path / "pipe.json")
+    save_ranker(ranker, tmp_path / "m.json")
+    assert json.loads((tmp_path / "m.json").read_text())["n_fit_groups"] == 8
+    for path in ("m.json", "pipe.json"):
+        model = load_ranker(tmp_path / path)
+        assert model.metadata == {}
+        with pytest.warns(MissingGroupsWarning, match="fitted on 8 groups"):
+            assert model.score(X, y) == ranker.score(X, y)  # one list
+        with pytest.warns(MissingGroupsWarning, match="ranked as ONE list"):
+            model.recommend(X)
+    # fitted on one group (or a file without the count): no warning
+    one = groups == 0
+    save_ranker(PApKRanker(k=3).fit(X[one], y[one]), tmp_path / "one.json")
+    content = _valid()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MissingGroupsWarning)
+        load_ranker(tmp_path / "one.json").score(X[one], y[one])
+        load_ranker(_write(tmp_path, content)).recommend(X)
 
 
 @pytest.mark.parametrize("edit, message", [
