@@ -93,7 +93,7 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
     tuned = tune(method, grid, X, y, groups, settings=settings, cv=cv,
                  n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed,
                  command=args.command)
-    check_tuned(tuned, X, y, groups, args.k, progress, title,
+    check_tuned(tuned, X, y, groups, args.k, progress, title, method=method,
                 grid_hint="; try --grid paper" if args.grid == "small" else "",
                 command=args.command)
     return tuned
@@ -120,9 +120,8 @@ def cmd_fit(args):
                 raise CLIError(f"--{name}: {method} ({spec.label}) has no "
                                f"parameter {name}.")
             if name not in spec.grids["paper"]:  # papk's L-BFGS takes no eta0
-                progress(f"note: --{name} is not used by {method} ({spec.label}); "
-                         f"ignored")
-                continue
+                raise CLIError(f"--{name}: {method} ({spec.label}) does not use "
+                               f"{name}; leave --{name} out.")
             fixed[name] = getattr(args, name)
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order

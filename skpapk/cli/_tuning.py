@@ -59,10 +59,24 @@ def is_flat(scores, groups=None):
 
 #: What the scorer calls after each fold (a progress bar's advance).
 _ON_FOLD = [lambda: None]
-#: The options a hint may name, by command: steps, other hyper-parameters and
-#: another method.
-_HINTS = {"fit": (", or --eta0", ", --eta0, --alpha", "another --method"),
-          "compare": ("", "", "other --methods")}
+
+
+def _hints(method, command):
+    """What may fix a useless model of ``method``, naming only the options
+    that it takes and ``command`` has: ``(flat, steps, others, elsewhere)``
+    (``steps`` empty for a method without a step size)."""
+    spec, fit = available_methods()[method], command == "fit"
+    tuned = spec.grids["paper"]
+    steps = (f"smaller steps (--grid paper{', or --eta0' if fit else ''})"
+             if "eta0" in tuned else "")
+    others = "--grid paper" + "".join(f", --{name}" for name in ("eta0", "alpha")
+                                      if fit and name in tuned)
+    flat = [*["scale the features (--scale minmax or standard)"] * spec.scale,
+            *[f"use {steps}"] * bool(steps),
+            "check that the features vary within users"]
+    flat = ", ".join(flat[:-1]) + ", or " * (len(flat) > 1) + flat[-1]
+    return (flat[0].upper() + flat[1:] + ".", steps, others,
+            "another --method" if fit else "other --methods")
 
 
 class _FoldScorer:
@@ -135,7 +149,7 @@ def _refused(method, command, model, X, scale):
         reason = re.sub(r"\s*\([^()]*=[^()]*\)", "", reason)  # (param=value)
         raise CLIError(f"{available_methods()[method].label} cannot be trained "
                        f"on these rows: {reason}; give each user more rows, or "
-                       f"choose {_HINTS[command][2]}.", status=1) from exc
+                       f"choose {_hints(method, command)[3]}.", status=1) from exc
 
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
@@ -189,26 +203,24 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
         raise CLIError(
             f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
             f"row of each user the same score in a cross-validation fold, so "
-            f"there is no model to choose. Scale the features (--scale minmax or "
-            f"standard), use smaller steps (--grid paper{_HINTS[command][0]}), or "
-            f"check that the features vary within users.", status=1)
+            f"there is no model to choose. {_hints(method, command)[0]}",
+            status=1)
     return tuned
 
 
-def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint="",
-                command="fit"):
+def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
+                grid_hint="", command="fit"):
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
+    flat, steps, others, elsewhere = _hints(method, command)
     scores = tuned.model.decision_function(X)
     if is_flat(scores, groups):
         shown = format_params(tuned.params)
         raise CLIError(
-            f"the chosen {title} model" + (f" ({shown})" if shown else "")
+            f"the chosen {method} model" + (f" ({shown})" if shown else "")
             + (" diverged and" if tuned.diverged else "")
-            + " gives every row of each user the same score: it cannot rank. "
-            "Scale the features (--scale minmax or standard), use smaller "
-            f"steps (--grid paper{_HINTS[command][0]}), or check that the "
-            "features vary within users.", status=1)
+            + f" gives every row of each user the same score: it cannot rank. "
+            f"{flat}", status=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         fitted = float(papk_score(y, scores, k=k, groups=groups))
@@ -217,11 +229,10 @@ def check_tuned(tuned, X, y, groups, k, progress, title, grid_hint="",
         progress(f"{title}: warning: the model ranks its own training rows no "
                  f"better than a random ranking (micro-pAp@{k} {fitted:.4f}, "
                  f"random {chance:.4f}): it learned nothing useful; try other "
-                 f"hyper-parameters (--grid paper{_HINTS[command][1]}) or "
-                 f"{_HINTS[command][2]}")
+                 f"hyper-parameters ({others}) or {elsewhere}")
     if tuned.diverged:
         progress(f"{title}: note: the fit diverged (its last finite iterate is "
-                 f"kept); smaller steps (--grid paper{_HINTS[command][0]}) "
+                 f"kept); {steps or f'other hyper-parameters ({others})'} "
                  f"would be safer")
     for name, value in tuned.params.items():
         values = sorted(tuned.grid.get(name, []))

@@ -146,14 +146,14 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("quiet", [False, True])
-def test_eta0_is_noted_and_ignored_where_unused(dataset, tmp_path, quiet, capsys):
-    # papk is fitted by L-BFGS: no step size (a benchmark passes --eta0 1)
+def test_eta0_is_refused_where_unused(dataset, tmp_path, quiet, capsys):
+    # papk is fitted by L-BFGS: no step size; a note alone vanished under -q
     model = tmp_path / "papk.json"
     assert main(["fit", str(dataset[0]), *FIT, "--eta0", "1", "--alpha", "0.001",
-                 "--out", str(model), *FAST, *["-q"] * quiet]) == 0
-    note = "note: --eta0 is not used by papk (PApKRanker); ignored"
-    assert (note in capsys.readouterr().err) != quiet
-    assert json.loads(model.read_text())["params"] == {"alpha": 0.001}
+                 "--out", str(model), *FAST, *["-q"] * quiet]) == 2
+    assert capsys.readouterr().err == ("skpapk: error: --eta0: papk (PApKRanker) "
+                                       "does not use eta0; leave --eta0 out.\n")
+    assert not model.exists()
 
 
 @pytest.mark.parametrize("method", ["greedy", "papk", "logreg"])

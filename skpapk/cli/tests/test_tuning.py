@@ -33,14 +33,15 @@ class _Scores:
 
 
 def _check(sign, capsys, params=None, grid=None, X=None, diverged=False,
-           command="fit"):
+           command="fit", method="avg"):
     rng = np.random.default_rng(0)
     groups = np.repeat(np.arange(20), 15)
     y = (rng.random(groups.shape[0]) < 0.3).astype(int)
     if X is None:
         X = (y + rng.normal(scale=0.3, size=y.shape[0]))[:, None]
     tuned = Tuned(_Scores(sign, diverged), params or {}, None, grid or {}, 0.0)
-    check_tuned(tuned, X, y, groups, 5, Progress(), "avg", command=command)
+    check_tuned(tuned, X, y, groups, 5, Progress(), "avg", method=method,
+                command=command)
     return capsys.readouterr().err
 
 
@@ -100,6 +101,31 @@ def test_hints_name_the_options_of_the_command(capsys):
     with pytest.raises(CLIError) as exc:
         _check(1, capsys, X=np.ones((300, 1)), command="compare")
     assert "(--grid paper)," in str(exc.value) and "--eta0" not in str(exc.value)
+
+
+@pytest.mark.parametrize("command", ["fit", "compare"])
+@pytest.mark.parametrize("method, flat, others", [
+    ("avg", "Scale the features (--scale minmax or standard), use smaller "
+            "steps (--grid paper{eta0}), or check", ", --eta0, --alpha"),
+    # papk (L-BFGS) and logreg have no step size, boost no scaling either
+    ("papk", "Scale the features (--scale minmax or standard), or check",
+     ", --alpha"),
+    ("logreg", "Scale the features (--scale minmax or standard), or check", ""),
+    ("boost", "Check that the features vary within users.", ""),
+])
+def test_hints_name_only_what_the_method_takes(capsys, command, method, flat,
+                                               others):
+    if method == "boost":
+        pytest.importorskip("lightgbm")
+    fit = command == "fit"
+    with pytest.raises(CLIError) as exc:
+        _check(1, capsys, X=np.ones((300, 1)), command=command, method=method)
+    message = str(exc.value)
+    assert message.startswith(f"the chosen {method} model gives every row")
+    assert flat.format(eta0=", or --eta0" if fit else "") in message
+    err = _check(-1, capsys, command=command, method=method)
+    assert (f"(--grid paper{others if fit else ''}) or "
+            f"{'another --method' if fit else 'other --methods'}") in err
 
 
 def test_an_estimator_message_of_two_lines_is_cut_to_its_first_sentence():
