@@ -18,12 +18,13 @@ from ..metrics import (
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
 
-#: metric -> (function, label template, uses k, has a ``ties`` option)
+#: metric -> (function, label template, uses k, has a ``ties`` option, has
+#: a ``zero_division`` option: groups where it is undefined)
 _METRICS = {
-    "papk": (papk_score, "pAp@{k}", True, True),
-    "precision_at_k": (precision_at_k_score, "prec@{k}", True, True),
-    "partial_auc": (partial_auc_score, "pAUC(0, {k}/n-]", True, True),
-    "average_precision": (mean_average_precision_score, "AP", False, True),
+    "papk": (papk_score, "pAp@{k}", True, True, True),
+    "precision_at_k": (precision_at_k_score, "prec@{k}", True, True, False),
+    "partial_auc": (partial_auc_score, "pAUC(0, {k}/n-]", True, True, True),
+    "average_precision": (mean_average_precision_score, "AP", False, True, True),
 }
 _KINDS = ("box", "hist", "scatter")
 _BASELINE_NAME = "random ranking"
@@ -53,14 +54,17 @@ def _check_kind(kind):
         )
 
 
-def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label):
+def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label,
+                      zero_division):
     """Per-group values of every model, counts and random baseline per group."""
-    func, _, uses_k, has_ties = _METRICS[metric]
+    func, _, uses_k, has_ties, undefined = _METRICS[metric]
     options = {"groups": groups, "average": None, "pos_label": pos_label}
     if uses_k:
         options["k"] = k
     if has_ties:
         options["ties"] = ties
+    if undefined:
+        options["zero_division"] = zero_division
     values = {name: np.asarray(func(y_true, s, **options), dtype=np.float64)
               for name, s in scores.items()}
     y_pos, _ = check_binary_target(y_true, pos_label=pos_label)
@@ -77,8 +81,13 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label):
     else:
         expected = {"precision_at_k": expected_precision_at_k_score,
                     "partial_auc": expected_partial_auc_score}[metric]
+        options = {"zero_division": np.nan} if undefined else {}
         baseline = np.asarray(expected(y_true, k=k, groups=groups, average=None,
-                                       pos_label=pos_label), dtype=np.float64)
+                                       pos_label=pos_label, **options),
+                              dtype=np.float64)
+    if undefined and not isinstance(zero_division, str):
+        # where the metric is undefined, a random ranking scores as the models
+        baseline = np.where(np.isnan(baseline), zero_division, baseline)
     return values, labels, n_pos, n_neg, baseline
 
 
@@ -275,8 +284,9 @@ default="papk"
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, groups=None, k=None, metric="papk",
-                         ties="random", pos_label=None, name=None, kind="box",
-                         show_baseline=True, ax=None, **kwargs):
+                         ties="random", pos_label=None, zero_division="warn",
+                         name=None, kind="box", show_baseline=True, ax=None,
+                         **kwargs):
         """Plot the per-group metric of given scores.
 
         Parameters
@@ -306,6 +316,13 @@ default="papk"
         pos_label : int, float, bool or str, default=None
             The relevant label; needed when the labels are not numbers
             (e.g. ``"clicked"``/``"not_clicked"``).
+        zero_division : "warn", 0.0, 1.0 or np.nan, default="warn"
+            The value of a group where the metric is undefined (no relevant
+            or, except for average precision, no irrelevant item), for the
+            models and the baseline alike: ``"warn"`` leaves it out (NaN) with
+            an ``UndefinedMetricWarning``, ``np.nan`` without one (see
+            :func:`~skpapk.metrics.papk_score`). prec@k is always defined and
+            ignores it.
         name : str, default=None
             Name of the model when ``y_score`` is one array (default
             ``"Ranker"``); must be ``None`` with a dict.
@@ -338,15 +355,16 @@ default="papk"
             scores = {"Ranker" if name is None else str(name): y_score}
         values, labels, n_pos, n_neg, baseline = _per_group_scores(
             y_true, scores, groups, k=k, metric=metric, ties=ties,
-            pos_label=pos_label)
+            pos_label=pos_label, zero_division=zero_division)
         display = cls(scores=values, n_pos=n_pos, n_neg=n_neg, groups=labels,
                       baseline=baseline, metric=metric, k=k)
         return display.plot(ax=ax, kind=kind, show_baseline=show_baseline, **kwargs)
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, groups=None, k=None, metric="papk",
-                       ties="random", pos_label=None, name=None, kind="box",
-                       show_baseline=True, ax=None, **kwargs):
+                       ties="random", pos_label=None, zero_division="warn",
+                       name=None, kind="box", show_baseline=True, ax=None,
+                       **kwargs):
         """Plot the per-group metric of one or several fitted models on ``X``.
 
         Parameters
@@ -371,6 +389,8 @@ default="papk"
         pos_label : int, float, bool or str, default=None
             The relevant label; needed when the labels are not numbers
             (e.g. ``"clicked"``/``"not_clicked"``).
+        zero_division : "warn", 0.0, 1.0 or np.nan, default="warn"
+            See :meth:`from_predictions`.
         name : str or list of str, default=None
             Model names; ``None``: the class names (the keys of a dict).
         kind : {"box", "hist", "scatter"}, default="box"
@@ -425,5 +445,5 @@ default="papk"
         scores = {n: _response(e, X) for n, e in zip(names, estimators)}
         return cls.from_predictions(
             y, scores, groups=groups, k=k, metric=metric, ties=ties,
-            pos_label=pos_label, kind=kind, show_baseline=show_baseline, ax=ax,
-            **kwargs)
+            pos_label=pos_label, zero_division=zero_division, kind=kind,
+            show_baseline=show_baseline, ax=ax, **kwargs)

@@ -142,6 +142,32 @@ def test_undefined_groups_are_warned_about_not_dropped_silently():
     assert np.isnan(disp.baseline[-1])
 
 
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+@pytest.mark.parametrize("metric", list(METRICS))
+def test_zero_division_sets_undefined_groups_for_models_and_baseline(
+        metric, zero_division):
+    # the metrics' warning names zero_division: the display takes it too
+    y, scores, g = _data()
+    model = LogisticRegression().fit(np.c_[scores["model a"]], y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        disp = GroupScoreDisplay.from_predictions(
+            y, scores, groups=g, k=3, metric=metric, zero_division=zero_division)
+        from_estimator = GroupScoreDisplay.from_estimator(
+            model, np.c_[scores["model a"]], y, groups=g, k=3, metric=metric,
+            zero_division=zero_division)
+    with warnings.catch_warnings():  # the oracle's own warning
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        oracle = _metric(metric, y, scores["model a"], g, 3)
+    expected = zero_division if metric != "precision_at_k" else oracle[-1]
+    for values in (*disp.scores.values(), *from_estimator.scores.values()):
+        assert_array_equal(values[-1], expected)  # "fay", no relevant item
+    baseline = (zero_division if metric != "precision_at_k" else 0.0)
+    assert_array_equal(disp.baseline[-1], baseline)
+    assert np.isfinite(disp.baseline[:-1]).all()
+    assert_array_equal(disp.scores["model a"][:-1], oracle[:-1])
+
+
 def test_from_estimator_several_rankers_and_axes_reuse():
     X, y, g = make_papk_simulation(12, n_pos=(2, 8), n_neg=(10, 30), random_state=0)
     rankers = [PApKAvgRanker(k=4, max_iter=20, tol=None).fit(X, y, groups=g),
