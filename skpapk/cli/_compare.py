@@ -43,9 +43,6 @@ from ._tuning import make_cv
 
 def load_data(args, progress):
     """``(X, y, groups, description)`` for ``compare --data``."""
-    if args.path is not None and args.data != "movielens":
-        raise CLIError("--path is for --data movielens (the u.data file or its "
-                       "folder); for a CSV file pass --data FILE.csv.")
     if args.data == "synthetic":
         if args.n_features < len(ENGAGEMENT_FEATURES):
             raise CLIError(f"--n-features must be at least "

@@ -18,6 +18,13 @@ COMPARE_TIME = "about 4 seconds on 2 idle cores, 20 or less on busy ones"
 MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
 #: Largest integer option value (k, folds, users, epochs).
 MAX_INT = 10**9
+#: compare's options that only one kind of --data reads.
+_DATA_OPTIONS = {
+    "synthetic": ("n_users", "n_features"),
+    "movielens": ("path", "no_download"),
+    "FILE.csv": ("group_col", "label_col", "pos_label", "features",
+                 "ignore_cols", "delimiter"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,7 +62,7 @@ _fraction = _typed(float, lambda v: 0 < v < 1,
 _n_jobs = _typed(int, lambda v: v != 0, "1, N or -1 (all CPUs), not 0")
 _delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
                     lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
-                    "one ASCII character (or 'tab')")
+                    "one ASCII character, not a quote or line end (or 'tab')")
 
 _EPILOG = """\
 Data: one CSV row per (user, item) pair, with a header line: a group (user)
@@ -234,6 +241,8 @@ def build_parser(methods=None):
     recommend.add_argument("--k", type=_positive_int, default=None,
                            help="rows per group (default: the model's k)")
     _add(recommend, ["model"], force="the --out file")
+    parser.commands = {"compare": compare, "fit": fit, "score": score,
+                       "recommend": recommend}
     return parser
 
 
@@ -274,10 +283,22 @@ def main(argv=None):
     2
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
+    command_parser = parser.commands[args.command]
+    if unknown:
+        command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command == "compare":  # an option the --data does not read
+        data = args.data if args.data in _DATA_OPTIONS else "FILE.csv"
+        defaults = vars(parser.parse_args(["compare"]))
+        for other, names in _DATA_OPTIONS.items():
+            for name in names:
+                if other != data and getattr(args, name) != defaults[name]:
+                    command_parser.error(
+                        f"--{name.replace('_', '-')} is for --data {other}, "
+                        f"not --data {args.data}; leave it out")
     module = "._compare" if args.command == "compare" else "._commands"
     command = getattr(importlib.import_module(module, __package__),
                       f"cmd_{args.command}")  # imported when it runs

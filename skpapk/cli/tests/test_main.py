@@ -125,7 +125,8 @@ def _error_cases(base, dataset_path, model_path):
                            "unknown method(s) foo"),
         "score_label_mismatch": (["score", numeric_labels, "--model", model_path],
                                  "trained on the labels no, yes"),
-        "usage_unknown_option": ([*fit, d, "--bogus"], "unrecognized arguments"),
+        "usage_unknown_option": ([*fit, d, "--bogus"], "unrecognized arguments: "
+                                 "--bogus (see 'skpapk fit --help')"),
         "usage_bad_k": (["compare", "--k", "0"], "expected a positive integer"),
         "usage_missing_out": (["fit", d], "--out"),
         "usage_bad_delimiter": (["score", d, "--model", model_path,
@@ -134,7 +135,17 @@ def _error_cases(base, dataset_path, model_path):
         "movielens_not_found": (["compare", "--data", "movielens", "--path",
                                  base / "nowhere", "--no-download", "-q"],
                                 "u.data not found"),
-        "path_without_movielens": (["compare", "--path", base], "--path is for"),
+        "path_without_movielens": (["compare", "--path", base], "--path is for "
+                                   "--data movielens, not --data synthetic"),
+        # an option that the --data does not read is refused, not ignored
+        "n_users_with_a_csv": (["compare", "--data", d, "--n-users", "10"],
+                               "--n-users is for --data synthetic, not --data "),
+        "group_col_without_a_csv": (["compare", "--group-col", "user"],
+                                    "--group-col is for --data FILE.csv, not "
+                                    "--data synthetic"),
+        "delimiter_with_movielens": (["compare", "--data", "movielens",
+                                      "--delimiter", ";"], "--delimiter is for "
+                                     "--data FILE.csv, not --data movielens"),
         "fit_two_methods": ([*fit, d, "--method", "avg,max"], "one method"),
         "fit_unsavable_method": ([*fit, d, "--method", "hgb"],
                                  "cannot be saved as plain data"),
