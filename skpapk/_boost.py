@@ -547,7 +547,7 @@ class PApKBoostRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, k=_defaults.K, *, objective="pairwise_logistic",
+    def __init__(self, *, k=_defaults.K, objective="pairwise_logistic",
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT, truncation_level=100,
                  n_estimators=100,

@@ -533,7 +533,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
         and ``features`` None, *every* numeric column but ``group_col`` is a
         feature: a label column in the file is then read as a feature (the
         label leaks into ``X``) unless it is named in ``ignore_cols`` (or
-        the features are named).
+        the features are named; a default feature named as a label,
+        ``label``, ``target``, ``y``..., is warned about).
     features : array-like of str, default=None
         The feature columns, in this order: a list, tuple, numpy array or
         pandas Index of names (``df.columns[2:]``); not a bare str (one
@@ -695,6 +696,7 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     if frame.shape[0] == 0:
         raise CSVFormatError("{path} has a header but no data rows.", path=path)
     data = Bunch(path=path, header=header, skipped_columns=[])
+    by_default = features is None
     features = _features(data, frame, features, candidates, group_col,
                          label_col if read_label else None,
                          list(dict.fromkeys(c for c in ignore_cols
@@ -721,7 +723,20 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
         raise CSVFormatError("{path}, line {line}: empty {what} in column "
                              "{column!r}; every row needs its {what}.", path=path,
                              line=line, column=column, what=what)
+    leaked = [c for c in features if c.lower() in _LABEL_NAMES]
+    if by_default and label_col is None and leaked:
+        warnings.warn(f"{path}: label_col is None, so the column {leaked[0]!r} "
+                      f"is read as a feature; if it holds the labels (they "
+                      f"would leak into X), pass label_col={leaked[0]!r}, or "
+                      f"leave it out with ignore_cols=[{leaked[0]!r}].",
+                      UserWarning, stacklevel=2)
     return data
+
+
+#: Names of a label column (lower case), warned about when read as a
+#: default feature.
+_LABEL_NAMES = frozenset({"label", "labels", "target", "relevance", "relevant",
+                          "y"})
 
 
 def _features(data, frame, features, candidates, group_col, label_col,

@@ -7,6 +7,7 @@ import pathlib
 import pickle
 import re
 import signal
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -283,13 +284,26 @@ def test_no_numeric_feature_names_ignore_cols(tmp_path):
         "(--ignore-cols leaves out 'f', 'g'); name the features with features=.")
 
 
-def test_without_label_col_a_label_column_is_a_feature_unless_ignored(tmp_path):
+@pytest.mark.parametrize("name", ["label", "Target", "y"])
+def test_without_label_col_a_label_column_is_a_feature_unless_ignored(tmp_path,
+                                                                      name):
     # documented, not guessed: every numeric column but the group's is a
-    # default feature when label_col is None
-    path = write(tmp_path, "u,label,f\nu1,1,0.5\nu1,0,0.7\n")
-    assert read_ranking_csv(path, group_col="u").feature_names == ["label", "f"]
-    data = read_ranking_csv(path, group_col="u", ignore_cols=["label"])
-    assert data.feature_names == ["f"] and data.labels is None
+    # default feature when label_col is None; a label's name is warned about
+    path = write(tmp_path, f"u,{name},f\nu1,1,0.5\nu1,0,0.7\n")
+    with pytest.warns(UserWarning, match=f"label_col is None, so the column "
+                                         f"'{name}' is read as a feature.*pass "
+                                         f"label_col='{name}'"):
+        data = read_ranking_csv(path, group_col="u")
+    assert data.feature_names == [name, "f"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = read_ranking_csv(path, group_col="u", ignore_cols=[name])
+        assert data.feature_names == ["f"] and data.labels is None
+        # named features, or the labels read: no warning
+        assert read_ranking_csv(path, group_col="u", features=[name, "f"]
+                                ).feature_names == [name, "f"]
+        assert read_ranking_csv(path, group_col="u", label_col=name
+                                ).feature_names == ["f"]
 
 
 def test_missing_columns_and_arguments(tmp_path):
