@@ -379,6 +379,9 @@ class DaskBoostMixin(DaskRankerMixin):
         booster.best_iteration = self.best_iteration_
         self.booster_ = booster
 
+    def _fitted_categories(self):
+        return self.booster_.pandas_categorical or []
+
     def _block_scorer(self):
         n_jobs = self.n_jobs
         return partial(booster_scores, booster=self.booster_,

@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._categorical import categorical_codes
 from ..utils._routing import check_groups_routing
 from ..utils._validation import relevant_last
 from . import _worker
@@ -224,12 +225,24 @@ class DaskRankerMixin:
         """The dtype of the scores of rows of ``dtype``."""
         return np.dtype(np.float64)
 
+    def _fitted_categories(self):
+        """The categories of the ``category`` columns of the fit, to code a
+        DataFrame's as the in-memory ranker does; None: not coded."""
+        return None
+
     def _check_dask_features(self, X):
-        """Check a dask ``X`` against the fitted features; return X's row blocks."""
+        """Check a dask ``X`` against the fitted features; return X's row
+        blocks (a DataFrame's ``category`` columns coded as in the fit)."""
         check_is_fitted(self)
         X, _ = split_partitions(X, None, None)
         meta = X._meta if is_frame(X) else X
         validate_data(self, meta, reset=False, skip_check_array=True)
+        categories = self._fitted_categories()
+        if categories is not None and is_frame(X):
+            coded = categorical_codes(meta, categories)[0]  # raises on a mismatch
+            if coded is not meta:
+                X = X.map_partitions(_worker.code_categories, categories,
+                                     meta=coded)
         return X
 
     def decision_function(self, X):

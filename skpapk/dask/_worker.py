@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.validation import column_or_1d
 
+from .._categorical import categorical_codes
 from .._linear_loss import (
     abs_max,
     column_abs_max,
@@ -210,6 +211,12 @@ def score_sums(X, y, groups, index, scorer, k, classes, estimator_name,
     sums = _gain_sums(y_pos, scorer(part.X), part.codes,
                       part.group_labels.shape[0], k)
     return (*sums, part.group_labels)
+
+
+def code_categories(X, categories):
+    """A partition's ``category`` columns as their codes in ``categories``
+    (:func:`skpapk._categorical.categorical_codes`)."""
+    return categorical_codes(X, categories)[0]
 
 
 def decision_block(X, scorer, ensure_all_finite=True):

@@ -311,3 +311,37 @@ def test_validation_rows_with_dask_input_are_refused():
                                          "dask input"):
         skpapk.dask.PApKBoostRanker(early_stopping=True).fit(
             dX, dy, groups=dgroups, X_val=X, y_val=y, groups_val=groups)
+
+
+def test_a_dask_frame_is_scored_with_the_categories_of_the_fit(cluster_client):
+    # fitted in memory on category columns: a dask DataFrame's are coded as
+    # the fit's (they reached the trees as raw values, or failed as text)
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = simulation(9, n_users=20)
+    code = np.random.default_rng(0).integers(0, 6, y.shape[0])
+    frame = pd.DataFrame(X[:, :3], columns=list("abc")).assign(
+        number=pd.Categorical(code * 10 + 100),
+        word=pd.Categorical(np.array(list("uvwxyz"))[(code + 2 * y) % 6]))
+    ranker = skpapk.dask.PApKBoostRanker(
+        k=5, n_estimators=10, min_data_per_group=5, cat_smooth=1.0,
+        random_state=0).fit(frame, y, groups=groups)
+    assert ranker.booster_.pandas_categorical[0] == [100, 110, 120, 130, 140, 150]
+    # three partitions of whole users
+    parts = [np.isin(groups, users) for users in np.array_split(np.unique(groups), 3)]
+
+    def partitioned(values):
+        return dd.concat([dd.from_pandas(values[rows], npartitions=1, sort=False)
+                          for rows in parts])
+
+    dframe = partitioned(frame)
+    expected = ranker.predict(frame)
+    np.testing.assert_array_equal(ranker.predict(dframe).compute(), expected)
+    np.testing.assert_array_equal(ranker.decision_function(dframe).compute(),
+                                  expected)
+    dy, dgroups = partitioned(pd.Series(y)), partitioned(pd.Series(groups))
+    assert ranker.score(dframe, dy, groups=dgroups) == ranker.score(
+        frame, y, groups=groups)
+    # a column given another dtype than in fit: refused as in memory
+    with pytest.raises(ValueError, match="1 categorical .* fitted on 2"):
+        ranker.predict(dframe.assign(word=dframe["word"].astype(str)))
