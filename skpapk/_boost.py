@@ -1,6 +1,7 @@
 """Gradient-boosted trees trained for pAp@k, with LightGBM as the engine."""
 
 import contextlib
+import difflib
 import inspect
 import io
 import sys
@@ -45,6 +46,27 @@ _BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
 #: reach it through ``**kwargs``; its other two, ``early_stopping`` and
 #: ``n_iter_no_change``, are this ranker's own parameters.
 _EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
+_CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_column",
+                        "cat_column", "categorical_features")
+#: This ranker's parameters that LightGBM reads too (an alias given through
+#: ``**kwargs`` overrides them).
+_TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
+               "max_depth", "min_child_samples", "min_child_weight", "subsample",
+               "colsample_bytree", "reg_alpha", "reg_lambda", "random_state",
+               "n_jobs", "verbose")
+
+
+def _alias_groups():
+    """LightGBM's parameters, each as the set of its names (its aliases, its
+    scikit-learn name), as LightGBM lists them; None when this LightGBM does
+    not (the table is private)."""
+    try:
+        from lightgbm.basic import _ConfigAliases
+
+        _ConfigAliases.get("num_iterations")  # loads the table
+        return [frozenset(names) for names in _ConfigAliases.aliases.values()]
+    except Exception:  # pragma: no cover - a LightGBM without the table
+        return None
 
 _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
@@ -389,7 +411,13 @@ class PApKBoostRanker(BaseRanker):
         micro-pAp@k, and kept in ``evals_result_``. LightGBM's own early
         stopping (``early_stopping_round``, ``early_stopping_rounds``) is
         refused with a ``ValueError``: use ``early_stopping`` and
-        ``n_iter_no_change``.
+        ``n_iter_no_change``. LightGBM's ``categorical_feature`` (a fit
+        argument of ``LGBMRanker``) goes here: the positions or, for a
+        DataFrame, the names of integer-coded columns to split as
+        categories (besides a DataFrame's ``category`` columns). A name
+        that LightGBM does not know (a typo, which LightGBM ignores) or an
+        alias of a parameter above (``max_iter``, ``min_data_in_leaf``...,
+        which LightGBM would read instead of it) gives a ``UserWarning``.
 
     Attributes
     ----------
@@ -701,6 +729,67 @@ class PApKBoostRanker(BaseRanker):
         core, LightGBM's default)."""
         return None if self.n_jobs is None else effective_n_jobs(self.n_jobs)
 
+    def _check_passed_through(self, lgb):
+        """Warn about a LightGBM parameter passed through that LightGBM does
+        not know (a typo: LightGBM ignores it, silently at ``verbose=0``) or
+        that is an alias of one of this ranker's (LightGBM reads it instead)."""
+        groups = _alias_groups()
+        if groups is None:  # pragma: no cover - a LightGBM without the table
+            return
+        known = set().union(*groups, inspect.signature(
+            lgb.LGBMModel.__init__).parameters)
+        name = type(self).__name__
+        for key, value in self._other_params.items():
+            if key not in known:
+                close = difflib.get_close_matches(
+                    key, sorted(known | set(self._get_param_names())), n=1)
+                warnings.warn(
+                    f"{name} got {key}={value!r}, which is not a LightGBM "
+                    f"parameter: LightGBM ignores it."
+                    + (f" Did you mean {close[0]}?" if close else ""),
+                    UserWarning, stacklevel=_stacklevel())
+                continue
+            same = [own for own in _TRANSLATED if own != key and any(
+                key in group and own in group for group in groups)]
+            if same:
+                warnings.warn(
+                    f"{name} got {key}={value!r}, LightGBM's alias of its "
+                    f"parameter {same[0]}, which LightGBM then reads instead "
+                    f"of {same[0]}={getattr(self, same[0])!r}; set {same[0]} "
+                    f"instead of {key}.", UserWarning, stacklevel=_stacklevel())
+
+    def _categorical_feature(self, params, categorical, n_features):
+        """``categorical_feature`` of the fit: the positions of the columns
+        passed through as LightGBM's ``categorical_feature`` (or an alias;
+        taken out of ``params``: LightGBM warns that it ignores it there),
+        as positions or the names of a DataFrame's columns, with those of
+        the unordered pandas ``category`` columns (``categorical``)."""
+        given = [alias for alias in _CATEGORICAL_ALIASES if alias in params]
+        columns = [params.pop(alias) for alias in given]
+        if len(given) > 1:
+            raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
+                             f"categorical_feature; give only one.")
+        if not columns or columns[0] is None or (
+                isinstance(columns[0], str) and columns[0] == "auto"):
+            return categorical
+        names = getattr(self, "feature_names_in_", None)
+        positions = set(categorical)
+        value = columns[0]
+        for column in [value] if isinstance(value, (str, Integral)) else value:
+            if isinstance(column, str) and names is not None and column in names:
+                positions.add(int(np.flatnonzero(names == column)[0]))
+            elif (isinstance(column, Integral) and not isinstance(column, bool)
+                    and 0 <= column < n_features):
+                positions.add(int(column))
+            else:
+                raise ValueError(
+                    f"{given[0]}={value!r} holds {column!r}, which is not "
+                    f"the position (0 to {n_features - 1}) of a column of X"
+                    + ("" if names is None else " nor the name of one")
+                    + "; give positions" + ("" if names is None else " or "
+                                            "column names") + ".")
+        return sorted(positions)
+
     def _lightgbm_params(self, seed):
         """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
         ``lightgbm.DaskLGBMRanker``): the one translation of this ranker's
@@ -805,8 +894,7 @@ class PApKBoostRanker(BaseRanker):
             "sample_weight": (None if sample_weight is None
                               else sample_weight[order]),
         }
-        if categorical and "categorical_feature" not in self._other_params:
-            fit_params["categorical_feature"] = categorical
+
         if early_stopping:
             if given is None:  # held out of X
                 X_v, y_v, codes_v, n_v = X, y_pos, codes, n_groups
@@ -825,6 +913,10 @@ class PApKBoostRanker(BaseRanker):
                 eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
+        self._check_passed_through(lgb)
+        categorical = self._categorical_feature(params, categorical, X.shape[1])
+        if categorical:
+            fit_params["categorical_feature"] = categorical
         if callable(params["objective"]):
             # LightGBM cannot train a custom objective without a feature to
             # split on, and writes so to stderr: stop before, silently

@@ -291,6 +291,8 @@ class DaskBoostMixin(DaskRankerMixin):
     def _train(self, lgb, lgb_dask, client, parts, info, seed):
         """Train with ``DaskLGBMRanker`` on the prepared partitions."""
         params = self._lightgbm_params(seed)
+        self._check_passed_through(lgb)
+        categorical = self._categorical_feature(params, [], self.n_features_in_)
         params.pop("n_jobs")  # the Dask interface uses each worker's nthreads
         if self.objective in SMOOTH_SURROGATES:
             params["objective"] = LightGBMObjective(
@@ -330,8 +332,10 @@ class DaskBoostMixin(DaskRankerMixin):
                 warnings.filterwarnings(
                     "ignore", message="Parameter n_jobs will be ignored",
                     category=UserWarning)
-                guard_training(client, partial(model.fit, X, label, group=group),
-                               name=type(self).__name__)
+                guard_training(client, partial(
+                    model.fit, X, label, group=group,
+                    categorical_feature=categorical or "auto"),
+                    name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
             if not _boost._no_usable_feature(exc):
                 raise

@@ -12,6 +12,7 @@ import re
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 import sklearn
@@ -944,8 +945,8 @@ def test_other_lightgbm_parameters_pass_through():
 class _WithOwnParameter(PApKBoostRanker):
     """A subclass with a parameter of its own, set after the parent's."""
 
-    def __init__(self, k=10, *, extra=1.0, **params):
-        super().__init__(k, **params)
+    def __init__(self, *, k=10, extra=1.0, **params):
+        super().__init__(k=k, **params)
         self.extra = extra
 
 
@@ -1021,3 +1022,77 @@ def test_pandas_category_columns_are_lgbmrankers_categories():
     expected = papk_score(y, stopped.booster_.predict(
         X, num_iteration=1, raw_score=True), k=3, groups=g)
     assert stopped.validation_scores_[0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_lightgbm_parameters_passed_through_are_checked_by_name():
+    # LightGBM ignores an unknown name, and reads an alias instead of the
+    # ranker's own parameter, both silently at verbose=0
+    X, y, groups = make_data()
+
+    def fit(**params):
+        return PApKBoostRanker(k=3, n_estimators=4, **params)
+    with pytest.warns(UserWarning, match="got lerning_rate=0.5, which is not "
+                                         "a LightGBM parameter: LightGBM "
+                                         "ignores it. Did you mean "
+                                         "learning_rate?"):
+        fit(lerning_rate=0.5).fit(X, y, groups=groups)
+    with pytest.warns(UserWarning, match="got max_iter=7, LightGBM's alias of "
+                                         "its parameter n_estimators, which "
+                                         "LightGBM then reads instead of "
+                                         "n_estimators=4") as record:
+        ranker = fit(max_iter=7).fit(X, y, groups=groups)
+    assert ranker.n_iter_ == 7 and record[0].filename == __file__
+    with warnings.catch_warnings():  # LightGBM's own names: no warning
+        warnings.simplefilter("error")
+        PApKBoostRanker(k=3, n_estimators=4, max_bin=15, min_data_per_group=5,
+                        extra_trees=True).fit(X, y, groups=groups)
+
+
+def _categories(seed=0):
+    """Rows whose relevance follows a column of 8 integer-coded categories."""
+    rng = np.random.default_rng(seed)
+    code = rng.integers(0, 8, 600)
+    y = (np.isin(code, [0, 2, 5]) ^ (rng.random(600) < 0.1)).astype(int)
+    frame = pd.DataFrame({"x": rng.normal(size=600), "e": code})
+    return frame, y, np.repeat(np.arange(10), 60)
+
+
+@pytest.mark.parametrize("given", [
+    {"categorical_feature": ["e"]}, {"categorical_feature": "e"},
+    {"cat_feature": [1]}, {"categorical_column": 1}])
+def test_categorical_feature_by_name_or_position(given):
+    # LightGBM's categorical_feature, a fit argument of LGBMRanker, passed
+    # through: as a DataFrame's column names too, without LightGBM's warning
+    # that it ignores it in the parameters (it did not)
+    frame, y, groups = _categories()
+    params = dict(k=5, n_estimators=5, min_data_per_group=5)
+    reference = lgb.LGBMRanker(
+        **PApKBoostRanker(**params)._lightgbm_params(0)).fit(
+            frame.to_numpy(), y, group=np.bincount(groups),
+            categorical_feature=[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ranker = PApKBoostRanker(**params, **given).fit(frame, y, groups=groups)
+    assert "num_cat=1" in ranker.booster_.model_to_string()
+    np.testing.assert_array_equal(ranker.predict(frame),
+                                  reference.predict(frame.to_numpy()))
+    # with the pandas category columns, which are categorical anyway
+    both = PApKBoostRanker(**params, **given).fit(
+        frame.assign(x=pd.Categorical(np.where(frame["x"] > 0, "hi", "lo"))),
+        y, groups=groups)
+    infos = re.search("feature_infos=(.*)", both.booster_.model_to_string())
+    assert [info.startswith("[") for info in infos[1].split(" ")] == [False] * 2
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"categorical_feature": ["f"]}, r"holds 'f', which is not the position "
+                                     r"\(0 to 1\) of a column of X nor the "
+                                     r"name of one"),
+    ({"categorical_feature": [2]}, "holds 2, which is not the position"),
+    ({"categorical_feature": [True]}, "holds True"),
+    ({"categorical_feature": [1], "cat_feature": [1]}, "give only one"),
+])
+def test_categorical_feature_errors(given, message):
+    frame, y, groups = _categories()
+    with pytest.raises(ValueError, match=message):
+        PApKBoostRanker(k=5, n_estimators=2, **given).fit(frame, y, groups=groups)

@@ -367,12 +367,10 @@ def _categorical_ranker(data):
     X = X.copy()
     X[:, 0] = np.where(y > 0, rng.integers(0, 20, len(y)) * 2,
                        rng.integers(0, 40, len(y)))
-    ranker = PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
-                             min_child_samples=2, categorical_feature=[0],
-                             min_data_per_group=2, cat_smooth=1.0)
-    with warnings.catch_warnings():  # LightGBM: "categorical_feature in params"
-        warnings.simplefilter("ignore", UserWarning)
-        return ranker.fit(X, y, groups=groups)
+    return PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
+                           min_child_samples=2, categorical_feature=[0],
+                           min_data_per_group=2, cat_smooth=1.0).fit(
+                               X, y, groups=groups)
 
 
 @pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf", "constant",
