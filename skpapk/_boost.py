@@ -336,7 +336,8 @@ class PApKBoostRanker(BaseRanker):
     subsample : float, default=1.0
         Fraction of the rows drawn (without replacement) for every tree.
         Unlike ``LGBMRanker``, no ``subsample_freq`` is needed: rows are
-        redrawn every round when ``subsample < 1``.
+        redrawn every round when ``subsample < 1`` (LightGBM's alias
+        ``bagging_fraction`` does not do that: set ``subsample``).
 
     colsample_bytree : float, default=1.0
         Fraction of the features drawn for every tree.
@@ -436,7 +437,8 @@ class PApKBoostRanker(BaseRanker):
 
     validation_scores_ : ndarray of shape (`n_iter_`,) or None
         Validation micro-pAp@k after every round; ``None`` without early
-        stopping.
+        stopping, and for the constant model of data where no feature can
+        be split (no round was run).
 
     evals_result_ : dict or None
         Every metric of the validation rows after every round, as
@@ -444,7 +446,8 @@ class PApKBoostRanker(BaseRanker):
         maps ``"micro_papk@<k>"`` (the values of ``validation_scores_``)
         and the names of the metrics of LightGBM's ``metric`` parameter
         (e.g. ``"ndcg@1"`` to ``"ndcg@5"`` with ``metric="ndcg"``) to lists
-        of ``n_iter_`` values; ``None`` without early stopping.
+        of ``n_iter_`` values; ``None`` without early stopping, and for the
+        constant model of data where no feature can be split.
         :class:`skpapk.dask.PApKBoostRanker` fitted on dask collections
         has ``"micro_papk@<k>"`` only (LightGBM's Dask interface evaluates
         no validation rows).
