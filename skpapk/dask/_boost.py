@@ -99,12 +99,33 @@ def prepare_boost_partition(part, pos_label, group_weight, *,
 
 
 def summarize_boost_partition(part):
-    """What the client needs of a prepared partition (small)."""
-    return {"n_rows": part.X.shape[0], "n_user_rows": part.group.shape[0],
+    """What the client needs of a prepared partition (small): with every
+    feature's smallest and largest training value (NaN: it may be missing)."""
+    X = part.X
+    if X.shape[0] == 0:
+        low = high = np.full(X.shape[1], np.nan)
+    elif sp.issparse(X):  # implicit zeros included
+        low, high = (np.asarray(m(axis=0).todense()).ravel()
+                     for m in (X.min, X.max))
+        if np.isnan(X.data).any():
+            low = high = np.full(X.shape[1], np.nan)
+    else:
+        low, high = X.min(axis=0), X.max(axis=0)  # NaN where a value is
+    return {"n_rows": X.shape[0], "n_user_rows": part.group.shape[0],
             "n_defined": part.n_defined, "weight_total": part.weight_total,
             "n_val_defined": _worker.n_val_defined(part.val, part.n_groups),
-            "dtype": part.X.dtype,
-            "sparse": sp.issparse(part.X)}
+            "dtype": X.dtype, "sparse": sp.issparse(X), "low": low, "high": high}
+
+
+def _no_feature_varies(info):
+    """Whether every feature holds one value, never missing, in the training
+    rows of every partition: LightGBM could not split (its distributed
+    training then fails on the workers, and the next fit on the cluster
+    could hang)."""
+    used = [i for i in info if i["n_rows"]]
+    low = np.min([i["low"] for i in used], axis=0)  # NaN stays NaN
+    high = np.max([i["high"] for i in used], axis=0)
+    return bool(np.all(low == high))
 
 
 def training_rows(part, sparse):
@@ -294,6 +315,9 @@ class DaskBoostMixin(DaskRankerMixin):
         self._check_passed_through(lgb)
         categorical = self._categorical_feature(params, [], self.n_features_in_)
         params.pop("n_jobs")  # the Dask interface uses each worker's nthreads
+        if _no_feature_varies(info):  # LightGBM is not started
+            self._warn_no_split()
+            return _boost._constant_booster(lgb, params, self.n_features_in_)
         if self.objective in SMOOTH_SURROGATES:
             params["objective"] = LightGBMObjective(
                 self.objective, k=self.k, temperature=self.temperature,

@@ -345,3 +345,33 @@ def test_a_dask_frame_is_scored_with_the_categories_of_the_fit(cluster_client):
     # a column given another dtype than in fit: refused as in memory
     with pytest.raises(ValueError, match="1 categorical .* fitted on 2"):
         ranker.predict(dframe.assign(word=dframe["word"].astype(str)))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_constant_features_do_not_start_lightgbm(cluster_client, monkeypatch,
+                                                  sparse):
+    # LightGBM's distributed training failed on its workers, and the next
+    # fit on the cluster could hang: a constant X is found before it starts
+    import lightgbm.dask
+
+    X, y, groups = simulation(10, n_users=20)
+    X = np.full_like(X, 3.0)
+    dX, dy, dgroups = as_dask(sp.csr_matrix(X) if sparse else X, y, groups,
+                              n_parts=2)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("LightGBM was started")
+
+    monkeypatch.setattr(lightgbm.dask.DaskLGBMRanker, "fit", refuse)
+    with pytest.warns(UserWarning, match="No feature of X can be split"):
+        ranker = skpapk.dask.PApKBoostRanker(k=5, n_estimators=3).fit(
+            dX, dy, groups=dgroups)
+    scores = ranker.decision_function(X)
+    assert np.all(scores == scores[0])
+    # one feature varying in one partition only: LightGBM is started
+    X[0, 0] = 4.0
+    dX, dy, dgroups = as_dask(sp.csr_matrix(X) if sparse else X, y, groups,
+                              n_parts=2)
+    with pytest.raises(AssertionError, match="LightGBM was started"):
+        skpapk.dask.PApKBoostRanker(k=5, n_estimators=3).fit(
+            dX, dy, groups=dgroups)
