@@ -4,6 +4,7 @@ import contextlib
 import difflib
 import inspect
 import io
+import re
 import sys
 import warnings
 from numbers import Integral, Real
@@ -149,6 +150,19 @@ def _constant_booster(lightgbm, params, n_features):
         lightgbm.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
                          params=core),
         num_boost_round=1)
+
+
+#: What LightGBM refuses in a feature name (JSON's special characters) or
+#: rewrites (spaces); the booster's text must stay ASCII to be saved.
+_NAME = re.compile(r"[!#-+\--9;-Z^-z|~]+")  # printable ASCII but ,:[]{}"\ and space
+
+
+def _booster_feature_names(names):
+    """``feature_name`` of LightGBM's fit: the DataFrame's column names when
+    LightGBM keeps them as they are, else ``"auto"`` (``Column_0``...)."""
+    if names is None or not all(_NAME.fullmatch(name) for name in names):
+        return "auto"
+    return [str(name) for name in names]
 
 
 def _eval_rows(lightgbm, X, y):
@@ -464,7 +478,10 @@ class PApKBoostRanker(BaseRanker):
 
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when ``X`` has string column
-        names.
+        names. They are ``booster_``'s feature names too when LightGBM
+        takes them as they are (printable ASCII without spaces or JSON's
+        special characters ``,:[]{}"\\``); else those are LightGBM's
+        ``Column_0``, ``Column_1``...
 
     See Also
     --------
@@ -920,6 +937,8 @@ class PApKBoostRanker(BaseRanker):
         categorical = self._categorical_feature(params, categorical, X.shape[1])
         if categorical:
             fit_params["categorical_feature"] = categorical
+        fit_params["feature_name"] = _booster_feature_names(
+            getattr(self, "feature_names_in_", None))
         if callable(params["objective"]):
             # LightGBM cannot train a custom objective without a feature to
             # split on, and writes so to stderr: stop before, silently

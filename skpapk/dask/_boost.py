@@ -358,7 +358,9 @@ class DaskBoostMixin(DaskRankerMixin):
                     category=UserWarning)
                 guard_training(client, partial(
                     model.fit, X, label, group=group,
-                    categorical_feature=categorical or "auto"),
+                    categorical_feature=categorical or "auto",
+                    feature_name=_boost._booster_feature_names(
+                        getattr(self, "feature_names_in_", None))),
                     name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
             if not _boost._no_usable_feature(exc):

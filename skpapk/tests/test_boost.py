@@ -1096,3 +1096,24 @@ def test_categorical_feature_errors(given, message):
     frame, y, groups = _categories()
     with pytest.raises(ValueError, match=message):
         PApKBoostRanker(k=5, n_estimators=2, **given).fit(frame, y, groups=groups)
+
+
+@pytest.mark.parametrize("columns, booster_names", [
+    (["f-1", "a'b", "x(1)"], ["f-1", "a'b", "x(1)"]),
+    # what LightGBM refuses or rewrites, or a model file could not hold
+    (["a b", "c", "d"], ["Column_0", "Column_1", "Column_2"]),
+    (["a:b", "c", "d"], ["Column_0", "Column_1", "Column_2"]),
+    (["größe", "c", "d"], ["Column_0", "Column_1", "Column_2"]),
+])
+def test_the_booster_has_the_dataframe_names(tmp_path, columns, booster_names):
+    from skpapk.io import load_ranker, save_ranker
+
+    X, y, groups = make_data()
+    frame = pd.DataFrame(X[:, :3], columns=columns)
+    ranker = PApKBoostRanker(k=3, n_estimators=4).fit(frame, y, groups=groups)
+    assert ranker.booster_.feature_name() == booster_names
+    assert list(ranker.feature_names_in_) == columns
+    save_ranker(ranker, tmp_path / "m.json")
+    np.testing.assert_array_equal(
+        load_ranker(tmp_path / "m.json").decision_function(frame),
+        ranker.predict(frame))
