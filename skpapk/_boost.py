@@ -49,6 +49,9 @@ _BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
 _EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
 _CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_column",
                         "cat_column", "categorical_features")
+#: ``eval_at`` and its aliases: a fit argument of ``LGBMRanker`` (given among
+#: the parameters, LightGBM warns that it prefers them to the argument).
+_EVAL_AT_ALIASES = ("eval_at", "ndcg_eval_at", "ndcg_at", "map_eval_at", "map_at")
 #: This ranker's parameters that LightGBM reads too (an alias given through
 #: ``**kwargs`` overrides them).
 _TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
@@ -163,6 +166,14 @@ def _booster_feature_names(names):
     if names is None or not all(_NAME.fullmatch(name) for name in names):
         return "auto"
     return [str(name) for name in names]
+
+
+def _fit_arguments(params):
+    """``LGBMRanker.fit``'s own arguments given among the parameters, taken
+    out of ``params`` (``eval_at``, the cut-offs of LightGBM's ``ndcg`` and
+    ``map`` metrics)."""
+    given = [alias for alias in _EVAL_AT_ALIASES if alias in params]
+    return {"eval_at": params.pop(given[-1])} if given else {}
 
 
 def _eval_rows(lightgbm, X, y):
@@ -426,10 +437,11 @@ class PApKBoostRanker(BaseRanker):
         micro-pAp@k, and kept in ``evals_result_``. LightGBM's own early
         stopping (``early_stopping_round``, ``early_stopping_rounds``) is
         refused with a ``ValueError``: use ``early_stopping`` and
-        ``n_iter_no_change``. LightGBM's ``categorical_feature`` (a fit
-        argument of ``LGBMRanker``) goes here: the positions or, for a
-        DataFrame, the names of integer-coded columns to split as
-        categories (besides a DataFrame's ``category`` columns). A name
+        ``n_iter_no_change``. Two fit arguments of ``LGBMRanker`` go here:
+        ``eval_at`` (the cut-offs of ``metric="ndcg"``), and
+        ``categorical_feature``, the positions or, for a DataFrame, the
+        names of integer-coded columns to split as categories (besides a
+        DataFrame's ``category`` columns). A name
         that LightGBM does not know (a typo, which LightGBM ignores) or an
         alias of a parameter above (``max_iter``, ``min_data_in_leaf``...,
         which LightGBM would read instead of it) gives a ``UserWarning``.
@@ -939,6 +951,7 @@ class PApKBoostRanker(BaseRanker):
             fit_params["categorical_feature"] = categorical
         fit_params["feature_name"] = _booster_feature_names(
             getattr(self, "feature_names_in_", None))
+        fit_params.update(_fit_arguments(params))
         if callable(params["objective"]):
             # LightGBM cannot train a custom objective without a feature to
             # split on, and writes so to stderr: stop before, silently
@@ -1000,6 +1013,30 @@ class PApKBoostRanker(BaseRanker):
         return self.booster_.feature_importance(
             importance_type=importance_type, iteration=self.best_iteration_)
 
+    @property
+    def n_estimators_(self):
+        """Number of boosting rounds run, as ``LGBMRanker.n_estimators_``
+        (``n_iter_``)."""
+        check_is_fitted(self)
+        return self.n_iter_
+
+    @property
+    def best_score_(self):
+        """Every validation metric at ``best_iteration_``, as
+        ``LGBMRanker.best_score_``: ``{"valid_0": {"micro_papk@<k>": ...}}``
+        under early stopping (with LightGBM's ``metric`` ones), else ``{}``."""
+        check_is_fitted(self)
+        return {data: {name: values[self.best_iteration_ - 1]
+                       for name, values in metrics.items()}
+                for data, metrics in (self.evals_result_ or {}).items()}
+
+    @property
+    def feature_name_(self):
+        """``booster_``'s feature names, as ``LGBMRanker.feature_name_``
+        (see ``feature_names_in_``)."""
+        check_is_fitted(self)
+        return self.booster_.feature_name()
+
     def decision_function(self, X):
         """Raw score of every row (the sum of the trees); higher is better.
 
@@ -1017,7 +1054,7 @@ class PApKBoostRanker(BaseRanker):
         """
         return self._predict_booster(X)
 
-    def predict(self, X, *, start_iteration=0, num_iteration=None,
+    def predict(self, X, *, raw_score=True, start_iteration=0, num_iteration=None,
                 pred_leaf=False, pred_contrib=False):
         """The scores of the rows, or what ``LGBMRanker.predict`` gives.
 
@@ -1026,6 +1063,10 @@ class PApKBoostRanker(BaseRanker):
         X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
             NaN: a missing value, and ``category`` columns coded by the
             categories of the fit, as in :meth:`fit`.
+        raw_score : bool, default=True
+            A ranker's scores are raw scores, as ``LGBMRanker.predict``'s
+            (no link function, also with ``objective="binary"``): ``False``
+            raises a ``ValueError``.
         start_iteration : int, default=0
             First tree used.
         num_iteration : int or None, default=None
@@ -1064,6 +1105,12 @@ class PApKBoostRanker(BaseRanker):
         >>> bool(np.allclose(shap.sum(axis=1), ranker.predict(X)))
         True
         """
+        if raw_score is not True:
+            raise ValueError(
+                f"raw_score={raw_score!r}: {type(self).__name__}.predict gives "
+                f"raw scores, the only scores of a ranker (with "
+                f"objective='binary' too); for probabilities of the binary "
+                f"objective, take scipy.special.expit of them.")
         if (start_iteration, num_iteration, pred_leaf, pred_contrib) == (
                 0, None, False, False):
             return self.decision_function(X)  # (on Dask: of dask X too)

@@ -314,6 +314,7 @@ class DaskBoostMixin(DaskRankerMixin):
         params = self._lightgbm_params(seed)
         self._check_passed_through(lgb)
         categorical = self._categorical_feature(params, [], self.n_features_in_)
+        arguments = _boost._fit_arguments(params)
         params.pop("n_jobs")  # the Dask interface uses each worker's nthreads
         if _no_feature_varies(info):  # LightGBM is not started
             self._warn_no_split()
@@ -358,7 +359,7 @@ class DaskBoostMixin(DaskRankerMixin):
                     category=UserWarning)
                 guard_training(client, partial(
                     model.fit, X, label, group=group,
-                    categorical_feature=categorical or "auto",
+                    categorical_feature=categorical or "auto", **arguments,
                     feature_name=_boost._booster_feature_names(
                         getattr(self, "feature_names_in_", None))),
                     name=type(self).__name__)

@@ -1117,3 +1117,23 @@ def test_the_booster_has_the_dataframe_names(tmp_path, columns, booster_names):
     np.testing.assert_array_equal(
         load_ranker(tmp_path / "m.json").decision_function(frame),
         ranker.predict(frame))
+
+
+def test_lgbmranker_attributes_and_raw_score():
+    X, y, groups = make_data()
+    plain = PApKBoostRanker(k=3, n_estimators=6).fit(X, y, groups=groups)
+    assert plain.n_estimators_ == plain.n_iter_ == 6 and plain.best_score_ == {}
+    assert plain.feature_name_ == [f"Column_{j}" for j in range(X.shape[1])]
+    stopped = PApKBoostRanker(k=3, n_estimators=30, early_stopping=True,
+                              n_iter_no_change=3, metric="ndcg", eval_at=[3])
+    stopped.fit(X, y, groups=groups)
+    best = stopped.best_iteration_
+    assert stopped.best_score_ == {"valid_0": {
+        "micro_papk@3": stopped.validation_scores_[best - 1],
+        "ndcg@3": stopped.evals_result_["valid_0"]["ndcg@3"][best - 1]}}
+    assert stopped.n_estimators_ == stopped.n_iter_ > best
+    np.testing.assert_array_equal(plain.predict(X, raw_score=True),
+                                  plain.predict(X))
+    with pytest.raises(ValueError, match="raw_score=False: PApKBoostRanker."
+                                         "predict gives raw scores"):
+        plain.predict(X, raw_score=False)
