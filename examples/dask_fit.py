@@ -109,8 +109,8 @@ if __name__ == "__main__":
         # Rows that arrive mixed up (users spread over partitions) make the
         # fit raise an error; a shuffle by user fixes them.
         perm = np.random.default_rng(0).permutation(X.shape[0])
-        mixed = [da.from_array(a[perm], chunks=10_000) for a in (y_np, g_np)]
-        X_mixed = da.from_array(X_np[perm], chunks=(10_000, D))
+        X_mixed = X[perm].rechunk((10_000, D))  # taken on the workers
+        mixed = [a[perm].rechunk(10_000) for a in (y, groups)]
         try:
             skpapk.dask.PApKRanker(k=10).fit(X_mixed, mixed[0], groups=mixed[1])
         except ValueError as exc:

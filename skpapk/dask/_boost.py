@@ -347,7 +347,9 @@ class DaskBoostMixin(DaskRankerMixin):
                             shape=(i["n_user_rows"],), dtype=np.intp)
             for part, i in used])
         model = lgb_dask.DaskLGBMRanker(client=client, **params)
-        # LightGBM prints "Finding random open ports..." whatever its verbosity
+        # LightGBM prints "Finding random open ports..." whatever its
+        # verbosity (its network setup's [Info] lines, written by its C++
+        # threads to the workers' stdout, cannot be caught here)
         quiet = (contextlib.redirect_stdout(io.StringIO()) if self.verbose < 2
                  else contextlib.nullcontext())
         try:
@@ -473,7 +475,11 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     below. ``n_jobs`` sets the threads of ``decision_function``; training
     runs as many LightGBM threads on each worker as it has Dask threads
     (``nthreads``), as ``lightgbm.dask`` does. ``sample_weight`` is for
-    in-memory input only.
+    in-memory input only. Whatever ``verbose``, the workers' LightGBM
+    prints the lines of its network setup (``[LightGBM] [Info] Trying to
+    bind port ...``, ``Connected to rank 0``): LightGBM writes them from
+    its own threads, before it reads its ``verbosity``, straight to the
+    workers' standard output.
 
     Parameters
     ----------
