@@ -66,11 +66,11 @@ with sklearn.config_context(enable_metadata_routing=True):
             scores = cross_val_score(model, X, y, scoring=scorer, cv=cv,
                                      params={"groups": groups})
         warned = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
-        print(f"{name:42s} micro-pAp@{K} = {scores.mean():.3f} "
-              f"+- {scores.std():.3f}"
-              + (f"  ({warned} of 4 fits: ConvergenceWarning)" if warned else ""))
+        print(f"{name:41s} micro-pAp@{K} = {scores.mean():.3f} "
+              f"+- {scores.std():.3f}" + (f"  warned {warned}/4" if warned else ""))
 
 # %%
+# "warned": the cross-validation fits that raised a ``ConvergenceWarning``.
 # The subgradient rankers warn when their objective never went below its
 # value at the starting point ``w = 0``. Unscaled, every step of the avg
 # ranker overshoots (its objective climbs to about 1,700): the scaler fixes
@@ -83,5 +83,5 @@ with sklearn.config_context(enable_metadata_routing=True):
 # A random ranking of the test users scores, in expectation:
 random_scores = [expected_papk_score(y[test], k=K, groups=groups[test])
                  for _, test in cv.split(X, y, groups)]
-print(f"{'random ranking (exact expectation)':42s} micro-pAp@{K} = "
+print(f"{'random ranking (exact expectation)':41s} micro-pAp@{K} = "
       f"{np.mean(random_scores):.3f}")
