@@ -711,9 +711,15 @@ class PApKBoostRanker(BaseRanker):
                     f"without improvement before stopping, here {rounds!r}) "
                     f"instead, and drop {alias} (set_params({alias}=None)).")
         auto = isinstance(self.early_stopping, str)  # "auto"
-        dart = next((alias for alias in _BOOSTING_ALIASES
-                     if isinstance(self._other_params.get(alias), str)
-                     and self._other_params[alias].lower() == "dart"), None)
+        dart = self._boosting("dart")
+        rf = self._boosting("rf", "random_forest")
+        if rf is not None and self.objective in SMOOTH_SURROGATES:
+            raise ValueError(
+                f"{rf}={self._other_params[rf]!r} cannot train "
+                f"objective={self.objective!r}: LightGBM's random forest mode "
+                f"takes its own objectives only; use objective='lambdarank', "
+                f"'rank_xendcg' or 'binary' (with subsample < 1), or "
+                f"{rf}='gbdt'.")
         if dart is not None and (validation or not auto and self.early_stopping):
             given, fix = (
                 ("X_val, y_val and groups_val (the validation rows of early "
@@ -730,6 +736,13 @@ class PApKBoostRanker(BaseRanker):
         if auto:
             return validation or (dart is None and n_samples > 10_000)
         return bool(self.early_stopping)
+
+    def _boosting(self, *modes):
+        """The ``boosting_type`` alias passed through set to one of
+        ``modes``, else None."""
+        return next((alias for alias in _BOOSTING_ALIASES
+                     if isinstance(self._other_params.get(alias), str)
+                     and self._other_params[alias].lower() in modes), None)
 
     def _lightgbm_seed(self, rng):
         """LightGBM's seed from ``random_state`` (drawn from ``rng`` when it

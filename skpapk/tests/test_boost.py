@@ -1137,3 +1137,16 @@ def test_lgbmranker_attributes_and_raw_score():
     with pytest.raises(ValueError, match="raw_score=False: PApKBoostRanker."
                                          "predict gives raw scores"):
         plain.predict(X, raw_score=False)
+
+
+@pytest.mark.parametrize("alias", ["boosting_type", "boosting"])
+def test_random_forest_mode_needs_a_lightgbm_objective(alias):
+    # LightGBM failed inside the fit, printing a [Fatal] line at verbose=0
+    X, y, groups = make_data()
+    ranker = PApKBoostRanker(k=3, n_estimators=3, subsample=0.8, **{alias: "rf"})
+    with pytest.raises(ValueError, match=f"{alias}='rf' cannot train objective="
+                                         "'pairwise_logistic'.*'lambdarank'"):
+        ranker.fit(X, y, groups=groups)
+    scores = ranker.set_params(objective="lambdarank").fit(
+        X, y, groups=groups).predict(X)
+    assert np.unique(scores).shape[0] > 1
