@@ -129,6 +129,10 @@ def check_booster_text(text, n_features=None):
     keys = [key for key, _, _ in fields]
     header = {key: value for key, _, value in fields}
     expected = [key for key in _HEADER if key != "objective" or key in header]
+    if "average_output" in keys:
+        raise ValueError("its booster averages its trees (LightGBM's random "
+                         "forest mode, boosting_type='rf'), which is not "
+                         "supported: save_ranker saves boosted trees")
     if not sep or keys != expected:
         raise ValueError(f"its booster's header must hold the lines "
                          f"{', '.join(expected)}, in that order")

@@ -512,6 +512,8 @@ def test_categorical_splits_round_trip(tmp_path, data, make):
     (lambda t: t.replace("Column_0", "Colümn_0"), "not ASCII"),
     (lambda t: t.replace("\n", "\0\n", 1), "not LightGBM's text format"),
     (lambda t: t.replace("label_index=0\n", "label_index=0\naverage_output\n"),
+     "averages its trees"),
+    (lambda t: t.replace("label_index=0\n", "label_index=0\nlinear_tree\n"),
      "header must hold"),
     (lambda t: t.replace("version=v4", "version=v3"), "not a LightGBM 4 ranker"),
     (lambda t: t.replace("num_class=1", "num_class=2"), "not a LightGBM 4 ranker"),
@@ -595,6 +597,8 @@ def _lightgbm_models(X, y):
     three = np.arange(X.shape[0]) % 3
     kw = dict(n_estimators=3, num_leaves=4, min_child_samples=2, verbose=-1)
     return {
+        "random forest": lightgbm.LGBMRegressor(
+            boosting_type="rf", subsample=0.8, subsample_freq=1, **kw).fit(X, y),
         "multiclass": lightgbm.LGBMClassifier(**kw).fit(X, three),
         "linear trees": lightgbm.LGBMRegressor(linear_tree=True, **kw).fit(X, y),
         "non-ASCII names": lightgbm.LGBMRegressor(**kw).fit(
@@ -603,6 +607,7 @@ def _lightgbm_models(X, y):
 
 
 @pytest.mark.parametrize("name, message", [
+    ("random forest", "averages its trees"),
     ("multiclass", "not a LightGBM 4 ranker"),
     ("linear trees", "linear trees are not supported"),
     ("non-ASCII names", "not ASCII"),
