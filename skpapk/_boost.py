@@ -1028,16 +1028,21 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def n_estimators_(self):
-        """Number of boosting rounds run, as ``LGBMRanker.n_estimators_``
-        (``n_iter_``)."""
+        """Number of boosting rounds run (``n_iter_``).
+
+        As ``LGBMRanker.n_estimators_``.
+        """
         check_is_fitted(self)
         return self.n_iter_
 
     @property
     def best_score_(self):
-        """Every validation metric at ``best_iteration_``, as
-        ``LGBMRanker.best_score_``: ``{"valid_0": {"micro_papk@<k>": ...}}``
-        under early stopping (with LightGBM's ``metric`` ones), else ``{}``."""
+        """Every validation metric at ``best_iteration_``.
+
+        As ``LGBMRanker.best_score_``: ``{"valid_0": {"micro_papk@<k>":
+        ...}}`` under early stopping (with LightGBM's ``metric`` ones), else
+        ``{}``.
+        """
         check_is_fitted(self)
         return {data: {name: values[self.best_iteration_ - 1]
                        for name, values in metrics.items()}
@@ -1045,8 +1050,10 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def feature_name_(self):
-        """``booster_``'s feature names, as ``LGBMRanker.feature_name_``
-        (see ``feature_names_in_``)."""
+        """The feature names of ``booster_``.
+
+        As ``LGBMRanker.feature_name_`` (see ``feature_names_in_``).
+        """
         check_is_fitted(self)
         return self.booster_.feature_name()
 
