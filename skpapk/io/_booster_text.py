@@ -39,6 +39,13 @@ _WORD = re.compile(r"[0-9]{1,10}")
 _FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
 
 
+#: A feature's ``feature_infos`` entry: ``none`` (one value), ``[min:max]``
+#: of a numeric feature, or a categorical feature's categories (LightGBM's
+#: ``dump_model`` parses them without checks: ``[abc`` crashed it).
+_INFO = re.compile(r"none|\[(-?inf|{0}):(-?inf|{0})\]"
+                   r"|-?[0-9]{{1,10}}(:-?[0-9]{{1,10}})*".format(_FLOAT.pattern))
+
+
 def _numbers(text, count, key, integer):
     values = text.split(" ") if text else []
     if len(values) != count:
@@ -145,6 +152,8 @@ def check_booster_text(text, n_features=None):
             or header["max_feature_idx"] != str(n_features - 1)
             or len(header["feature_names"].split(" ")) != n_features
             or len(header["feature_infos"].split(" ")) != n_features
+            or not all(_INFO.fullmatch(info)
+                       for info in header["feature_infos"].split(" "))
             or "objective" in header and not _OBJECTIVE.fullmatch(
                 header["objective"])):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "

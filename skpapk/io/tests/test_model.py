@@ -3,6 +3,7 @@
 import json
 import os
 import pickle
+import re
 import warnings
 
 import joblib
@@ -517,6 +518,11 @@ def test_categorical_splits_round_trip(tmp_path, data, make):
      "header must hold"),
     (lambda t: t.replace("version=v4", "version=v3"), "not a LightGBM 4 ranker"),
     (lambda t: t.replace("num_class=1", "num_class=2"), "not a LightGBM 4 ranker"),
+    # LightGBM's dump_model parsed a feature's infos unchecked: a crash
+    (lambda t: re.sub("feature_infos=[^ ]*", "feature_infos=[abc", t),
+     "not a LightGBM 4 ranker"),
+    (lambda t: re.sub("feature_infos=[^ ]*", "feature_infos=1::2", t),
+     "not a LightGBM 4 ranker"),
     (lambda t: t.replace("tree_sizes=", "tree_sizes=1"), "does not start or end"),
     (lambda t: t.replace("tree_sizes=", "tree_sizes=-"), "not byte counts"),
     (lambda t: t.replace("end of trees", "end of tree"), "do not end where"),
