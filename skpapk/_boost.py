@@ -60,6 +60,21 @@ _TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
                "n_jobs", "verbose")
 
 
+def _aliases(name):
+    """The other names of LightGBM's parameter ``name`` (empty when LightGBM
+    does not list them)."""
+    return next((group - {name} for group in _alias_groups() or ()
+                 if name in group), frozenset())
+
+
+def _same(a, b):
+    """Whether two parameter values are equal (False when not comparable)."""
+    try:
+        return bool(a == b)
+    except Exception:  # arrays, callables...
+        return False
+
+
 def _alias_groups():
     """LightGBM's parameters, each as the set of its names (its aliases, its
     scikit-learn name), as LightGBM lists them; None when this LightGBM does
@@ -173,7 +188,10 @@ def _fit_arguments(params):
     out of ``params`` (``eval_at``, the cut-offs of LightGBM's ``ndcg`` and
     ``map`` metrics)."""
     given = [alias for alias in _EVAL_AT_ALIASES if alias in params]
-    return {"eval_at": params.pop(given[-1])} if given else {}
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
+                         f"eval_at; give only one.")
+    return {"eval_at": params.pop(given[0])} if given else {}
 
 
 def _eval_rows(lightgbm, X, y):
@@ -774,34 +792,39 @@ class PApKBoostRanker(BaseRanker):
         core, LightGBM's default)."""
         return None if self.n_jobs is None else effective_n_jobs(self.n_jobs)
 
-    def _check_passed_through(self, lgb):
+    def _check_passed_through(self, lgb, seed=None):
         """Warn about a LightGBM parameter passed through that LightGBM does
-        not know (a typo: LightGBM ignores it, silently at ``verbose=0``) or
-        that is an alias of one of this ranker's (LightGBM reads it instead)."""
+        not know (a typo: LightGBM ignores it, silently at ``verbose=0``),
+        that is an argument of ``LGBMRanker.fit`` this ranker does not pass
+        on, or that is an alias of one of this ranker's parameters with
+        another value (LightGBM reads it instead)."""
         groups = _alias_groups()
         if groups is None:  # pragma: no cover - a LightGBM without the table
             return
         known = set().union(*groups, inspect.signature(
             lgb.LGBMModel.__init__).parameters)
+        fit_arguments = set(inspect.signature(lgb.LGBMRanker.fit).parameters)
+        own = self._translated(seed)
         name = type(self).__name__
         for key, value in self._other_params.items():
-            if key not in known:
+            if key in fit_arguments and key not in known:
+                problem = (f"an argument of LGBMRanker.fit that {name} does "
+                           f"not pass on: LightGBM ignores it")
+            elif key not in known:
                 close = difflib.get_close_matches(
                     key, sorted(known | set(self._get_param_names())), n=1)
-                warnings.warn(
-                    f"{name} got {key}={value!r}, which is not a LightGBM "
-                    f"parameter: LightGBM ignores it."
-                    + (f" Did you mean {close[0]}?" if close else ""),
-                    UserWarning, stacklevel=_stacklevel())
-                continue
-            same = [own for own in _TRANSLATED if own != key and any(
-                key in group and own in group for group in groups)]
-            if same:
-                warnings.warn(
-                    f"{name} got {key}={value!r}, LightGBM's alias of its "
-                    f"parameter {same[0]}, which LightGBM then reads instead "
-                    f"of {same[0]}={getattr(self, same[0])!r}; set {same[0]} "
-                    f"instead of {key}.", UserWarning, stacklevel=_stacklevel())
+                problem = ("not a LightGBM parameter: LightGBM ignores it"
+                           + (f" (did you mean {close[0]}?)" if close else ""))
+            else:
+                same = [p for p in _TRANSLATED if p != key and key in _aliases(p)
+                        and not _same(value, own[p])]
+                if not same:
+                    continue
+                problem = (f"LightGBM's alias of {same[0]}, which LightGBM then "
+                           f"reads instead of {same[0]}={getattr(self, same[0])!r}"
+                           f"; set {same[0]} instead of {key}")
+            warnings.warn(f"{name} got {key}={value!r}, {problem}.", UserWarning,
+                          stacklevel=_stacklevel())
 
     def _categorical_feature(self, params, categorical, n_features):
         """``categorical_feature`` of the fit: the positions of the columns
@@ -839,6 +862,17 @@ class PApKBoostRanker(BaseRanker):
         """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
         ``lightgbm.DaskLGBMRanker``): the one translation of this ranker's
         parameters, then the LightGBM parameters passed through."""
+        params = self._translated(seed)
+        # an alias passed through replaces the key it is an alias of (else
+        # LightGBM reads one or the other, depending on the key)
+        for key in [key for key in params if _aliases(key) & set(
+                self._other_params) - {key}]:
+            del params[key]
+        params.update(self._other_params)
+        return params
+
+    def _translated(self, seed):
+        """This ranker's parameters as LightGBM's."""
         params = {
             "objective": self._lightgbm_objective(),
             "n_estimators": self.n_estimators,
@@ -859,7 +893,6 @@ class PApKBoostRanker(BaseRanker):
         }
         if self.objective == "lambdarank":
             params["lambdarank_truncation_level"] = 2 * self.k
-        params.update(self._other_params)
         return params
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -958,7 +991,7 @@ class PApKBoostRanker(BaseRanker):
                 eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
-        self._check_passed_through(lgb)
+        self._check_passed_through(lgb, seed)
         categorical = self._categorical_feature(params, categorical, X.shape[1])
         if categorical:
             fit_params["categorical_feature"] = categorical
@@ -1125,7 +1158,7 @@ class PApKBoostRanker(BaseRanker):
         >>> bool(np.allclose(shap.sum(axis=1), ranker.predict(X)))
         True
         """
-        if raw_score is not True:
+        if not raw_score:
             raise ValueError(
                 f"raw_score={raw_score!r}: {type(self).__name__}.predict gives "
                 f"raw scores, the only scores of a ranker (with "

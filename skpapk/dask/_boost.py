@@ -312,10 +312,10 @@ class DaskBoostMixin(DaskRankerMixin):
     def _train(self, lgb, lgb_dask, client, parts, info, seed):
         """Train with ``DaskLGBMRanker`` on the prepared partitions."""
         params = self._lightgbm_params(seed)
-        self._check_passed_through(lgb)
+        self._check_passed_through(lgb, seed)
         categorical = self._categorical_feature(params, [], self.n_features_in_)
         arguments = _boost._fit_arguments(params)
-        params.pop("n_jobs")  # the Dask interface uses each worker's nthreads
+        params.pop("n_jobs", None)  # the Dask interface uses each worker's nthreads
         if _no_feature_varies(info):  # LightGBM is not started
             self._warn_no_split()
             return _boost._constant_booster(lgb, params, self.n_features_in_)

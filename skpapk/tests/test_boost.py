@@ -1031,21 +1031,35 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
 
     def fit(**params):
         return PApKBoostRanker(k=3, n_estimators=4, **params)
-    with pytest.warns(UserWarning, match="got lerning_rate=0.5, which is not "
-                                         "a LightGBM parameter: LightGBM "
-                                         "ignores it. Did you mean "
-                                         "learning_rate?"):
+    with pytest.warns(UserWarning, match=r"got lerning_rate=0.5, not a "
+                                         r"LightGBM parameter: LightGBM ignores "
+                                         r"it \(did you mean learning_rate\?\)"):
         fit(lerning_rate=0.5).fit(X, y, groups=groups)
+    with pytest.warns(UserWarning, match="got callbacks=.*an argument of "
+                                         "LGBMRanker.fit that PApKBoostRanker "
+                                         "does not pass on"):
+        fit(callbacks=[]).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got max_iter=7, LightGBM's alias of "
-                                         "its parameter n_estimators, which "
-                                         "LightGBM then reads instead of "
-                                         "n_estimators=4") as record:
+                                         "n_estimators, which LightGBM then "
+                                         "reads instead of n_estimators=4; set "
+                                         "n_estimators instead") as record:
         ranker = fit(max_iter=7).fit(X, y, groups=groups)
     assert ranker.n_iter_ == 7 and record[0].filename == __file__
     with warnings.catch_warnings():  # LightGBM's own names: no warning
         warnings.simplefilter("error")
         PApKBoostRanker(k=3, n_estimators=4, max_bin=15, min_data_per_group=5,
                         extra_trees=True).fit(X, y, groups=groups)
+        # an alias with the value LightGBM gets anyway (verbose=0 is -1)
+        PApKBoostRanker(k=3, n_estimators=4, verbosity=-1, seed=3,
+                        random_state=3).fit(X, y, groups=groups)
+    # an alias of a key the ranker sets itself is read (LightGBM read the
+    # ranker's metric="None" instead of metrics="ndcg")
+    ranker = PApKBoostRanker(k=3, n_estimators=4, early_stopping=True,
+                             metrics="ndcg", ndcg_at=[2]).fit(X, y, groups=groups)
+    assert set(ranker.evals_result_["valid_0"]) == {"micro_papk@3", "ndcg@2"}
+    with pytest.raises(ValueError, match="eval_at and ndcg_at are aliases of "
+                                         "LightGBM's eval_at; give only one"):
+        fit(eval_at=[2], ndcg_at=[5]).fit(X, y, groups=groups)
 
 
 def _categories(seed=0):
@@ -1132,8 +1146,9 @@ def test_lgbmranker_attributes_and_raw_score():
         "micro_papk@3": stopped.validation_scores_[best - 1],
         "ndcg@3": stopped.evals_result_["valid_0"]["ndcg@3"][best - 1]}}
     assert stopped.n_estimators_ == stopped.n_iter_ > best
-    np.testing.assert_array_equal(plain.predict(X, raw_score=True),
-                                  plain.predict(X))
+    for truthy in (True, 1, np.True_):
+        np.testing.assert_array_equal(plain.predict(X, raw_score=truthy),
+                                      plain.predict(X))
     with pytest.raises(ValueError, match="raw_score=False: PApKBoostRanker."
                                          "predict gives raw scores"):
         plain.predict(X, raw_score=False)
