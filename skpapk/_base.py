@@ -319,9 +319,8 @@ class BaseRanker(BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Candidate items of every group (user).
         groups : array-like of shape (n_samples,), default=None
-            Group label of every row; ``None``: one group (with a
-            :class:`~skpapk.exceptions.MissingGroupsWarning` when the ranker
-            was fitted on several groups).
+            Group label of every row; ``None``: one group (one user's
+            candidate items, say).
         k : int, default=None
             Length of each list; ``None`` uses ``self.k``. A group with fewer
             rows gets all of them.
@@ -336,7 +335,6 @@ class BaseRanker(BaseEstimator):
         """
         k = check_k(self.k if k is None else k)
         scores = self.decision_function(X)
-        check_groups_routing(self, groups, method="recommend")
         codes, labels = check_groups(groups, scores.shape[0])
         n_groups = labels.shape[0]
         seg = rank_within_segments(scores, codes, n_groups)

@@ -6,9 +6,8 @@ __all__ = ["MissingGroupsWarning", "WorkerLostError"]
 class MissingGroupsWarning(UserWarning):
     """A ranker got no ``groups`` where its rows most likely span several groups.
 
-    Raised by the rankers' ``fit``, ``partial_fit``, ``score`` and
-    ``recommend`` when ``groups=None`` (every row in one list) is most
-    likely a mistake:
+    Raised by the rankers' ``fit``, ``partial_fit`` and ``score`` when
+    ``groups=None`` (every row in one list) is most likely a mistake:
 
     - inside a scikit-learn model-selection routine
       (:class:`~sklearn.model_selection.GridSearchCV`,
@@ -18,9 +17,9 @@ class MissingGroupsWarning(UserWarning):
       each test fold is scored as one list; the search can pick a worse model
       and nothing else says so. The fix is
       ``sklearn.set_config(enable_metadata_routing=True)``;
-    - in ``score`` or ``recommend`` of a ranker fitted on several groups
-      (or of a model saved from one): the rows are scored, or ranked, as one
-      list, not per group. The fix is to pass ``groups``; to a
+    - in ``score`` of a ranker fitted on several groups (or of a model
+      saved from one): the rows are scored as one list, not per group
+      (micro-pAp@k). The fix is to pass ``groups``; to a
       :class:`~sklearn.pipeline.Pipeline`'s ``score``, with metadata routing
       on (with routing off, ``Pipeline.score`` gives its last step no
       ``groups``, even when given some).

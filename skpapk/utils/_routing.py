@@ -79,10 +79,10 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
     - metadata routing is off and a scikit-learn model-selection routine
       (a search, ``cross_validate``, ``learning_curve``...) is on the call
       stack: that routine gave ``groups`` to its splitter only; or
-    - ``method="score"`` or ``"recommend"`` and the ranker was fitted on
-      more than one group (the message says so when a scikit-learn
-      ``Pipeline`` with routing off called it: ``Pipeline.score`` passes its
-      last step no ``groups``, even when given some).
+    - ``method="score"`` and the ranker was fitted on more than one group
+      (the message says so when a scikit-learn ``Pipeline`` with routing
+      off called it: ``Pipeline.score`` passes its last step no ``groups``,
+      even when given some).
 
     Parameters
     ----------
@@ -90,7 +90,7 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         The ranker being fitted or scored.
     groups : array-like or None
         The ``groups`` argument the ranker got.
-    method : {"fit", "partial_fit", "score", "recommend"}
+    method : {"fit", "partial_fit", "score"}
         The ranker's method that calls this.
     n_groups : int, default=None
         With ``method="fit"`` or ``"partial_fit"``: the number of groups of
@@ -128,13 +128,9 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"the per-user ones. {_ROUTING_FIX} If all the rows really form one "
             f"list, ignore this warning."
         )
-    elif method in ("score", "recommend") and getattr(
-            estimator, "_n_fit_groups", 1) > 1:
-        what = ("scored as ONE list" if method == "score" else
-                "ranked as ONE list (one top-k list for all of them)")
-        fix = ("score each group's list (micro-pAp@k)" if method == "score"
-               else "get each group's top-k list")
-        if (method == "score" and _in_module("sklearn.pipeline")
+    elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
+        what, fix = "scored as ONE list", "score each group's list (micro-pAp@k)"
+        if (_in_module("sklearn.pipeline")
                 and not sklearn.get_config()["enable_metadata_routing"]):
             fix += (". A scikit-learn Pipeline gives its last step no groups "
                     "while metadata routing is off, even when its score got "
