@@ -769,11 +769,11 @@ class PApKBoostRanker(BaseRanker):
             return self.random_state
         return int(rng.randint(np.iinfo(np.int32).max))
 
-    def _warn_no_split(self):
+    def _warn_no_split(self, rows="the training rows"):
         """Every tree would be one leaf: the constant model's warning."""
         warnings.warn(
             f"No feature of X can be split on (every feature is constant "
-            f"over the training rows, or has too few rows for "
+            f"over {rows}, or has too few rows for "
             f"min_child_samples={self.min_child_samples}): the ranker "
             f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
 

@@ -370,7 +370,8 @@ class DaskBoostMixin(DaskRankerMixin):
                 raise
             # no feature can be split on: the in-memory ranker's warning and
             # constant model (LightGBM's distributed training stops there)
-            self._warn_no_split()
+            self._warn_no_split("the training rows of a worker, where "
+                                "LightGBM finds each feature's bins")
             return _boost._constant_booster(lgb, params, n_features)
         return model.booster_
 

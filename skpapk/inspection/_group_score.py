@@ -15,6 +15,7 @@ from ..metrics import (
     partial_auc_score,
     precision_at_k_score,
 )
+from ..metrics._common import _check_zero_division
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
 
@@ -58,6 +59,7 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label,
                       zero_division):
     """Per-group values of every model, counts and random baseline per group."""
     func, _, uses_k, has_ties, undefined = _METRICS[metric]
+    _check_zero_division(zero_division)  # also where it does not apply
     options = {"groups": groups, "average": None, "pos_label": pos_label}
     if uses_k:
         options["k"] = k

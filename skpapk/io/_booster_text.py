@@ -80,14 +80,16 @@ def _check_tree(block, index, n_features):
     fields = dict(line.partition("=")[::2] for line in body[:-3].split("\n"))
     n, n_cat = (int(v) if _INT.fullmatch(v) else -1 for v in (
         fields.get("num_leaves", ""), fields.get("num_cat", "")))
+    if fields.get("is_linear") == "1":
+        raise ValueError(f"tree {index} is a linear tree (LightGBM's "
+                         f"linear_tree=True), which is not supported")
     keys = {"num_leaves", "num_cat", "is_linear", "shrinkage", *_LEAF_KEYS,
             *_NODE_KEYS, *(_CAT_KEYS if n_cat > 0 else ())}
     if (set(fields) != keys or len(body[:-3].split("\n")) != len(keys)
             or not 1 <= n <= _MAX_LEAVES or not 0 <= n_cat < n
             or fields["is_linear"] != "0"):
         raise ValueError(f"tree {index} is not a tree as LightGBM writes it "
-                         f"(its keys, num_leaves, num_cat or is_linear; linear "
-                         f"trees are not supported)")
+                         f"(its keys, num_leaves, num_cat or is_linear)")
     _numbers(fields["shrinkage"], 1, "shrinkage", False)
     values = {key: _numbers(fields[key], n if key in _LEAF_KEYS else n - 1, key,
                             key in _INTS)
@@ -139,7 +141,7 @@ def check_booster_text(text, n_features=None):
     if "average_output" in keys:
         raise ValueError("its booster averages its trees (LightGBM's random "
                          "forest mode, boosting_type='rf'), which is not "
-                         "supported: save_ranker saves boosted trees")
+                         "supported")
     if not sep or keys != expected:
         raise ValueError(f"its booster's header must hold the lines "
                          f"{', '.join(expected)}, in that order")

@@ -168,6 +168,14 @@ def test_zero_division_sets_undefined_groups_for_models_and_baseline(
     assert_array_equal(disp.scores["model a"][:-1], oracle[:-1])
 
 
+@pytest.mark.parametrize("metric", list(METRICS))
+def test_zero_division_is_checked_for_every_metric(metric):
+    y, scores, g = _data()
+    with pytest.raises(ValueError, match="zero_division must be 'warn'"):
+        GroupScoreDisplay.from_predictions(y, scores, groups=g, k=3,
+                                           metric=metric, zero_division=7)
+
+
 def test_from_estimator_several_rankers_and_axes_reuse():
     X, y, g = make_papk_simulation(12, n_pos=(2, 8), n_neg=(10, 30), random_state=0)
     rankers = [PApKAvgRanker(k=4, max_iter=20, tol=None).fit(X, y, groups=g),

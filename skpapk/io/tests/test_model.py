@@ -422,7 +422,8 @@ def _first_tree(text, key, value):
     (("decision_type", "16 2 2"), "unknown decision_type"),
     (("decision_type", "14 2 2"), "unknown decision_type"),  # missing type 3
     (("num_cat", "1"), "not a tree as LightGBM writes it"),
-    (("is_linear", "1"), "not a tree as LightGBM writes it"),
+    (("is_linear", "1"), "tree 0 is a linear tree"),
+    (("is_linear", "2"), "not a tree as LightGBM writes it"),
     (("num_leaves", "3"), "values, not"),
     (("leaf_count", "1 2 9999999999 4"), "out of range"),
 ])
@@ -613,7 +614,7 @@ def _lightgbm_models(X, y):
 @pytest.mark.parametrize("name, message", [
     ("random forest", "averages its trees"),
     ("multiclass", "not a LightGBM 4 ranker"),
-    ("linear trees", "linear trees are not supported"),
+    ("linear trees", "tree 0 is a linear tree"),
     ("non-ASCII names", "not ASCII"),
 ])
 def test_boosters_that_cannot_be_loaded_are_not_saved(tmp_path, data, name,
