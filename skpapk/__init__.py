@@ -6,7 +6,7 @@ skpapk`` and the light commands of the ``skpapk`` tool (``score``,
 ``from skpapk import PApKRanker`` works as usual.
 """
 
-from .utils._lazy import attach
+from .utils._lazy import attach as _attach
 
 __version__ = "0.1.0"
 
@@ -27,4 +27,4 @@ _LAZY = {
     "PApKTSRanker": "._ranker",
 }
 
-__getattr__, __dir__, __all__ = attach(__name__, _LAZY)
+__getattr__, __dir__, __all__ = _attach(__name__, _LAZY)

@@ -5,7 +5,7 @@ Strict CSV files of ranking data, and model files that hold plain data
 imported on first use (PEP 562).
 """
 
-from ..utils._lazy import attach
+from ..utils._lazy import attach as _attach
 
 #: Public name -> the private module that defines it.
 _LAZY = {
@@ -16,4 +16,4 @@ _LAZY = {
     "save_ranker": "._model",
 }
 
-__getattr__, __dir__, __all__ = attach(__name__, _LAZY)
+__getattr__, __dir__, __all__ = _attach(__name__, _LAZY)

@@ -6,7 +6,7 @@ only) can be imported without scikit-learn; ``from skpapk.metrics import
 papk_score`` works as usual.
 """
 
-from ..utils._lazy import attach
+from ..utils._lazy import attach as _attach
 
 #: Public name -> the private module that defines it.
 _LAZY = {
@@ -29,4 +29,4 @@ _LAZY = {
     "recall_at_k_score": "._topk",
 }
 
-__getattr__, __dir__, __all__ = attach(__name__, _LAZY)
+__getattr__, __dir__, __all__ = _attach(__name__, _LAZY)

@@ -16,7 +16,9 @@ and errors.
 
 import importlib
 import inspect
+import re
 from inspect import signature
+from pathlib import Path
 
 import pytest
 
@@ -250,6 +252,24 @@ def test_public_modules_are_listed():
         if module is None or module_name == "skpapk.utils":
             continue
         assert getattr(module, "__all__", None), f"{module_name} has no __all__"
+
+
+def test_the_api_reference_lists_every_public_name():
+    """Every name of a public ``__all__`` (but the CLI's ``main`` and the
+    registries) under its module's section of ``doc/api.rst``."""
+    api = (Path(__file__).parents[2] / "doc" / "api.rst").read_text()
+    sections = dict(re.findall(r"\.\. module:: (\S+)\n(.*?)(?=\.\. module::|\Z)",
+                               api, flags=re.S))
+    missing = []
+    for module_name in PUBLIC_MODULES:
+        module = _import(module_name)
+        if module is None or module_name in ("skpapk.cli", "skpapk.utils"):
+            continue
+        listed = set(re.findall(r"^   (\w+)$", sections.get(module_name, ""),
+                                flags=re.M))
+        missing += [f"{module_name}.{name}" for name in module.__all__
+                    if name not in listed and name.upper() != name]
+    assert missing == []
 
 
 def test_constants_are_the_registries():
