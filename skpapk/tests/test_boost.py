@@ -1165,3 +1165,16 @@ def test_random_forest_mode_needs_a_lightgbm_objective(alias):
     scores = ranker.set_params(objective="lambdarank").fit(
         X, y, groups=groups).predict(X)
     assert np.unique(scores).shape[0] > 1
+
+
+def test_default_threads_follow_the_openmp_limits():
+    # as HistGradientBoostingClassifier: one thread in each worker of a
+    # parallel search (LightGBM's own None took every physical core there)
+    from threadpoolctl import threadpool_limits
+
+    ranker = PApKBoostRanker(k=3)
+    assert ranker._lightgbm_params(0)["n_jobs"] >= 1
+    with threadpool_limits(limits=1, user_api="openmp"):
+        params = ranker._lightgbm_params(0)
+        assert params["n_jobs"] == 1 and params["objective"].n_jobs == 1
+    assert PApKBoostRanker(k=3, n_jobs=2)._lightgbm_params(0)["n_jobs"] == 2
