@@ -39,9 +39,13 @@ def load_model(path):
     except (ValueError, ImportError, OSError) as exc:
         raise CLIError(str(exc)) from None
     what, meta = f"{path} is not a model file written by 'skpapk fit'", model.metadata
-    for key, (kind, name) in _REQUIRED.items():
-        if not isinstance(meta.get(key), kind) or isinstance(meta[key], bool):
-            raise CLIError(f"{what} (its field {key!r} is missing or not {name}).")
+    wrong = [f"{key!r} ({name})" for key, (kind, name) in _REQUIRED.items()
+             if not isinstance(meta.get(key), kind) or isinstance(meta[key], bool)]
+    if wrong:  # all at once: a file of save_ranker may lack every one
+        raise CLIError(f"{what}: its metadata lack or mistype {', '.join(wrong)}; "
+                       f"a model of skpapk.io.save_ranker needs them in its "
+                       f"metadata= to be used by the commands (see the "
+                       f"command-line guide).")
     features, labels = meta["feature_cols"], meta["labels"]
     columns = [meta["group_col"], meta["label_col"], *features]
     if (not features or not all(isinstance(name, str) for name in features)

@@ -51,10 +51,16 @@ def _saved(tmp_path, model, change):
     (lambda c: c.update(feature_cols=["a", "a", "c"]), "must be distinct"),
     (lambda c: c.update(feature_cols=["a", "b"]), "uses 3 features but it names 2"),
     # each was a traceback (KeyError, TypeError) or blamed the CSV file
-    (lambda c: c.pop("label_col"), "'label_col' is missing or not a string"),
-    (lambda c: c.update(label_col=None), "'label_col' is missing or not"),
-    (lambda c: c.update(label_col=5), "'label_col' is missing or not a string"),
-    (lambda c: c.update(method=True), "'method' is missing or not a string"),
+    (lambda c: c.pop("label_col"), r"lack or mistype 'label_col' \(a string\);"),
+    (lambda c: c.update(label_col=None), "lack or mistype 'label_col'"),
+    (lambda c: c.update(label_col=5), r"lack or mistype 'label_col' \(a string\)"),
+    (lambda c: c.update(method=True), r"lack or mistype 'method' \(a string\)"),
+    # a file of save_ranker without them: every one named at once
+    (lambda c: [c.pop(key) for key in ("group_col", "label_col", "feature_cols",
+                                       "labels", "pos_label", "method")],
+     r"lack or mistype 'group_col' \(a string\), 'label_col' \(a string\), "
+     r"'feature_cols' \(a list\), 'labels' \(a list\), 'pos_label' \(a "
+     r"string\), 'method' \(a string\); a model of skpapk.io.save_ranker"),
     # the library's checks, as one-line errors
     (lambda c: c.update(k="3"), r"not a skpapk model file \(its k"),
     (lambda c: c["scorer"].update(kind="torch"), "kind \"torch\""),
