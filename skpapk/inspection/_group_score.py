@@ -107,7 +107,8 @@ class GroupScoreDisplay:
     constructor only stores the numbers. The per-group values are those of
     the metric function with ``average=None`` (groups in sorted label
     order); the mean of a model's defined values is its micro average (the
-    paper's eq. 17 for pAp@k), shown in the legend.
+    paper's eq. 17 for pAp@k), shown in the legend (box plots: under each
+    box, and as its mean marker).
 
     Parameters
     ----------
@@ -249,9 +250,12 @@ default="papk"
         self.boxes_ = None
         if kind == "box":
             data = [v[np.isfinite(v)] for v in series.values()]
-            self.boxes_ = self.ax_.boxplot(data, **kwargs)
+            # the micro average: each box's mean, marked and under its name
+            self.boxes_ = self.ax_.boxplot(data, **{"showmeans": True, **kwargs})
             positions = np.arange(1, len(data) + 1)
-            self.ax_.set_xticks(positions, list(series))
+            self.ax_.set_xticks(positions, [
+                legend[label].replace(" (micro = ", "\nmicro = ").rstrip(")")
+                for label in series])
             self.artists_ = dict(zip(series, self.boxes_["boxes"]))
             self.ax_.set_ylabel(f"{metric_label} of each user")
         elif kind == "hist":

@@ -114,8 +114,13 @@ def test_box_medians_and_legend_are_the_metric_values():
     for median, values in zip(disp.boxes_["medians"], series):
         finite = values[np.isfinite(values)]
         assert median.get_ydata()[0] == pytest.approx(np.median(finite))
+    # the micro averages: each box's mean marker and its label
+    micro = [np.nanmean(values) for values in series]
+    for mean, value in zip(disp.boxes_["means"], micro):
+        assert mean.get_ydata()[0] == pytest.approx(value)
     assert [t.get_text() for t in disp.ax_.get_xticklabels()] == [
-        "model a", "model b", "random ranking"]
+        f"{name}\nmicro = {value:.3f}"
+        for name, value in zip(["model a", "model b", "random ranking"], micro)]
     disp.plot(kind="hist")
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     micro = papk_score(y, scores["model a"], k=4, groups=g)
