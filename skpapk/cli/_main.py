@@ -13,9 +13,9 @@ from ._output import PROG, CLIError
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
 #: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
 #: took 24-103 s at load 5-9 while the rankers used every core in a fit);
-#: movielens 119-188 s on busy cores.
+#: movielens 16 s on 2 idle cores (2026-11-26), 119-188 s on busy ones.
 COMPARE_TIME = "about 4 seconds on 2 idle cores, 20 or less on busy ones"
-MOVIELENS_TIME = "2 to 3 minutes on 2 cores"
+MOVIELENS_TIME = "about 16 seconds on 2 idle cores, minutes on busy ones"
 #: Largest integer option value (k, folds, users, epochs).
 MAX_INT = 10**9
 #: compare's options that only one kind of --data reads.
