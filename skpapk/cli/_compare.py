@@ -155,7 +155,10 @@ def verdict(results, y, groups, k):
             lines.append(f"{margin}{test.mean_difference:+.4f} (standard error "
                          f"over the {test.n_groups} test users: "
                          f"{test.standard_error:.4f}; paired sign-flip p-value "
-                         f"{test.pvalue:.3g}; 95% interval [{low:+.4f}, "
+                         f"{test.pvalue:.3g}" + ("" if test.exact else
+                                                 f" ({test.n_resamples:,} random "
+                                                 f"flips)")
+                         + f"; 95% interval [{low:+.4f}, "
                          f"{high:+.4f}])")
             if not test.pvalue < 0.05:
                 lines.append("the paired p-value is not below 0.05: on this "

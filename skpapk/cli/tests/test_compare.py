@@ -72,14 +72,22 @@ def test_verdict_margin_and_standard_error():
     low, high = test.confidence_interval
     assert lines[1] == (f"margin over the runner-up, a (A): {diff.mean():+.4f} "
                         f"(standard error over the 40 test users: {se:.4f}; "
-                        f"paired sign-flip p-value {test.pvalue:.3g}; 95% "
+                        f"paired sign-flip p-value {test.pvalue:.3g} "
+                        f"({test.n_resamples:,} random flips); 95% "
                         f"interval [{low:+.4f}, {high:+.4f}])")
+    assert not test.exact  # 2**40 sign flips: drawn, not enumerated
     assert test.pvalue < 0.05 and low > 0  # b is far better
     assert lines[2].startswith("note: the winner is a pointwise baseline")
     # equal models: not clearly apart
     lines = verdict({"a": ("A", "ranker", good), "b": ("B", "ranker", good + 1)},
                     y, groups, 5)
     assert "not clearly apart" in lines[2]
+    # 10 test users: every sign flip enumerated, an exact p-value
+    few = groups < 10
+    lines = verdict({"a": ("A", "ranker", bad[few]), "b": ("B", "ranker",
+                                                           good[few])},
+                    y[few], groups[few], 5)
+    assert "over the 10 test users" in lines[1] and "random flips" not in lines[1]
 
 
 def test_default_compare_on_the_simulation_in_process(capsys):
