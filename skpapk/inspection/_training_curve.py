@@ -202,11 +202,18 @@ class TrainingCurveDisplay:
                   for attr in ("objective_curve_", "train_scores_",
                                "validation_scores_")}
         if all(v is None for v in curves.values()):
+            steps = getattr(estimator, "steps", None)
+            if steps:  # a Pipeline: its last step holds the curves
+                fix = "pass its last step, pipe[-1]"
+            elif "early_stopping" in estimator.get_params():
+                fix = ("fit it with early_stopping=True, which records "
+                       "validation_scores_")
+            else:
+                fix = ("use a ranker trained by epochs, e.g. skpapk.PApKRanker "
+                       "or skpapk.SelectPApKRanker")
             raise ValueError(
                 f"{type(estimator).__name__} records no training curve (none of "
-                f"objective_curve_, train_scores_, validation_scores_): use a "
-                f"ranker trained by epochs, e.g. skpapk.PApKRanker or "
-                f"skpapk.SelectPApKRanker."
+                f"objective_curve_, train_scores_, validation_scores_): {fix}."
             )
         display = cls(objective=curves["objective_curve_"],
                       train_scores=curves["train_scores_"],

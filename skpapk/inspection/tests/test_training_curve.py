@@ -3,8 +3,10 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-from skpapk import PApKAvgRanker, SelectPApKRanker
+from skpapk import PApKAvgRanker, PApKBoostRanker, SelectPApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.inspection import TrainingCurveDisplay
 
@@ -85,8 +87,19 @@ def test_errors(data):
     X, y, g = data
     with pytest.raises(NotFittedError):
         TrainingCurveDisplay.from_estimator(PApKAvgRanker())
-    with pytest.raises(ValueError, match="records no training curve"):
+    with pytest.raises(ValueError, match="records no training curve.*use a "
+                                         "ranker trained by epochs"):
         TrainingCurveDisplay.from_estimator(LogisticRegression().fit(X, y))
+    # the fix named for a pipeline, and for a ranker without early stopping
+    pipe = make_pipeline(StandardScaler(), PApKAvgRanker(k=3, max_iter=3, tol=None))
+    with pytest.raises(ValueError, match=r"pass its last step, pipe\[-1\]"):
+        TrainingCurveDisplay.from_estimator(pipe.fit(X, y, papkavgranker__groups=g))
+    TrainingCurveDisplay.from_estimator(pipe[-1])
+    lgb = pytest.importorskip("lightgbm")
+    boosted = PApKBoostRanker(k=3, n_estimators=3).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match="fit it with early_stopping=True"):
+        TrainingCurveDisplay.from_estimator(boosted)
+    assert lgb
     with pytest.raises(ValueError, match="nothing to plot"):
         TrainingCurveDisplay().plot()
     with pytest.raises(ValueError, match="1-d"):
