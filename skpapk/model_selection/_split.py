@@ -104,6 +104,12 @@ class WithinGroupKFold(BaseCrossValidator):
     is kept, but some of its test folds get no positive, where pAp@k is
     undefined for it (the metrics leave such groups out with a warning).
 
+    The dealing goes through the groups in the sorted order of their labels
+    and carries on from one group to the next (which evens out the folds'
+    sizes), so labelling the groups otherwise, for instance integer ids read
+    as strings (``"10"`` sorts before ``"2"``), changes which rows share a
+    fold; the guarantees above hold either way.
+
     Parameters
     ----------
     n_splits : int, default=5
