@@ -293,7 +293,11 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     n_components : int, default=30
         Number of NMF factors.
     max_iter : int, default=1000
-        Maximum number of NMF iterations.
+        Maximum number of NMF iterations. With the defaults the NMF runs all
+        of them (its loss still falls by more than ``tol`` per iteration;
+        ``n_nmf_iter`` says how many ran): the features are those of 1,000
+        multiplicative updates, which the benchmarks use; no warning is
+        given.
     tol : float, default=1e-6
         NMF stopping tolerance on the relative decrease of the loss.
     n_first : int, default=20
