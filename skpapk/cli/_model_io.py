@@ -18,7 +18,8 @@ def save_model(path, meta, model):
     """Write the fitted pipeline ``model`` with ``meta`` (``k`` included)."""
     meta = dict(meta)
     try:
-        save_ranker(model, path, k=meta.pop("k"), metadata=meta)
+        save_ranker(model, path, k=meta.pop("k"), metadata=meta,
+                    feature_names=meta["feature_cols"])  # for Python's users
     except ValueError as exc:  # a coefficient is not finite: nothing written
         raise CLIError(f"{exc} Scale the features or lower --eta0.",
                        status=1) from None

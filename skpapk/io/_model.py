@@ -429,8 +429,9 @@ class SavedRanker(BaseRanker):
 
 @validate_params({"ranker": "no_validation", "path": [str, os.PathLike],
                   "k": [Interval(Integral, 1, MAX_K, closed="both"), None],
-                  "metadata": [dict, None]}, prefer_skip_nested_validation=True)
-def save_ranker(ranker, path, *, k=None, metadata=None):
+                  "metadata": [dict, None], "feature_names": ["array-like", None]},
+                 prefer_skip_nested_validation=True)
+def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
     """Save a fitted ranker as plain data (JSON), never as a pickle.
 
     The file holds what scores new rows: a linear model's coefficients (a
@@ -461,6 +462,12 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
         stored as Python's), nested at most 100 levels; its keys must not be
         ``format``, ``format_version``, ``k``, ``scorer``, ``classes``,
         ``feature_names_in`` or ``n_fit_groups``.
+    feature_names : array-like of str, default=None
+        The names of the columns of ``X``, in order, for a ranker fitted on
+        an array (one of a DataFrame keeps its own; given, they must be the
+        same): the loaded model's ``feature_names_in_``, so that a
+        DataFrame is scored by column name and one with other or reordered
+        columns is refused.
 
     Raises
     ------
@@ -519,13 +526,26 @@ def save_ranker(ranker, path, *, k=None, metadata=None):
     n_fit_groups = getattr(estimator, "_n_fit_groups", None)
     if n_fit_groups is not None:  # score and recommend warn without groups
         content["n_fit_groups"] = int(n_fit_groups)
+    names = None
     if type(estimator).__module__.partition(".")[0] != "lightgbm":
         # LightGBM's estimators rename columns (spaces to "_"): theirs are
         # not the DataFrame's names, so they are not kept
         names = getattr(ranker, "feature_names_in_",
                         getattr(estimator, "feature_names_in_", None))
-        if names is not None:
-            content["feature_names_in"] = [str(name) for name in names]
+    if feature_names is not None:
+        given = list(feature_names)
+        if (len(given) != scorer.n_features or len(set(given)) != len(given)
+                or not all(isinstance(name, str) for name in given)):
+            raise ValueError(f"feature_names must be {scorer.n_features} distinct "
+                             f"strings, one per feature of the ranker; got "
+                             f"{cut(repr(given), 80, quote=False)}.")
+        if names is not None and list(names) != given:
+            raise ValueError("feature_names differ from the ranker's "
+                             "feature_names_in_ (it was fitted on a DataFrame "
+                             "of other columns); leave feature_names out.")
+        names = given
+    if names is not None:
+        content["feature_names_in"] = [str(name) for name in names]
     try:
         text = json.dumps(content, indent=1, allow_nan=False) + "\n"
     except ValueError as exc:  # an int beyond Python's digit limit

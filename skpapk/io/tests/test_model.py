@@ -778,3 +778,28 @@ def test_writes_name_the_path_and_keep_the_umask(tmp_path, ranker):
     save_ranker(ranker, tmp_path / "m.json")
     assert (tmp_path / "m.json").stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+def test_feature_names_of_a_ranker_fitted_on_an_array(tmp_path, data, ranker):
+    # the command line fits on arrays: its files named no column, and a
+    # DataFrame of reordered columns was scored by position
+    X, y, groups = data
+    save_ranker(ranker, tmp_path / "m.json", feature_names=["a", "b", "c"])
+    model = load_ranker(tmp_path / "m.json")
+    assert list(model.feature_names_in_) == ["a", "b", "c"]
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    np.testing.assert_allclose(model.decision_function(frame),
+                               ranker.decision_function(X), rtol=1e-12)
+    with pytest.raises(ValueError, match="feature names should match"):
+        model.decision_function(frame[["c", "b", "a"]])
+    for names, message in [(["a", "b"], "must be 3 distinct strings"),
+                           (["a", "a", "b"], "must be 3 distinct strings"),
+                           ([1, 2, 3], "must be 3 distinct strings")]:
+        with pytest.raises(ValueError, match=message):
+            save_ranker(ranker, tmp_path / "bad.json", feature_names=names)
+    fitted = PApKRanker(k=3).fit(frame, y, groups=groups)
+    with pytest.raises(ValueError, match="differ from the ranker's "
+                                         "feature_names_in_"):
+        save_ranker(fitted, tmp_path / "bad.json", feature_names=["x", "y", "z"])
+    save_ranker(fitted, tmp_path / "same.json", feature_names=["a", "b", "c"])
+    assert not (tmp_path / "bad.json").exists()
