@@ -6,6 +6,7 @@ made. A loaded model is a :class:`skpapk.io.SavedRanker`."""
 import os
 
 from ..io import load_ranker, save_ranker
+from ._methods import available_methods
 from ._output import CLIError
 
 #: Metadata every model file of ``skpapk fit`` holds, with their types.
@@ -21,7 +22,9 @@ def save_model(path, meta, model):
         save_ranker(model, path, k=meta.pop("k"), metadata=meta,
                     feature_names=meta["feature_cols"])  # for Python's users
     except ValueError as exc:  # a coefficient is not finite: nothing written
-        raise CLIError(f"{exc} Scale the features or lower --eta0.",
+        steps = ("eta0" in available_methods()[meta["method"]].grids["paper"])
+        raise CLIError(f"{exc} Scale the features"
+                       + (" or lower --eta0." if steps else "."),
                        status=1) from None
     except OSError as exc:
         raise CLIError(f"cannot write the model to {path}: "

@@ -526,20 +526,25 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
     n_fit_groups = getattr(estimator, "_n_fit_groups", None)
     if n_fit_groups is not None:  # score and recommend warn without groups
         content["n_fit_groups"] = int(n_fit_groups)
-    names = None
-    if type(estimator).__module__.partition(".")[0] != "lightgbm":
-        # LightGBM's estimators rename columns (spaces to "_"): theirs are
-        # not the DataFrame's names, so they are not kept
-        names = getattr(ranker, "feature_names_in_",
-                        getattr(estimator, "feature_names_in_", None))
+    fitted = getattr(ranker, "feature_names_in_",
+                     getattr(estimator, "feature_names_in_", None))
+    # LightGBM's estimators rename columns (spaces to "_"): theirs are not
+    # kept unless given
+    lightgbm = type(estimator).__module__.partition(".")[0] == "lightgbm"
+    names = None if lightgbm else fitted
     if feature_names is not None:
+        if isinstance(feature_names, (set, frozenset, dict)) or np.ndim(
+                feature_names) != 1:
+            raise ValueError("feature_names must be an ordered sequence of "
+                             "column names (a list, tuple, 1-d array or pandas "
+                             "Index), not a set, dict or 2-d array.")
         given = list(feature_names)
         if (len(given) != scorer.n_features or len(set(given)) != len(given)
                 or not all(isinstance(name, str) for name in given)):
             raise ValueError(f"feature_names must be {scorer.n_features} distinct "
                              f"strings, one per feature of the ranker; got "
                              f"{cut(repr(given), 80, quote=False)}.")
-        if names is not None and list(names) != given:
+        if fitted is not None and list(fitted) != given:
             raise ValueError("feature_names differ from the ranker's "
                              "feature_names_in_ (it was fitted on a DataFrame "
                              "of other columns); leave feature_names out.")

@@ -79,6 +79,8 @@ def test_missing_model_and_unwritable_model(tmp_path, model):
     pipe, _ = model
     bad = Pipeline([("scale", "passthrough"), ("model", PApKRanker(k=3))])
     bad[-1].__dict__.update(pipe[-1].__dict__, coef_=np.array([np.nan, 1, 2]))
-    with pytest.raises(CLIError, match="not finite.*lower --eta0") as exc:
-        save_model(tmp_path / "n.json", META, bad)
+    with pytest.raises(CLIError, match=r"not finite.*Scale the features\.$") as exc:
+        save_model(tmp_path / "n.json", META, bad)  # papk: no --eta0 to lower
     assert exc.value.status == 1 and not (tmp_path / "n.json").exists()
+    with pytest.raises(CLIError, match="not finite.*or lower --eta0"):
+        save_model(tmp_path / "n.json", {**META, "method": "avg"}, bad)

@@ -794,7 +794,10 @@ def test_feature_names_of_a_ranker_fitted_on_an_array(tmp_path, data, ranker):
         model.decision_function(frame[["c", "b", "a"]])
     for names, message in [(["a", "b"], "must be 3 distinct strings"),
                            (["a", "a", "b"], "must be 3 distinct strings"),
-                           ([1, 2, 3], "must be 3 distinct strings")]:
+                           ([1, 2, 3], "must be 3 distinct strings"),
+                           ({"a", "b", "c"}, "an ordered sequence"),
+                           ({"a": 0, "b": 1, "c": 2}, "an ordered sequence"),
+                           (np.array([["a"], ["b"], ["c"]]), "an ordered")]:
         with pytest.raises(ValueError, match=message):
             save_ranker(ranker, tmp_path / "bad.json", feature_names=names)
     fitted = PApKRanker(k=3).fit(frame, y, groups=groups)
@@ -802,4 +805,11 @@ def test_feature_names_of_a_ranker_fitted_on_an_array(tmp_path, data, ranker):
                                          "feature_names_in_"):
         save_ranker(fitted, tmp_path / "bad.json", feature_names=["x", "y", "z"])
     save_ranker(fitted, tmp_path / "same.json", feature_names=["a", "b", "c"])
+    lightgbm = pytest.importorskip("lightgbm")
+    order = np.argsort(groups, kind="stable")
+    lgbm = lightgbm.LGBMRanker(n_estimators=3, min_child_samples=2, verbose=-1)
+    lgbm.fit(frame.iloc[order], y[order], group=np.bincount(groups))
+    with pytest.raises(ValueError, match="differ from the ranker's"):
+        save_ranker(lgbm, tmp_path / "bad.json", k=3,
+                    feature_names=["c", "b", "a"])
     assert not (tmp_path / "bad.json").exists()
