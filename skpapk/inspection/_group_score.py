@@ -252,12 +252,18 @@ default="papk"
             data = [v[np.isfinite(v)] for v in series.values()]
             # the micro average: each box's mean, marked and under its name
             self.boxes_ = self.ax_.boxplot(data, **{"showmeans": True, **kwargs})
-            positions = np.arange(1, len(data) + 1)
-            self.ax_.set_xticks(positions, [
-                legend[label].replace(" (micro = ", "\nmicro = ").rstrip(")")
-                for label in series])
+            horizontal = (kwargs.get("orientation") == "horizontal"
+                          or kwargs.get("vert") is False)
+            if not {"tick_labels", "labels"} & set(kwargs):
+                ticks = [f"{label}\nmicro = {np.mean(values):.3f}"
+                         if values.size else label
+                         for label, values in zip(series, data)]
+                positions = kwargs.get("positions", np.arange(1, len(data) + 1))
+                (self.ax_.set_yticks if horizontal else self.ax_.set_xticks)(
+                    positions, ticks)
             self.artists_ = dict(zip(series, self.boxes_["boxes"]))
-            self.ax_.set_ylabel(f"{metric_label} of each user")
+            (self.ax_.set_xlabel if horizontal else self.ax_.set_ylabel)(
+                f"{metric_label} of each user")
         elif kind == "hist":
             options = _validate_style_kwargs(
                 {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",

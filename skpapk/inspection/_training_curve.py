@@ -203,9 +203,14 @@ class TrainingCurveDisplay:
                                "validation_scores_")}
         if all(v is None for v in curves.values()):
             steps = getattr(estimator, "steps", None)
-            if steps:  # a Pipeline: its last step holds the curves
-                fix = "pass its last step, pipe[-1]"
-            elif "early_stopping" in estimator.get_params():
+            inner, where = ((steps[-1][1], "its last step, pipe[-1]") if steps
+                            else (getattr(estimator, "best_estimator_", None),
+                                  "its best_estimator_"))
+            ours = type(estimator).__module__.partition(".")[0] == "skpapk"
+            if inner is not None and any(getattr(inner, attr, None) is not None
+                                         for attr in curves):
+                fix = f"pass {where}"
+            elif ours and estimator.get_params().get("early_stopping") is not True:
                 fix = ("fit it with early_stopping=True, which records "
                        "validation_scores_")
             else:

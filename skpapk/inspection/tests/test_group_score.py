@@ -1,3 +1,4 @@
+import inspect
 import itertools
 import warnings
 
@@ -121,6 +122,19 @@ def test_box_medians_and_legend_are_the_metric_values():
     assert [t.get_text() for t in disp.ax_.get_xticklabels()] == [
         f"{name}\nmicro = {value:.3f}"
         for name, value in zip(["model a", "model b", "random ranking"], micro)]
+    # boxes placed or laid out otherwise: the labels follow them
+    horizontal = ({"orientation": "horizontal"} if "orientation" in
+                  inspect.signature(matplotlib.axes.Axes.boxplot).parameters
+                  else {"vert": False})  # matplotlib < 3.10
+    disp.plot(positions=[2, 4, 6], **horizontal)
+    assert list(disp.ax_.get_yticks()) == [2, 4, 6]
+    assert disp.ax_.get_yticklabels()[0].get_text().startswith("model a\n")
+    assert disp.ax_.get_xlabel() == "pAp@4 of each user"
+    # a name ending in ")" and a model without a defined value keep their name
+    odd = GroupScoreDisplay(scores={"B (k=10)": np.full(6, np.nan)},
+                            n_pos=np.ones(6), n_neg=np.ones(6), metric="papk",
+                            k=4).plot(show_baseline=False)
+    assert [t.get_text() for t in odd.ax_.get_xticklabels()] == ["B (k=10)"]
     disp.plot(kind="hist")
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     micro = papk_score(y, scores["model a"], k=4, groups=g)

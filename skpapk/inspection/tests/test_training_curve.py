@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
+from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
@@ -100,6 +101,13 @@ def test_errors(data):
     with pytest.raises(ValueError, match="fit it with early_stopping=True"):
         TrainingCurveDisplay.from_estimator(boosted)
     assert lgb
+    # a pipeline whose last step records nothing, and another library's
+    # early stopping: no fix that would lead to a second error
+    for model in (make_pipeline(StandardScaler(), LogisticRegression()),
+                  HistGradientBoostingClassifier(early_stopping=True,
+                                                 max_iter=3)):
+        with pytest.raises(ValueError, match="use a ranker trained by epochs"):
+            TrainingCurveDisplay.from_estimator(model.fit(X, y))
     with pytest.raises(ValueError, match="nothing to plot"):
         TrainingCurveDisplay().plot()
     with pytest.raises(ValueError, match="1-d"):
