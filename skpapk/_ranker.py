@@ -135,9 +135,11 @@ class PApKRanker(BaseLinearRanker):
     n_jobs : int or None, default=None
         Threads of the compiled pair kernel of the smooth surrogates (users
         are split among them; ``coef_`` does not depend on their number).
-        ``None`` or ``-1``: every core, as the OpenMP threads of
-        :class:`~sklearn.ensemble.HistGradientBoostingClassifier` and
-        LightGBM. Ignored by the hinge surrogates.
+        ``None``: the OpenMP threads this process may use, as
+        :class:`~sklearn.ensemble.HistGradientBoostingClassifier` (every
+        core, but one in each worker of a parallel search, or what
+        ``threadpoolctl`` allows); ``-1``: every core. Ignored by the hinge
+        surrogates.
 
     Attributes
     ----------

@@ -108,8 +108,10 @@ class LightGBMObjective:
         the groups.
     n_jobs : int or None, default=None
         Threads of the pair kernel (groups are split among them; the
-        result does not depend on their number). ``None`` or ``-1``: every
-        core this process may run on.
+        result does not depend on their number). ``None``: the OpenMP
+        threads this process may use, as scikit-learn's estimators (every
+        core, but one in each worker of a parallel search, or what
+        ``threadpoolctl`` allows); ``-1``: every core.
 
     Attributes
     ----------
@@ -238,7 +240,7 @@ class LightGBMObjective:
                 isinstance(n_jobs, (bool, np.bool_))
                 or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
             raise ValueError(
-                f"n_jobs must be None (every core), -1 (every core) or a "
+                f"n_jobs must be None (the OpenMP threads), -1 (every core) or a "
                 f"non-zero int, got {n_jobs!r}."
             )
         return get_surrogate(surrogate, temperature=float(temperature),
@@ -279,8 +281,6 @@ class LightGBMObjective:
             y_true, y_pred, weight, group)
         codes, n_groups, layout = self._layout(y_pos, sizes, weight)
         n_threads = self.n_jobs
-        if n_threads is not None and n_threads < 0:
-            n_threads = None
         scale = self.scale
         if scale is None:
             scale = float(scores.shape[0] if weight is None else weight.sum())

@@ -168,8 +168,18 @@ def test_blocks_cover_every_group_once(n_blocks):
                                                  (-1, None)])
 def test_effective_n_threads(n_threads, expected):
     got = effective_n_threads(n_threads)
-    assert got == (expected or effective_n_threads(None))
+    assert got == (expected or effective_n_threads(n_threads))
     assert got >= 1
+
+
+def test_default_threads_follow_the_openmp_limits():
+    # one thread in each worker of a parallel search (it took every CPU)
+    from threadpoolctl import threadpool_limits
+
+    every = effective_n_threads(-1)
+    with threadpool_limits(limits=1, user_api="openmp"):
+        assert effective_n_threads(None) == 1
+        assert effective_n_threads(-1) == every
 
 
 @pytest.mark.parametrize("truncation", [0, 2])
