@@ -463,9 +463,9 @@ class PApKBoostRanker(BaseRanker):
         ``eval_at`` (the cut-offs of ``metric="ndcg"``), and
         ``categorical_feature``, the positions or, for a DataFrame, the
         names of integer-coded columns to split as categories (besides a
-        DataFrame's ``category`` columns). A name
-        that LightGBM does not know (a typo, which LightGBM ignores) or an
-        alias of a parameter above (``max_iter``, ``min_data_in_leaf``...,
+        DataFrame's ``category`` columns). A name that LightGBM does not
+        know (a typo, which LightGBM ignores) or an alias of a parameter
+        above with another value (``max_iter``, ``min_data_in_leaf``...,
         which LightGBM would read instead of it) gives a ``UserWarning``.
 
     Attributes
