@@ -1,10 +1,8 @@
 """Gradient-boosted trees trained for pAp@k, with LightGBM as the engine."""
 
 import contextlib
-import difflib
 import inspect
 import io
-import re
 import sys
 import warnings
 from numbers import Integral, Real
@@ -25,6 +23,7 @@ from sklearn.utils.validation import (
 from . import _defaults
 from ._base import BaseRanker
 from ._categorical import categorical_codes
+from ._lightgbm_params import fit_arguments, with_passed_through
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
@@ -48,45 +47,6 @@ _BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
 #: reach it through ``**kwargs``; its other two, ``early_stopping`` and
 #: ``n_iter_no_change``, are this ranker's own parameters.
 _EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
-_CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_column",
-                        "cat_column", "categorical_features")
-#: ``eval_at`` and its aliases: a fit argument of ``LGBMRanker`` (given among
-#: the parameters, LightGBM warns that it prefers them to the argument).
-_EVAL_AT_ALIASES = ("eval_at", "ndcg_eval_at", "ndcg_at", "map_eval_at", "map_at")
-#: This ranker's parameters that LightGBM reads too (an alias given through
-#: ``**kwargs`` overrides them).
-_TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
-               "max_depth", "min_child_samples", "min_child_weight", "subsample",
-               "colsample_bytree", "reg_alpha", "reg_lambda", "random_state",
-               "n_jobs", "verbose")
-
-
-def _aliases(name):
-    """The other names of LightGBM's parameter ``name`` (empty when LightGBM
-    does not list them)."""
-    return next((group - {name} for group in _alias_groups() or ()
-                 if name in group), frozenset())
-
-
-def _same(a, b):
-    """Whether two parameter values are equal (False when not comparable)."""
-    try:
-        return bool(a == b)
-    except Exception:  # arrays, callables...
-        return False
-
-
-def _alias_groups():
-    """LightGBM's parameters, each as the set of its names (its aliases, its
-    scikit-learn name), as LightGBM lists them; None when this LightGBM does
-    not (the table is private)."""
-    try:
-        from lightgbm.basic import _ConfigAliases
-
-        _ConfigAliases.get("num_iterations")  # loads the table
-        return [frozenset(names) for names in _ConfigAliases.aliases.values()]
-    except Exception:  # pragma: no cover - a LightGBM without the table
-        return None
 
 _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
@@ -169,30 +129,6 @@ def _constant_booster(lightgbm, params, n_features):
         lightgbm.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
                          params=core),
         num_boost_round=1)
-
-
-#: What LightGBM refuses in a feature name (JSON's special characters) or
-#: rewrites (spaces); the booster's text must stay ASCII to be saved.
-_NAME = re.compile(r"[!#-+\--9;-Z^-z|~]+")  # printable ASCII but ,:[]{}"\ and space
-
-
-def _booster_feature_names(names):
-    """``feature_name`` of LightGBM's fit: the DataFrame's column names when
-    LightGBM keeps them as they are, else ``"auto"`` (``Column_0``...)."""
-    if names is None or not all(_NAME.fullmatch(name) for name in names):
-        return "auto"
-    return [str(name) for name in names]
-
-
-def _fit_arguments(params):
-    """``LGBMRanker.fit``'s own arguments given among the parameters, taken
-    out of ``params`` (``eval_at``, the cut-offs of LightGBM's ``ndcg`` and
-    ``map`` metrics)."""
-    given = [alias for alias in _EVAL_AT_ALIASES if alias in params]
-    if len(given) > 1:
-        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
-                         f"eval_at; give only one.")
-    return {"eval_at": params.pop(given[0])} if given else {}
 
 
 def _eval_rows(lightgbm, X, y):
@@ -801,84 +737,11 @@ class PApKBoostRanker(BaseRanker):
             return _openmp_effective_n_threads()
         return effective_n_jobs(self.n_jobs)
 
-    def _check_passed_through(self, lgb, seed=None):
-        """Warn about a LightGBM parameter passed through that LightGBM does
-        not know (a typo: LightGBM ignores it, silently at ``verbose=0``),
-        that is an argument of ``LGBMRanker.fit`` this ranker does not pass
-        on, or that is an alias of one of this ranker's parameters with
-        another value (LightGBM reads it instead)."""
-        groups = _alias_groups()
-        if groups is None:  # pragma: no cover - a LightGBM without the table
-            return
-        known = set().union(*groups, inspect.signature(
-            lgb.LGBMModel.__init__).parameters)
-        fit_arguments = set(inspect.signature(lgb.LGBMRanker.fit).parameters)
-        own = self._translated(seed)
-        name = type(self).__name__
-        for key, value in self._other_params.items():
-            if key in fit_arguments and key not in known:
-                problem = (f"an argument of LGBMRanker.fit that {name} does "
-                           f"not pass on: LightGBM ignores it")
-            elif key not in known:
-                close = difflib.get_close_matches(
-                    key, sorted(known | set(self._get_param_names())), n=1)
-                problem = ("not a LightGBM parameter: LightGBM ignores it"
-                           + (f" (did you mean {close[0]}?)" if close else ""))
-            else:
-                same = [p for p in _TRANSLATED if p != key and key in _aliases(p)
-                        and not _same(value, own[p])]
-                if not same:
-                    continue
-                problem = (f"LightGBM's alias of {same[0]}, which LightGBM then "
-                           f"reads instead of {same[0]}={getattr(self, same[0])!r}"
-                           f"; set {same[0]} instead of {key}")
-            warnings.warn(f"{name} got {key}={value!r}, {problem}.", UserWarning,
-                          stacklevel=_stacklevel())
-
-    def _categorical_feature(self, params, categorical, n_features):
-        """``categorical_feature`` of the fit: the positions of the columns
-        passed through as LightGBM's ``categorical_feature`` (or an alias;
-        taken out of ``params``: LightGBM warns that it ignores it there),
-        as positions or the names of a DataFrame's columns, with those of
-        the unordered pandas ``category`` columns (``categorical``)."""
-        given = [alias for alias in _CATEGORICAL_ALIASES if alias in params]
-        columns = [params.pop(alias) for alias in given]
-        if len(given) > 1:
-            raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
-                             f"categorical_feature; give only one.")
-        if not columns or columns[0] is None or (
-                isinstance(columns[0], str) and columns[0] == "auto"):
-            return categorical
-        names = getattr(self, "feature_names_in_", None)
-        positions = set(categorical)
-        value = columns[0]
-        for column in [value] if isinstance(value, (str, Integral)) else value:
-            if isinstance(column, str) and names is not None and column in names:
-                positions.add(int(np.flatnonzero(names == column)[0]))
-            elif (isinstance(column, Integral) and not isinstance(column, bool)
-                    and 0 <= column < n_features):
-                positions.add(int(column))
-            else:
-                raise ValueError(
-                    f"{given[0]}={value!r} holds {column!r}, which is not "
-                    f"the position (0 to {n_features - 1}) of a column of X"
-                    + ("" if names is None else " nor the name of one")
-                    + "; give positions" + ("" if names is None else " or "
-                                            "column names") + ".")
-        return sorted(positions)
-
     def _lightgbm_params(self, seed):
         """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
         ``lightgbm.DaskLGBMRanker``): the one translation of this ranker's
         parameters, then the LightGBM parameters passed through."""
-        params = self._translated(seed)
-        # an alias passed through replaces the key it is an alias of (else
-        # LightGBM reads one or the other, depending on the key)
-        for key in [key for key in params if _aliases(key) & set(
-                self._other_params) - {key}]:
-            del params[key]
-        params.update(self._other_params)
-        return params
+        return with_passed_through(self._translated(seed), self._other_params)
 
     def _translated(self, seed):
         """This ranker's parameters as LightGBM's."""
@@ -1000,13 +863,8 @@ class PApKBoostRanker(BaseRanker):
                 eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
-        self._check_passed_through(lgb, seed)
-        categorical = self._categorical_feature(params, categorical, X.shape[1])
-        if categorical:
-            fit_params["categorical_feature"] = categorical
-        fit_params["feature_name"] = _booster_feature_names(
-            getattr(self, "feature_names_in_", None))
-        fit_params.update(_fit_arguments(params))
+        fit_params.update(fit_arguments(self, lgb, params, categorical,
+                                        X.shape[1], seed))
         if callable(params["objective"]):
             # LightGBM cannot train a custom objective without a feature to
             # split on, and writes so to stderr: stop before, silently

@@ -34,6 +34,7 @@ from sklearn.utils import check_random_state
 from .. import _boost
 from .._base import check_defined_groups
 from .._categorical import _category_columns
+from .._lightgbm_params import fit_arguments
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
@@ -312,9 +313,7 @@ class DaskBoostMixin(DaskRankerMixin):
     def _train(self, lgb, lgb_dask, client, parts, info, seed):
         """Train with ``DaskLGBMRanker`` on the prepared partitions."""
         params = self._lightgbm_params(seed)
-        self._check_passed_through(lgb, seed)
-        categorical = self._categorical_feature(params, [], self.n_features_in_)
-        arguments = _boost._fit_arguments(params)
+        arguments = fit_arguments(self, lgb, params, [], self.n_features_in_, seed)
         params.pop("n_jobs", None)  # the Dask interface uses each worker's nthreads
         if _no_feature_varies(info):  # LightGBM is not started
             self._warn_no_split()
@@ -359,12 +358,9 @@ class DaskBoostMixin(DaskRankerMixin):
                 warnings.filterwarnings(
                     "ignore", message="Parameter n_jobs will be ignored",
                     category=UserWarning)
-                guard_training(client, partial(
-                    model.fit, X, label, group=group,
-                    categorical_feature=categorical or "auto", **arguments,
-                    feature_name=_boost._booster_feature_names(
-                        getattr(self, "feature_names_in_", None))),
-                    name=type(self).__name__)
+                guard_training(client, partial(model.fit, X, label,
+                                               group=group, **arguments),
+                               name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
             if not _boost._no_usable_feature(exc):
                 raise

@@ -1,0 +1,176 @@
+"""LightGBM's parameters as :class:`~skpapk.PApKBoostRanker` passes them on.
+
+The ranker translates its own parameters once (``_translated``) and passes
+LightGBM's other parameters through (``**kwargs``). Here: how the two are
+merged (an alias given replaces the key it stands for), the arguments of
+``LGBMRanker.fit`` that users give among the parameters (``eval_at``,
+``categorical_feature``), the booster's feature names, and the warnings
+about names LightGBM would ignore or read instead of the ranker's. LightGBM
+lists its parameters and their aliases in a private table
+(``lightgbm.basic._ConfigAliases``); without it, nothing is checked.
+"""
+
+import difflib
+import inspect
+import re
+import warnings
+from numbers import Integral
+
+import numpy as np
+
+from .utils._routing import _stacklevel
+
+_CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_column",
+                        "cat_column", "categorical_features")
+#: ``eval_at`` and its aliases: a fit argument of ``LGBMRanker`` (given among
+#: the parameters, LightGBM warns that it prefers them to the argument).
+_EVAL_AT_ALIASES = ("eval_at", "ndcg_eval_at", "ndcg_at", "map_eval_at", "map_at")
+#: This ranker's parameters that LightGBM reads too (an alias given through
+#: ``**kwargs`` overrides them).
+_TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
+               "max_depth", "min_child_samples", "min_child_weight", "subsample",
+               "colsample_bytree", "reg_alpha", "reg_lambda", "random_state",
+               "n_jobs", "verbose")
+
+
+def _aliases(name):
+    """The other names of LightGBM's parameter ``name`` (empty when LightGBM
+    does not list them)."""
+    return next((group - {name} for group in _alias_groups() or ()
+                 if name in group), frozenset())
+
+
+def _same(a, b):
+    """Whether two parameter values are equal (False when not comparable)."""
+    try:
+        return bool(a == b)
+    except Exception:  # arrays, callables...
+        return False
+
+
+def _alias_groups():
+    """LightGBM's parameters, each as the set of its names (its aliases, its
+    scikit-learn name), as LightGBM lists them; None when this LightGBM does
+    not (the table is private)."""
+    try:
+        from lightgbm.basic import _ConfigAliases
+
+        _ConfigAliases.get("num_iterations")  # loads the table
+        return [frozenset(names) for names in _ConfigAliases.aliases.values()]
+    except Exception:  # pragma: no cover - a LightGBM without the table
+        return None
+
+
+#: What LightGBM refuses in a feature name (JSON's special characters) or
+#: rewrites (spaces); the booster's text must stay ASCII to be saved.
+_NAME = re.compile(r"[!#-+\--9;-Z^-z|~]+")  # printable ASCII but ,:[]{}"\ and space
+
+
+def booster_feature_names(names):
+    """``feature_name`` of LightGBM's fit: the DataFrame's column names when
+    LightGBM keeps them as they are, else ``"auto"`` (``Column_0``...)."""
+    if names is None or not all(_NAME.fullmatch(name) for name in names):
+        return "auto"
+    return [str(name) for name in names]
+
+
+def _eval_at(params):
+    """``eval_at`` given among the parameters, taken out of ``params`` (the
+    cut-offs of LightGBM's ``ndcg`` and ``map`` metrics, a fit argument)."""
+    given = [alias for alias in _EVAL_AT_ALIASES if alias in params]
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
+                         f"eval_at; give only one.")
+    return {"eval_at": params.pop(given[0])} if given else {}
+
+
+def with_passed_through(translated, passed):
+    """The keyword arguments of ``LGBMRanker``: the ranker's ``translated``
+    parameters, less those an alias ``passed`` through stands for (else
+    LightGBM reads one or the other, depending on the key), then the
+    ``passed`` ones."""
+    params = {key: value for key, value in translated.items()
+              if not _aliases(key) & set(passed) - {key}}
+    params.update(passed)
+    return params
+
+
+def fit_arguments(ranker, lgb, params, categorical, n_features, seed):
+    """``LGBMRanker.fit``'s ``categorical_feature``, ``feature_name`` and
+    ``eval_at``, the first and the last taken out of ``params``; warns
+    about the names passed through (see :func:`_check_passed_through`).
+    ``categorical``: the positions of the unordered pandas ``category``
+    columns."""
+    _check_passed_through(ranker, lgb, seed)
+    names = getattr(ranker, "feature_names_in_", None)
+    arguments = {"feature_name": booster_feature_names(names), **_eval_at(params)}
+    categorical = _categorical_feature(params, categorical, n_features, names)
+    if categorical:
+        arguments["categorical_feature"] = categorical
+    return arguments
+
+
+def _check_passed_through(ranker, lgb, seed):
+    """Warn about a LightGBM parameter passed through that LightGBM does
+    not know (a typo: LightGBM ignores it, silently at ``verbose=0``),
+    that is an argument of ``LGBMRanker.fit`` the ranker does not pass
+    on, or that is an alias of one of the ranker's parameters with
+    another value (LightGBM reads it instead)."""
+    groups = _alias_groups()
+    if groups is None:  # pragma: no cover - a LightGBM without the table
+        return
+    known = set().union(*groups, inspect.signature(
+        lgb.LGBMModel.__init__).parameters)
+    fit_arguments = set(inspect.signature(lgb.LGBMRanker.fit).parameters)
+    own = ranker._translated(seed)
+    name = type(ranker).__name__
+    for key, value in ranker._other_params.items():
+        if key in fit_arguments and key not in known:
+            problem = (f"an argument of LGBMRanker.fit that {name} does "
+                       f"not pass on: LightGBM ignores it")
+        elif key not in known:
+            close = difflib.get_close_matches(
+                key, sorted(known | set(ranker._get_param_names())), n=1)
+            problem = ("not a LightGBM parameter: LightGBM ignores it"
+                       + (f" (did you mean {close[0]}?)" if close else ""))
+        else:
+            same = [p for p in _TRANSLATED if p != key and key in _aliases(p)
+                    and not _same(value, own[p])]
+            if not same:
+                continue
+            problem = (f"LightGBM's alias of {same[0]}, which LightGBM then "
+                       f"reads instead of {same[0]}={getattr(ranker, same[0])!r}"
+                       f"; set {same[0]} instead of {key}")
+        warnings.warn(f"{name} got {key}={value!r}, {problem}.", UserWarning,
+                      stacklevel=_stacklevel())
+
+def _categorical_feature(params, categorical, n_features, names):
+    """``categorical_feature`` of the fit: the positions of the columns
+    passed through as LightGBM's ``categorical_feature`` (or an alias;
+    taken out of ``params``: LightGBM warns that it ignores it there),
+    as positions or the ``names`` of a DataFrame's columns, with those of
+    the unordered pandas ``category`` columns (``categorical``)."""
+    given = [alias for alias in _CATEGORICAL_ALIASES if alias in params]
+    columns = [params.pop(alias) for alias in given]
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
+                         f"categorical_feature; give only one.")
+    if not columns or columns[0] is None or (
+            isinstance(columns[0], str) and columns[0] == "auto"):
+        return categorical
+    positions = set(categorical)
+    value = columns[0]
+    for column in [value] if isinstance(value, (str, Integral)) else value:
+        if isinstance(column, str) and names is not None and column in names:
+            positions.add(int(np.flatnonzero(names == column)[0]))
+        elif (isinstance(column, Integral) and not isinstance(column, bool)
+                and 0 <= column < n_features):
+            positions.add(int(column))
+        else:
+            raise ValueError(
+                f"{given[0]}={value!r} holds {column!r}, which is not "
+                f"the position (0 to {n_features - 1}) of a column of X"
+                + ("" if names is None else " nor the name of one")
+                + "; give positions" + ("" if names is None else " or "
+                                        "column names") + ".")
+    return sorted(positions)
