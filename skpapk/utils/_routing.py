@@ -129,7 +129,7 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"list, ignore this warning."
         )
     elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
-        what, fix = "scored as ONE list", "score each group's list (micro-pAp@k)"
+        fix = "score each group's list (micro-pAp@k)"
         if (_in_module("sklearn.pipeline")
                 and not sklearn.get_config()["enable_metadata_routing"]):
             fix += (". A scikit-learn Pipeline gives its last step no groups "
@@ -140,9 +140,9 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         else:
             fix += f". Inside a search or cross_validate: {_ROUTING_FIX}"
         message = (
-            f"{name} got groups=None, so the rows are {what}, but the ranker "
-            f"was fitted on {estimator._n_fit_groups} groups: pass groups=... "
-            f"to {fix} If X holds a single group's rows, pass "
+            f"{name} got groups=None, so the rows are scored as ONE list, but "
+            f"the ranker was fitted on {estimator._n_fit_groups} groups: pass "
+            f"groups=... to {fix} If X holds a single group's rows, pass "
             f"groups=np.zeros(len(X)) to say so."
         )
     else:
