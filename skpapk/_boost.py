@@ -12,7 +12,6 @@ import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
-from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -26,6 +25,7 @@ from ._categorical import categorical_codes
 from ._lightgbm_params import fit_arguments, with_passed_through
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
+from .losses._pair_kernels import effective_n_threads
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups, stable_sort_by_codes
 from .utils._routing import _stacklevel
@@ -733,9 +733,7 @@ class PApKBoostRanker(BaseRanker):
         (one in each worker of a parallel search; LightGBM's own ``None``
         takes every physical core there too, and slowed a search of two
         workers on two cores about 4x)."""
-        if self.n_jobs is None:
-            return _openmp_effective_n_threads()
-        return effective_n_jobs(self.n_jobs)
+        return effective_n_threads(self.n_jobs)
 
     def _lightgbm_params(self, seed):
         """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
