@@ -25,7 +25,6 @@ from ._categorical import categorical_codes
 from ._lightgbm_params import fit_arguments, with_passed_through
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
-from .losses._pair_kernels import effective_n_threads
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups, stable_sort_by_codes
 from .utils._routing import _stacklevel
@@ -733,6 +732,8 @@ class PApKBoostRanker(BaseRanker):
         (one in each worker of a parallel search; LightGBM's own ``None``
         takes every physical core there too, and slowed a search of two
         workers on two cores about 4x)."""
+        from .losses._pair_kernels import effective_n_threads  # numba: lazily
+
         return effective_n_threads(self.n_jobs)
 
     def _lightgbm_params(self, seed):
