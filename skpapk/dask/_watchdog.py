@@ -15,8 +15,13 @@ workers still running a training task (the only way to free a thread
 stuck in LightGBM's network code; workers without a nanny cannot be
 restarted and are named), and raises :class:`~skpapk.exceptions.WorkerLostError`
 (or ``TimeoutError``) saying how to retry.
+
+Before the training starts, :func:`guard_training` collects the workers'
+garbage (:func:`collect_garbage`): what a failed training left there must
+not be collected during the retry, on the thread that trains.
 """
 
+import gc
 import threading
 import time
 
@@ -45,6 +50,23 @@ def _workers(client):
 def _lost(before, now):
     """The workers of ``before`` gone from ``now``, or replaced at their address."""
     return {address for address, id_ in before.items() if now.get(address) != id_}
+
+
+def collect_garbage(client):
+    """Run the garbage collector on every worker, on its event-loop thread.
+
+    LightGBM's Dask interface frees a worker's LightGBM network only after a
+    successful fit. The ``Booster`` of a failed one (a worker lost) stays on
+    the surviving workers as cyclic garbage (its traceback's frames), and
+    frees LightGBM's network whenever the collector reaches it. LightGBM
+    keeps one network per thread, so when that happens on a worker's task
+    thread during the next training (the retry), it ends that training:
+    "Please initialize the network interface first" on that worker, "Socket
+    send error" on the others. Collected here, before the training, the
+    garbage is freed on the event-loop thread, whose network is not used.
+    Workers that do not answer are skipped (the training reports them).
+    """
+    client.run(gc.collect, on_error="ignore")
 
 
 def _cancel(client, keys):
@@ -101,6 +123,8 @@ def guard_training(client, train, *, name="fit", timeout=None,
                    poll_interval=POLL_INTERVAL, restart_timeout=RESTART_TIMEOUT):
     """Call ``train()``, which trains on ``client``'s workers; end it if one is lost.
 
+    The workers' garbage is collected first (see :func:`collect_garbage`).
+
     Parameters
     ----------
     client : distributed.Client
@@ -143,6 +167,7 @@ def guard_training(client, train, *, name="fit", timeout=None,
     """
     from ..exceptions import WorkerLostError
 
+    collect_garbage(client)
     workers = _workers(client)
     before = set(client.futures)
     outcome = {}

@@ -6,6 +6,7 @@ ended ``LIMIT`` seconds after the kill. The module's cluster (see conftest) is
 its own: the test kills one of its workers.
 """
 
+import gc
 import operator
 import os
 import signal
@@ -88,6 +89,51 @@ def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(
         timeout=30) for i, w in enumerate(workers)] == [1, 2]
     ranker = PApKBoostRanker(k=5, n_estimators=3, num_leaves=4, random_state=0)
     assert ranker.fit(dX, dy, groups=dgroups).booster_.num_trees() == 3
+
+
+class _Finalized:
+    """Records the thread its finalizer runs on, as a failed training's
+    ``Booster`` frees LightGBM's (per-thread) network on that thread."""
+
+    threads = []
+    alive = None
+
+    def __init__(self):
+        self.cycle = self  # freed by the cyclic collector only
+
+    def __del__(self):
+        _Finalized.threads.append(threading.current_thread().name)
+
+
+def _leave_old_cyclic_garbage():
+    """On a worker: a cycle that becomes garbage in the oldest generation,
+    where a full collection is rare (as a traceback kept for a while)."""
+    _Finalized.threads.clear()
+    _Finalized.alive = _Finalized()
+    gc.collect()  # survives: now in the oldest generation
+    _Finalized.alive = None  # garbage, until a full collection
+
+
+def _finalizer_threads():
+    return list(_Finalized.threads), threading.current_thread().name
+
+
+def test_the_guard_collects_the_workers_garbage_before_the_training(
+        cluster_client):
+    # a failed LightGBM training leaves its Booster as cyclic garbage on the
+    # surviving workers; collected during the retry, on its task thread, it
+    # frees that thread's LightGBM network and ends the retry (CI saw
+    # "Socket send error, Broken pipe"). The guard collects it first, on
+    # the workers' event-loop threads.
+    client = cluster_client
+    client.run(_leave_old_cyclic_garbage)
+    seen = guard_training(client, lambda: client.gather([
+        client.submit(_finalizer_threads, workers=[w], pure=False)
+        for w in client.scheduler_info(n_workers=-1)["workers"]]))
+    assert len(seen) == 2
+    for threads, task_thread in seen:
+        assert len(threads) == 1, threads  # finalized before the task ran
+        assert threads[0] != task_thread
 
 
 def test_the_guard_returns_raises_and_times_out(cluster_client):
