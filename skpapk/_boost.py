@@ -27,6 +27,7 @@ from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups, stable_sort_by_codes
+from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
 
 #: LightGBM's own objectives, passed through by name (for comparison).
@@ -732,8 +733,6 @@ class PApKBoostRanker(BaseRanker):
         (one in each worker of a parallel search; LightGBM's own ``None``
         takes every physical core there too, and slowed a search of two
         workers on two cores about 4x)."""
-        from .losses._pair_kernels import effective_n_threads  # numba: lazily
-
         return effective_n_threads(self.n_jobs)
 
     def _lightgbm_params(self, seed):

@@ -36,11 +36,12 @@ irrelevant row among its ``T`` highest scored irrelevant rows, are kept
 """
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
+
+from ..utils._parallel import effective_n_threads
 
 #: Score spread beyond which ``exp(s - max)`` could underflow: such groups
 #: are summed from the score differences (slower, exact).
@@ -286,24 +287,6 @@ def kept_pairs(n_pos, n_neg, defined, truncation):
         cut = (n_pos > truncation) & (n_neg > truncation)
         pairs = np.where(cut, truncation * (n_pos + n_neg - truncation), pairs)
     return np.where(defined, pairs, 0)
-
-
-def effective_n_threads(n_threads):
-    """Threads to use: ``None`` the OpenMP threads this process may use, as
-    scikit-learn's estimators (all the CPUs, but one in each worker of a
-    parallel search, or what ``threadpoolctl`` allows); -1 all the CPUs."""
-    if n_threads is None:
-        from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
-
-        return max(1, _openmp_effective_n_threads())
-    if n_threads == -1:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # pragma: no cover - not on Linux
-            return max(1, os.cpu_count() or 1)
-    if n_threads < -1:
-        return max(1, effective_n_threads(-1) + 1 + n_threads)
-    return max(1, int(n_threads))
 
 
 def _blocks(cost, n_blocks):

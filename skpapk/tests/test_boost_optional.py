@@ -29,3 +29,14 @@ def test_import_skpapk_does_not_import_lightgbm_or_numba():
             "assert 'lightgbm' not in sys.modules, 'lightgbm imported'; "
             "assert 'numba' not in sys.modules, 'numba imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_boosting_with_lightgbms_own_objective_does_not_import_numba():
+    # the compiled kernel serves skpapk's objectives only
+    pytest.importorskip("lightgbm")
+    code = ("import sys, numpy as np; from skpapk import PApKBoostRanker; "
+            "X = np.arange(40.0).reshape(20, 2); y = np.arange(20) % 3 == 0; "
+            "PApKBoostRanker(k=2, objective='lambdarank', n_estimators=2, "
+            "min_child_samples=1).fit(X, y, groups=np.arange(20) // 5); "
+            "assert 'numba' not in sys.modules, 'numba imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)

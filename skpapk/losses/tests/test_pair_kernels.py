@@ -8,7 +8,6 @@ from scipy.special import expit
 
 from skpapk.losses._pair_kernels import (
     _blocks,
-    effective_n_threads,
     kept_pairs,
     pair_sums,
 )
@@ -162,24 +161,6 @@ def test_blocks_cover_every_group_once(n_blocks):
     assert all(a < b for a, b in blocks)
     assert all(b == c for (_, b), (c, _) in zip(blocks, blocks[1:]))
     assert len(blocks) <= n_blocks
-
-
-@pytest.mark.parametrize("n_threads, expected", [(1, 1), (3, 3), (None, None),
-                                                 (-1, None)])
-def test_effective_n_threads(n_threads, expected):
-    got = effective_n_threads(n_threads)
-    assert got == (expected or effective_n_threads(n_threads))
-    assert got >= 1
-
-
-def test_default_threads_follow_the_openmp_limits():
-    # one thread in each worker of a parallel search (it took every CPU)
-    from threadpoolctl import threadpool_limits
-
-    every = effective_n_threads(-1)
-    with threadpool_limits(limits=1, user_api="openmp"):
-        assert effective_n_threads(None) == 1
-        assert effective_n_threads(-1) == every
 
 
 @pytest.mark.parametrize("truncation", [0, 2])

@@ -1,0 +1,25 @@
+"""The number of threads an ``n_jobs`` / ``n_threads`` parameter stands for.
+
+Kept apart from the compiled kernels so that estimators can resolve their
+threads without importing numba.
+"""
+
+import os
+
+
+def effective_n_threads(n_threads):
+    """Threads to use: ``None`` the OpenMP threads this process may use, as
+    scikit-learn's estimators (all the CPUs, but one in each worker of a
+    parallel search, or what ``threadpoolctl`` allows); -1 all the CPUs."""
+    if n_threads is None:
+        from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
+
+        return max(1, _openmp_effective_n_threads())
+    if n_threads == -1:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # pragma: no cover - not on Linux
+            return max(1, os.cpu_count() or 1)
+    if n_threads < -1:
+        return max(1, effective_n_threads(-1) + 1 + n_threads)
+    return max(1, int(n_threads))
