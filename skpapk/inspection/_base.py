@@ -52,8 +52,8 @@ def _get_ax(ax, caller_name):
     return ax, ax.figure
 
 
-def _response(estimator, X):
-    """Scores of ``estimator`` on ``X``: higher means ranked first.
+def _response(estimator, X, pos_label=None):
+    """Scores of ``estimator`` on ``X``: higher means ``pos_label`` first.
 
     As the scorers of :mod:`skpapk.metrics` rank:
     ``decision_function`` when the estimator has one, else the probability
@@ -68,7 +68,7 @@ def _response(estimator, X):
             f"skpapk.PApKRanker) or a fitted classifier, or use "
             f"from_predictions with your own scores."
         )
-    scores = np.asarray(ranking_scores(estimator, X))
+    scores = np.asarray(ranking_scores(estimator, X, pos_label))
     if scores.ndim != 1:
         raise ValueError(
             f"{type(estimator).__name__} gave scores of shape {scores.shape}; "

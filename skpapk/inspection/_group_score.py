@@ -16,6 +16,7 @@ from ..metrics import (
     precision_at_k_score,
 )
 from ..metrics._common import _check_zero_division
+from ..metrics._scorer import fitted_relevant_label
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
 
@@ -399,8 +400,10 @@ default="papk"
         ties : {"random", "half", "error"}, default="random"
             Passed to the metric.
         pos_label : int, float, bool or str, default=None
-            The relevant label; needed when the labels are not numbers
-            (e.g. ``"clicked"``/``"not_clicked"``).
+            The relevant label, ranked first by the models. None: the one
+            the skpapk rankers were fitted as relevant (their ``pos_label``),
+            else the greater of two numbers; other labels (e.g.
+            ``"clicked"``/``"not_clicked"``) need it.
         zero_division : "warn", 0.0, 1.0 or np.nan, default="warn"
             See :meth:`from_predictions`.
         name : str or list of str, default=None
@@ -454,7 +457,16 @@ default="papk"
                     f"k to compare them at, e.g. k={min(ks)}."
                 )
             (k,) = ks
-        scores = {n: _response(e, X) for n, e in zip(names, estimators)}
+        if pos_label is None:  # the label the rankers were fitted as relevant
+            relevant = {fitted_relevant_label(e) for e in estimators} - {None}
+            if len(relevant) > 1:
+                raise ValueError(
+                    f"the rankers were fitted with different relevant labels "
+                    f"({sorted(map(repr, relevant))}): pass the relevant label "
+                    f"of y as pos_label."
+                )
+            pos_label = relevant.pop() if relevant else None
+        scores = {n: _response(e, X, pos_label) for n, e in zip(names, estimators)}
         return cls.from_predictions(
             y, scores, groups=groups, k=k, metric=metric, ties=ties,
             pos_label=pos_label, zero_division=zero_division, kind=kind,

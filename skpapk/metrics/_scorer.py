@@ -12,6 +12,7 @@ whose ``response_method="decision_function"`` treats an estimator that is
 not a classifier as a regressor and refuses it before scikit-learn 1.9.
 """
 
+import numpy as np
 import sklearn
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
@@ -48,14 +49,48 @@ def _missing_groups_message():
     )
 
 
+def _ranker_classes(estimator):
+    """The two fitted ``classes_`` of a ranker that is not a classifier (the
+    relevant one last, as skpapk's rankers order them), else None."""
+    classes = getattr(estimator, "classes_", None)
+    if (classes is None or len(classes) != 2
+            or not hasattr(estimator, "decision_function")
+            or is_classifier(estimator)):
+        return None
+    return list(classes)
+
+
+def fitted_relevant_label(estimator):
+    """The relevant label a fitted ranker was fitted with, else None.
+
+    skpapk's rankers keep their two ``classes_`` with the relevant one last
+    (``pos_label`` at fit) and rank it first; a scorer or display without a
+    ``pos_label`` of its own scores the labels with that one. Classifiers
+    (sorted ``classes_``) and estimators without ``classes_`` give None: the
+    metrics' own rule (the greater of two numbers) applies.
+
+    Parameters
+    ----------
+    estimator : object
+        A fitted estimator (a pipeline works: its last step decides).
+
+    Returns
+    -------
+    label : scalar or None
+    """
+    classes = _ranker_classes(estimator)
+    return None if classes is None else classes[-1]
+
+
 def ranking_scores(estimator, X, pos_label=None):
     """The scores an estimator ranks ``X`` by, higher first.
 
     ``decision_function`` when the estimator has it; else, for a classifier,
     ``predict_proba`` of its class ``pos_label`` (by default its greater
     class, the relevant one of numeric labels); else ``predict``. A binary
-    classifier's ``decision_function`` scores its greater class: it is
-    negated when ``pos_label`` is the other one.
+    classifier's ``decision_function`` scores its greater class, a ranker's
+    (with ``classes_``) its relevant class, ``classes_[-1]``: it is negated
+    when ``pos_label`` is the other one.
 
     Parameters
     ----------
@@ -63,20 +98,22 @@ def ranking_scores(estimator, X, pos_label=None):
         A fitted estimator (a pipeline works: its last step decides).
     X : array-like of shape (n_samples, n_features)
     pos_label : int, float, bool, str or None, default=None
-        The relevant class of a classifier.
+        The relevant class of a classifier or ranker.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
     """
     column = 1
-    if pos_label is not None and is_classifier(estimator):
-        classes = list(getattr(estimator, "classes_", []))
+    classes = (list(getattr(estimator, "classes_", [])) if is_classifier(estimator)
+               else _ranker_classes(estimator))
+    if pos_label is not None and classes is not None:
         if pos_label not in classes:
             raise ValueError(
                 f"pos_label={pos_label!r} is not a class of "
-                f"{type(estimator).__name__} (classes_={classes}); pass the "
-                f"relevant class as pos_label."
+                f"{type(estimator).__name__} (classes_="
+                f"{np.asarray(classes).tolist()}); pass the relevant class as "
+                f"pos_label."
             )
         column = classes.index(pos_label)
     if hasattr(estimator, "decision_function"):
@@ -145,8 +182,12 @@ class _RankingScorer:
                 f"{self._name} got unexpected metadata {unknown}; it accepts "
                 f"{accepted}."
             )
+        kwargs = self._kwargs
+        if self._pos_label is None and fitted_relevant_label(estimator) is not None:
+            # a ranker fitted with pos_label ranks that label first
+            kwargs = {**kwargs, "pos_label": fitted_relevant_label(estimator)}
         return self._metric(y_true, ranking_scores(estimator, X, self._pos_label),
-                            **self._kwargs, **metadata)
+                            **kwargs, **metadata)
 
     def get_metadata_routing(self):
         """The metadata the scorer requests (scikit-learn's routing API).
@@ -226,8 +267,10 @@ def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
         expectation over a random order of the tied items, so a model that
         gives every item the same score scores as a random ranking.
     pos_label : int, float, bool, str or None, default=None
-        The relevant label of ``y`` (needed when the labels are not numbers)
-        and the class of a classifier's ``predict_proba`` to rank by.
+        The relevant label of ``y`` and the class of a classifier's
+        ``predict_proba`` to rank by. None: the label a skpapk ranker was
+        fitted as relevant (its ``pos_label``, the last of its ``classes_``),
+        else the greater of two numbers (other labels need ``pos_label``).
     zero_division : "warn", float or np.nan, default="warn"
         What a fold without a relevant or an irrelevant item scores, as in
         :func:`papk_score`.
@@ -296,8 +339,10 @@ def micro_papk_scorer(k, *, ties="random", average="micro", pos_label=None,
         ``"micro"`` is the paper's eq. 17 (unweighted mean over groups);
         ``"pooled"`` pools the pairs of all groups.
     pos_label : int, float, bool, str or None, default=None
-        The relevant label of ``y`` (needed when the labels are not numbers)
-        and the class of a classifier's ``predict_proba`` to rank by.
+        The relevant label of ``y`` and the class of a classifier's
+        ``predict_proba`` to rank by. None: the label a skpapk ranker was
+        fitted as relevant (its ``pos_label``, the last of its ``classes_``),
+        else the greater of two numbers (other labels need ``pos_label``).
     zero_division : "warn", float or np.nan, default="warn"
         What a group without a relevant or an irrelevant item in a fold
         counts as, as in :func:`papk_score`: left out with an

@@ -303,3 +303,28 @@ def test_from_estimator_ranks_like_the_scorers():
         expected = micro_papk_scorer(3)(ridge, X, y, groups=g)
     (per_user,) = disp.scores.values()
     assert_allclose(np.nanmean(per_user), expected)
+
+
+def test_from_estimator_scores_the_label_the_rankers_were_fitted_as_relevant():
+    # rankers fitted with pos_label=0 rank label 0 first; with a classifier
+    # beside them, its probability of 0 ranks the rows
+    X, y, g = make_papk_simulation(12, n_pos=(2, 8), n_neg=(10, 30), random_state=0)
+    label = 1 - y  # 0 is relevant
+    ranker = PApKAvgRanker(k=4, max_iter=20, tol=None, pos_label=0).fit(
+        X, label, groups=g)
+    clf = LogisticRegression().fit(X, label)
+    disp = GroupScoreDisplay.from_estimator({"avg": ranker, "lr": clf}, X, label,
+                                            groups=g, k=4)
+    assert_allclose(disp.scores["avg"], papk_score(
+        label, ranker.decision_function(X), k=4, groups=g, average=None,
+        pos_label=0))
+    assert_allclose(disp.scores["lr"], papk_score(
+        label, -clf.decision_function(X), k=4, groups=g, average=None,
+        pos_label=0))
+    other = PApKAvgRanker(k=4, max_iter=20, tol=None).fit(X, label, groups=g)
+    with pytest.raises(ValueError, match="different relevant labels"):
+        GroupScoreDisplay.from_estimator([ranker, other], X, label, groups=g)
+    disp = GroupScoreDisplay.from_estimator([ranker, other], X, label, groups=g,
+                                            pos_label=1)
+    assert_allclose(disp.scores["PApKAvgRanker (2)"], papk_score(
+        label, other.decision_function(X), k=4, groups=g, average=None))

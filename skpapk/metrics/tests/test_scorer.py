@@ -411,3 +411,36 @@ def test_grid_search_with_routing_on_an_lgbm_ranker_with_group_ids():
                                   groups=groups[test])
             assert search.cv_results_[f"split{i}_test_score"][c] == (
                 pytest.approx(expected))
+
+
+@pytest.mark.parametrize("factory", [papk_scorer, micro_papk_scorer])
+@pytest.mark.parametrize("scorer_label", [None, 0, 1])
+def test_scorers_score_a_ranker_fitted_with_pos_label_0_by_its_label(
+        factory, scorer_label):
+    # the ranker ranks label 0 first: without a pos_label of its own the
+    # scorer scores that label as relevant, not the greater one (1 - score)
+    from skpapk import PApKRanker
+
+    X, y, groups = _data()
+    ranker = PApKRanker(k=2, pos_label=0).fit(X, 1 - y, groups=groups)
+    decision = ranker.decision_function(X)
+    relevant = 0 if scorer_label is None else scorer_label
+    sign = 1 if relevant == 0 else -1  # the scorer's label is ranked first
+    options = {"groups": groups} if factory is micro_papk_scorer else {}
+    expected = papk_score(1 - y, sign * decision, k=2, pos_label=relevant,
+                          **options)
+    with sklearn.config_context(enable_metadata_routing=True):
+        got = factory(k=2, pos_label=scorer_label)(ranker, X, 1 - y, **options)
+    assert got == pytest.approx(expected)
+    if scorer_label is None and factory is micro_papk_scorer:
+        assert got == pytest.approx(ranker.score(X, 1 - y, groups=groups))
+
+
+def test_a_scorer_refuses_a_label_the_ranker_was_not_fitted_on():
+    from skpapk import PApKRanker
+
+    X, y, groups = _data()
+    ranker = PApKRanker(k=2).fit(X, y, groups=groups)
+    with pytest.raises(ValueError, match=r"pos_label=2 is not a class of "
+                       r"PApKRanker \(classes_=\[0, 1\]\)"):
+        papk_scorer(k=2, pos_label=2)(ranker, X, y)
