@@ -13,6 +13,7 @@
   negatives under the current model.
 """
 
+import hashlib
 import warnings
 from numbers import Integral, Real
 
@@ -818,7 +819,10 @@ class SelectPApKRanker(BaseRanker):
     (``alpha * ||w||^2 + mean cross-entropy``, lbfgs, to convergence) on the
     pool. Stop when the pool no longer changes (the next fit would give the
     same model) or after ``max_iter`` rounds (with a
-    :class:`~sklearn.exceptions.ConvergenceWarning`). The pools are found for
+    :class:`~sklearn.exceptions.ConvergenceWarning`). When a pool of two or
+    more rounds before comes back, the rounds would cycle forever: the fit
+    stops there (with a ``ConvergenceWarning``) and keeps the cycle's model
+    of highest training micro-pAp@k, whatever ``max_iter``. The pools are found for
     all groups at once (one ranking of every group's relevant and irrelevant
     rows); ties in the scores are broken by row order.
 
@@ -856,7 +860,8 @@ class SelectPApKRanker(BaseRanker):
     Attributes
     ----------
     coef_ : ndarray of float64 of shape (n_features,)
-        Weights of the last logistic regression (without its intercept).
+        Weights of the last logistic regression (without its intercept); of
+        the cycle's best one when the pools cycle.
 
     classes_ : ndarray of shape (n_classes,)
         The labels of ``y``; the last one is the relevant label.
@@ -869,14 +874,15 @@ class SelectPApKRanker(BaseRanker):
         the defined groups, then every pool.
 
     converged_ : bool
-        Whether the pool stopped changing within ``max_iter`` rounds.
+        Whether the pool stopped changing within ``max_iter`` rounds (False
+        when the pools cycle).
 
     train_scores_ : ndarray of shape (`n_iter_` + 1,)
         Training micro-pAp@k of the initial model and of every round's
         model. It need not increase: the last model is returned, as the
         procedure prescribes, even when an earlier round scored higher (on
         weakly separable data the rounds can drift; watch this curve and
-        tune ``max_iter``).
+        tune ``max_iter``), unless the pools cycle (see above).
 
     n_groups_skipped_ : int
         Training groups without a relevant or without an irrelevant row;
@@ -974,6 +980,7 @@ class SelectPApKRanker(BaseRanker):
         coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol, max_iter=1000)
         sizes = [rows.shape[0]]
         train_scores = []
+        coefs, seen = [coef], {}  # every round's model; digest of a pool -> round
         previous = None
         self.converged_ = False
         self.n_iter_ = 0
@@ -986,24 +993,40 @@ class SelectPApKRanker(BaseRanker):
             if previous is not None and np.array_equal(pool, previous):
                 self.converged_ = True
                 break
+            digest = hashlib.blake2b(pool.tobytes(), digest_size=16).digest()
+            if digest in seen:  # the pools cycle: the models would repeat
+                cycle = range(seen[digest] + 1, len(coefs))
+                best = max(cycle, key=lambda i: (train_scores[i], -i))
+                coef = coefs[best]
+                warnings.warn(
+                    f"The pools of top rows cycle: round {self.n_iter_}'s pool "
+                    f"is round {seen[digest]}'s, so rounds {cycle.start}-"
+                    f"{cycle.stop - 1} would repeat forever. Stopped there; "
+                    f"coef_ is round {best}'s model, the cycle's best on "
+                    f"training micro-pAp@{self.k} ({train_scores[best]:.4f}).",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
+                break
             if self.n_iter_ == self.max_iter:
+                warnings.warn(
+                    f"The pool of top rows still changed after max_iter="
+                    f"{self.max_iter} rounds; increase max_iter.",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
                 break
             if self.verbose:
                 print(f"-- Round {self.n_iter_ + 1}: pool of {pool.shape[0]} "
                       f"rows, train micro-pAp@{self.k} of the current model "
                       f"{train_scores[-1]:.4f}")
+            seen[digest] = self.n_iter_
             coef, _ = _fit_logistic(X[pool], y_pos[pool], self.alpha,
                                     tol=self.tol, max_iter=1000)
+            coefs.append(coef)
             sizes.append(pool.shape[0])
             previous = pool
             self.n_iter_ += 1
-        if not self.converged_:
-            warnings.warn(
-                f"The pool of top rows still changed after max_iter="
-                f"{self.max_iter} rounds; increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
         self.train_scores_ = np.asarray(train_scores, dtype=np.float64)
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
         self.coef_ = coef

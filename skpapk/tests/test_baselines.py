@@ -252,6 +252,47 @@ def test_select_warns_when_the_pool_still_moves():
     assert ranker.pool_sizes_.shape == ranker.train_scores_.shape == (2,)
 
 
+def _cycling_select_data():
+    """Data on which Select-pAp@k's pools alternate between two (rounds 3, 4)."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(200) < 0.3).astype(int)
+    X = rng.normal(size=(200, 3)) + 0.3 * y[:, None]
+    return X, y, np.repeat(np.arange(10), 20)
+
+
+@pytest.mark.parametrize("max_iter", [4, 10, 11])
+def test_select_stops_when_the_pools_cycle(max_iter):
+    # the pools alternate A, B, A, ...: without the check the model returned
+    # depended on max_iter's parity, one of them ranking below random
+    X, y, g = _cycling_select_data()
+    with pytest.warns(ConvergenceWarning, match=r"round 4's pool is round 2's, "
+                      r"so rounds 3-4 would repeat forever"):
+        ranker = SelectPApKRanker(k=3, max_iter=max_iter).fit(X, y, groups=g)
+    assert not ranker.converged_ and ranker.n_iter_ == 4
+    # refitting on the pool under coef_ gives another model, whose pool
+    # gives coef_ back: a cycle of two
+    _, codes = np.unique(g, return_inverse=True)
+    y_pos, n_groups = y.astype(bool), codes.max() + 1
+    pool, _ = ranker._pool(X, y_pos, codes, n_groups, ranker.coef_)
+    other, _ = _fit_logistic(X[pool], y_pos[pool], ranker.alpha, tol=ranker.tol,
+                             max_iter=1000)
+    pool_other, _ = ranker._pool(X, y_pos, codes, n_groups, other)
+    back, _ = _fit_logistic(X[pool_other], y_pos[pool_other], ranker.alpha,
+                            tol=ranker.tol, max_iter=1000)
+    np.testing.assert_allclose(back, ranker.coef_)
+    # the kept model is the cycle's best on the training data
+    score = ranker.score(X, y, groups=g)
+    assert score == pytest.approx(ranker.train_scores_[-1])
+    assert score > papk_score(y, X @ other, k=3, groups=g)
+
+
+def test_select_before_the_cycle_keeps_the_last_model():
+    X, y, g = _cycling_select_data()
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        ranker = SelectPApKRanker(k=3, max_iter=3).fit(X, y, groups=g)
+    assert ranker.score(X, y, groups=g) == pytest.approx(ranker.train_scores_[-1])
+
+
 @pytest.mark.parametrize("alpha", [1e-3, 0.1])
 def test_logistic_objective_is_alpha_norm_plus_mean_cross_entropy(alpha):
     # C = 1 / (2 alpha n): the gradient of alpha ||w||^2 + mean CE vanishes
