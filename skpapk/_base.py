@@ -9,6 +9,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     _num_features,
     _num_samples,
+    check_array,
     check_is_fitted,
     validate_data,
 )
@@ -196,9 +197,13 @@ class BaseRanker(BaseEstimator):
                 f"X_val has {n_features} features, but {type(self).__name__} "
                 f"is expecting {self.n_features_in_} features as input (those "
                 f"of X); pass validation rows with the columns of X.")
-        X_val = validate_data(self, X_val, accept_sparse="csr", reset=False,
-                              dtype=[np.float64, np.float32],
-                              ensure_all_finite=self._ensure_all_finite())
+        # the feature names checked against X's; the values as X_val (its name
+        # in the messages, e.g. "Input X_val contains NaN")
+        X_val = validate_data(self, X_val, reset=False, skip_check_array=True)
+        X_val = check_array(X_val, accept_sparse="csr",
+                            dtype=[np.float64, np.float32],
+                            ensure_all_finite=self._ensure_all_finite(),
+                            input_name="X_val")
         y_val = np.asarray(y_val)
         if y_val.shape != (X_val.shape[0],):
             raise ValueError(

@@ -123,6 +123,18 @@ def test_validation_rows_with_other_features_name_x_val(X_val):
             groups_val=g[val])
 
 
+@pytest.mark.parametrize("bad, what", [(np.nan, "NaN"), (np.inf, "infinity")])
+def test_non_finite_validation_rows_name_x_val(bad, what):
+    X, y, g = make_data(4)
+    train, val = split(y, g, 0.25, 0)
+    X_val = X[val].copy()
+    X_val[0, 0] = bad
+    with pytest.raises(ValueError, match=f"Input X_val contains {what}"):
+        PApKRanker(k=5, early_stopping=True, max_iter=3).fit(
+            X[train], y[train], groups=g[train], X_val=X_val, y_val=y[val],
+            groups_val=g[val])
+
+
 def test_stops_before_max_iter_and_tol_none_runs_all():
     X, y, g = make_data(1)
     params = dict(k=5, eta0=5.0, early_stopping=True, validation_fraction=0.2,

@@ -209,7 +209,8 @@ def test_score_on_recoded_labels_raises_instead_of_inverting(ranker):
     ranker = sklearn.clone(ranker).fit(X, y, groups=g)
     with pytest.raises(ValueError, match=re.escape(
             "y has the label(s) [2], which " + type(ranker).__name__
-            + " was not fitted on") + ".*Recode y to the fitted labels"):
+            + " was not fitted on") + r".*of which 1 is relevant.*Recode y to "
+            r"the fitted labels \(e\.g\. y = np\.where\(y == relevant_label, 1, 0\)\)"):
         ranker.score(X, y + 1, groups=g)
     # the fitted labels in another dtype are the same labels
     assert ranker.score(X, y.astype(float), groups=g) == ranker.score(X, y, groups=g)

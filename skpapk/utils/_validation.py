@@ -430,14 +430,15 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     known = set(classes.tolist())
     unknown = [label for label in seen.tolist() if label not in known]
     if unknown:
+        labels = classes.tolist()  # Python scalars: no np.int64(1) in the text
         raise ValueError(
             f"{input_name} has the label(s) {unknown}, which {estimator_name} "
             f"was not fitted on: its labels (classes_) are "
-            f"{classes.tolist()}, of which {classes[-1]!r} is relevant, so the "
+            f"{labels}, of which {labels[-1]!r} is relevant, so the "
             f"relevant rows of {input_name} would not be known. Recode "
             f"{input_name} to the fitted labels (e.g. {input_name} = "
-            f"np.where({input_name} == relevant_label, {classes[-1]!r}, "
-            f"{classes[0]!r})), or score decision_function(X) with "
+            f"np.where({input_name} == relevant_label, {labels[-1]!r}, "
+            f"{labels[0]!r})), or score decision_function(X) with "
             f"skpapk.metrics.papk_score(..., pos_label=relevant_label)."
         )
     return classes[-1]
