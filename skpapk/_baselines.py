@@ -505,10 +505,13 @@ def _fit_logistic(X, y_pos, alpha, *, tol, max_iter):
 
 
 def _score_std(X, coef):
-    """Standard deviation of ``X @ coef`` (1 where it is 0)."""
-    std = float(np.std(np.asarray(X @ coef.astype(X.dtype, copy=False),
-                                  dtype=np.float64)))
-    return std if std > 0 else 1.0
+    """Standard deviation of ``X @ coef``; 1 where the scores are equal up to
+    rounding (constant features: dividing by the rounding noise gave coef_
+    of 1e15)."""
+    scores = np.asarray(X @ coef.astype(X.dtype, copy=False), dtype=np.float64)
+    std = float(np.std(scores))
+    noise = 1e3 * np.finfo(np.float64).eps * float(np.max(np.abs(scores), initial=0))
+    return std if std > noise else 1.0
 
 
 def _line_search_scores(y_pos, codes, current, new, grid, k):
