@@ -13,7 +13,6 @@ import os
 import shutil
 import urllib.error
 import urllib.request
-import warnings
 import zipfile
 from pathlib import Path
 
@@ -132,27 +131,52 @@ def _resolve_path(path, data_home, download, timeout):
     return _download(cached, timeout)
 
 
+def _first_bad_line(path, lines):
+    """The error naming the first line that is not 4 integers (the slow path,
+    run only when the fast parse fails)."""
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if len(fields) != 4:
+            what = "is blank" if not fields else f"has {len(fields)} fields"
+            return ValueError(
+                f"{str(path)!r} line {number} {what} ({line[:60]!r}); a "
+                f"MovieLens u.data line has 4 integer fields: user id, item id, "
+                f"rating, timestamp, separated by tabs. Fix or remove the line."
+            )
+        for column, field in enumerate(fields, start=1):
+            if not field.lstrip("+-").isdigit() or not field.isascii():
+                return ValueError(
+                    f"{str(path)!r} line {number}, field {column}: {field[:30]!r} "
+                    f"is not an integer; a MovieLens u.data line has 4 integer "
+                    f"fields: user id, item id, rating, timestamp. Fix or remove "
+                    f"the line."
+                )
+    return None
+
+
 def _read_udata(path):
-    """Parse a ``u.data`` file: 4 integer columns user, item, rating, time."""
-    try:
-        with warnings.catch_warnings():
-            # an empty file is reported below as an error, not a warning
-            warnings.filterwarnings("ignore", message=".*no data",
-                                    category=UserWarning)
-            ratings = np.loadtxt(path, dtype=np.int64, ndmin=2)
-    except ValueError as exc:
-        raise ValueError(
-            f"{str(path)!r} is not in the MovieLens u.data format (4 integer "
-            f"columns: user id, item id, rating, timestamp, separated by tabs): "
-            f"{exc}"
-        ) from exc
-    if ratings.shape[0] == 0:
+    """Parse a ``u.data`` file: 4 integer columns user, item, rating, time.
+
+    Strict: every line holds 4 integers (no comment, no blank line: numpy's
+    ``loadtxt`` would skip them silently); an error names the file's line.
+    """
+    with open(path, "rb") as file:
+        lines = file.read().decode("latin-1").splitlines()
+    if not lines:
         raise ValueError(f"{str(path)!r} holds no ratings.")
-    if ratings.shape[1] != 4:
-        raise ValueError(
-            f"{str(path)!r} has {ratings.shape[1]} columns; a MovieLens u.data "
-            f"file has 4: user id, item id, rating, timestamp."
-        )
+    try:
+        ratings = np.loadtxt(lines, dtype=np.int64, ndmin=2, comments=None)
+    except ValueError as exc:
+        error = _first_bad_line(path, lines)
+        if error is None:  # e.g. an integer beyond int64
+            error = ValueError(
+                f"{str(path)!r} is not in the MovieLens u.data format (4 "
+                f"integer columns: user id, item id, rating, timestamp, "
+                f"separated by tabs): {exc}"
+            )
+        raise error from exc
+    if ratings.shape != (len(lines), 4):  # blank lines, skipped by loadtxt
+        raise _first_bad_line(path, lines)
     bad = (ratings[:, 2] < 1) | (ratings[:, 2] > 5)
     if bad.any():
         line = int(np.flatnonzero(bad)[0]) + 1
@@ -162,6 +186,20 @@ def _read_udata(path):
             f"rating."
         )
     return ratings
+
+
+def _check_pairs(path, ratings):
+    """Refuse a (user, item) pair rated twice, naming its two lines."""
+    order = np.lexsort((ratings[:, 1], ratings[:, 0]))
+    pairs = ratings[order, :2]
+    twice = np.flatnonzero(np.all(pairs[1:] == pairs[:-1], axis=1))
+    if twice.size:
+        first, second = sorted(order[twice[0]:twice[0] + 2] + 1)
+        raise ValueError(
+            f"{str(path)!r} rates the (user, item) pair "
+            f"{pairs[twice[0]].tolist()} twice (lines {first} and {second}); a "
+            f"u.data file has one rating per pair. Remove the duplicates."
+        )
 
 
 def _masked_nmf(rows, cols, values, shape, n_components, *, max_iter, tol,
@@ -334,8 +372,9 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     OSError
         The download failed (e.g. no network).
     ValueError
-        The file is not the official one (sha256) or is not in the
-        ``u.data`` format.
+        The file is not the official one (sha256), is not in the ``u.data``
+        format (the message names the line), rates a (user, item) pair
+        twice, or leaves no user with ``min_rows`` rows.
 
     See Also
     --------
@@ -382,6 +421,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
                 "modified file in the same format, pass check_sha256=False."
             )
     ratings = _read_udata(file)
+    _check_pairs(file, ratings)
 
     # 1. sort by user, then time (stable: ties keep the file order)
     order = np.lexsort((ratings[:, 3], ratings[:, 0]))
@@ -396,13 +436,6 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     # 2. rating matrix of the first ratings, masked NMF
     item_ids, head_item_codes = np.unique(ratings[head, 1], return_inverse=True)
     head_user_codes = user_codes[head]
-    cells = head_user_codes * item_ids.shape[0] + head_item_codes.reshape(-1)
-    if np.unique(cells).shape[0] != cells.shape[0]:
-        raise ValueError(
-            f"{str(file)!r} rates the same (user, item) pair twice among the "
-            f"users' first {n_first} ratings; a u.data file has one rating per "
-            f"pair. Remove the duplicates."
-        )
     U, V, losses = _masked_nmf(
         head_user_codes, head_item_codes.reshape(-1), ratings[head, 2],
         (user_ids.shape[0], item_ids.shape[0]), n_components,
@@ -418,6 +451,13 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     # 4. users with enough rows
     per_user = np.bincount(user_codes[rows], minlength=user_ids.shape[0])
     rows &= per_user[user_codes] >= min_rows
+    if not rows.any():
+        raise ValueError(
+            f"no user of {str(file)!r} has min_rows={min_rows} later ratings "
+            f"(after its first n_first={n_first}) of items rated among the "
+            f"users' first ratings (the most any user has: "
+            f"{int(per_user.max(initial=0))}): lower n_first or min_rows."
+        )
     u, v = U[user_codes[rows]], V[position[rows]]
     data = np.hstack([u, v, u * v])
     feature_names = [f"{part}_{j}" for part in ("user", "item", "prod")

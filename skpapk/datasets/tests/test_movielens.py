@@ -191,12 +191,17 @@ def test_sha256_mismatch_is_an_error(udata):
 @pytest.mark.parametrize(
     "content, match",
     [
-        ("1\t2\t3\n4\t5\t6\n", "has 3 columns"),
-        ("1\t2\t3\tx\n", "not in the MovieLens u.data format"),
-        ("1\t2\t3\t4\n1\t2\n", "not in the MovieLens u.data format"),
+        ("1\t2\t3\n4\t5\t6\n", "line 1 has 3 fields"),
+        ("1\t2\t3\tx\n", "line 1, field 4: 'x' is not an integer"),
+        ("1\t2\t3\t4\n1\t2\n", "line 2 has 2 fields"),
         ("1\t2\t7\t4\n", "ratings outside 1..5"),
         ("", "holds no ratings"),
-        ("1\t2\t3\t4\n1\t2\t5\t9\n", "same \\(user, item\\) pair twice"),
+        # numpy's loadtxt skips comments and blank lines: not this reader
+        ("1\t2\t3\t4\n#1\t3\t5\t9\n", "line 2, field 1: '#1' is not an integer"),
+        ("1\t2\t3\t4\t# note\n", "line 1 has 6 fields"),
+        ("1\t2\t3\t4\n\n1\t3\t5\t9\n", "line 2 is blank"),
+        ("1\t2\t3\t4\n1\t2\t5\t9\n",
+         r"pair \[1, 2\] twice \(lines 1 and 2\)"),
     ],
 )
 def test_malformed_files(tmp_path, content, match):
@@ -204,6 +209,34 @@ def test_malformed_files(tmp_path, content, match):
     path.write_text(content)
     with pytest.raises(ValueError, match=match):
         load_movielens_100k(path, **SMALL)
+
+
+def test_errors_name_the_files_lines(udata, tmp_path):
+    _, rows = udata
+    lines = ["%d\t%d\t%d\t%d" % r for r in rows]
+    for bad, match in [("10\t20\t7\t123", "ratings outside 1..5 \\(first at line 31"),
+                       ("10\t20\tx\t123", "line 31, field 3"),
+                       ("10\t20\t3", "line 31 has 3 fields")]:
+        path = tmp_path / "bad.data"
+        path.write_text("\n".join(lines[:30] + [bad] + lines[30:]) + "\n")
+        with pytest.raises(ValueError, match=match):
+            load_movielens_100k(path, **SMALL)
+
+
+def test_a_pair_rated_twice_is_refused_after_the_first_ratings(udata, tmp_path):
+    # the check covered only the users' first n_first ratings
+    _, rows = udata
+    user, item, _, time = max(rows, key=lambda r: (r[0] == 1, -r[3]))
+    path = _write(tmp_path / "dup.data", rows + [(user, item, 5, time + 10**6)])
+    with pytest.raises(ValueError, match=rf"pair \[{user}, {item}\] twice "
+                       rf"\(lines \d+ and {len(rows) + 1}\)"):
+        load_movielens_100k(path, **SMALL)
+
+
+def test_parameters_that_leave_no_user_are_an_error(udata):
+    path, _ = udata
+    with pytest.raises(ValueError, match="lower n_first or min_rows"):
+        load_movielens_100k(path, **{**SMALL, "min_rows": 10**6})
 
 
 @pytest.mark.parametrize(
