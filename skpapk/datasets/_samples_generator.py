@@ -55,6 +55,12 @@ def _per_user_counts(value, n_users, name, rng):
         raise ValueError(
             f"{name} must hold non-negative counts, got {counts.tolist()}."
         )
+    if counts.size and int(counts.max()) > np.iinfo(np.intp).max:
+        raise ValueError(
+            f"{name} holds the count {int(counts.max())}, beyond the largest "
+            f"array size {np.iinfo(np.intp).max}; pass counts of rows that fit "
+            f"in memory."
+        )
     return counts.astype(np.intp)
 
 
@@ -77,7 +83,8 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
         Number of positives / negatives of every user: the same ``int`` for
         all; a ``(low, high)`` *tuple* draws each user's count uniformly from
         the integers ``low .. high`` (inclusive); a list or array gives one
-        count per user.
+        count per user. Every user needs a row: a user with no positive and
+        no negative is a ``ValueError``.
     n_features : int, default=5
         Dimension ``d``.
     pos_mean, neg_mean : float, default=-1.0 and 0.0
@@ -126,6 +133,14 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     neg_counts = _per_user_counts(n_neg, n_users, "n_neg", rng)
     if pos_counts.sum() + neg_counts.sum() == 0:
         raise ValueError("n_pos and n_neg are all 0: there would be no rows.")
+    empty = np.flatnonzero(pos_counts + neg_counts == 0)
+    if empty.size:  # its id would be missing from groups
+        raise ValueError(
+            f"{empty.size} user(s) would have no row (n_pos = n_neg = 0), e.g. "
+            f"user {empty[:5].tolist()}: groups holds the users 0 .. "
+            f"n_users - 1, each with a row. Give every user a row (e.g. a "
+            f"(low, high) range of n_neg from 1) or lower n_users."
+        )
     # user by user, positives then negatives
     block_counts = np.stack([pos_counts, neg_counts], axis=1).ravel()
     block_label = np.tile([1, 0], n_users)

@@ -67,6 +67,13 @@ def test_papk_simulation_reproducible():
         ({"n_users": 3, "n_pos": [1, 2]}, ValueError, "one count per user"),
         ({"n_pos": [1.5]}, TypeError, "n_pos"),
         ({"n_pos": 0, "n_neg": 0}, ValueError, "no rows"),
+        # a user without rows would be missing from groups
+        ({"n_users": 3, "n_pos": [0, 2, 0], "n_neg": [0, 3, 0]}, ValueError,
+         r"2 user\(s\) would have no row .*user \[0, 2\]"),
+        ({"n_users": 50, "n_pos": (0, 3), "n_neg": (0, 2), "random_state": 1},
+         ValueError, "would have no row"),
+        ({"n_pos": np.array([2**63], dtype=np.uint64)}, ValueError,
+         "beyond the largest array size"),
         ({"n_features": 0}, ValueError, "n_features"),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
     ],
