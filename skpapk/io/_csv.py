@@ -724,8 +724,10 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
                              "{column!r}; every row needs its {what}.", path=path,
                              line=line, column=column, what=what)
     leaked = [c for c in features if c.lower() in _LABEL_NAMES]
-    if by_default and label_col is None and leaked:
-        warnings.warn(f"{path}: label_col is None, so the column {leaked[0]!r} "
+    if by_default and not read_label and leaked:
+        why = ("label_col is None" if label_col is None else
+               f"label_col={label_col!r} is not a column (require_label=False)")
+        warnings.warn(f"{path}: {why}, so the column {leaked[0]!r} "
                       f"is read as a feature; if it holds the labels (they "
                       f"would leak into X), pass label_col={leaked[0]!r}, or "
                       f"leave it out with ignore_cols=[{leaked[0]!r}].",

@@ -49,13 +49,22 @@ def _missing_groups_message():
     )
 
 
+def _is_classifier(estimator):
+    """``is_classifier``, False for an object without scikit-learn's tags
+    (any object with ``decision_function`` or ``predict`` can be scored)."""
+    try:
+        return is_classifier(estimator)
+    except AttributeError:
+        return False
+
+
 def _ranker_classes(estimator):
     """The two fitted ``classes_`` of a ranker that is not a classifier (the
     relevant one last, as skpapk's rankers order them), else None."""
     classes = getattr(estimator, "classes_", None)
     if (classes is None or len(classes) != 2
             or not hasattr(estimator, "decision_function")
-            or is_classifier(estimator)):
+            or _is_classifier(estimator)):
         return None
     return list(classes)
 
@@ -105,7 +114,7 @@ def ranking_scores(estimator, X, pos_label=None):
     scores : ndarray of shape (n_samples,)
     """
     column = 1
-    classes = (list(getattr(estimator, "classes_", [])) if is_classifier(estimator)
+    classes = (list(getattr(estimator, "classes_", [])) if _is_classifier(estimator)
                else _ranker_classes(estimator))
     if pos_label is not None and classes is not None:
         if pos_label not in classes:
@@ -119,7 +128,7 @@ def ranking_scores(estimator, X, pos_label=None):
     if hasattr(estimator, "decision_function"):
         scores = estimator.decision_function(X)
         return -scores if column == 0 else scores
-    if is_classifier(estimator) and hasattr(estimator, "predict_proba"):
+    if _is_classifier(estimator) and hasattr(estimator, "predict_proba"):
         proba = estimator.predict_proba(X)
         if proba.ndim != 2 or proba.shape[1] != 2:
             raise ValueError(

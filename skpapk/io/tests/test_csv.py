@@ -284,6 +284,18 @@ def test_no_numeric_feature_names_ignore_cols(tmp_path):
         "(--ignore-cols leaves out 'f', 'g'); name the features with features=.")
 
 
+def test_a_mistyped_optional_label_col_warns_of_the_leak(tmp_path):
+    # require_label=False and label_col not a column: the real label column
+    # became a feature without the warning that label_col=None gives
+    path = write(tmp_path, "u,label,f\nu1,1,0.5\nu1,0,0.7\n")
+    with pytest.warns(UserWarning, match="label_col='lable' is not a column "
+                      "\\(require_label=False\\), so the column 'label' is read "
+                      "as a feature"):
+        data = read_ranking_csv(path, group_col="u", label_col="lable",
+                                require_label=False)
+    assert data.feature_names == ["label", "f"]
+
+
 @pytest.mark.parametrize("name", ["label", "Target", "y"])
 def test_without_label_col_a_label_column_is_a_feature_unless_ignored(tmp_path,
                                                                       name):
