@@ -124,7 +124,8 @@ def _resolve_path(path, data_home, download, timeout):
         return cached
     if not download:
         raise FileNotFoundError(
-            f"MovieLens 100K u.data was not given (path=None, {_ENV_VAR} unset) "
+            f"MovieLens 100K u.data was not given (path=None, {_ENV_VAR} unset "
+            f"or empty) "
             f"and is not in the cache {str(cached)!r}; download=False forbids "
             f"fetching it. " + _HOW_TO
         )
@@ -409,6 +410,12 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         raise ValueError(f"tol must be a number >= 0, got {tol!r}.")
     if not isinstance(nmf_init, str) or nmf_init not in _NMF_INITS:
         raise ValueError(f"nmf_init must be one of {_NMF_INITS}, got {nmf_init!r}.")
+    for name, value in (("download", download), ("check_sha256", check_sha256)):
+        if not isinstance(value, (bool, np.bool_)):  # "no" would be true
+            raise TypeError(f"{name} must be True or False, got {value!r}.")
+    if (isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real)
+            or not timeout > 0):
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}.")
 
     file = _resolve_path(path, data_home, download, timeout)
     if check_sha256:

@@ -127,8 +127,11 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     n_users = _check_count(n_users, "n_users")
     n_features = _check_count(n_features, "n_features")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
-        if not isinstance(value, numbers.Real) or not np.isfinite(value):
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                or not np.isfinite(value)):
             raise TypeError(f"{name} must be a finite real number, got {value!r}.")
+    if not isinstance(shuffle, (bool, np.bool_)):  # "no" would be true
+        raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
     pos_counts = _per_user_counts(n_pos, n_users, "n_pos", rng)
     neg_counts = _per_user_counts(n_neg, n_users, "n_neg", rng)
     if pos_counts.sum() + neg_counts.sum() == 0:
@@ -288,8 +291,11 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     if not isinstance(margin, numbers.Real) or not np.isfinite(margin) or margin < 0:
         raise ValueError(f"margin must be a finite number >= 0, got {margin!r}.")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
-        if not isinstance(value, numbers.Real) or not np.isfinite(value):
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                or not np.isfinite(value)):
             raise TypeError(f"{name} must be a finite real number, got {value!r}.")
+    if not isinstance(shuffle, (bool, np.bool_)):  # "no" would be true
+        raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
 
     X_pos = rng.standard_normal((n_pos, n_features)) + float(pos_mean)
     threshold = _margin_threshold(condition, X_pos @ w, beta, float(margin))

@@ -249,6 +249,10 @@ def test_parameters_that_leave_no_user_are_an_error(udata):
         ({"tol": -1.0}, ValueError),
         ({"nmf_init": "nndsvd"}, ValueError),
         ({"nmf_init": None}, ValueError),
+        ({"download": "no"}, TypeError),
+        ({"check_sha256": "no"}, TypeError),
+        ({"timeout": "x"}, ValueError),
+        ({"timeout": 0}, ValueError),
     ],
 )
 def test_bad_parameters(udata, kwargs, error):

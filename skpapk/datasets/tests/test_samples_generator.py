@@ -76,6 +76,8 @@ def test_papk_simulation_reproducible():
          "beyond the largest array size"),
         ({"n_features": 0}, ValueError, "n_features"),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
+        ({"pos_mean": True}, TypeError, "pos_mean"),
+        ({"shuffle": "no"}, TypeError, "shuffle must be True or False"),
     ],
 )
 def test_papk_simulation_bad_input(kwargs, error, match):
