@@ -16,7 +16,7 @@ from ..metrics import (
     precision_at_k_score,
 )
 from ..metrics._common import _check_zero_division
-from ..metrics._scorer import fitted_relevant_label
+from ..metrics._scorer import _relevant_label_of
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
 
@@ -458,7 +458,7 @@ default="papk"
                 )
             (k,) = ks
         if pos_label is None:  # the label the rankers were fitted as relevant
-            relevant = {fitted_relevant_label(e) for e in estimators} - {None}
+            relevant = {_relevant_label_of(e, y) for e in estimators} - {None}
             if len(relevant) > 1:
                 raise ValueError(
                     f"the rankers were fitted with different relevant labels "

@@ -88,7 +88,21 @@ def fitted_relevant_label(estimator):
     label : scalar or None
     """
     classes = _ranker_classes(estimator)
-    return None if classes is None else classes[-1]
+    return None if classes is None else np.asarray(classes).tolist()[-1]
+
+
+def _relevant_label_of(estimator, y_true):
+    """:func:`fitted_relevant_label` when it is one of ``y_true``'s labels;
+    else None (labels recoded since the fit: the metric's rule and its
+    message apply)."""
+    relevant = fitted_relevant_label(estimator)
+    if relevant is None:
+        return None
+    try:
+        labels = np.unique(np.asarray(y_true)).tolist()
+    except TypeError:  # mixed label types: the metric says so
+        return None
+    return relevant if relevant in labels else None
 
 
 def ranking_scores(estimator, X, pos_label=None):
@@ -99,7 +113,8 @@ def ranking_scores(estimator, X, pos_label=None):
     class, the relevant one of numeric labels); else ``predict``. A binary
     classifier's ``decision_function`` scores its greater class, a ranker's
     (with ``classes_``) its relevant class, ``classes_[-1]``: it is negated
-    when ``pos_label`` is the other one.
+    when ``pos_label`` is the other one (a ``pos_label`` that is not one of
+    a ranker's classes leaves its scores as they are).
 
     Parameters
     ----------
@@ -114,8 +129,11 @@ def ranking_scores(estimator, X, pos_label=None):
     scores : ndarray of shape (n_samples,)
     """
     column = 1
-    classes = (list(getattr(estimator, "classes_", [])) if _is_classifier(estimator)
+    classifier = _is_classifier(estimator)
+    classes = (list(getattr(estimator, "classes_", [])) if classifier
                else _ranker_classes(estimator))
+    if not classifier and classes is not None and pos_label not in classes:
+        classes = None  # labels recoded since the fit: its relevant rows first
     if pos_label is not None and classes is not None:
         if pos_label not in classes:
             raise ValueError(
@@ -192,9 +210,10 @@ class _RankingScorer:
                 f"{accepted}."
             )
         kwargs = self._kwargs
-        if self._pos_label is None and fitted_relevant_label(estimator) is not None:
-            # a ranker fitted with pos_label ranks that label first
-            kwargs = {**kwargs, "pos_label": fitted_relevant_label(estimator)}
+        relevant = (_relevant_label_of(estimator, y_true) if self._pos_label is None
+                    else None)
+        if relevant is not None:  # a ranker fitted with pos_label ranks it first
+            kwargs = {**kwargs, "pos_label": relevant}
         return self._metric(y_true, ranking_scores(estimator, X, self._pos_label),
                             **kwargs, **metadata)
 

@@ -72,7 +72,7 @@ def algorithm_1(X, y, groups, surrogate, k, eta0, alpha, n_epochs, *, w0=None,
 #: without groups), each warning from one family of rankers: the linear
 #: rankers' solver (a surrogate lowest at w_0 = 0; max_iter reached),
 #: SelectPApKRanker's pool of top rows (still changing after max_iter
-#: rounds), GreedyPApKRanker's base scorers (fewer rows of a label than
+#: rounds, or cycling), GreedyPApKRanker's base scorers (fewer rows of a label than
 #: n_estimators), PApKBoostRanker's trees (fewer rows than
 #: min_child_samples: no split).
 _ESTIMATOR_CHECK_WARNINGS = (
@@ -80,6 +80,7 @@ _ESTIMATOR_CHECK_WARNINGS = (
     "ignore:Maximum number of iterations:sklearn.exceptions.ConvergenceWarning",
     "ignore:The pool of top rows still changed:"
     "sklearn.exceptions.ConvergenceWarning",
+    "ignore:The pools of top rows cycle:sklearn.exceptions.ConvergenceWarning",
     "ignore:n_estimators=5 base scorers need:UserWarning",
     "ignore:No feature of X can be split on:UserWarning",
 )

@@ -436,11 +436,15 @@ def test_scorers_score_a_ranker_fitted_with_pos_label_0_by_its_label(
         assert got == pytest.approx(ranker.score(X, 1 - y, groups=groups))
 
 
-def test_a_scorer_refuses_a_label_the_ranker_was_not_fitted_on():
+def test_a_label_the_ranker_was_not_fitted_on_leaves_its_scores():
+    # y recoded since the fit: the ranker's relevant rows first, the label
+    # checked by the metric against y_true
     from skpapk import PApKRanker
 
     X, y, groups = _data()
     ranker = PApKRanker(k=2).fit(X, y, groups=groups)
-    with pytest.raises(ValueError, match=r"pos_label=2 is not a class of "
-                       r"PApKRanker \(classes_=\[0, 1\]\)"):
+    words = np.where(y == 1, "clicked", "skipped")
+    assert papk_scorer(k=2, pos_label="clicked")(ranker, X, words) == \
+        papk_score(y, ranker.decision_function(X), k=2)
+    with pytest.raises(ValueError, match="pos_label=2 is not one of the labels"):
         papk_scorer(k=2, pos_label=2)(ranker, X, y)
