@@ -11,10 +11,12 @@ hangs with no error, and the surviving workers' threads stay busy.
 scheduler's workers meanwhile. When a worker present at the start leaves
 (or is replaced by a restart at the same address), or after ``timeout``
 seconds, it cancels the futures the training submitted, restarts the
-workers still running a training task (the only way to free a thread
-stuck in LightGBM's network code; workers without a nanny cannot be
-restarted and are named), and raises :class:`~skpapk.exceptions.WorkerLostError`
-(or ``TimeoutError``) saying how to retry.
+surviving workers that ran a training task (the only way to free a thread
+stuck in LightGBM's network code, and to clear the network state that a
+failed training leaves in its thread, which broke the retry's training now
+and then; workers without a nanny cannot be restarted and are named), and
+raises :class:`~skpapk.exceptions.WorkerLostError` (or ``TimeoutError``)
+saying how to retry.
 
 Before the training starts, :func:`guard_training` collects the workers'
 garbage (:func:`collect_garbage`): what a failed training left there must
@@ -29,7 +31,7 @@ import time
 #: ends ``fit`` within about this long plus the restart of the others.
 POLL_INTERVAL = 0.5
 
-#: Seconds granted to the restart of the workers still training.
+#: Seconds granted to the restart of the workers that trained.
 RESTART_TIMEOUT = 60.0
 
 #: Seconds granted to the training call to return once its futures are
@@ -69,15 +71,21 @@ def collect_garbage(client):
     client.run(gc.collect, on_error="ignore")
 
 
+def _running(client, keys):
+    """The workers running a task of ``keys`` now."""
+    if not keys:
+        return set()
+    return {address for address, tasks in client.processing().items()
+            if keys.intersection(tasks)}
+
+
 def _cancel(client, keys):
     """Cancel the futures of ``keys``; the workers running them (alive)."""
     from distributed import Future
 
-    if not keys:
-        return []
-    running = [address for address, tasks in client.processing().items()
-               if keys.intersection(tasks)]
-    client.cancel([Future(key, client) for key in keys], force=True)
+    running = _running(client, keys)
+    if keys:
+        client.cancel([Future(key, client) for key in keys], force=True)
     return running
 
 
@@ -104,15 +112,16 @@ def _message(name, lost, restarted, stuck, elapsed, timeout):
                 f"s ({elapsed:.0f} s).")
     done = "Its training tasks were cancelled"
     if restarted:
-        done += (f" and the worker(s) still training "
-                 f"({', '.join(sorted(restarted))}) restarted, to free their "
-                 f"LightGBM threads")
+        done += (f" and the worker(s) that trained "
+                 f"({', '.join(sorted(restarted))}) restarted, to free the "
+                 f"LightGBM network of their threads")
     done += "."
     if stuck:
         done += (f" Worker(s) {', '.join(sorted(stuck))} could not be restarted "
-                 f"(no nanny, or the restart timed out): their threads stay "
-                 f"busy until you restart them (client.restart_workers([...]) "
-                 f"or client.restart()).")
+                 f"(no nanny, or the restart timed out): restart them before "
+                 f"the next fit (client.restart_workers([...]) or "
+                 f"client.restart()), or their LightGBM threads may block or "
+                 f"break it.")
     retry = (" Retry the fit once the cluster has its workers back, e.g. "
              "client.wait_for_workers(n_workers) then "
              f"{name}.fit(...) again; nothing of this fit is kept.")
@@ -140,7 +149,7 @@ def guard_training(client, train, *, name="fit", timeout=None,
     poll_interval : float, default=POLL_INTERVAL
         Seconds between two looks at the scheduler's workers.
     restart_timeout : float, default=RESTART_TIMEOUT
-        Seconds granted to restart the workers still training.
+        Seconds granted to restart the workers that trained.
 
     Returns
     -------
@@ -180,15 +189,16 @@ def guard_training(client, train, *, name="fit", timeout=None,
 
     thread = threading.Thread(target=run, name=f"skpapk-guarded-{name}", daemon=True)
     start = time.monotonic()
+    trained = set()  # the workers seen running a task of the training
 
     def abort(lost):
-        """Cancel, restart the workers still training, raise (see above)."""
+        """Cancel, restart the workers that trained, raise (see above)."""
         elapsed = time.monotonic() - start
-        running = _cancel(client, set(client.futures) - before)
-        running = [address for address in running if address not in lost]
-        stuck = _restart(client, running, restart_timeout)
+        trained.update(_cancel(client, set(client.futures) - before))
+        survivors = sorted(set(trained) - set(lost))
+        stuck = _restart(client, survivors, restart_timeout)
         thread.join(JOIN_TIMEOUT)
-        message = _message(name, lost, sorted(set(running) - set(stuck)), stuck,
+        message = _message(name, lost, sorted(set(survivors) - set(stuck)), stuck,
                            elapsed, timeout)
         error = WorkerLostError if lost else TimeoutError
         raise error(message) from outcome.get("error")
@@ -199,6 +209,7 @@ def guard_training(client, train, *, name="fit", timeout=None,
             thread.join(poll_interval)
             if not thread.is_alive():
                 break
+            trained.update(_running(client, set(client.futures) - before))
             lost = _lost(workers, _workers(client))
             if lost or (timeout is not None and time.monotonic() - start > timeout):
                 abort(lost)

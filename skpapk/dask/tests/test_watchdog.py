@@ -74,11 +74,10 @@ def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(
     assert isinstance(error, WorkerLostError), repr(error)
     message = str(error)
     assert victim in message and "LightGBM issue #5920" in message
-    # the survivor is restarted when its LightGBM still spins in C; it may
-    # also have ended on its own first ("Socket send error"): either way
-    # the cluster must compute again (below)
-    if "still training" in message:
-        assert f"still training ({survivor})" in message and "restarted" in message
+    # the survivor is restarted, whether its LightGBM still spins in C or
+    # ended on its own ("Socket send error"): the network state a failed
+    # training leaves in its thread broke the retry now and then
+    assert f"that trained ({survivor}) restarted" in message
     assert "client.wait_for_workers" in message and "Retry" in message
     assert elapsed < LIMIT
     # the cluster computes again, on both workers, and the fit can be retried
