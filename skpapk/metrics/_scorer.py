@@ -50,12 +50,13 @@ def _missing_groups_message():
 
 
 def _is_classifier(estimator):
-    """``is_classifier``, False for an object without scikit-learn's tags
-    (any object with ``decision_function`` or ``predict`` can be scored)."""
-    try:
-        return is_classifier(estimator)
-    except AttributeError:
-        return False
+    """``is_classifier``; an object without scikit-learn's tags (any object
+    with ``decision_function`` or ``predict`` can be scored) by its
+    ``_estimator_type``, as scikit-learn did before tags (its
+    ``is_classifier`` raises on such objects, or warns before 1.8)."""
+    if not hasattr(estimator, "__sklearn_tags__"):
+        return getattr(estimator, "_estimator_type", None) == "classifier"
+    return is_classifier(estimator)
 
 
 def _ranker_classes(estimator):
