@@ -6,12 +6,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit
 
+from skpapk.losses import _pair_kernels
 from skpapk.losses._pair_kernels import (
     _blocks,
     kept_pairs,
     pair_sums,
 )
 from skpapk.losses._smooth import make_pair_layout
+
+
+@pytest.fixture(autouse=True)
+def every_thread_works(monkeypatch):
+    """The tests' small inputs run on the threads asked for: without this,
+    too little work for a second thread keeps them on one."""
+    monkeypatch.setattr(_pair_kernels, "MIN_WORK_PER_THREAD", 1)
 
 
 def oracle_pair_sums(layout, s, u, v, truncation):
@@ -110,6 +118,26 @@ def test_the_number_of_threads_does_not_change_a_bit(truncation):
                         n_threads=n_threads)
         for a, b in zip(got, ref):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("share, n_used", [(None, 1), (2, 2), (50, 3)])
+def test_threads_are_capped_by_the_work(monkeypatch, share, n_used):
+    # 3,000 rows: far less work than a second thread pays for by default;
+    # with MIN_WORK_PER_THREAD = work / share, share threads (at most 3)
+    layout, s, u, v = _case(1, 3000, 37, True, 2.0, np.float64)
+    work = int(kept_pairs(layout.n_pos, layout.n_neg, layout.defined, 0).sum()
+               + 3000)
+    monkeypatch.undo()
+    assert work < _pair_kernels.MIN_WORK_PER_THREAD
+    if share is not None:
+        monkeypatch.setattr(_pair_kernels, "MIN_WORK_PER_THREAD", work // share)
+    ref = pair_sums(layout, s, u, v, n_threads=1)
+    got = pair_sums(layout, s, u, v, n_threads=3)
+    blocks, used = layout.cache[("blocks", 0, 3, _pair_kernels.MIN_WORK_PER_THREAD)]
+    assert used == n_used
+    assert len(blocks) == (1 if n_used == 1 else 4 * n_used)
+    for a, b in zip(got, ref):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_scores_spanning_more_than_exp_can_hold():
