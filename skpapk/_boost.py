@@ -371,7 +371,8 @@ class PApKBoostRanker(BaseRanker):
         OpenMP threads this process may use, as
         ``HistGradientBoostingClassifier`` (every core, but one in each
         worker of a parallel ``GridSearchCV``, or what ``threadpoolctl``
-        allows); -1: every core.
+        allows); -1: every core. The pair kernel takes fewer when the work
+        is small (about a million pairs a thread), with the same result.
 
     verbose : int, default=0
         ``-1`` or ``0``: silent (``-1`` is LightGBM's way of saying it). ``1``:

@@ -134,7 +134,8 @@ class PApKRanker(BaseLinearRanker):
 
     n_jobs : int or None, default=None
         Threads of the compiled pair kernel of the smooth surrogates (users
-        are split among them; ``coef_`` does not depend on their number).
+        are split among them, fewer threads when the work is small, about a
+        million pairs a thread; ``coef_`` does not depend on their number).
         ``None``: the OpenMP threads this process may use, as
         :class:`~sklearn.ensemble.HistGradientBoostingClassifier` (every
         core, but one in each worker of a parallel search, or what
