@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from sklearn.datasets import get_data_home
 from sklearn.utils import Bunch, check_random_state
 
 ML100K_URL = "https://files.grouplens.org/datasets/movielens/ml-100k.zip"
@@ -113,13 +112,23 @@ def _download(target, timeout):
     return target
 
 
+def _data_home(data_home):
+    """scikit-learn's data folder, as ``get_data_home`` finds it, without
+    creating it (a lookup that fails must leave nothing behind; a download
+    creates the folders it writes to)."""
+    if data_home is None:
+        data_home = os.environ.get("SCIKIT_LEARN_DATA",
+                                   os.path.join("~", "scikit_learn_data"))
+    return Path(data_home).expanduser()
+
+
 def _resolve_path(path, data_home, download, timeout):
     if path is not None:
         return _as_udata(path, "the path argument")
     env = os.environ.get(_ENV_VAR)
     if env:
         return _as_udata(env, f"the environment variable {_ENV_VAR}")
-    cached = Path(get_data_home(data_home)) / "skpapk" / "ml-100k" / "u.data"
+    cached = _data_home(data_home) / "skpapk" / "ml-100k" / "u.data"
     if cached.is_file():
         return cached
     if not download:

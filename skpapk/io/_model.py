@@ -702,14 +702,17 @@ def load_ranker(path):
     classes = content.get("classes", [0, 1])
     names = content.get("feature_names_in")
     n_fit_groups = content.get("n_fit_groups", 1)
-    if not _json_labels(classes) or names is not None and not (
-            isinstance(names, list) and len(names) == scorer.n_features
-            and len(set(names)) == len(names)
-            and all(isinstance(name, str) for name in names)) \
-            or not _is_count(n_fit_groups, 2**63):
-        raise ValueError(f"{what} (its classes must be two distinct labels, its "
-                         f"feature_names_in one distinct string per feature, "
-                         f"its n_fit_groups a positive integer).")
+    wrong = [rule for ok, rule in [
+        (_json_labels(classes), "its classes must be two distinct labels"),
+        (names is None or (isinstance(names, list)
+                           and len(names) == scorer.n_features
+                           and len(set(names)) == len(names)
+                           and all(isinstance(name, str) for name in names)),
+         "its feature_names_in one distinct string per feature"),
+        (_is_count(n_fit_groups, 2**63), "its n_fit_groups a positive integer"),
+    ] if not ok]
+    if wrong:  # each faulty entry named
+        raise ValueError(f"{what} ({', '.join(wrong)}).")
     model = SavedRanker(k, scorer=scorer, metadata={
         key: value for key, value in content.items() if key not in _RESERVED})
     model.classes_ = np.asarray(classes)

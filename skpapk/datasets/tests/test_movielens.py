@@ -132,6 +132,15 @@ def test_missing_file_says_what_to_do(tmp_path, monkeypatch):
         load_movielens_100k(tmp_path / "missing.data", **SMALL)
     with pytest.raises(FileNotFoundError, match="download=False"):
         load_movielens_100k(data_home=tmp_path, **SMALL)
+    # the failed lookup leaves no folder behind, nor does the default one
+    home = tmp_path / "home"
+    with pytest.raises(FileNotFoundError, match="download=False"):
+        load_movielens_100k(data_home=home, **SMALL)
+    assert not home.exists()
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(home))
+    with pytest.raises(FileNotFoundError, match=str(home)):
+        load_movielens_100k(**SMALL)
+    assert not home.exists()
 
 
 def _no_network(*args, **kwargs):

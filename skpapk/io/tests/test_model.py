@@ -257,6 +257,19 @@ def test_invalid_model_files(tmp_path, change, message):
         load_ranker(_write(tmp_path, content))
 
 
+def test_invalid_metadata_names_each_faulty_entry(tmp_path):
+    content = _valid()
+    content.update(n_fit_groups=0)
+    with pytest.raises(ValueError, match=r"\(its n_fit_groups a positive "
+                       r"integer\)\.$") as exc:
+        load_ranker(_write(tmp_path, content))
+    assert "classes" not in str(exc.value) and "feature_names_in" not in str(exc.value)
+    content.update(classes=[1, 1])
+    with pytest.raises(ValueError, match=r"\(its classes must be two distinct "
+                       r"labels, its n_fit_groups a positive integer\)\.$"):
+        load_ranker(_write(tmp_path, content))
+
+
 def test_not_json_missing_and_folder(tmp_path):
     with pytest.raises(ValueError, match="not JSON"):
         load_ranker(_write(tmp_path, "user,label\n1,2\n"))
