@@ -1,9 +1,10 @@
 """A simulation of users with heterogeneous engagement and decoy items."""
 
-import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
+
+from ._samples_generator import _check_count
 
 #: Names of the informative simulated features (beyond them: pure noise).
 ENGAGEMENT_FEATURES = ("taste_1", "taste_2", "taste_3", "popularity", "activity")
@@ -62,11 +63,9 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
     >>> X.shape[1], names[:2]
     (8, ['taste_1', 'taste_2'])
     """
-    for name, value, low in (("n_users", n_users, 1),
-                             ("n_features", n_features, len(ENGAGEMENT_FEATURES))):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-                or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}.")
+    n_users = _check_count(n_users, "n_users")
+    n_features = _check_count(n_features, "n_features",
+                              minimum=len(ENGAGEMENT_FEATURES))
     rng = check_random_state(random_state)
     engagement = rng.normal(size=n_users)
     n_items = rng.randint(40, 200, size=n_users)

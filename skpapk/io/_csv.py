@@ -640,7 +640,7 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     it with group_col=); its columns are: user, item, label, f1, f2.
     """
     features, ignore_cols = _check_arguments(features, ignore_cols, delimiter)
-    path = os.fspath(path)
+    path = os.path.expanduser(os.fspath(path))  # "~/data.csv", as pandas
     _check_regular_file(path)
     rows = _rows(path, delimiter)
     header = [h.strip(_BLANKS) for h in next(rows)[1]]

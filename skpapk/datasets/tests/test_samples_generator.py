@@ -205,3 +205,17 @@ def test_margin_data_reproducible_and_shuffle():
 def test_margin_data_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         make_margin_data(*args, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"n_users": 2.0}, TypeError, "n_users must be an integer >= 1"),
+    ({"n_users": 0}, ValueError, "n_users must be an integer >= 1"),
+    ({"n_features": 4}, ValueError, "n_features must be an integer >= 5"),
+    ({"n_features": True}, TypeError, "n_features"),
+])
+def test_engagement_simulation_bad_input(kwargs, error, match):
+    # the same errors as make_papk_simulation's
+    from skpapk.datasets import make_engagement_simulation
+
+    with pytest.raises(error, match=match):
+        make_engagement_simulation(**kwargs)

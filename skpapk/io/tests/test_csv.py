@@ -284,6 +284,13 @@ def test_no_numeric_feature_names_ignore_cols(tmp_path):
         "(--ignore-cols leaves out 'f', 'g'); name the features with features=.")
 
 
+def test_a_path_from_the_home_folder(tmp_path, monkeypatch):
+    write(tmp_path, "u,label,f\nu1,1,0.5\nu1,0,0.7\n")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    data = read_ranking_csv("~/d.csv", group_col="u", label_col="label")
+    assert data.feature_names == ["f"]
+
+
 def test_a_mistyped_optional_label_col_warns_of_the_leak(tmp_path):
     # require_label=False and label_col not a column: the real label column
     # became a feature without the warning that label_col=None gives
