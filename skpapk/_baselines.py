@@ -984,7 +984,6 @@ class SelectPApKRanker(BaseRanker):
         sizes = [rows.shape[0]]
         train_scores = []
         coefs, seen = [coef], {}  # every round's model; digest of a pool -> round
-        previous = None
         self.converged_ = False
         self.n_iter_ = 0
         for _ in range(self.max_iter + 1):  # a loop over the few rounds
@@ -993,11 +992,11 @@ class SelectPApKRanker(BaseRanker):
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 train_scores.append(papk_score(y_pos, scores, k=self.k,
                                                groups=codes, pos_label=True))
-            if previous is not None and np.array_equal(pool, previous):
-                self.converged_ = True
-                break
             digest = hashlib.blake2b(pool.tobytes(), digest_size=16).digest()
-            if digest in seen:  # the pools cycle: the models would repeat
+            if seen.get(digest) == self.n_iter_ - 1:  # the last round's pool:
+                self.converged_ = True                # the next fit repeats it
+                break
+            if digest in seen:  # an earlier pool: the models would cycle
                 cycle = range(seen[digest] + 1, len(coefs))
                 best = max(cycle, key=lambda i: (train_scores[i], -i))
                 coef = coefs[best]
@@ -1028,7 +1027,6 @@ class SelectPApKRanker(BaseRanker):
                                     tol=self.tol, max_iter=1000)
             coefs.append(coef)
             sizes.append(pool.shape[0])
-            previous = pool
             self.n_iter_ += 1
         self.train_scores_ = np.asarray(train_scores, dtype=np.float64)
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
