@@ -277,19 +277,38 @@ def top_k_hits(y_pos, y_score, codes, n_groups, k, ties="random",
                by_score=None):
     """Relevant items among the ``k`` first of each group (expected with ties).
 
-    A relevant row is in the top ``k`` when its whole tie block fits; when
-    the block straddles the ``k``-th place, ``slots`` of its items get in.
-    ``"random"`` (and ``"half"``, the same rule): each block item enters with
-    probability ``slots / block size``; ``"error"``: the block's irrelevant
-    items take the slots first.
+    A group of ``k`` rows or fewer has all of them in its top ``k``. In a
+    longer one, the rows above its ``k``-th score ``t`` are in and the rows
+    below are out; the ``slots`` left go to its rows scoring exactly ``t``.
+    ``"random"`` (and ``"half"``, the same rule): each of them enters with
+    probability ``slots / tied rows``; ``"error"``: the irrelevant ones take
+    the slots first. One sort; no tie blocks are built.
     """
-    blocks = tie_blocks(y_pos, y_score, codes, n_groups, by_score=by_score)
-    slots = np.clip(k - blocks.gt_items, 0, blocks.size)
+    y_pos = y_pos.astype(bool, copy=False)
+    size = np.bincount(codes, minlength=n_groups)
+    hits = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    cut = np.flatnonzero(size > k)  # the other groups: all rows are in
+    if cut.size == 0:
+        return hits
+    by_score, by_segment = order_by_segment(y_score, codes, n_groups,
+                                            stable=False, by_score=by_score)
+    threshold = np.full(n_groups, -np.inf)
+    threshold[cut] = y_score[by_score[by_segment[
+        segment_starts(size)[cut] + (k - 1)]]]
+    row_threshold = threshold[codes]
+    above = y_score > row_threshold
+    tied = y_score == row_threshold  # only in the cut groups: scores are finite
+    n_above = np.bincount(codes[above], minlength=n_groups)
+    pos_above = np.bincount(codes[above & y_pos], minlength=n_groups)
+    n_tied = np.bincount(codes[tied], minlength=n_groups)
+    pos_tied = np.bincount(codes[tied & y_pos], minlength=n_groups)
+    slots, n_tied, pos_tied = k - n_above[cut], n_tied[cut], pos_tied[cut]
     if ties == "error":
-        hits = np.clip(slots - blocks.n_neg, 0, None)
+        from_tied = np.clip(slots - (n_tied - pos_tied), 0, None)
     else:
-        hits = blocks.n_pos * (slots / blocks.size)
-    return np.bincount(blocks.group, weights=hits, minlength=n_groups)
+        from_tied = pos_tied * (slots / n_tied)
+    hits[cut] = pos_above[cut] + from_tied
+    return hits
 
 
 def papk_gains(y_pos, y_score, codes, n_groups, k, ties="random", counts=None,
