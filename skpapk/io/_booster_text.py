@@ -14,10 +14,12 @@ import re
 
 #: Header keys LightGBM writes, in order (``objective`` only for its own
 #: objectives; skpapk's pairwise objectives are custom ones, and its model
-#: when no feature can be split is a constant ``regression`` booster).
+#: when no feature can be split is a constant ``regression`` booster;
+#: ``monotone_constraints`` only for a model trained with them).
 _HEADER = ("version", "num_class", "num_tree_per_iteration", "label_index",
-           "max_feature_idx", "objective", "feature_names", "feature_infos",
-           "tree_sizes")
+           "max_feature_idx", "objective", "feature_names",
+           "monotone_constraints", "feature_infos", "tree_sizes")
+_OPTIONAL = ("objective", "monotone_constraints")
 _OBJECTIVE = re.compile(
     r"(binary|lambdarank|rank_xendcg|regression)( [a-z_]+:[0-9.eE+-]+)*")
 #: Keys of a tree: those of one leaf, then those of its internal nodes.
@@ -137,7 +139,7 @@ def check_booster_text(text, n_features=None):
     fields = [line.partition("=") for line in header.split("\n")]
     keys = [key for key, _, _ in fields]
     header = {key: value for key, _, value in fields}
-    expected = [key for key in _HEADER if key != "objective" or key in header]
+    expected = [key for key in _HEADER if key not in _OPTIONAL or key in header]
     if "average_output" in keys:
         raise ValueError("its booster averages its trees (LightGBM's random "
                          "forest mode, boosting_type='rf'), which is not "
@@ -145,6 +147,9 @@ def check_booster_text(text, n_features=None):
     if not sep or keys != expected:
         raise ValueError(f"its booster's header must hold the lines "
                          f"{', '.join(expected)}, in that order")
+    # a model trained with monotone constraints: -1, 0 or 1 a feature
+    constraints = header.get("monotone_constraints")
+    constraints = None if constraints is None else constraints.split(" ")
     if n_features is None:
         index = header["max_feature_idx"]
         n_features = int(index) + 1 if _INT.fullmatch(index) else 0
@@ -157,7 +162,10 @@ def check_booster_text(text, n_features=None):
             or not all(_INFO.fullmatch(info)
                        for info in header["feature_infos"].split(" "))
             or "objective" in header and not _OBJECTIVE.fullmatch(
-                header["objective"])):
+                header["objective"])
+            or constraints is not None and (
+                len(constraints) != n_features
+                or not all(c in ("-1", "0", "1") for c in constraints))):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "
                          f"{n_features} features")
     sizes = header["tree_sizes"].split(" ")

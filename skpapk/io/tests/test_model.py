@@ -363,7 +363,13 @@ def booster_texts(data):
     with pytest.warns(UserWarning):  # no feature can be split: a constant model
         flat = PApKBoostRanker(k=3, n_estimators=3).fit(np.ones((40, 3)), y[:40],
                                                         groups=groups[:40])
+    # trained with monotone constraints: a header line more
+    monotone = PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
+                               min_child_samples=2,
+                               monotone_constraints=[1, -1, 0]).fit(
+                                   X, y, groups=groups)
     return {"lambdarank": lambdarank.booster_.model_to_string(),
+            "monotone": monotone.booster_.model_to_string(),
             "constant": flat.booster_.model_to_string(),
             "papk": papk.booster_.model_to_string(),
             "one leaf": constant.model_to_string(),
@@ -388,10 +394,11 @@ def _categorical_ranker(data):
 
 
 @pytest.mark.parametrize("name", ["lambdarank", "papk", "one leaf", "constant",
-                                  "categorical"])
+                                  "categorical", "monotone"])
 def test_booster_text_as_lightgbm_writes_it_passes(booster_texts, name):
     text = booster_texts[name]
     assert check_booster_text(text, 3) == text.count("\nTree=") > 0
+    assert ("\nmonotone_constraints=1 -1 0\n" in text) == (name == "monotone")
     assert ("\nnum_cat=1\n" in text) == (name == "categorical")
     assert check_booster_text(text) == check_booster_text(text, 3)  # its header's
     with pytest.raises(ValueError, match="ranker of 4 features"):
@@ -536,6 +543,41 @@ def test_categorical_splits_round_trip(tmp_path, data, make):
 def test_booster_text_edited_header_is_refused(booster_texts, edit, message):
     with pytest.raises(ValueError, match=message):
         check_booster_text(edit(booster_texts["papk"]), 3)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1\n"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 0 0\n"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 2\n"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 x\n"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("=1 -1 0\n", "=\n"), "not a LightGBM 4 ranker"),
+    # LightGBM writes the line between the names and the infos
+    (lambda t: re.sub(r"(feature_names=.*\n)(monotone_constraints=.*\n)",
+                      r"\2\1", t), "header must hold"),
+])
+def test_booster_text_edited_monotone_constraints_are_refused(booster_texts, edit,
+                                                              message):
+    text = booster_texts["monotone"]
+    edited = edit(text)
+    assert edited != text
+    with pytest.raises(ValueError, match=message):
+        check_booster_text(edited, 3)
+
+
+def test_model_trained_with_monotone_constraints_is_saved(tmp_path, data):
+    # its booster's header has a line more; the trees are plain trees
+    pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    X, y, groups = data
+    ranker = PApKBoostRanker(k=3, n_estimators=6, num_leaves=4,
+                             min_child_samples=2,
+                             monotone_constraints=[1, -1, 0]).fit(
+                                 X, y, groups=groups)
+    save_ranker(ranker, tmp_path / "m.json", k=3)
+    model = load_ranker(tmp_path / "m.json")
+    np.testing.assert_array_equal(model.decision_function(X),
+                                  ranker.decision_function(X))
 
 
 def test_cut_booster_in_a_model_file_is_an_error_not_a_crash(tmp_path, data,
