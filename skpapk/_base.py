@@ -1,5 +1,6 @@
 """Base classes of the rankers: validation, scoring, recommendation, fitting."""
 
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -16,7 +17,7 @@ from sklearn.utils.validation import (
 
 from .metrics import papk_score
 from .utils._groups import defined_groups, rank_within_segments
-from .utils._routing import check_groups_routing
+from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
     check_binary_target,
     check_fitted_labels,
@@ -164,6 +165,26 @@ class BaseRanker(BaseEstimator):
         check_defined_groups(n_defined, n_groups, self.classes_)
         return X, y_pos, codes, n_groups
 
+    def _check_val_feature_names(self, X_val):
+        """``validate_data``'s check of the feature names of ``X_val``
+        against those of the fit, its error and warnings naming ``X_val``
+        (scikit-learn's name ``X``)."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                X_val = validate_data(self, X_val, reset=False,
+                                      skip_check_array=True)
+            except ValueError as exc:
+                raise ValueError(str(exc).replace(
+                    "The feature names should", "The feature names of X_val "
+                    "should", 1)) from None
+        for record in caught:
+            message = str(record.message)
+            if message.startswith("X "):
+                message = "X_val " + message[2:]
+            warnings.warn(message, record.category, stacklevel=_stacklevel())
+        return X_val
+
     def _validate_val_data(self, X_val, y_val, groups_val, groups):
         """Validate the validation rows given to ``fit`` as ``X``, ``y`` and
         ``groups`` were (after :meth:`_validate_fit_data`).
@@ -199,7 +220,7 @@ class BaseRanker(BaseEstimator):
                 f"of X); pass validation rows with the columns of X.")
         # the feature names checked against X's; the values as X_val (its name
         # in the messages, e.g. "Input X_val contains NaN")
-        X_val = validate_data(self, X_val, reset=False, skip_check_array=True)
+        X_val = self._check_val_feature_names(X_val)
         X_val = check_array(X_val, accept_sparse="csr",
                             dtype=[np.float64, np.float32],
                             ensure_all_finite=self._ensure_all_finite(),

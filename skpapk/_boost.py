@@ -1,5 +1,6 @@
 """Gradient-boosted trees trained for pAp@k, with LightGBM as the engine."""
 
+import collections
 import contextlib
 import inspect
 import io
@@ -12,7 +13,7 @@ import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
@@ -91,7 +92,7 @@ class _NoUsableFeature(Exception):
 
 
 class _CheckUsableFeatures:
-    """LightGBM callback, before the first round: stop when no feature of the
+    """LightGBM callback, before the first round: whether any feature of the
     training ``Dataset`` can be split on.
 
     LightGBM drops the features it cannot split on (constant over the
@@ -101,13 +102,16 @@ class _CheckUsableFeatures:
     (train_data->num_features()) > (0)`` to the process's stderr whatever
     ``verbosity`` says. The ``Dataset`` is built by then (with LightGBM's
     own parameters, so the check is exact): a dropped feature has no bins
-    (``Dataset.feature_num_bin``), and this callback raises
-    :class:`_NoUsableFeature` before that round, which prints nothing.
+    (``Dataset.feature_num_bin``). With ``stop`` (a custom objective) this
+    callback raises :class:`_NoUsableFeature` before that round, which
+    prints nothing; else (LightGBM's own objectives, which fit a constant
+    tree) it sets ``none_usable`` for the ranker's warning.
     """
 
-    def __init__(self):
+    def __init__(self, stop):
         self.order = 0  # as ``_EarlyStopping.order``
         self.before_iteration = True
+        self.stop, self.none_usable = stop, False
 
     def __call__(self, env):
         if env.iteration != env.begin_iteration:
@@ -115,7 +119,9 @@ class _CheckUsableFeatures:
         dataset = env.model.train_set
         if not any(dataset.feature_num_bin(j) > 0
                    for j in range(dataset.num_feature())):
-            raise _NoUsableFeature
+            if self.stop:
+                raise _NoUsableFeature
+            self.none_usable = True
 
 
 def _constant_booster(lightgbm, params, n_features):
@@ -164,7 +170,14 @@ class _EarlyStopping(BestRound):
     training (LightGBM's ``EarlyStopException``) when it has not reached
     its best plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the
     linear rankers' ``early_stopping`` (scikit-learn's ``SGDClassifier``
-    rule; the Dask ranker replays the same rule).
+    rule; the Dask ranker replays the same rule on the scores of its
+    trees).
+
+    A round in which LightGBM added no tree (no leaf met the split
+    requirements; ``lightgbm.train`` goes on calling the objective) is not
+    recorded: its index goes to ``empty_rounds``, so that every recorded
+    score is that of one more tree. ``best_results`` holds the evaluation
+    results of the best round, LightGBM's ``best_score``.
     """
 
     def __init__(self, name, tol, n_iter_no_change, verbose):
@@ -176,22 +189,44 @@ class _EarlyStopping(BestRound):
         self.name = name
         self.verbose = verbose
         self.out = sys.stdout  # not LightGBM's silenced one (``_quiet``)
+        self.empty_rounds, self.best_results = [], []
 
     def __call__(self, env):
         import lightgbm
 
+        if env.model.current_iteration() == len(self.scores):  # no new tree
+            self.empty_rounds.append(env.iteration - env.begin_iteration)
+            return
         score, = [result[2] for result in env.evaluation_result_list
                   if result[1] == self.name]
         if self.verbose > 0:
-            print(f"[{env.iteration + 1}] validation micro-pAp@"
+            print(f"[{len(self.scores) + 1}] validation micro-pAp@"
                   f"{self.name.partition('@')[2]}: {score:.4f}", file=self.out)
-        if self.record(score):
+        stop = self.record(score)
+        if self.best_iteration == len(self.scores) - 1:
+            self.best_results = env.evaluation_result_list
+        if stop:
             # named as the last round, so that LightGBM keeps every tree
             # fitted (``booster_`` holds ``n_iter_`` trees, as the Dask
-            # ranker's; ``booster_.best_score`` every metric of that round);
-            # the ranker sets ``best_iteration_`` itself
+            # ranker's); the ranker sets ``best_iteration_`` itself
             raise lightgbm.callback.EarlyStopException(
-                env.iteration, env.evaluation_result_list)
+                env.iteration, self.best_results)
+
+    def booster_best_score(self):
+        """``best_results`` as ``Booster.best_score``: ``{data: {metric:
+        value}}``."""
+        best = collections.defaultdict(collections.OrderedDict)
+        for data, metric, value, _ in self.best_results:
+            best[data][metric] = value
+        return best
+
+    def recorded(self, evals_result):
+        """LightGBM's ``evals_result_`` without the empty rounds."""
+        empty = set(self.empty_rounds)
+        return {data: {metric: [v for i, v in enumerate(values)
+                                if i not in empty]
+                       for metric, values in metrics.items()}
+                for data, metrics in evals_result.items()}
 
 
 class PApKBoostRanker(BaseRanker):
@@ -302,7 +337,8 @@ class PApKBoostRanker(BaseRanker):
         Maximum number of leaves of a tree.
 
     max_depth : int, default=-1
-        Maximum depth of a tree; -1: no limit.
+        Maximum depth of a tree; -1 (or any value <= 0, as in LightGBM): no
+        limit.
 
     min_child_samples : int, default=20
         Minimum number of rows in a leaf (LightGBM's ``min_data_in_leaf``).
@@ -394,9 +430,10 @@ class PApKBoostRanker(BaseRanker):
         LightGBM's ``metric`` (``metric="ndcg"``) are computed on the
         validation rows of early stopping, which reads only its own
         micro-pAp@k, and kept in ``evals_result_``. LightGBM's own early
-        stopping (``early_stopping_round``, ``early_stopping_rounds``) is
-        refused with a ``ValueError``: use ``early_stopping`` and
-        ``n_iter_no_change``. Two fit arguments of ``LGBMRanker`` go here:
+        stopping (``early_stopping_round``, ``early_stopping_rounds``,
+        ``early_stopping_min_delta``, ``first_metric_only``) is refused
+        with a ``ValueError``: use ``early_stopping``, ``n_iter_no_change``
+        and ``tol``. Two fit arguments of ``LGBMRanker`` go here:
         ``eval_at`` (the cut-offs of ``metric="ndcg"``), and
         ``categorical_feature``, the positions or, for a DataFrame, the
         names of integer-coded columns to split as categories (besides a
@@ -410,7 +447,8 @@ class PApKBoostRanker(BaseRanker):
     booster_ : lightgbm.Booster
         The trees of every round run (its ``best_iteration`` is
         ``best_iteration_``, so ``booster_.model_to_string()`` saves the
-        trees used by :meth:`decision_function`).
+        trees used by :meth:`decision_function`; under early stopping its
+        ``best_score`` holds the metrics of that round, ``best_score_``).
 
     best_iteration_ : int
         Number of trees used by :meth:`decision_function`: the round with
@@ -418,12 +456,16 @@ class PApKBoostRanker(BaseRanker):
         ``n_iter_``.
 
     n_iter_ : int
-        Number of boosting rounds run.
+        Number of boosting rounds run that added a tree: the number of
+        trees of ``booster_``, as ``LGBMRanker.n_estimators_``
+        (``lightgbm.train`` goes on with the rounds after one adds no tree,
+        when no leaf meets the split requirements; those rounds do not
+        count).
 
     validation_scores_ : ndarray of shape (`n_iter_`,) or None
-        Validation micro-pAp@k after every round; ``None`` without early
-        stopping, and for the constant model of data where no feature can
-        be split (no round was run).
+        Validation micro-pAp@k after every tree; ``None`` without early
+        stopping, and for the constant model of the skpapk objectives on
+        data where no feature can be split (no round was run).
 
     evals_result_ : dict or None
         Every metric of the validation rows after every round, as
@@ -547,8 +589,7 @@ class PApKBoostRanker(BaseRanker):
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "num_leaves": [Interval(Integral, 2, 131072, closed="both")],
-        "max_depth": [Interval(Integral, 1, None, closed="left"),
-                      Options(Integral, {-1})],
+        "max_depth": [Interval(Integral, None, None, closed="neither")],
         "min_child_samples": [Interval(Integral, 0, None, closed="left")],
         "min_child_weight": [Interval(Real, 0, None, closed="left")],
         "subsample": [Interval(Real, 0, 1, closed="right")],
@@ -669,6 +710,24 @@ class PApKBoostRanker(BaseRanker):
                     f"early_stopping=True and n_iter_no_change (the rounds "
                     f"without improvement before stopping, here {rounds!r}) "
                     f"instead, and drop {alias} (set_params({alias}=None)).")
+        # the settings of LightGBM's own early stopping, which would be
+        # ignored: its minimum improvement is this ranker's tol, and its
+        # stopping reads one metric, micro-pAp@k
+        delta = self._other_params.get("early_stopping_min_delta")
+        if delta is not None and delta != 0:
+            raise ValueError(
+                f"early_stopping_min_delta={delta!r} sets LightGBM's own early "
+                f"stopping, which {name} does not use: set tol={delta!r} (the "
+                f"improvement of the validation micro-pAp@k that resets the "
+                f"count of n_iter_no_change) instead, and drop "
+                f"early_stopping_min_delta (set_params("
+                f"early_stopping_min_delta=None)).")
+        if self._other_params.get("first_metric_only"):
+            raise ValueError(
+                f"first_metric_only=True sets LightGBM's own early stopping, "
+                f"which {name} does not use: its early stopping reads the "
+                f"validation micro-pAp@k only, whatever metric says; drop "
+                f"first_metric_only (set_params(first_metric_only=None)).")
         auto = isinstance(self.early_stopping, str)  # "auto"
         dart = self._boosting("dart")
         rf = self._boosting("rf", "random_forest")
@@ -816,7 +875,8 @@ class PApKBoostRanker(BaseRanker):
                                                  dtype=np.float64,
                                                  ensure_non_negative=True)
         if X_val is not None:
-            X_val = categorical_codes(X_val, categories or [])[0]
+            X_val = categorical_codes(X_val, categories or [],
+                                      input_name="X_val")[0]
         given = self._validate_val_data(X_val, y_val, groups_val, groups)
         early_stopping = self._uses_early_stopping(
             X.shape[0], validation=given is not None)
@@ -864,11 +924,10 @@ class PApKBoostRanker(BaseRanker):
         params = self._lightgbm_params(seed)
         fit_params.update(fit_arguments(self, lgb, params, categorical,
                                         X.shape[1], seed))
-        if callable(params["objective"]):
-            # LightGBM cannot train a custom objective without a feature to
-            # split on, and writes so to stderr: stop before, silently
-            fit_params["callbacks"] = [_CheckUsableFeatures(),
-                                       *fit_params.get("callbacks", [])]
+        # LightGBM cannot train a custom objective without a feature to
+        # split on, and writes so to stderr: stop before, silently
+        usable = _CheckUsableFeatures(stop=callable(params["objective"]))
+        fit_params["callbacks"] = [usable, *fit_params.get("callbacks", [])]
         if self.verbose > 0:
             print(f"Fitting {type(self).__name__} (objective={self.objective!r}, "
                   f"k={self.k}) on {int(sizes.sum())} rows, {n_groups} groups; "
@@ -890,6 +949,8 @@ class PApKBoostRanker(BaseRanker):
             self.n_iter_ = self.best_iteration_ = 1
             self.validation_scores_ = self.evals_result_ = None
             return self
+        if usable.none_usable:  # LightGBM's own objective: a constant tree
+            self._warn_no_split()
         self.booster_ = model.booster_
         self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         if early_stopping:
@@ -897,7 +958,8 @@ class PApKBoostRanker(BaseRanker):
                                                  dtype=np.float64)
             self.n_iter_ = self.validation_scores_.shape[0]
             self.best_iteration_ = stopper.best_iteration + 1
-            self.evals_result_ = model.evals_result_
+            self.evals_result_ = stopper.recorded(model.evals_result_)
+            self.booster_.best_score = stopper.booster_best_score()
         else:
             self.n_iter_ = self.booster_.current_iteration()
             self.best_iteration_ = self.n_iter_

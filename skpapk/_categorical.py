@@ -23,7 +23,7 @@ def _category_columns(X):
             if isinstance(dtype, pd.CategoricalDtype)]
 
 
-def categorical_codes(X, categories=None):
+def categorical_codes(X, categories=None, input_name="X"):
     """Code the ``category`` columns of a DataFrame ``X`` as LightGBM does.
 
     Parameters
@@ -33,6 +33,8 @@ def categorical_codes(X, categories=None):
     categories : list of list or None, default=None
         The categories of every ``category`` column, in column order, kept
         from the fit (LightGBM's ``pandas_categorical``); None when fitting.
+    input_name : str, default="X"
+        The name of ``X`` in the error message (``"X_val"``).
 
     Returns
     -------
@@ -67,9 +69,10 @@ def categorical_codes(X, categories=None):
         categories = [list(X.iloc[:, j].cat.categories) for j in columns]
     elif len(columns) != len(categories):
         raise ValueError(
-            f"X has {len(columns)} categorical (pandas 'category') column(s) "
-            f"where the ranker was fitted on {len(categories)}; give every "
-            f"feature the dtype it had in fit (X.astype(dtypes_of_fit)).")
+            f"{input_name} has {len(columns)} categorical (pandas 'category') "
+            f"column(s) where the ranker was fitted on {len(categories)}; give "
+            f"every feature the dtype it had in fit "
+            f"({input_name}.astype(dtypes_of_fit)).")
     if not columns:
         return X, categories, []
     coded = X.copy(deep=False)

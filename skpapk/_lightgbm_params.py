@@ -110,6 +110,28 @@ def fit_arguments(ranker, lgb, params, categorical, n_features, seed):
     return arguments
 
 
+#: What to do instead of passing an argument of ``LGBMRanker.fit`` to the
+#: ranker's constructor.
+_VALIDATION = ("give the validation rows to fit as X_val, y_val and groups_val "
+               "(with early_stopping=True), scored by micro-pAp@k and "
+               "LightGBM's metric=")
+_FIT_ARGUMENT_HINTS = {
+    "sample_weight": "pass it to fit (fit(X, y, groups=groups, "
+                     "sample_weight=w))",
+    "group": "pass the group of every row to fit as groups= (one id per row, "
+             "not group sizes)",
+    **dict.fromkeys(("eval_set", "eval_X", "eval_y", "eval_group",
+                     "eval_names", "eval_sample_weight", "eval_metric"),
+                    _VALIDATION),
+    **dict.fromkeys(("init_score", "eval_init_score", "init_model"),
+                    "every fit starts from zero scores: drop it"),
+    "feature_name": "the feature names are those of a DataFrame's columns: "
+                    "fit on a DataFrame",
+    "callbacks": "drop it (early_stopping=True stops on the validation "
+                 "micro-pAp@k; verbose=1 prints every round's score)",
+}
+
+
 def _check_passed_through(ranker, lgb, seed):
     """Warn about a LightGBM parameter passed through that LightGBM does
     not know (a typo: LightGBM ignores it, silently at ``verbose=0``),
@@ -125,9 +147,11 @@ def _check_passed_through(ranker, lgb, seed):
     own = ranker._translated(seed)
     name = type(ranker).__name__
     for key, value in ranker._other_params.items():
-        if key in fit_arguments and key not in known:
+        if key in fit_arguments and (key not in known
+                                     or key in _FIT_ARGUMENT_HINTS):
             problem = (f"an argument of LGBMRanker.fit that {name} does "
-                       f"not pass on: LightGBM ignores it")
+                       f"not pass on: LightGBM ignores it; "
+                       f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
         elif key not in known:
             close = difflib.get_close_matches(
                 key, sorted(known | set(ranker._get_param_names())), n=1)

@@ -10,6 +10,7 @@ the stopping rule replayed from its definition.
 import pickle
 import re
 import warnings
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -544,7 +545,7 @@ def test_bad_sample_weight_is_rejected():
 
 @pytest.mark.parametrize("params", [
     dict(objective="lambdamart"), dict(temperature=0.0), dict(num_leaves=1),
-    dict(max_depth=0), dict(early_stopping="yes"), dict(validation_fraction=1.0),
+    dict(max_depth=1.5), dict(early_stopping="yes"), dict(validation_fraction=1.0),
     dict(n_jobs=0), dict(group_weight="rows"), dict(subsample=0.0)])
 def test_parameters_are_validated(params):
     X, y, g = make_data(15)
@@ -664,11 +665,82 @@ def test_early_stopping_reads_its_own_metric_among_lightgbms(metric):
     assert all(0 <= value <= 1 for name in names for value in record[name])
     assert plain.evals_result_ == {"valid_0": {"micro_papk@3": list(
         plain.validation_scores_)}}
-    # LightGBM's record of the stopping round, every metric
-    assert ranker.booster_.best_score["valid_0"]["ndcg@5"] == record["ndcg@5"][-1]
+    # LightGBM's record of the best round (booster_.best_iteration), every
+    # metric, as LightGBM's own early stopping keeps it
+    best = ranker.best_iteration_ - 1
+    assert ranker.booster_.best_iteration == ranker.best_iteration_
+    assert ranker.booster_.best_score == {"valid_0": {
+        name: values[best] for name, values in record.items()}}
+    assert ranker.booster_.best_score == ranker.best_score_
     no_stop = PApKBoostRanker(metric=metric, **dict(SMALL, k=3)).fit(
         X, y, groups=g)
     assert no_stop.evals_result_ is None and no_stop.validation_scores_ is None
+
+
+@pytest.mark.parametrize("objective", ["pairwise_logistic", "lambdarank"])
+@pytest.mark.parametrize("n_iter_no_change", [3, 100])
+def test_rounds_that_add_no_tree_are_not_counted(objective, n_iter_no_change):
+    # with a split gain few splits reach, LightGBM adds trees for a few
+    # rounds, then none, and lightgbm.train goes on calling the callbacks:
+    # every count and record is one of the trees
+    X, y, g = make_data(5, n_groups=40)
+    ranker = PApKBoostRanker(k=3, objective=objective, n_estimators=60,
+                             min_split_gain=2.0 if objective == "lambdarank"
+                             else 3.0, min_child_samples=2,
+                             early_stopping=True, n_iter_no_change=n_iter_no_change,
+                             random_state=0).fit(X, y, groups=g)
+    n = ranker.n_iter_
+    assert 1 < n == ranker.booster_.current_iteration() < 60
+    assert ranker.n_estimators_ == n
+    assert ranker.validation_scores_.shape == (n,)
+    assert all(len(values) == n
+               for values in ranker.evals_result_["valid_0"].values())
+    train, val = within_group_split(y, g, sizes=(0.9, 0.1), random_state=0)
+    expected = [papk_score(y[val], ranker.booster_.predict(
+        X[val], num_iteration=i, raw_score=True), k=3, groups=g[val],
+        zero_division=np.nan) for i in range(1, n + 1)]
+    np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
+    assert ranker.best_score_ == ranker.booster_.best_score == {"valid_0": {
+        "micro_papk@3": ranker.validation_scores_[ranker.best_iteration_ - 1]}}
+
+
+@pytest.mark.parametrize("objective", ["lambdarank", "binary"])
+def test_lightgbms_objectives_warn_when_no_feature_can_be_split(objective):
+    # LightGBM fits them a constant tree (the skpapk objectives a constant
+    # model): the same warning
+    X, y, g = make_data(16)
+    with pytest.warns(UserWarning, match="No feature of X can be split"):
+        ranker = PApKBoostRanker(k=3, objective=objective, n_estimators=5,
+                                 early_stopping=True, random_state=0).fit(
+            np.ones_like(X), y, groups=g)
+    assert ranker.n_iter_ == ranker.booster_.current_iteration() == 1
+    assert ranker.validation_scores_.shape == (1,)
+    scores = ranker.decision_function(X)
+    assert np.all(scores == scores[0])
+
+
+@pytest.mark.parametrize("params, fix", [
+    ({"early_stopping_min_delta": 0.01}, r"set tol=0.01 .*instead"),
+    ({"first_metric_only": True}, "reads the validation micro-pAp@k only")])
+def test_lightgbms_early_stopping_settings_are_refused(params, fix):
+    X, y, g = make_data(3)
+    ranker = PApKBoostRanker(k=3, **SMALL, **params)
+    with pytest.raises(ValueError, match=f"{next(iter(params))}=.*LightGBM's "
+                                         f"own early stopping.*{fix}"):
+        ranker.fit(X, y, groups=g)
+    # LightGBM's defaults: nothing to refuse
+    ranker.set_params(early_stopping_min_delta=0.0, first_metric_only=False)
+    ranker.fit(X, y, groups=g)
+
+
+def test_max_depth_takes_lightgbms_values():
+    # LightGBM: max_depth <= 0 means no limit
+    X, y, g = make_data(3)
+    scores = {depth: PApKBoostRanker(k=3, max_depth=depth, **SMALL).fit(
+        X, y, groups=g).decision_function(X) for depth in (-1, 0, -5, 1)}
+    np.testing.assert_array_equal(scores[0], scores[-1])
+    np.testing.assert_array_equal(scores[-5], scores[-1])
+    assert not np.array_equal(scores[1], scores[-1])
 
 
 @pytest.mark.parametrize("alias", ["early_stopping_round",
@@ -784,6 +856,28 @@ def test_bad_validation_rows_are_refused(given, params, match):
     with pytest.raises(ValueError, match=match):
         PApKBoostRanker(k=4, **{**SMALL, "early_stopping": True, **params}).fit(
             X, y, groups=g, **{name: values[v] for name, v in given.items()})
+
+
+def test_validation_rows_of_other_columns_are_named_x_val():
+    # the checks of the fit's columns, made on X_val, name X_val
+    X, y, g = make_data(20, n_groups=10)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["a"] = pd.Categorical((X[:, 0] > 0).astype(int))
+    ranker = PApKBoostRanker(k=4, **{**SMALL, "early_stopping": True})
+    fit = partial(ranker.fit, frame, y, groups=g, y_val=y, groups_val=g)
+    codes = frame.assign(a=frame["a"].cat.codes)
+    with pytest.raises(ValueError, match=r"^X_val has 0 categorical .*"
+                                         r"\(X_val.astype\(dtypes_of_fit\)\)"):
+        fit(X_val=codes)
+    with pytest.raises(ValueError, match="^The feature names of X_val should "
+                                         "match those"):
+        fit(X_val=frame[["b", "a", "c", "d"]])
+    numbers = frame.assign(a=frame["a"].cat.codes.astype(float))
+    with pytest.warns(UserWarning, match="^X_val does not have valid feature "
+                                         "names") as record:
+        ranker.fit(numbers, y, groups=g, X_val=numbers.to_numpy(), y_val=y,
+                   groups_val=g)
+    assert record[0].filename == __file__
 
 
 def test_early_stopping_auto_turns_on_above_10000_rows():
@@ -1037,8 +1131,20 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
         fit(lerning_rate=0.5).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got callbacks=.*an argument of "
                                          "LGBMRanker.fit that PApKBoostRanker "
-                                         "does not pass on"):
+                                         "does not pass on: LightGBM ignores "
+                                         r"it; drop it \(early_stopping=True"):
         fit(callbacks=[]).fit(X, y, groups=groups)
+    # what to do instead, for each argument of LGBMRanker.fit
+    for name, fix in [("init_score", "every fit starts from zero scores"),
+                      ("group", "pass the group of every row to fit as groups="),
+                      ("eval_set", "give the validation rows to fit as X_val"),
+                      ("feature_name", "the feature names are those of a")]:
+        with pytest.warns(UserWarning, match=f"got {name}=.*LightGBM ignores "
+                                             f"it; {fix}"):
+            with warnings.catch_warnings():  # LightGBM's own, for some
+                warnings.filterwarnings("ignore", message=".*keyword has been "
+                                        "found in `params`")
+                fit(**{name: [1]}).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got max_iter=7, LightGBM's alias of "
                                          "n_estimators, which LightGBM then "
                                          "reads instead of n_estimators=4; set "
