@@ -94,6 +94,17 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label,
     return values, labels, n_pos, n_neg, baseline
 
 
+def _k_of(estimator):
+    """The ``k`` of a ranker, of a pipeline's last step or of a search's
+    ``best_estimator_``; None when none has one."""
+    k = getattr(estimator, "k", None)
+    if k is None and getattr(estimator, "steps", None):
+        return _k_of(estimator.steps[-1][1])
+    if k is None and hasattr(estimator, "best_estimator_"):
+        return _k_of(estimator.best_estimator_)
+    return k
+
+
 class GroupScoreDisplay:
     """Distribution over groups (users) of a ranking metric, one or several models.
 
@@ -393,7 +404,8 @@ default="papk"
             Group (user) label of every row; ``None``: one group.
         k : int, default=None
             Number of items shown to each user; ``None`` takes the
-            estimators' ``k`` attribute (they must agree).
+            estimators' ``k`` attribute (a pipeline's last step's, a
+            search's ``best_estimator_``'s; they must agree).
         metric : {"papk", "precision_at_k", "partial_auc", \
 "average_precision"}, default="papk"
             See :meth:`from_predictions`.
@@ -446,10 +458,12 @@ default="papk"
         if len(set(names)) != len(names):
             raise ValueError(f"the model names must be distinct, got {names}.")
         if k is None and _METRICS.get(metric, (None, None, False))[2]:
-            ks = {getattr(e, "k", None) for e in estimators}
+            ks = {_k_of(e) for e in estimators}
             if None in ks:
                 raise ValueError(
-                    "k is None and an estimator has no k attribute: pass k=..."
+                    "k is None and an estimator has no k attribute (nor has "
+                    "its pipeline's last step or its search's best_estimator_): "
+                    "pass k=..."
                 )
             if len(ks) > 1:
                 raise ValueError(

@@ -210,7 +210,8 @@ class TrainingCurveDisplay:
             if inner is not None and any(getattr(inner, attr, None) is not None
                                          for attr in curves):
                 fix = f"pass {where}"
-            elif ours and estimator.get_params().get("early_stopping") is not True:
+            elif ours and "early_stopping" in estimator.get_params() and (
+                    estimator.get_params()["early_stopping"] is not True):
                 fix = ("fit it with early_stopping=True, which records "
                        "validation_scores_")
             else:

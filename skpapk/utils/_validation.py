@@ -232,6 +232,14 @@ def binary_classes(y, *, input_name="y_true"):
         classes = _binary_int_classes(y)
     if classes is None:
         target_type = type_of_target(y, input_name=input_name)
+        if target_type == "unknown" and y.dtype == object:
+            raise ValueError(
+                f"{input_name} is an array of dtype object, which is not read "
+                f"as labels (numbers stored as Python objects, as "
+                f"DataFrame.to_numpy() gives for columns of mixed types?); "
+                f"convert it, e.g. {input_name} = np.asarray({input_name}, "
+                f"dtype=int)."
+            )
         if target_type not in ("binary", "multiclass"):
             raise ValueError(
                 f"{input_name} must hold binary relevance labels (two distinct "
@@ -468,7 +476,14 @@ def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     # scikit-learn first checks the sum, which overflows (a RuntimeWarning)
     # for finite scores near the float limits before the exact check
     with np.errstate(over="ignore", invalid="ignore"):
-        assert_all_finite(y_score, input_name=input_name)
+        try:
+            assert_all_finite(y_score, input_name=input_name)
+        except ValueError as exc:
+            raise ValueError(
+                f"{exc} Every row needs a finite score: check what produced "
+                f"them (a diverged model, a division by zero), or leave the "
+                f"rows without one out of y_true, {input_name} and groups."
+            ) from None
     if y_score.shape[0] != n_samples:
         raise ValueError(
             f"{input_name} has {y_score.shape[0]} scores but y_true has "

@@ -263,6 +263,31 @@ def test_from_estimator_errors():
         GroupScoreDisplay.from_estimator(LogisticRegression().fit(X, y), X, y, groups=g)
 
 
+def test_from_estimator_reads_k_through_pipelines_and_searches():
+    # as the relevant label: a pipeline's last step, a search's best model
+    import sklearn
+    from sklearn.model_selection import GridSearchCV, GroupKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from skpapk.metrics import micro_papk_scorer
+
+    X, y, g = make_papk_simulation(6, n_pos=3, n_neg=8, random_state=0)
+    pipe = make_pipeline(StandardScaler(), PApKAvgRanker(k=3, max_iter=3, tol=None))
+    pipe.fit(X, y, papkavgranker__groups=g)
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(PApKAvgRanker(k=3, max_iter=3, tol=None),
+                              {"alpha": [1e-3]}, cv=GroupKFold(2),
+                              scoring=micro_papk_scorer(3)).fit(X, y, groups=g)
+    for model in (pipe, search):
+        shown = GroupScoreDisplay.from_estimator(model, X, y, groups=g)
+        given = GroupScoreDisplay.from_estimator(model, X, y, groups=g, k=3)
+        assert shown.k == 3
+        assert_array_equal(shown.scores[type(model).__name__],
+                           given.scores[type(model).__name__])
+        matplotlib.pyplot.close("all")
+
+
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_papk_values_and_baseline_match_brute_force(data):

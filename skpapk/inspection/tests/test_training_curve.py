@@ -7,7 +7,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from skpapk import PApKAvgRanker, PApKBoostRanker, SelectPApKRanker
+from skpapk import GreedyPApKRanker, PApKAvgRanker, PApKBoostRanker, SelectPApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.inspection import TrainingCurveDisplay
 
@@ -101,6 +101,10 @@ def test_errors(data):
     with pytest.raises(ValueError, match="fit it with early_stopping=True"):
         TrainingCurveDisplay.from_estimator(boosted)
     assert lgb
+    # a ranker of skpapk without early_stopping is not told to set it
+    greedy = GreedyPApKRanker(k=3, random_state=0).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match="use a ranker trained by epochs"):
+        TrainingCurveDisplay.from_estimator(greedy)
     # a pipeline whose last step records nothing, and another library's
     # early stopping: no fix that would lead to a second error
     for model in (make_pipeline(StandardScaler(), LogisticRegression()),

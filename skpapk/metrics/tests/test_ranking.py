@@ -486,8 +486,13 @@ def test_papk_with_small_groups_uses_k_prime():
     [
         ([0, 1, 1], [0.1, 0.2], None, ValueError, "y_score"),
         ([0, 1, 2], [0.1, 0.2, 0.3], None, ValueError, "Only binary"),
-        ([0, 1, 1], [0.1, np.nan, 0.3], None, ValueError, "y_score"),
-        ([0, 1, 1], [0.1, np.inf, 0.3], None, ValueError, "y_score"),
+        ([0, 1, 1], [0.1, np.nan, 0.3], None, ValueError,
+         "y_score contains NaN. Every row needs a finite score"),
+        ([0, 1, 1], [0.1, np.inf, 0.3], None, ValueError,
+         "y_score contains infinity.* Every row needs a finite score"),
+        # numbers stored as objects (DataFrame.to_numpy() of mixed columns)
+        (np.array([0, 1, 1], dtype=object), [0.1, 0.2, 0.3], None, ValueError,
+         r"y_true is an array of dtype object.*np.asarray\(y_true, dtype=int\)"),
         ([0, 1, 1], [0.1, 0.2, 0.3], [0, 1], ValueError, "groups"),
         ([0, 1, 1], ["a", "b", "c"], None, TypeError, "y_score"),
         ([0.5, 1.5, 2.5, 3.0], [1, 2, 3, 4], None, ValueError, "y_true"),
