@@ -5,11 +5,14 @@ Build (warnings are errors, the gallery is executed)::
     sphinx-build -W -j 1 -b html doc doc/_build/html
 """
 
+import importlib
 import os
+import pkgutil
 import sys
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.pycode import ModuleAnalyzer
 from sphinx.transforms import SphinxTransform
 
 import skpapk
@@ -87,5 +90,32 @@ class _NoMailto(SphinxTransform):
                 ref.replace_self(nodes.Text(ref.astext()))
 
 
+# The registries of skpapk.losses (SURROGATES, ...) are documented by a
+# "#:" comment where they are defined, a private module; autodoc looks for
+# it in the public module that re-exports them, finds none and would show
+# the docstring of dict or tuple ("Built-in immutable sequence.") instead.
+def _data_comment(fullname):
+    """The ``#:`` comment of the module-level name ``fullname``, searched in
+    its module and, for a package, in the package's modules."""
+    module_name, _, name = fullname.rpartition(".")
+    module = importlib.import_module(module_name)
+    candidates = [module_name] + [
+        f"{module_name}.{info.name}"
+        for info in pkgutil.iter_modules(getattr(module, "__path__", []))]
+    for candidate in candidates:
+        docs = ModuleAnalyzer.for_module(candidate).find_attr_docs()
+        if ("", name) in docs:
+            return list(docs[("", name)])
+    return None
+
+
+def _document_data(app, what, name, obj, options, lines):
+    if what == "data":
+        comment = _data_comment(name)
+        if comment is not None:
+            lines[:] = comment
+
+
 def setup(app):
     app.add_transform(_NoMailto)
+    app.connect("autodoc-process-docstring", _document_data)
