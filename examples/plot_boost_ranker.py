@@ -74,13 +74,15 @@ fig.tight_layout()
 # returns every feature's contribution to every row's score (LightGBM's
 # TreeSHAP; the last column is the trees' expected value, and each row adds
 # up to its score), as ``LGBMRanker.predict`` does. The mean absolute
-# contribution over the test items ranks the features.
+# contribution over the test items ranks the features: the bars are sorted
+# by it, the largest on top.
 contributions = ranker.predict(X[test], pred_contrib=True)
 assert np.allclose(contributions.sum(axis=1), ranker.predict(X[test]))
 importance = np.abs(contributions[:, :-1]).mean(axis=0)
-names = ["|x0|", "|x1|", "x2 ** 2", "x3 ** 2"]
+names = np.array(["|x0|", "|x1|", "x2 ** 2", "x3 ** 2"])
+order = np.argsort(importance)[::-1]
 fig, ax = plt.subplots(figsize=(6, 2.5))
-ax.barh(names, importance)
+ax.barh(names[order], importance[order])
 ax.invert_yaxis()
 ax.set_xlabel("mean |contribution| to the test scores")
 fig.tight_layout()

@@ -35,6 +35,7 @@ import warnings
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
 from skpapk import PApKAvgRanker, PApKMaxRanker
@@ -52,17 +53,22 @@ models = {
     "max ranker": PApKMaxRanker(k=K, eta0=0.1, max_iter=100, tol=None),
     "logistic regression": LogisticRegression(),
 }
-for model in models.values():
-    if isinstance(model, LogisticRegression):
-        model.fit(X[train], y[train])  # pointwise: ignores the users
-    else:
-        model.fit(X[train], y[train], groups=groups[train])
+for name, model in models.items():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        if isinstance(model, LogisticRegression):
+            model.fit(X[train], y[train])  # pointwise: ignores the users
+        else:
+            model.fit(X[train], y[train], groups=groups[train])
+    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        print(f"{name}: ConvergenceWarning (the objective never went "
+              f"below its value at w_0 = 0)")
 
 # %%
 # Per-user pAp@5 on the test items, as box plots, and each user's value
 # against its number of relevant test items. Users whose test part has no
 # relevant item have no pAp@k: the metric warns and leaves them out.
-fig, (ax_box, ax_scatter) = plt.subplots(1, 2, figsize=(12, 4.5))
+fig, (ax_box, ax_scatter) = plt.subplots(1, 2, figsize=(14, 4.5))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     disp = GroupScoreDisplay.from_estimator(models, X[test], y[test],
@@ -70,6 +76,8 @@ with warnings.catch_warnings(record=True) as caught:
 for message in {str(w.message) for w in caught}:
     print(f"warning: {message}")
 disp.plot(ax=ax_scatter, kind="scatter")
+# the points fill the axes: the legend goes to the right of them
+ax_scatter.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
 fig.tight_layout()
 
 baseline = disp.baseline
