@@ -87,9 +87,13 @@ def check_defined_groups(n_defined, n_groups, classes):
 
 
 class BaseRanker(BaseEstimator):
-    """Base class of the linear rankers of top-k lists per group.
+    """Base class of every skpapk ranker of top-k lists per group.
 
-    Subclasses set ``coef_`` in ``fit``. This class gives the validation of
+    The linear rankers (:class:`BaseLinearRanker`, which set ``coef_``),
+    the boosted :class:`PApKBoostRanker`, :class:`GreedyPApKRanker` and the
+    rankers loaded by :func:`skpapk.io.load_ranker` derive from it; a
+    subclass implements ``fit``, and :meth:`decision_function` unless its
+    scores are ``X @ coef_``. This class gives the validation of
     the training data (``X`` dense or CSR, float32 or float64; binary ``y``
     with any two labels: ``pos_label``, else the greater number, is relevant,
     and labels that are not numbers need ``pos_label``; ``groups`` of any sortable
@@ -102,7 +106,8 @@ class BaseRanker(BaseEstimator):
     See Also
     --------
     BaseLinearRanker : The base class of the rankers ``s = X @ coef_``.
-    GreedyPApKRanker : A ranker that derives from this class directly.
+    PApKBoostRanker : Boosted trees, a ranker that derives from this class
+        directly.
 
     Examples
     --------

@@ -34,6 +34,7 @@ from .utils._groups import (
     rank_by_group_and_label,
     rank_within_segments,
 )
+from .utils._routing import _stacklevel
 
 
 class PAUCRanker(_FixedSurrogateRanker):
@@ -717,7 +718,7 @@ class GreedyPApKRanker(BaseRanker):
                 f"{n_folds} scorer(s) are fitted. Lower n_estimators or "
                 f"validation_fraction.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=_stacklevel(),
             )
         rank = rank_within_segments(rng.permutation(y_pos.shape[0]).astype(float),
                                     y_pos.astype(np.intp), 2).rank
@@ -1007,7 +1008,7 @@ class SelectPApKRanker(BaseRanker):
                     f"coef_ is round {best}'s model, the cycle's best on "
                     f"training micro-pAp@{self.k} ({train_scores[best]:.4f}).",
                     ConvergenceWarning,
-                    stacklevel=2,
+                    stacklevel=_stacklevel(),
                 )
                 break
             if self.n_iter_ == self.max_iter:
@@ -1015,7 +1016,7 @@ class SelectPApKRanker(BaseRanker):
                     f"The pool of top rows still changed after max_iter="
                     f"{self.max_iter} rounds; increase max_iter.",
                     ConvergenceWarning,
-                    stacklevel=2,
+                    stacklevel=_stacklevel(),
                 )
                 break
             if self.verbose:

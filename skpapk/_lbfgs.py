@@ -17,6 +17,7 @@ from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
 from ._solver import start_not_finite
+from .utils._routing import _stacklevel
 
 
 class _EarlyStop(Exception):
@@ -131,7 +132,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
             "zero: the objective could not be decreased in floating point, "
             "most likely because the features hold extreme values; scale "
             "them (e.g. MinMaxScaler) or lower alpha.",
-            ConvergenceWarning, stacklevel=2,
+            ConvergenceWarning, stacklevel=_stacklevel(),
         )
     elif result.status == 0:
         state.converged = True
@@ -141,7 +142,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         warnings.warn(
             f"L-BFGS reached max_iter={max_iter} iterations before {what}; "
             f"increase max_iter or tol.",
-            ConvergenceWarning, stacklevel=2,
+            ConvergenceWarning, stacklevel=_stacklevel(),
         )
     else:
         warnings.warn(
@@ -149,6 +150,6 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
             f"objective further ({result.message or 'line search failed'}); "
             f"the features may hold extreme values: scale them (e.g. "
             f"MinMaxScaler) or raise alpha.",
-            ConvergenceWarning, stacklevel=2,
+            ConvergenceWarning, stacklevel=_stacklevel(),
         )
     return state

@@ -33,7 +33,7 @@ from ._solver import (
 )
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups
-from .utils._routing import check_groups_routing
+from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
     binary_classes,
     check_groups,
@@ -304,7 +304,7 @@ class BaseLinearRanker(BaseRanker):
             if issubclass(record.category, NoDescentWarning):
                 # the caller of fit (through _fit_linear and _fit_context)
                 warnings.warn(f"{record.message} {advice}", ConvergenceWarning,
-                              stacklevel=5)
+                              stacklevel=_stacklevel())
             else:
                 warnings.warn_explicit(record.message, record.category,
                                        record.filename, record.lineno,

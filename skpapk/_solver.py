@@ -33,6 +33,7 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from ._linear_loss import InMemoryLinearLoss
 from .metrics import papk_score
+from .utils._routing import _stacklevel
 
 
 def start_not_finite(dtype):
@@ -451,7 +452,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last iterate "
             f"with finite scores is kept.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     elif tol is not None and not state.converged:
         what = ("the validation micro-pAp@k" if validation is not None
@@ -461,7 +462,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"{what} stopped improving by tol={tol}; increase max_iter "
             f"or tol, or tune eta0.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     curve = state.objective_curve[n_before:]
     if (fresh_start and not state.diverged and len(curve) > 1
@@ -480,6 +481,6 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"top irrelevant items of the groups outscore their relevant ones "
             f"(a weak signal and many irrelevant items per group).",
             NoDescentWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     return state

@@ -19,7 +19,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._categorical import categorical_codes
-from ..utils._routing import check_groups_routing
+from ..utils._routing import _stacklevel, check_groups_routing
 from ..utils._validation import relevant_last
 from . import _worker
 from ._oracle import PersistedPartitions
@@ -326,7 +326,7 @@ class DaskRankerMixin:
             warnings.warn(
                 f"pAp@k is undefined for {n_groups - count} of {n_groups} groups "
                 f"(no relevant or no irrelevant item); they are left out of "
-                f"the average.", UndefinedMetricWarning, stacklevel=2)
+                f"the average.", UndefinedMetricWarning, stacklevel=_stacklevel())
         return gains / count if count else float("nan")
 
     def recommend(self, X, groups=None, *, k=None):

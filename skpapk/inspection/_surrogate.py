@@ -13,6 +13,7 @@ from .._solver import SolverState, projected_subgradient
 from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
 from ..metrics import papk_score
+from ..utils._routing import _stacklevel
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, check_matplotlib_support
 
@@ -67,7 +68,7 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
             f"The scores X @ w_t overflow (are not finite) at {n_not_finite} of "
             f"{coefs.shape[0]} iterates: their row of values is NaN.",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
     n_rows = np.bincount(codes, minlength=n_groups)
@@ -78,7 +79,7 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
             f"irrelevant row; they are left out of the surrogates and of the "
             f"pAp@k risk.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     return table
 
@@ -335,7 +336,7 @@ class SurrogateDisplay:
                 f"replayed, so the last iterate may differ from the ranker's "
                 f"coef_.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=_stacklevel(),
             )
         X, y_pos, codes, n_groups = est._validate_fit_data(X, y, groups)
         loss = est._get_surrogate()
@@ -359,7 +360,7 @@ class SurrogateDisplay:
                 f"eta0, got eta0={est.eta0}); the trace stops at the last finite "
                 f"iterate.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=_stacklevel(),
             )
         coefs = np.asarray(coefs)
         values = _trace(coefs, X, y_pos, codes, n_groups, est.k, surrogates)

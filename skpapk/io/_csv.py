@@ -27,6 +27,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Hidden, validate_params
 
 from ..utils._messages import cut as _cut
+from ..utils._routing import _stacklevel
 
 #: Rows read to decide which columns hold numbers (default features).
 SNIFF_ROWS = 1000
@@ -731,7 +732,7 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
                       f"is read as a feature; if it holds the labels (they "
                       f"would leak into X), pass label_col={leaked[0]!r}, or "
                       f"leave it out with ignore_cols=[{leaked[0]!r}].",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=_stacklevel())
     return data
 
 

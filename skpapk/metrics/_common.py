@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ..utils._routing import _stacklevel
 from ..utils._validation import check_ranking_inputs
 from ._kernels import group_ratios, label_counts, micro_average
 
@@ -91,7 +92,7 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
             "pytrec_eval do), or zero_division=np.nan to leave them out "
             "without this warning.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=_stacklevel(),
         )
     if per_group is None:
         per_group = group_ratios(numerator, denominator, defined)

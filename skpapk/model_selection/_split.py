@@ -24,6 +24,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from ..utils._groups import defined_groups, rank_within_segments
+from ..utils._routing import _stacklevel
 from ..utils._validation import check_groups
 
 
@@ -226,7 +227,7 @@ class WithinGroupKFold(BaseCrossValidator):
                 f"test fold: their {int(group_sizes[small].sum())} rows are put "
                 f"in every training fold only. Lower n_splits to test them.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=_stacklevel(),
             )
         # ``seg.order`` lists the rows group by group, label by label, in the
         # dealing order; dealing the eligible ones round-robin gives each

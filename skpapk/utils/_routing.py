@@ -50,19 +50,26 @@ def _in_model_selection():
     return _in_module(*_MODEL_SELECTION_MODULES)
 
 
+#: scikit-learn's modules of the wrappers around skpapk's methods and
+#: functions, skipped by :func:`_stacklevel`.
+_WRAPPERS = ("sklearn.base", "sklearn.utils._param_validation")
+
+
 def _stacklevel():
     """``stacklevel`` pointing at the first caller outside the ranker's code.
 
-    Skips the frames of skpapk's modules (but not of its tests) and of
-    ``sklearn.base`` (the ``_fit_context`` wrapper), so that the warning names
-    the user's line, or scikit-learn's line that called the ranker.
+    Skips the frames of skpapk's modules (but not of its tests), of
+    ``sklearn.base`` (the ``_fit_context`` wrapper) and of
+    ``sklearn.utils._param_validation`` (the ``validate_params`` wrapper of
+    the public functions), so that the warning names the user's line, or
+    scikit-learn's line that called the ranker or metric.
     """
     level, frame = 2, sys._getframe(2)  # 1: the warn call; 2: its caller
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         ours = module == "skpapk" or (module.startswith("skpapk.")
                                       and ".tests" not in module)
-        if not (ours or module == "sklearn.base"):
+        if not (ours or module in _WRAPPERS):
             break
         frame, level = frame.f_back, level + 1
     return level

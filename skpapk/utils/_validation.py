@@ -9,6 +9,7 @@ from sklearn.utils import assert_all_finite, check_consistent_length, column_or_
 from sklearn.utils.multiclass import type_of_target
 
 from ._groups import encode_compact_ints
+from ._routing import _stacklevel
 
 #: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
 MAX_K = int(np.iinfo(np.int64).max)
@@ -73,7 +74,7 @@ def column_1d(values, *, input_name):
             f"A column vector was passed as {input_name} where a 1-d array "
             f"(one value per row) was expected; it is raveled. Pass "
             f"{input_name}.ravel() to silence this warning.",
-            DataConversionWarning, stacklevel=3)
+            DataConversionWarning, stacklevel=_stacklevel())
     elif len(shape) != 1:
         raise ValueError(
             f"{input_name} must be 1-d (one value per row), got an array of "

@@ -1,0 +1,59 @@
+"""Every warning of skpapk names the line that called it (a user's script),
+not a line inside skpapk or scikit-learn's wrappers (``_fit_context``,
+``validate_params``)."""
+
+import os
+import warnings
+
+import pytest
+import sklearn
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+
+from skpapk import PApKRanker, SelectPApKRanker
+from skpapk.datasets import make_papk_simulation
+from skpapk.io import read_ranking_csv
+from skpapk.metrics import papk_score
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y, g = make_papk_simulation(20, n_pos=(3, 10), n_neg=(20, 40),
+                                   random_state=0)
+    y[g == 0] = 0  # a user without a relevant row: pAp@k undefined for it
+    return X, y, g
+
+
+def _record(category, call):
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        call()
+    found = [r for r in record if issubclass(r.category, category)]
+    assert found, f"no {category.__name__}"
+    return found
+
+
+@pytest.mark.parametrize("case", ["select", "lbfgs", "papk_score",
+                                  "ranker.score", "csv"])
+def test_warnings_name_the_calling_line(case, data, tmp_path):
+    X, y, g = data
+    if case == "select":  # through sklearn.base's _fit_context
+        found = _record(ConvergenceWarning, lambda: SelectPApKRanker(
+            k=5, max_iter=1).fit(X, y, groups=g))
+    elif case == "lbfgs":
+        found = _record(ConvergenceWarning, lambda: PApKRanker(
+            max_iter=2, n_jobs=1).fit(X, y, groups=g))
+    elif case == "papk_score":  # through validate_params' wrapper
+        found = _record(UndefinedMetricWarning, lambda: papk_score(
+            y, X[:, 0], k=5, groups=g))
+    elif case == "ranker.score":
+        ranker = PApKRanker(n_jobs=1).fit(X, y, groups=g)
+        with sklearn.config_context(enable_metadata_routing=True):
+            found = _record(UndefinedMetricWarning, lambda: ranker.score(
+                X, y, groups=g))
+    else:
+        path = tmp_path / "data.csv"
+        path.write_text("user,label,f1\nu1,1,0.5\nu1,0,0.1\n")
+        found = _record(UserWarning, lambda: read_ranking_csv(
+            path, group_col="user"))
+    assert {os.path.basename(r.filename) for r in found} == {
+        os.path.basename(__file__)}
