@@ -183,6 +183,16 @@ REGISTRY = (
             flag=None, heading="The remedy, measured: which linear ranker beats "
                                "logistic regression"),
     ), data=True, hours=0.3),
+    Result("core_speed", (
+        Run("timing.bench_metrics", (), ("--n-rows", "20000", "--n-groups", "200",
+                                         "--repeat", "1"), flag=None),
+        Run("timing.bench_fit", ("--scale", "both"),
+            ("--scale", "movielens", "--epochs", "2", "--repeats", "1"),
+            flag=None, heading="Training epochs of the linear rankers"),
+        Run("timing.bench_scale", (), ("--n-rows", "20000", "--epochs", "1",
+                                       "--chunks", "2"),
+            flag=None, heading="A fit on a million rows, dense and sparse"),
+    ), hours=0.5),
     Result("cli", (
         Run("timing.bench_cli", ("--compare", "--default-compare", "3"),
             ("--rows", "20000", "--users", "200", "--repeat", "1"), flag="--out"),),

@@ -30,6 +30,8 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker
 from skpapk.losses import SURROGATES
 
+from .._common import header
+
 SCALES = {
     "movielens": dict(n_samples=41_662, n_features=90, n_groups=591, pos_rate=0.2),
     "behance": dict(n_samples=670_000, n_features=150, n_groups=2_500, pos_rate=0.17),
@@ -165,8 +167,11 @@ def main():
     args = parser.parse_args()
     warnings.simplefilter("ignore", ConvergenceWarning)
     scales = ["movielens", "behance"] if args.scale == "both" else [args.scale]
+    print(header("Training epochs of the linear rankers"))
+    print("```text")
     for scale in scales:
         run(scale, args.epochs, args.repeats, args.k, args.naive_repeats)
+    print("```")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import numpy as np
 
 from skpapk.metrics import papk_score
 
+from .._common import header
+
 
 def best_times(funcs, repeat):
     """Best wall time of each function, the calls interleaved (fairer on a
@@ -57,12 +59,15 @@ def main(argv=None):
          lambda: np.argsort(scores)],
         args.repeat)
 
+    print(header("micro-pAp@k against one sort of the scores"))
+    print("```text")
     print(f"rows={args.n_rows} groups={args.n_groups} k={args.k} "
           f"ties={args.ties} decimals={args.decimals} repeat={args.repeat}")
     print(f"micro-pAp@k = {value:.6f}")
     print(f"papk_score: {t_papk:.4f} s ({args.n_rows / t_papk:,.0f} rows/s)")
     print(f"np.argsort: {t_sort:.4f} s ({args.n_rows / t_sort:,.0f} rows/s)")
     print(f"ratio papk_score / argsort = {t_papk / t_sort:.2f} (target < 3)")
+    print("```")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker
 from skpapk.metrics import expected_papk_score
 
+from .._common import header
+
 
 def make_data(n_rows, n_features, group_size, *, density=None, seed=0):
     """Contiguous groups of ``group_size`` rows (the last may be shorter)."""
@@ -128,6 +130,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     n_rows = int(args.n_rows)
     n_test = max(n_rows // 10, 2 * args.group_size)
+    print(header("A fit on a million rows, dense and sparse"))
+    print("```text")
     print(f"{n_rows} x {args.n_features}, groups of {args.group_size} rows, "
           f"{args.surrogate} surrogate, k={args.k}, eta0={args.eta0}, "
           f"alpha={args.alpha}; {os.cpu_count()} CPUs, load average "
@@ -157,6 +161,7 @@ def main(argv=None):
               f"micro-pAp@{args.k} {s_fit:.4f} (random ranking {random:.4f})")
         del X, test
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
+    print("```")
 
 
 if __name__ == "__main__":
