@@ -906,9 +906,9 @@ class SelectPApKRanker(BaseRanker):
 
     References
     ----------
-    A. Budhiraja, G. Hiranandani, N. Natarajan, P. Jain et al. "Rich-Item
-    Recommendations for Rich-Users: Exploiting Dynamic and Static Side
-    Information", 2020 (Algorithm 1).
+    A. Budhiraja et al. "Rich-Item Recommendations for Rich-Users:
+    Exploiting Dynamic and Static Side Information", arXiv:2001.10495, 2020
+    (Algorithm 1).
 
     Section 7.3.2 and Table 3 of G. Hiranandani, W. Vijitbenjaronk,
     S. Koyejo, P. Jain. "Optimization and Analysis of the pAp@k Metric for
