@@ -192,11 +192,11 @@ REGISTRY = (
         Run("timing.bench_scale", (), ("--n-rows", "20000", "--epochs", "1",
                                        "--chunks", "2"),
             flag=None, heading="A fit on a million rows, dense and sparse"),
-    ), hours=0.5),
+    ), hours=0.05),
     Result("cli", (
         Run("timing.bench_cli", ("--compare", "--default-compare", "3"),
             ("--rows", "20000", "--users", "200", "--repeat", "1"), flag="--out"),),
-        hours=0.5),
+        hours=0.1),
     Result("dask", (
         Run("timing.bench_dask", ("--worker-mmap-threshold", "33554432"),
             ("--rows", "20000", "--users", "200", "--partitions", "4",
