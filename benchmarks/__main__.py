@@ -126,7 +126,7 @@ def _protocols(runs):
 REGISTRY = (
     Result("boost_speed", (
         Run("timing.bench_boost", (), ("--quick", "--repeats", "1"),
-            flag="--out"),), hours=1.0),
+            flag="--out"),), hours=0.25),
     Result("boost_objectives", (
         Run("experiments.boost_objectives", quick=("--splits", "1", "--quick"),
             flag=None, heading="PApKBoostRanker's objectives at its default trees "

@@ -26,7 +26,7 @@ models alternately and reports the median of ``--repeats`` fits:
    against the exact one on 2,000-item users.
 
 Run ``python -m benchmarks.timing.bench_boost --out
-benchmarks/results/boost_speed.md`` (about 30 minutes on 2 quiet cores);
+benchmarks/results/boost_speed.md`` (about 15 minutes on 2 quiet cores);
 ``--quick`` runs every part on small data. The tables go to stdout and,
 with ``--out``, to a Markdown file.
 """
