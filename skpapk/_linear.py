@@ -2,10 +2,10 @@
 
 :class:`BaseLinearRanker` gives ``fit``, ``partial_fit``, warm starts,
 ``coef_init``, early stopping and averaging to every linear ranker of the
-package. Two solvers share one :class:`~skpapk._solver.SolverState`:
+package. Two solvers share one ``skpapk._solver.SolverState``:
 
 - ``"subgradient"``: the paper's Algorithm 1, projected subgradient descent
-  (:func:`skpapk._solver.projected_subgradient`), for every surrogate;
+  (``skpapk._solver.projected_subgradient``), for every surrogate;
 - ``"lbfgs"``: scipy's L-BFGS (:func:`skpapk._lbfgs.minimize_lbfgs`) on the
   smooth surrogates (``"pairwise_logistic"``, ``"soft_papk"``).
 """
@@ -70,17 +70,17 @@ def _check_coef_init(coef_init, n_features):
 class BaseLinearRanker(BaseRanker):
     """Base class of the linear rankers ``s = X @ coef_``.
 
-    Subclasses give the surrogate through :meth:`_get_surrogate` (a
+    Subclasses give the surrogate through ``_get_surrogate`` (a
     :class:`~skpapk.losses.BaseSurrogate`), may choose the solver through
-    :meth:`_get_solver` (Algorithm 1 by default) and the threads of the
-    smooth surrogates' kernel through :meth:`_n_threads`, and define
+    ``_get_solver`` (Algorithm 1 by default) and the threads of the
+    smooth surrogates' kernel through ``_n_threads``, and define
     ``__init__`` with the parameters below (plus their own). ``fit``,
     ``partial_fit``, warm starts, early stopping and averaging share one
-    :class:`~skpapk._solver.SolverState`, kept in ``_solver_state``:
-    :func:`skpapk._solver.subgradient_descent` (Algorithm 1) or
+    ``skpapk._solver.SolverState``, kept in ``_solver_state``:
+    ``skpapk._solver.subgradient_descent`` (Algorithm 1) or
     :func:`skpapk._lbfgs.minimize_lbfgs` continue from it, on the objective
     object (:class:`skpapk._linear_loss.LinearLoss`) of the rows, wherever
-    they live (:meth:`_fit_linear`: one fit path for the in-memory and the
+    they live (``_fit_linear``: one fit path for the in-memory and the
     distributed rankers).
 
     See Also
@@ -256,7 +256,7 @@ class BaseLinearRanker(BaseRanker):
     def _fit_linear(self, rows, coef_init):
         """Fit on training rows held anywhere: the one fit path.
 
-        ``rows`` (:class:`_InMemoryRows`, or the distributed rankers' rows on
+        ``rows`` (``_InMemoryRows``, or the distributed rankers' rows on
         the workers of a cluster) gives ``n_features``, ``prepare(ranker,
         loss)`` (the early-stopping split, the checks of the defined groups,
         ``n_groups_skipped_``; returns the objective, the validation rows

@@ -117,7 +117,7 @@ class DaskLinearLoss(LinearLoss):
 class DistributedValidation:
     """Held-out rows of every partition, scored by micro-pAp@k.
 
-    The validation set of :func:`skpapk._solver.subgradient_descent` and
+    The validation set of ``skpapk._solver.subgradient_descent`` and
     :func:`skpapk._lbfgs.minimize_lbfgs`: ``score(w, k)`` is the mean over
     the defined validation groups of all partitions of their pAp@k gains
     (NaN when a score is not finite or no group is defined).

@@ -295,7 +295,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
                         download=True, check_sha256=True, n_components=30,
                         max_iter=1000, tol=1e-6, n_first=20, min_rows=20,
                         nmf_init="random", timeout=60):
-    """Load MovieLens 100K preprocessed as in the paper (App. F.1, Table 3).
+    """Load MovieLens 100K preprocessed as in the paper (Appendix F.1, Table 3).
 
     1. Ratings are sorted by timestamp (ties keep the file order).
     2. Each user's first ``n_first`` ratings fill a users x items rating

@@ -256,7 +256,7 @@ class SurrogateDisplay:
         """Re-run a ranker's solver, record every iterate, plot the surrogates.
 
         The solver is deterministic: ``w_0 = 0``, then one epoch of
-        :func:`skpapk._solver.projected_subgradient` at a time on a resumed
+        ``skpapk._solver.projected_subgradient`` at a time on a resumed
         state, with the ranker's surrogate, ``k``, ``eta0``, ``alpha`` and
         ``radius``. With ``max_iter=None`` the ranker's own ``max_iter``,
         ``tol`` and ``n_iter_no_change`` apply, so the last iterate is the

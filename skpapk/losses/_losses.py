@@ -87,7 +87,7 @@ def _sum_top_negatives(ctx, group_codes, n_first):
 class BaseSurrogate:
     """Base class of the pAp@k surrogates.
 
-    Subclasses implement :meth:`_group_terms`, which returns, for the groups
+    Subclasses implement ``_group_terms``, which returns, for the groups
     at the current scores, the sum of each defined group's surrogate and the
     per-row subgradient coefficients of those sums. The public methods divide
     by the number of defined groups (groups with at least one positive and
@@ -298,7 +298,7 @@ class PairwiseHingeSurrogate(BaseSurrogate):
 
 
 class MaxSurrogate(PairwiseHingeSurrogate):
-    """Max surrogate (paper eq. 24, App. C): the bottom-beta positives.
+    """Max surrogate (equation 24 of the paper): the bottom-beta positives.
 
     ``(1 / (beta k')) * sum_{i in bottom beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
     Convex; an upper bound of avg, ramp and the pAp@k risk; zero under the
@@ -330,7 +330,7 @@ class MaxSurrogate(PairwiseHingeSurrogate):
 
 
 class RampSurrogate(PairwiseHingeSurrogate):
-    """Ramp surrogate (paper eq. 6): the top-beta positives.
+    """Ramp surrogate (the paper's equation 6): the top-beta positives.
 
     ``(1 / (beta k')) * sum_{i in top beta} sum_{j <= k'} h(1 - (P_i - N_j))``.
     Non-convex when ``n+ > k`` (Prop. 2); an upper bound of the pAp@k risk;
@@ -362,7 +362,7 @@ class RampSurrogate(PairwiseHingeSurrogate):
 
 
 class TightStructSurrogate(PairwiseHingeSurrogate):
-    """Tight-struct (TS) surrogate (paper eq. 14, App. B eq. 22).
+    """Tight-struct (TS) surrogate (the paper's equations 14 and 22).
 
     ``(1 / (beta k')) * sum_{all i} sum_{j <= k'} h(m_i - (P_i - N_j))`` with
     ``m_i = 1`` for the top-beta positives and 0 for the others (the form
@@ -438,7 +438,7 @@ class PAUCSurrogate(PairwiseHingeSurrogate):
 
 
 class AvgSurrogate(BaseSurrogate):
-    """Average surrogate (paper eq. 10).
+    """Average surrogate (the paper's equation 10).
 
     ``(1 / k') * sum_{j <= k'} h(1 + N_j - mean(P))``: every top negative
     against the mean score of all the positives. Its subgradient gives

@@ -40,7 +40,7 @@ def _ragged_arange(lengths):
 
 
 class PrecAtKSurrogate(BaseSurrogate):
-    """The prec@k avg surrogate (Kar et al. 2015, App. B.4): SGD@k-avg.
+    """The prec@k avg surrogate (Kar et al. 2015, Appendix B.4): SGD@k-avg.
 
     The group value is ``l(s) / k`` with ``l`` the surrogate of the module
     docstring: the seed's surrogate divided by ``k`` (as in its App. D.3), so

@@ -345,7 +345,7 @@ def group_weights(layout, group_weight):
 class SmoothPairwiseSurrogate(BaseSurrogate):
     """Base class of the smooth pairwise surrogates (see the module docstring).
 
-    Subclasses give the per-row pair weights through :meth:`_weights`.
+    Subclasses give the per-row pair weights through ``_weights``.
 
     Parameters
     ----------
@@ -651,7 +651,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             total = float(np.dot(np.abs(coef[pos]), L[pos]))
         return total, grad, hess, weight_sum, n_used
 
-    #: Whether :meth:`_weights` reads the scores (else it gets ``None``).
+    #: Whether ``_weights`` reads the scores (else it gets ``None``).
     _weights_read_scores = True
 
     def _truncation(self):

@@ -329,7 +329,7 @@ def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
 
 def micro_papk_scorer(k, *, ties="random", average="micro", pos_label=None,
                       zero_division="warn"):
-    """Scorer of micro-pAp@k (paper eq. 17): pAp@k per group, mean over groups.
+    """Scorer of micro-pAp@k, the mean over groups of pAp@k (equation 17).
 
     The scorer requests ``groups`` through scikit-learn's metadata routing
     (as if ``.set_score_request(groups=True)`` had been called), so with
