@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
+    _get_feature_names,
     _num_features,
     _num_samples,
     check_array,
@@ -171,23 +172,38 @@ class BaseRanker(BaseEstimator):
         return X, y_pos, codes, n_groups
 
     def _check_val_feature_names(self, X_val):
-        """``validate_data``'s check of the feature names of ``X_val``
-        against those of the fit, its error and warnings naming ``X_val``
-        (scikit-learn's name ``X``)."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                X_val = validate_data(self, X_val, reset=False,
-                                      skip_check_array=True)
-            except ValueError as exc:
-                raise ValueError(str(exc).replace(
-                    "The feature names should", "The feature names of X_val "
-                    "should", 1)) from None
-        for record in caught:
-            message = str(record.message)
-            if message.startswith("X "):
-                message = "X_val " + message[2:]
-            warnings.warn(message, record.category, stacklevel=_stacklevel())
+        """The check of ``validate_data(reset=False)`` of the feature names
+        of ``X_val`` against those of the fit, in messages that name
+        ``X_val`` (scikit-learn's name ``X``); scikit-learn's own wording
+        otherwise, so that filters on it still match."""
+        fitted = getattr(self, "feature_names_in_", None)
+        given = _get_feature_names(X_val)
+        name = type(self).__name__
+        if fitted is None and given is not None:
+            warnings.warn(f"X_val has feature names, but {name} was fitted "
+                          f"without feature names", UserWarning,
+                          stacklevel=_stacklevel())
+        elif fitted is not None and given is None:
+            warnings.warn(f"X_val does not have valid feature names, but "
+                          f"{name} was fitted with feature names", UserWarning,
+                          stacklevel=_stacklevel())
+        elif fitted is not None and (len(fitted) != len(given)
+                                     or np.any(fitted != given)):
+            unseen = sorted(set(given) - set(fitted))
+            missing = sorted(set(fitted) - set(given))
+            message = ("The feature names of X_val should match those that "
+                       "were passed during fit.\n")
+            for title, names in [("Feature names unseen at fit time:", unseen),
+                                 ("Feature names seen at fit time, yet now "
+                                  "missing:", missing)]:
+                if names:
+                    message += title + "\n" + "".join(
+                        f"- {n}\n" for n in names[:5]) + (
+                        "- ...\n" if len(names) > 5 else "")
+            if not unseen and not missing:
+                message += ("Feature names must be in the same order as they "
+                            "were in fit.\n")
+            raise ValueError(message)
         return X_val
 
     def _validate_val_data(self, X_val, y_val, groups_val, groups):

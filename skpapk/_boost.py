@@ -176,7 +176,8 @@ class _EarlyStopping(BestRound):
     A round in which LightGBM added no tree (no leaf met the split
     requirements; ``lightgbm.train`` goes on calling the objective) is not
     recorded: its index goes to ``empty_rounds``, so that every recorded
-    score is that of one more tree. ``best_results`` holds the evaluation
+    score is that of one more tree; it counts as a round without
+    improvement. ``best_results`` holds the evaluation
     results of the best round, LightGBM's ``best_score``.
     """
 
@@ -195,7 +196,14 @@ class _EarlyStopping(BestRound):
         import lightgbm
 
         if env.model.current_iteration() == len(self.scores):  # no new tree
+            # not recorded, but a round without improvement: once LightGBM
+            # stops adding trees (no leaf meets the split requirements), the
+            # training ends n_iter_no_change rounds later, as it would
             self.empty_rounds.append(env.iteration - env.begin_iteration)
+            self.n_no_improvement += 1
+            if self.n_no_improvement >= self.n_iter_no_change:
+                raise lightgbm.callback.EarlyStopException(
+                    env.iteration, self.best_results)
             return
         score, = [result[2] for result in env.evaluation_result_list
                   if result[1] == self.name]
@@ -468,13 +476,14 @@ class PApKBoostRanker(BaseRanker):
         data where no feature can be split (no round was run).
 
     evals_result_ : dict or None
-        Every metric of the validation rows after every round, as
+        Every metric of the validation rows after every tree, as
         ``lightgbm.LGBMRanker.evals_result_``: ``evals_result_["valid_0"]``
         maps ``"micro_papk@<k>"`` (the values of ``validation_scores_``)
         and the names of the metrics of LightGBM's ``metric`` parameter
         (e.g. ``"ndcg@1"`` to ``"ndcg@5"`` with ``metric="ndcg"``) to lists
         of ``n_iter_`` values; ``None`` without early stopping, and for the
-        constant model of data where no feature can be split.
+        constant model of the skpapk objectives on data where no feature
+        can be split.
         :class:`skpapk.dask.PApKBoostRanker` fitted on dask collections
         has ``"micro_papk@<k>"`` only (LightGBM's Dask interface evaluates
         no validation rows).
@@ -714,12 +723,12 @@ class PApKBoostRanker(BaseRanker):
         # ignored: its minimum improvement is this ranker's tol, and its
         # stopping reads one metric, micro-pAp@k
         delta = self._other_params.get("early_stopping_min_delta")
-        if delta is not None and delta != 0:
+        if delta is not None and np.any(np.asarray(delta, dtype=object) != 0):
             raise ValueError(
                 f"early_stopping_min_delta={delta!r} sets LightGBM's own early "
-                f"stopping, which {name} does not use: set tol={delta!r} (the "
-                f"improvement of the validation micro-pAp@k that resets the "
-                f"count of n_iter_no_change) instead, and drop "
+                f"stopping, which {name} does not use: set tol, one number >= 0 "
+                f"(the improvement of the validation micro-pAp@k that resets "
+                f"the count of n_iter_no_change), instead, and drop "
                 f"early_stopping_min_delta (set_params("
                 f"early_stopping_min_delta=None)).")
         if self._other_params.get("first_metric_only"):
@@ -989,9 +998,9 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def n_estimators_(self):
-        """Number of boosting rounds run (``n_iter_``).
+        """Number of trees fitted (``n_iter_``).
 
-        As ``LGBMRanker.n_estimators_``.
+        As ``LGBMRanker.n_estimators_`` (``booster_.current_iteration()``).
         """
         check_is_fitted(self)
         return self.n_iter_

@@ -18,6 +18,7 @@ from numbers import Integral
 
 import numpy as np
 
+from .utils._messages import cut
 from .utils._routing import _stacklevel
 
 _CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_column",
@@ -88,10 +89,14 @@ def with_passed_through(translated, passed):
     """The keyword arguments of ``LGBMRanker``: the ranker's ``translated``
     parameters, less those an alias ``passed`` through stands for (else
     LightGBM reads one or the other, depending on the key), then the
-    ``passed`` ones."""
+    ``passed`` ones but the arguments of ``LGBMRanker.fit`` that the ranker
+    does not pass on (:data:`_FIT_ARGUMENT_HINTS`, warned about by
+    :func:`fit_arguments`; LightGBM would ignore them with a warning of its
+    own)."""
     params = {key: value for key, value in translated.items()
               if not _aliases(key) & set(passed) - {key}}
-    params.update(passed)
+    params.update({key: value for key, value in passed.items()
+                   if key not in _FIT_ARGUMENT_HINTS})
     return params
 
 
@@ -165,7 +170,8 @@ def _check_passed_through(ranker, lgb, seed):
             problem = (f"LightGBM's alias of {same[0]}, which LightGBM then "
                        f"reads instead of {same[0]}={getattr(ranker, same[0])!r}"
                        f"; set {same[0]} instead of {key}")
-        warnings.warn(f"{name} got {key}={value!r}, {problem}.", UserWarning,
+        shown = cut(" ".join(repr(value).split()), 60, quote=False)
+        warnings.warn(f"{name} got {key}={shown}, {problem}.", UserWarning,
                       stacklevel=_stacklevel())
 
 def _categorical_feature(params, categorical, n_features, names):

@@ -406,6 +406,10 @@ class DaskBoostMixin(DaskRankerMixin):
                     self.validation_scores_.tolist()}}
             self.n_iter_ = n_iter
             self.best_iteration_ = best_round + 1
+            # as the in-memory ranker's: the metrics of the best round
+            booster.best_score = {"valid_0": {
+                name: values[best_round]
+                for name, values in self.evals_result_["valid_0"].items()}}
         booster.best_iteration = self.best_iteration_
         self.booster_ = booster
 
@@ -446,7 +450,16 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     feature's bin boundaries on one worker, from a sample of that worker's
     rows, and the rows (and bagging draws) come in another order. Expect
     the test micro-pAp@k of the in-memory model within the noise of a
-    change of seed, not the same trees.
+    change of seed, not the same trees. With row sampling (``subsample <
+    1``, or ``boosting_type="goss"``), two fits with the same
+    ``random_state`` may differ too: LightGBM's Dask interface joins a
+    worker's partitions in the order dask reports them, which can change
+    from one fit to the next, and the same seed then draws other rows.
+
+    A round in which LightGBM adds no tree is not replayed: the rule sees
+    the scores of the trees, one after another (the in-memory ranker also
+    counts such a round as one without improvement, so it may stop earlier
+    when that happens).
 
     With ``early_stopping``, ``validation_fraction`` of every user's rows
     of each label is held out inside its partition (seeded per partition

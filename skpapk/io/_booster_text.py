@@ -163,11 +163,14 @@ def check_booster_text(text, n_features=None):
                        for info in header["feature_infos"].split(" "))
             or "objective" in header and not _OBJECTIVE.fullmatch(
                 header["objective"])
-            or constraints is not None and (
-                len(constraints) != n_features
-                or not all(c in ("-1", "0", "1") for c in constraints))):
+):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "
                          f"{n_features} features")
+    if constraints is not None and (
+            len(constraints) != n_features
+            or not all(c in ("-1", "0", "1") for c in constraints)):
+        raise ValueError(f"its booster's monotone_constraints line must hold "
+                         f"-1, 0 or 1 for each of its {n_features} features")
     sizes = header["tree_sizes"].split(" ")
     if not all(_INT.fullmatch(size) and size[0] != "-" for size in sizes):
         raise ValueError("its booster's tree_sizes are not byte counts")

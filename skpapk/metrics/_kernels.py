@@ -242,7 +242,7 @@ def pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
         if redo.any():
             # Rows below a group's k'-th top negative change nothing (their
             # blocks hold no top negative): keep the rest of the redo groups.
-            threshold = np.full(n_groups, np.inf)
+            threshold = np.full(n_groups, np.inf, dtype=y_score.dtype)
             threshold[redo] = y_score[top_neg[(np.cumsum(n_top_neg) - 1)[redo]]]
             rows = y_score >= threshold[codes]
             correct[redo] = random_pair_gains(
@@ -292,7 +292,7 @@ def top_k_hits(y_pos, y_score, codes, n_groups, k, ties="random",
         return hits
     by_score, by_segment = order_by_segment(y_score, codes, n_groups,
                                             stable=False, by_score=by_score)
-    threshold = np.full(n_groups, -np.inf)
+    threshold = np.full(n_groups, -np.inf, dtype=y_score.dtype)  # exact cuts
     threshold[cut] = y_score[by_score[by_segment[
         segment_starts(size)[cut] + (k - 1)]]]
     row_threshold = threshold[codes]

@@ -704,6 +704,29 @@ def test_rounds_that_add_no_tree_are_not_counted(objective, n_iter_no_change):
         "micro_papk@3": ranker.validation_scores_[ranker.best_iteration_ - 1]}}
 
 
+def test_rounds_that_add_no_tree_count_as_rounds_without_improvement():
+    # LightGBM stops adding trees: the training ends n_iter_no_change rounds
+    # later (lightgbm.train would otherwise run every round left)
+    from types import SimpleNamespace
+
+    from skpapk._boost import _EarlyStopping
+
+    stopper = _EarlyStopping("micro_papk@3", tol=0.0, n_iter_no_change=4,
+                             verbose=0)
+    trees = iter([1, 2, 3, 3, 3, 3, 3, 3, 3])  # trees after each round
+    model = SimpleNamespace(current_iteration=lambda: current)
+    rounds = 0
+    with pytest.raises(lgb.callback.EarlyStopException):
+        for rounds, current in enumerate(trees):
+            stopper(SimpleNamespace(
+                model=model, iteration=rounds, begin_iteration=0,
+                evaluation_result_list=[("valid_0", "micro_papk@3",
+                                         0.5 + 0.1 * current, True)]))
+    assert stopper.scores == pytest.approx([0.6, 0.7, 0.8])
+    assert stopper.empty_rounds == [3, 4, 5, 6] and rounds == 6
+    assert stopper.best_results == [("valid_0", "micro_papk@3", 0.8, True)]
+
+
 @pytest.mark.parametrize("objective", ["lambdarank", "binary"])
 def test_lightgbms_objectives_warn_when_no_feature_can_be_split(objective):
     # LightGBM fits them a constant tree (the skpapk objectives a constant
@@ -720,7 +743,9 @@ def test_lightgbms_objectives_warn_when_no_feature_can_be_split(objective):
 
 
 @pytest.mark.parametrize("params, fix", [
-    ({"early_stopping_min_delta": 0.01}, r"set tol=0.01 .*instead"),
+    ({"early_stopping_min_delta": 0.01}, r"set tol, one number >= 0 .*instead"),
+    ({"early_stopping_min_delta": [0.01, 0.0]}, r"set tol, one number >= 0"),
+    ({"early_stopping_min_delta": np.array([0.0, 0.01])}, "set tol"),
     ({"first_metric_only": True}, "reads the validation micro-pAp@k only")])
 def test_lightgbms_early_stopping_settings_are_refused(params, fix):
     X, y, g = make_data(3)
@@ -878,6 +903,15 @@ def test_validation_rows_of_other_columns_are_named_x_val():
         ranker.fit(numbers, y, groups=g, X_val=numbers.to_numpy(), y_val=y,
                    groups_val=g)
     assert record[0].filename == __file__
+    with pytest.warns(UserWarning, match="^X_val has feature names, but "
+                                         "PApKBoostRanker was fitted without"):
+        ranker.fit(numbers.to_numpy(), y, groups=g, X_val=numbers, y_val=y,
+                   groups_val=g)
+    # checked, not recorded: nothing else is caught or renamed on the way
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        ranker.fit(numbers, y, groups=g, X_val=numbers, y_val=y, groups_val=g)
+    assert not [r for r in record if "X_val" in str(r.message)]
 
 
 def test_early_stopping_auto_turns_on_above_10000_rows():
@@ -1140,11 +1174,12 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
                       ("eval_set", "give the validation rows to fit as X_val"),
                       ("feature_name", "the feature names are those of a")]:
         with pytest.warns(UserWarning, match=f"got {name}=.*LightGBM ignores "
-                                             f"it; {fix}"):
-            with warnings.catch_warnings():  # LightGBM's own, for some
-                warnings.filterwarnings("ignore", message=".*keyword has been "
-                                        "found in `params`")
-                fit(**{name: [1]}).fit(X, y, groups=groups)
+                                             f"it; {fix}") as record:
+            fit(**{name: [1]}).fit(X, y, groups=groups)
+        assert len(record) == 1  # not handed to LightGBM, which would warn too
+    with pytest.warns(UserWarning, match=r"got eval_set=\[\(array\(.{20,60}\.\.\. "
+                                         r"\(\d+ characters\), an argument"):
+        fit(eval_set=[(X, y)]).fit(X, y, groups=groups)  # its value cut
     with pytest.warns(UserWarning, match="got max_iter=7, LightGBM's alias of "
                                          "n_estimators, which LightGBM then "
                                          "reads instead of n_estimators=4; set "

@@ -42,7 +42,7 @@ def test_warnings_name_the_calling_line(case, data, tmp_path):
     elif case == "lbfgs":
         found = _record(ConvergenceWarning, lambda: PApKRanker(
             max_iter=2, n_jobs=1).fit(X, y, groups=g))
-    elif case == "papk_score":  # through validate_params' wrapper
+    elif case == "papk_score":  # a public function's own warning
         found = _record(UndefinedMetricWarning, lambda: papk_score(
             y, X[:, 0], k=5, groups=g))
     elif case == "ranker.score":
@@ -50,7 +50,7 @@ def test_warnings_name_the_calling_line(case, data, tmp_path):
         with sklearn.config_context(enable_metadata_routing=True):
             found = _record(UndefinedMetricWarning, lambda: ranker.score(
                 X, y, groups=g))
-    else:
+    else:  # through validate_params' wrapper of read_ranking_csv
         path = tmp_path / "data.csv"
         path.write_text("user,label,f1\nu1,1,0.5\nu1,0,0.1\n")
         found = _record(UserWarning, lambda: read_ranking_csv(

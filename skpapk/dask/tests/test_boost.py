@@ -138,6 +138,9 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
         remote.validation_scores_)}}
     assert remote.best_iteration_ == int(np.argmax(expected)) + 1
     assert remote.booster_.best_iteration == remote.best_iteration_
+    # LightGBM's record of the best round, as the in-memory ranker keeps it
+    assert remote.booster_.best_score == remote.best_score_ == {"valid_0": {
+        "micro_papk@5": remote.validation_scores_[remote.best_iteration_ - 1]}}
     assert remote.booster_.num_trees() == n < 60  # stopped, and cut there
     best, count, stop = -np.inf, 0, None  # the stopping rule, replayed
     for i, s in enumerate(expected):

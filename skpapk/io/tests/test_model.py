@@ -545,12 +545,16 @@ def test_booster_text_edited_header_is_refused(booster_texts, edit, message):
         check_booster_text(edit(booster_texts["papk"]), 3)
 
 
+_MONOTONE = ("monotone_constraints line must hold -1, 0 or 1 for each of its 3 "
+             "features")
+
+
 @pytest.mark.parametrize("edit, message", [
-    (lambda t: t.replace("=1 -1 0\n", "=1 -1\n"), "not a LightGBM 4 ranker"),
-    (lambda t: t.replace("=1 -1 0\n", "=1 -1 0 0\n"), "not a LightGBM 4 ranker"),
-    (lambda t: t.replace("=1 -1 0\n", "=1 -1 2\n"), "not a LightGBM 4 ranker"),
-    (lambda t: t.replace("=1 -1 0\n", "=1 -1 x\n"), "not a LightGBM 4 ranker"),
-    (lambda t: t.replace("=1 -1 0\n", "=\n"), "not a LightGBM 4 ranker"),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1\n"), _MONOTONE),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 0 0\n"), _MONOTONE),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 2\n"), _MONOTONE),
+    (lambda t: t.replace("=1 -1 0\n", "=1 -1 x\n"), _MONOTONE),
+    (lambda t: t.replace("=1 -1 0\n", "=\n"), _MONOTONE),
     # LightGBM writes the line between the names and the infos
     (lambda t: re.sub(r"(feature_names=.*\n)(monotone_constraints=.*\n)",
                       r"\2\1", t), "header must hold"),

@@ -493,6 +493,10 @@ def test_papk_with_small_groups_uses_k_prime():
         # numbers stored as objects (DataFrame.to_numpy() of mixed columns)
         (np.array([0, 1, 1], dtype=object), [0.1, 0.2, 0.3], None, ValueError,
          r"y_true is an array of dtype object.*np.asarray\(y_true, dtype=int\)"),
+        (np.array([0, 1, None], dtype=object), [0.1, 0.2, 0.3], None, ValueError,
+         r"y_true has missing labels \(None or NaN\)"),
+        (np.array([0, 1, np.nan], dtype=object), [0.1, 0.2, 0.3], None,
+         ValueError, r"y_true has missing labels \(None or NaN\)"),
         ([0, 1, 1], [0.1, 0.2, 0.3], [0, 1], ValueError, "groups"),
         ([0, 1, 1], ["a", "b", "c"], None, TypeError, "y_score"),
         ([0.5, 1.5, 2.5, 3.0], [1, 2, 3, 4], None, ValueError, "y_true"),
@@ -501,6 +505,18 @@ def test_papk_with_small_groups_uses_k_prime():
 def test_bad_inputs_name_the_argument(metric, kwargs, y, s, g, error, match):
     with pytest.raises(error, match=match):
         metric(y, s, groups=g, **kwargs)
+
+
+@pytest.mark.parametrize("metric, kwargs", ALL_METRICS)
+def test_long_double_scores_keep_their_order(metric, kwargs):
+    # scores that float64 would merge: the cuts at the k-th score are exact
+    s = 1 + np.arange(6, dtype=np.longdouble)[::-1] * np.longdouble(2) ** -60
+    if s[0] == s[1]:  # pragma: no cover - a platform whose longdouble is float64
+        pytest.skip("np.longdouble is float64 here")
+    y = [0, 1, 0, 1, 1, 0]
+    g = [0, 0, 0, 1, 1, 1]
+    expected = metric(y, np.arange(6.0)[::-1], groups=g, **kwargs)
+    assert metric(y, s, groups=g, **kwargs) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(
