@@ -86,3 +86,14 @@ def _unique_names(names):
         seen[name] = count
         out.append(name if count == 1 else f"{name} ({count})")
     return out
+
+
+def _inner_estimator(estimator):
+    """``(inner, where)``: a pipeline's last step or a search's
+    ``best_estimator_``, and how to name it in a message; ``(None, None)``
+    for any other estimator."""
+    steps = getattr(estimator, "steps", None)
+    if steps:
+        return steps[-1][1], "its last step, pipe[-1]"
+    inner = getattr(estimator, "best_estimator_", None)
+    return (inner, "its best_estimator_") if inner is not None else (None, None)

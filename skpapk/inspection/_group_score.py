@@ -18,7 +18,13 @@ from ..metrics import (
 from ..metrics._common import _check_zero_division
 from ..metrics._scorer import _relevant_label_of
 from ..utils._validation import check_binary_target, check_groups, check_k
-from ._base import _get_ax, _response, _unique_names, check_matplotlib_support
+from ._base import (
+    _get_ax,
+    _inner_estimator,
+    _response,
+    _unique_names,
+    check_matplotlib_support,
+)
 
 #: metric -> (function, label template, uses k, has a ``ties`` option, has
 #: a ``zero_division`` option: groups where it is undefined)
@@ -98,11 +104,8 @@ def _k_of(estimator):
     """The ``k`` of a ranker, of a pipeline's last step or of a search's
     ``best_estimator_``; None when none has one."""
     k = getattr(estimator, "k", None)
-    if k is None and getattr(estimator, "steps", None):
-        return _k_of(estimator.steps[-1][1])
-    if k is None and hasattr(estimator, "best_estimator_"):
-        return _k_of(estimator.best_estimator_)
-    return k
+    inner, _ = _inner_estimator(estimator)
+    return _k_of(inner) if k is None and inner is not None else k
 
 
 class GroupScoreDisplay:

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import _get_ax, check_matplotlib_support
+from ._base import _get_ax, _inner_estimator, check_matplotlib_support
 
 
 def _curve(values, name):
@@ -202,10 +202,7 @@ class TrainingCurveDisplay:
                   for attr in ("objective_curve_", "train_scores_",
                                "validation_scores_")}
         if all(v is None for v in curves.values()):
-            steps = getattr(estimator, "steps", None)
-            inner, where = ((steps[-1][1], "its last step, pipe[-1]") if steps
-                            else (getattr(estimator, "best_estimator_", None),
-                                  "its best_estimator_"))
+            inner, where = _inner_estimator(estimator)
             ours = type(estimator).__module__.partition(".")[0] == "skpapk"
             if inner is not None and any(getattr(inner, attr, None) is not None
                                          for attr in curves):

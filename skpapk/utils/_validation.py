@@ -233,14 +233,13 @@ def binary_classes(y, *, input_name="y_true"):
         classes = _binary_int_classes(y)
     if classes is None:
         target_type = type_of_target(y, input_name=input_name)
-        if target_type == "unknown" and y.dtype == object and any(
-                v is None or (isinstance(v, float) and v != v)
-                for v in y.tolist()):
-            raise ValueError(
-                f"{input_name} has missing labels (None or NaN); every row "
-                f"needs its label: drop the rows without one, or fill them."
-            )
         if target_type == "unknown" and y.dtype == object:
+            if any(v is None or (isinstance(v, float) and v != v)
+                   for v in y.tolist()):
+                raise ValueError(
+                    f"{input_name} has missing labels (None or NaN); every row "
+                    f"needs its label: drop the rows without one, or fill them."
+                )
             raise ValueError(
                 f"{input_name} is an array of dtype object, which is not read "
                 f"as labels (numbers stored as Python objects, as "
