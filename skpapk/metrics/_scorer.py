@@ -12,6 +12,8 @@ whose ``response_method="decision_function"`` treats an estimator that is
 not a classifier as a regressor and refuses it before scikit-learn 1.9.
 """
 
+import functools
+
 import numpy as np
 import sklearn
 from sklearn.base import is_classifier
@@ -257,6 +259,24 @@ class _RankingScorer:
         return self
 
 
+def _scorer_factory(factory):
+    """Refuse ``scoring=factory`` (uncalled): scikit-learn then calls the
+    factory as a scorer, ``factory(estimator, X, y)``."""
+
+    @functools.wraps(factory)
+    def make(*args, **kwargs):
+        if len(args) > 1 or any(hasattr(a, "fit") for a in args):
+            raise TypeError(
+                f"{factory.__name__} makes a scorer; it is not one. It was "
+                f"called with an estimator, as when it is passed uncalled: "
+                f"pass scoring={factory.__name__}(k=10) (with your k), not "
+                f"scoring={factory.__name__}."
+            )
+        return factory(*args, **kwargs)
+
+    return make
+
+
 def _papk_score_per_group(y_true, y_score, *, groups=None, **kwargs):
     """:func:`papk_score` that refuses to treat the fold as one group."""
     if groups is None:
@@ -279,6 +299,7 @@ def _options(k, ties, pos_label, zero_division, average=None):
     return kwargs, shown
 
 
+@_scorer_factory
 def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
     """Scorer of pAp@k with the whole test fold as one list (one group).
 
@@ -327,6 +348,7 @@ def papk_scorer(k, *, ties="random", pos_label=None, zero_division="warn"):
     return _RankingScorer(papk_score, kwargs, name=f"papk_scorer({shown})")
 
 
+@_scorer_factory
 def micro_papk_scorer(k, *, ties="random", average="micro", pos_label=None,
                       zero_division="warn"):
     """Scorer of micro-pAp@k, the mean over groups of pAp@k (equation 17).

@@ -192,6 +192,22 @@ def test_scorer_bad_arguments(factory, kwargs, error, match):
         factory(**kwargs)
 
 
+@pytest.mark.parametrize("factory", [papk_scorer, micro_papk_scorer])
+@pytest.mark.parametrize("runner", ["direct", "cross_val_score"])
+def test_an_uncalled_factory_says_to_call_it(factory, runner):
+    X, y, groups = _data()
+    model = LogisticRegression().fit(X, y)
+    match = rf"pass scoring={factory.__name__}\(k=10\)"
+    with pytest.raises(TypeError, match=match), \
+            sklearn.config_context(enable_metadata_routing=True):
+        if runner == "direct":
+            factory(model, X, y)
+        else:
+            cross_val_score(LogisticRegression(), X, y, scoring=factory,
+                            cv=GroupKFold(n_splits=3), params={"groups": groups},
+                            error_score="raise")
+
+
 def test_micro_scorer_average_must_be_a_number():
     with pytest.raises(ValueError, match="average must be 'micro' or 'pooled'"):
         micro_papk_scorer(k=2, average=None)
