@@ -24,6 +24,7 @@ step only.
 # dislikes.
 import warnings
 
+import matplotlib.pyplot as plt
 import numpy as np
 import sklearn
 from sklearn.exceptions import ConvergenceWarning
@@ -59,6 +60,7 @@ models = {
     "StandardScaler -> LogisticRegression": make_pipeline(
         StandardScaler(), LogisticRegression()),
 }
+split_scores, n_warned = {}, {}  # per model: the score of each split
 with sklearn.config_context(enable_metadata_routing=True):
     for name, model in models.items():
         with warnings.catch_warnings(record=True) as caught:
@@ -66,6 +68,7 @@ with sklearn.config_context(enable_metadata_routing=True):
             scores = cross_val_score(model, X, y, scoring=scorer, cv=cv,
                                      params={"groups": groups})
         warned = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
+        split_scores[name], n_warned[name] = scores, warned
         print(f"{name:41s} micro-pAp@{K} = {scores.mean():.3f} "
               f"+- {scores.std():.3f}" + (f"  warned {warned}/4" if warned else ""))
 
@@ -88,3 +91,29 @@ random_scores = [expected_papk_score(y[test], k=K, groups=groups[test])
                  for _, test in cv.split(X, y, groups)]
 print(f"{'random ranking (exact expectation)':41s} micro-pAp@{K} = "
       f"{np.mean(random_scores):.3f}")
+
+# %%
+# Every split's score, not only their mean: one colour per split (the same
+# held-out users across the rows), the black bar at the mean of the four,
+# and the random ranking's exact expectation on each split's test users. The
+# three best models differ less from one another than each does from split to
+# split.
+fig, ax = plt.subplots(figsize=(9, 3.8))
+rows = {f"{name} (warned {n_warned[name]}/4)" if n_warned[name] else name:
+        split_scores[name] for name in models}
+rows["random ranking (exact expectation)"] = np.array(random_scores)
+for i, values in enumerate(rows.values()):
+    for split, value in enumerate(values):
+        ax.scatter(value, i, color=f"C{split}", s=30, zorder=3,
+                   label=f"split {split + 1}" if i == 0 else None)
+    ax.vlines(values.mean(), i - 0.3, i + 0.3, color="black", lw=2,
+              label="mean of the 4 splits" if i == 0 else None)
+ax.set_yticks(range(len(rows)), list(rows))
+ax.invert_yaxis()
+ax.set_xlim(0, 1)
+ax.set_xlabel(f"micro-pAp@{K} of the held-out users (GroupShuffleSplit)")
+ax.set_title(f"Cross-validated micro-pAp@{K}, split by split")
+ax.grid(axis="x", alpha=0.3)
+ax.legend(loc="center left", fontsize="small")
+fig.tight_layout()
+plt.show()
