@@ -154,6 +154,16 @@ def _frame_partitions(X, y, groups):
                     f"{name} must be a dask Series or a 1-D dask array, got a "
                     f"dask DataFrame; select its column, e.g. df['{name}']."
                 )
+            if (X.known_divisions and v.known_divisions
+                    and tuple(v.divisions) != tuple(X.divisions)):
+                raise ValueError(
+                    f"{name}'s partitions (divisions {_shown(v.divisions)}) "
+                    f"differ from X's ({_shown(X.divisions)}): joining them by "
+                    f"index would cut X's partitions, and its users, anew. Take "
+                    f"{name} from the same DataFrame as X (e.g. df['{name}']), "
+                    f"or repartition it like X: "
+                    f"{name}.repartition(divisions=X.divisions)."
+                )
             columns[key] = v
     clash = set(columns) & set(X.columns)
     if clash:
@@ -170,6 +180,12 @@ def _frame_partitions(X, y, groups):
         triples.append((x, yy if y_parts is None else y_parts[i],
                         g if g_parts is None else g_parts[i]))
     return triples
+
+
+def _shown(divisions, most=6):
+    """A partition boundary list, cut after ``most`` values."""
+    shown = ", ".join(map(str, divisions[:most]))
+    return f"[{shown}{', ...' if len(divisions) > most else ''}]"
 
 
 def _split_frame(frame, has_y, has_groups):

@@ -313,6 +313,12 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     Z = rng.standard_normal((n_neg, n_features)) + mu
     Z -= np.outer(Z @ w / norm2, w)
     X_neg = Z + np.outer(t / norm2, w)
+    if not np.isfinite(X_neg).all():  # the far tail is beyond float64
+        raise ValueError(
+            f"margin={margin!r} puts the negatives' scores below {threshold:.3g}, "
+            f"beyond what float64 samples (some came out infinite); use a "
+            f"smaller margin, or pos_mean and neg_mean closer together."
+        )
 
     X = np.concatenate([X_pos, X_neg])
     y = np.concatenate([np.ones(n_pos, dtype=np.int64),

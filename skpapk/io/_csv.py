@@ -577,7 +577,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
             Integer features that look like identifiers (an item id) rather
             than measurements: by their name (``id``, ``item_id``,
             ``itemid``, ``userId``, ``user``, ``key``, ...; not ``paid``),
-            or with one distinct value per row.
+            or, among the first 1,000 rows when there are at least 20 of
+            them, with at least 90% distinct values.
         header : list of str
             The names of every column of the file, stripped of ASCII
             spaces and tabs.

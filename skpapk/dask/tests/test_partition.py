@@ -111,6 +111,31 @@ def test_shuffled_dataframe_fits_as_in_memory():
         partition_by_group(ddf, ddf, groups="user")
 
 
+@pytest.mark.parametrize("column", ["label", "user"])
+def test_a_series_partitioned_unlike_x_is_named(column):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(2)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["label"], frame["user"] = y, groups
+    by_user = np.flatnonzero(np.diff(groups)) + 1  # whole users per partition
+    ddf = dd.from_pandas(frame, npartitions=1).repartition(
+        divisions=[0, int(by_user[len(by_user) // 2]), len(frame) - 1])
+    other = dd.from_pandas(frame, npartitions=4)[column]
+    parts = {"label": ddf["label"], "user": ddf["user"], column: other}
+    name = "y" if column == "label" else "groups"
+    with pytest.raises(ValueError, match=rf"{name}'s partitions .*differ from "
+                       rf"X's.*{name}\.repartition\(divisions=X\.divisions\)"):
+        PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], parts["label"],
+                            groups=parts["user"])
+    aligned = {**parts, column: other.repartition(divisions=ddf.divisions)}
+    remote = PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], aligned["label"],
+                                 groups=aligned["user"])
+    local = skpapk.PApKRanker(k=5).fit(frame[["a", "b", "c", "d"]], y,
+                                       groups=groups)
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+
+
 def test_a_user_spanning_two_partitions_is_an_error():
     X, y, groups = grouped_data(3)
     dX = da.from_array(X, chunks=(100, X.shape[1]))  # cuts users in two

@@ -200,6 +200,10 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta",), {"margin": -1.0}, ValueError, "margin"),
         (("beta",), {"k": 0}, ValueError, "k must be"),
         (("beta",), {"n_neg": 0}, ValueError, "n_neg"),
+        # finite, but the negatives' scores fall beyond float64 (-inf)
+        (("strong_beta",), {"margin": 1e160}, ValueError, "smaller margin"),
+        (("beta",), {"margin": 1e300, "n_pos": 5, "n_neg": 20}, ValueError,
+         "smaller margin"),
     ],
 )
 def test_margin_data_bad_input(args, kwargs, error, match):
