@@ -24,6 +24,7 @@ from .utils._validation import (
     check_fitted_labels,
     check_groups,
     check_k,
+    check_label_values,
 )
 
 Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
@@ -149,6 +150,7 @@ class BaseRanker(BaseEstimator):
         n_groups : int
         """
         check_k(self.k)  # also rejects k=True, which Interval(Integral) lets by
+        check_label_values(y, input_name="y")
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32],
                              ensure_all_finite=self._ensure_all_finite())

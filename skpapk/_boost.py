@@ -22,7 +22,7 @@ from sklearn.utils.validation import (
 
 from . import _defaults
 from ._base import BaseRanker
-from ._categorical import categorical_codes
+from ._categorical import _category_columns, categorical_codes
 from ._lightgbm_params import fit_arguments, with_passed_through
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
@@ -877,6 +877,7 @@ class PApKBoostRanker(BaseRanker):
             Fitted ranker.
         """
         lgb = _import_lightgbm()
+        self._category_positions = _category_columns(X)  # checked in predict
         X, categories, categorical = categorical_codes(X)
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         if sample_weight is not None:
@@ -884,8 +885,10 @@ class PApKBoostRanker(BaseRanker):
                                                  dtype=np.float64,
                                                  ensure_non_negative=True)
         if X_val is not None:
-            X_val = categorical_codes(X_val, categories or [],
-                                      input_name="X_val")[0]
+            X_val = categorical_codes(
+                X_val, categories or [], input_name="X_val",
+                positions=self._category_positions,
+                feature_names=getattr(self, "feature_names_in_", None))[0]
         given = self._validate_val_data(X_val, y_val, groups_val, groups)
         early_stopping = self._uses_early_stopping(
             X.shape[0], validation=given is not None)
@@ -1111,7 +1114,10 @@ class PApKBoostRanker(BaseRanker):
     def _predict_booster(self, X, **options):
         """``booster_.predict`` of checked ``X`` with LightGBM's ``options``."""
         check_is_fitted(self)
-        X = categorical_codes(X, self.booster_.pandas_categorical or [])[0]
+        X = categorical_codes(
+            X, self.booster_.pandas_categorical or [],
+            positions=getattr(self, "_category_positions", None),
+            feature_names=getattr(self, "feature_names_in_", None))[0]
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False,
                           ensure_all_finite=self._ensure_all_finite())

@@ -23,7 +23,8 @@ def _category_columns(X):
             if isinstance(dtype, pd.CategoricalDtype)]
 
 
-def categorical_codes(X, categories=None, input_name="X"):
+def categorical_codes(X, categories=None, input_name="X", positions=None,
+                      feature_names=None):
     """Code the ``category`` columns of a DataFrame ``X`` as LightGBM does.
 
     Parameters
@@ -35,6 +36,12 @@ def categorical_codes(X, categories=None, input_name="X"):
         from the fit (LightGBM's ``pandas_categorical``); None when fitting.
     input_name : str, default="X"
         The name of ``X`` in the error message (``"X_val"``).
+    positions : list of int or None, default=None
+        The positions of the ``category`` columns in the fit, checked
+        against ``X``'s (None: not checked, only their number).
+    feature_names : array-like of str or None, default=None
+        The feature names of the fit: when ``X``'s differ, the positions are
+        not checked here (the check of the names reports it better).
 
     Returns
     -------
@@ -73,6 +80,15 @@ def categorical_codes(X, categories=None, input_name="X"):
             f"column(s) where the ranker was fitted on {len(categories)}; give "
             f"every feature the dtype it had in fit "
             f"({input_name}.astype(dtypes_of_fit)).")
+    if positions is not None and columns != list(positions) and not (
+            feature_names is not None     # other names: reported by their check
+            and list(map(str, X.columns)) != list(feature_names)):
+        names = [str(X.columns[j]) for j in columns]
+        raise ValueError(
+            f"{input_name}'s categorical (pandas 'category') columns are "
+            f"{names} (positions {columns}), where the ranker was fitted with "
+            f"them at positions {list(positions)}; give every feature the "
+            f"dtype it had in fit ({input_name}.astype(dtypes_of_fit)).")
     if not columns:
         return X, categories, []
     coded = X.copy(deep=False)

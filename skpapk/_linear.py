@@ -337,7 +337,8 @@ class BaseLinearRanker(BaseRanker):
             if classes.shape[0] != 2:
                 raise ValueError(
                     f"Only binary classification is supported. classes must "
-                    f"hold the two labels (irrelevant, relevant), got "
+                    f"hold the two labels (in any order; the relevant one is "
+                    f"pos_label, else the greater number), got "
                     f"{classes.tolist()}."
                 )
             classes = order(classes)
@@ -351,9 +352,10 @@ class BaseLinearRanker(BaseRanker):
             if seen.shape[0] != 2:
                 raise ValueError(
                     f"The first partial_fit call got y with the label(s) "
-                    f"{seen.tolist()}: pass classes=[irrelevant_label, "
-                    f"relevant_label] on the first call when a chunk may not "
-                    f"hold both labels."
+                    f"{seen.tolist()}: pass both labels, classes=[label_a, "
+                    f"label_b] in any order, on the first call when a chunk "
+                    f"may not hold both (the relevant one is pos_label, else "
+                    f"the greater number)."
                 )
             classes = order(seen)
         else:
@@ -396,8 +398,8 @@ class BaseLinearRanker(BaseRanker):
             skipped and counted in ``n_groups_skipped_`` (a chunk with no
             such group makes a step of the regularisation term only).
         classes : array-like of shape (2,), default=None
-            The two labels (``pos_label`` is relevant, else the greater
-            number). Needed on the first call when its chunk does not hold
+            The two labels, in any order (``pos_label`` is relevant, else
+            the greater number). Needed on the first call when its chunk does not hold
             both labels; later calls check it against ``classes_``.
 
         Returns

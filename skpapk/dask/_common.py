@@ -239,7 +239,10 @@ class DaskRankerMixin:
         validate_data(self, meta, reset=False, skip_check_array=True)
         categories = self._fitted_categories()
         if categories is not None and is_frame(X):
-            coded = categorical_codes(meta, categories)[0]  # raises on a mismatch
+            coded = categorical_codes(  # raises on a mismatch
+                meta, categories,
+                positions=getattr(self, "_category_positions", None),
+                feature_names=getattr(self, "feature_names_in_", None))[0]
             if coded is not meta:
                 X = X.map_partitions(_worker.code_categories, categories,
                                      meta=coded)

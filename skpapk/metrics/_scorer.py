@@ -46,8 +46,11 @@ def _missing_groups_message():
         )
     return (
         "micro_papk_scorer needs the group (user) of every test row and got "
-        f"groups=None. {why} To score each fold as one list instead, use "
-        "papk_scorer(k)."
+        f"groups=None. {why} A function that passes no metadata to its "
+        "scorer (permutation_importance) cannot route groups; where it scores "
+        "every row in place, pass scoring=lambda est, X, y: "
+        "micro_papk_scorer(k)(est, X, y, groups=groups). To score each fold "
+        "as one list instead, use papk_scorer(k)."
     )
 
 
@@ -212,6 +215,15 @@ class _RankingScorer:
                 f"{self._name} got unexpected metadata {unknown}; it accepts "
                 f"{accepted}."
             )
+        refused = [p for p in self._metadata if p not in metadata
+                   and self._metadata_request.score.requests.get(p) is False]
+        if refused:
+            raise ValueError(
+                f"{self._name} needs {refused[0]}, which its "
+                f"set_score_request({refused[0]}=False) refuses; call "
+                f"set_score_request({refused[0]}=True) again, or use "
+                f"papk_scorer(k) to score each fold as one list."
+            )
         kwargs = self._kwargs
         relevant = (_relevant_label_of(estimator, y_true) if self._pos_label is None
                     else None)
@@ -235,8 +247,9 @@ class _RankingScorer:
         Parameters
         ----------
         **requests : {True, False, None, str}
-            ``groups=False`` stops the scorer from asking for groups, a string
-            takes them from metadata of that name.
+            ``groups=False`` stops the scorer from asking for groups (a
+            :func:`micro_papk_scorer` then refuses to score: it needs
+            them), a string takes them from metadata of that name.
 
         Returns
         -------

@@ -25,7 +25,7 @@ from sklearn.utils.validation import _num_samples
 
 from ..utils._groups import defined_groups, rank_within_segments
 from ..utils._routing import _stacklevel
-from ..utils._validation import check_groups
+from ..utils._validation import check_groups, check_label_values
 
 
 def _encode_labels(y, n_samples, *, input_name="y"):
@@ -43,6 +43,7 @@ def _encode_labels(y, n_samples, *, input_name="y"):
             f"{input_name} has {y.shape[0]} labels but there are {n_samples} "
             f"rows; pass one label per row."
         )
+    check_label_values(y, input_name=input_name)
     target_type = type_of_target(y, input_name=input_name)
     if target_type == "continuous" and np.unique(y).shape[0] <= 2:
         target_type = "binary"  # any two numbers are two labels, e.g. 0 / 0.5

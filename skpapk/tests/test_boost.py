@@ -1144,6 +1144,17 @@ def test_pandas_category_columns_are_lgbmrankers_categories():
     plain = PApKBoostRanker(**params).fit(X.assign(genre=0.0), y, groups=g)
     with pytest.raises(ValueError, match="2 categorical .* fitted on 1"):
         plain.predict(X)
+    # as many category columns, but another one: not coded by the wrong list
+    moved = X.assign(genre=rng.normal(size=g.shape[0]),
+                     x=pd.Categorical(genre))
+    with pytest.raises(ValueError, match=r"X's categorical .* are \['era', 'x'\] "
+                       r"\(positions \[1, 2\]\), where the ranker was fitted "
+                       r"with them at positions \[0, 1\]"):
+        ranker.predict(moved)
+    with pytest.raises(ValueError, match=r"X_val's categorical .* positions "
+                                         r"\[0, 1\]"):
+        PApKBoostRanker(**{**params, "early_stopping": True}).fit(
+            X, y, groups=g, X_val=moved, y_val=y, groups_val=g)
     # validation rows are coded by the training rows' categories too
     stopped = PApKBoostRanker(**{**params, "early_stopping": True}).fit(
         X, y, groups=g, X_val=shuffled, y_val=y, groups_val=g)

@@ -181,8 +181,14 @@ def test_classes_across_chunks():
     X, y, g = make_data(10)
     labels = np.where(y == 1, "yes", "no")
     only_neg = np.flatnonzero(y == 0)
-    with pytest.raises(ValueError, match="classes="):
+    with pytest.raises(ValueError, match=r"classes=\[label_a, label_b\] in any "
+                       r"order.*the relevant one is pos_label"):
         PApKRanker().partial_fit(X[only_neg], labels[only_neg], groups=g[only_neg])
+    # the order of classes does not choose the relevant label: pos_label does
+    for classes in ([1, 0], [0, 1]):
+        assert PApKRanker().partial_fit(
+            X[only_neg], y[only_neg], groups=g[only_neg],
+            classes=classes).classes_.tolist() == [0, 1]
     with pytest.raises(ValueError, match="pos_label"):
         PApKRanker().partial_fit(X[only_neg], labels[only_neg],
                                  groups=g[only_neg], classes=["no", "yes"])

@@ -223,3 +223,59 @@ def test_dask_rankers_take_pos_label():
         dX, da.from_array(y, chunks), groups=dgroups)
     assert a.classes_.tolist() == ["not_clicked", "clicked"]
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-12)
+
+
+def _with_a_gap(words, kind):
+    """``words`` with the label of a later row missing, as read_csv gives it."""
+    pd = pytest.importorskip("pandas")
+    gap = [None if i == 5 else w for i, w in enumerate(words.tolist())]
+    if kind == "object":
+        return np.array(gap, dtype=object)
+    return {"nan": pd.Series(gap).fillna(np.nan), "string": pd.Series(
+        gap, dtype="string"), "category": pd.Series(gap, dtype="category")}[kind]
+
+
+MISSING = r"y(_true)? has missing labels \(None or NaN\)"
+
+
+@pytest.mark.parametrize("kind", ["object", "nan", "string", "category"])
+@pytest.mark.parametrize("name", _rankers())
+def test_a_missing_word_label_is_named_wherever_it_is(name, kind):
+    X, y, groups, words = data()
+    with pytest.raises(ValueError, match=MISSING):
+        RANKERS[name]().set_params(pos_label="clicked").fit(
+            X, _with_a_gap(words, kind), groups=groups)
+
+
+@pytest.mark.parametrize("kind", ["object", "nan", "string", "category"])
+@pytest.mark.parametrize("consumer", ["papk_score", "WithinGroupKFold",
+                                      "within_group_split"])
+def test_metrics_and_splitters_name_a_missing_word_label(consumer, kind):
+    from skpapk.model_selection import WithinGroupKFold, within_group_split
+
+    X, y, groups, words = data()
+    labels = _with_a_gap(words, kind)
+    with pytest.raises(ValueError, match=MISSING):
+        if consumer == "papk_score":
+            papk_score(labels, X[:, 0], k=3, groups=groups, pos_label="clicked")
+        elif consumer == "WithinGroupKFold":
+            list(WithinGroupKFold(n_splits=2).split(X, labels, groups))
+        else:
+            within_group_split(labels, groups)
+
+
+@pytest.mark.parametrize("consumer", ["papk_score", "fit", "within_group_split"])
+def test_labels_mixing_words_and_numbers_are_refused(consumer):
+    from skpapk.model_selection import within_group_split
+
+    X, y, groups, words = data()
+    mixed = words.astype(object)
+    mixed[3] = 1
+    with pytest.raises(TypeError, match=r"mixes labels of types \['Number', "
+                                        r"'str'\].*astype\(str\)"):
+        if consumer == "papk_score":
+            papk_score(mixed, X[:, 0], k=3, groups=groups, pos_label="clicked")
+        elif consumer == "fit":
+            skpapk.PApKRanker(k=3, pos_label="clicked").fit(X, mixed, groups=groups)
+        else:
+            within_group_split(mixed, groups)

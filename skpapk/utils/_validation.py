@@ -145,22 +145,10 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"id (e.g. drop rows whose user id is missing)."
         )
     if groups.dtype.kind == "O":
-        values = groups.tolist()
-        kinds = {type(g) for g in values}
-        if any(map(_can_be_missing, kinds)) and any(map(_is_missing, values)):
-            raise ValueError(
-                f"{input_name} contains a missing id (None, NaN or pandas' NA); "
-                f"give every row a group id (e.g. drop rows whose user id is "
-                f"missing)."
-            )
-        numeric = all(issubclass(t, numbers.Number) for t in kinds)
-        if len(kinds) > 1 and not numeric:
-            names = sorted(t.__name__ for t in kinds)
-            raise TypeError(
-                f"{input_name} mixes labels of types {names}, which cannot be "
-                f"ordered; convert them to one type, e.g. "
-                f"np.asarray({input_name}).astype(str)."
-            )
+        _check_object_values(groups, input_name=input_name, missing=(
+            f"{input_name} contains a missing id (None, NaN or pandas' NA); "
+            f"give every row a group id (e.g. drop rows whose user id is "
+            f"missing)."))
     try:
         labels, codes = np.unique(groups, return_inverse=True)
     except TypeError as exc:  # unorderable objects
@@ -183,6 +171,39 @@ def _is_missing(label):
     if isinstance(label, (float, np.floating)):
         return bool(np.isnan(label))
     return _can_be_missing(type(label))
+
+
+def _check_object_values(values, *, input_name, missing):
+    """The checks of an object array of labels or ids before NumPy sorts it:
+    a ``ValueError`` with the message ``missing`` when a value is missing, a
+    ``TypeError`` when the values mix types that cannot be ordered (strings
+    and numbers)."""
+    values = values.ravel().tolist()
+    kinds = {type(v) for v in values}
+    if any(map(_can_be_missing, kinds)) and any(map(_is_missing, values)):
+        raise ValueError(missing)
+    families = {next((f.__name__ for f in (numbers.Number, str, bytes)
+                      if issubclass(t, f)), t.__name__) for t in kinds}
+    if len(families) > 1:
+        raise TypeError(
+            f"{input_name} mixes labels of types {sorted(families)}, which "
+            f"cannot be ordered; convert them to one type, e.g. "
+            f"np.asarray({input_name}).astype(str)."
+        )
+
+
+def check_label_values(y, *, input_name="y"):
+    """Refuse missing labels (None, NaN, pandas' NA) or labels of mixed
+    types in ``y`` (a list, or an array or Series of objects, strings or
+    categories), which NumPy's sort would report as a bare ``TypeError``."""
+    kind = getattr(getattr(y, "dtype", None), "kind", "O")
+    if y is None or kind != "O":  # None: left to the check that requires y
+        return
+    y = np.asarray(y)
+    if y.dtype.kind == "O" and y.ndim:
+        _check_object_values(y, input_name=input_name, missing=(
+            f"{input_name} has missing labels (None or NaN); every row needs "
+            f"its label: drop the rows without one, or fill them."))
 
 
 def _binary_int_classes(y):
@@ -232,14 +253,9 @@ def binary_classes(y, *, input_name="y_true"):
         # (type_of_target calls 0 / 0.5 "continuous")
         classes = _binary_int_classes(y)
     if classes is None:
+        check_label_values(y, input_name=input_name)
         target_type = type_of_target(y, input_name=input_name)
         if target_type == "unknown" and y.dtype == object:
-            if any(v is None or (isinstance(v, float) and v != v)
-                   for v in y.tolist()):
-                raise ValueError(
-                    f"{input_name} has missing labels (None or NaN); every row "
-                    f"needs its label: drop the rows without one, or fill them."
-                )
             raise ValueError(
                 f"{input_name} is an array of dtype object, which is not read "
                 f"as labels (numbers stored as Python objects, as "

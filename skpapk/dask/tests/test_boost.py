@@ -348,6 +348,11 @@ def test_a_dask_frame_is_scored_with_the_categories_of_the_fit(cluster_client):
     # a column given another dtype than in fit: refused as in memory
     with pytest.raises(ValueError, match="1 categorical .* fitted on 2"):
         ranker.predict(dframe.assign(word=dframe["word"].astype(str)))
+    moved = partitioned(frame.assign(a=frame["word"], word=frame["a"]))
+    with pytest.raises(ValueError, match=r"positions \[0, 3\]\), where the "
+                                         r"ranker was fitted with them at "
+                                         r"positions \[3, 4\]"):
+        ranker.predict(moved)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -311,7 +311,8 @@ def test_set_score_request_can_opt_out_of_groups():
     with sklearn.config_context(enable_metadata_routing=True):
         assert scorer.set_score_request(groups=False) is scorer
         assert scorer.get_metadata_routing().consumes("score", ["groups"]) == set()
-        with pytest.raises(ValueError, match="no groups reached the scorer"):
+        with pytest.raises(ValueError, match=r"needs groups, which its "
+                           r"set_score_request\(groups=False\) refuses"):
             GridSearchCV(LogisticRegression(), {"C": [1.0]}, scoring=scorer,
                          cv=GroupKFold(3), error_score="raise").fit(
                 X, y, groups=groups)
@@ -464,3 +465,21 @@ def test_a_label_the_ranker_was_not_fitted_on_leaves_its_scores():
         papk_score(y, ranker.decision_function(X), k=2)
     with pytest.raises(ValueError, match="pos_label=2 is not one of the labels"):
         papk_scorer(k=2, pos_label=2)(ranker, X, y)
+
+
+def test_permutation_importance_gets_the_way_to_pass_groups():
+    from sklearn.inspection import permutation_importance
+
+    X, y, groups = _data()
+    model = LogisticRegression().fit(X, y)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match=r"\(permutation_importance\).*"
+                           r"scoring=lambda est, X, y: micro_papk_scorer\(k\)"):
+            permutation_importance(model, X, y, scoring=micro_papk_scorer(3),
+                                   n_repeats=2, random_state=0)
+        # the advice works: every row stays in place, only columns move
+        result = permutation_importance(
+            model, X, y, n_repeats=2, random_state=0,
+            scoring=lambda est, X, y: micro_papk_scorer(3)(est, X, y,
+                                                           groups=groups))
+    assert result.importances_mean[0] > 0  # y depends on the first feature
