@@ -57,6 +57,9 @@ def read_training_csv(path, args, progress):
     """``(data, y, labels)`` of a training file; ``labels``: ``[irrelevant,
     relevant]``."""
     features = split_names(args.features, "--features")
+    if features is not None and args.ignore_cols:
+        raise CLIError("--ignore-cols leaves columns out of the default "
+                       "features, and --features names them; give only one.")
     data = read_csv(path, group_col=args.group_col, label_col=args.label_col,
                     features=features,
                     ignore_cols=split_names(args.ignore_cols, "--ignore-cols") or (),
@@ -99,6 +102,29 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
     return tuned
 
 
+def _refuse_unused(args, method, spec, grid, progress):
+    """Fail on ``fit``'s options (given other values than their defaults)
+    that ``method`` does not use; a note on tuning options with ``grid``
+    empty (nothing to tune: the model then records no cross-validation)."""
+    from .._linear import BaseLinearRanker
+
+    label = f"{method} ({spec.label})"
+    for option, unused, why in [
+            ("--scale", not spec.scale and args.scale != "minmax",
+             "is fitted on the features as they are"),
+            ("--max-iter", args.max_iter is not None and not isinstance(
+                spec.make(), BaseLinearRanker), "has no epochs")]:
+        if unused:
+            raise CLIError(f"{option}: {label} {why}, so {option} would be "
+                           f"ignored; leave it out.")
+    defaults = {"cv": "within-group", "cv_folds": 3, "grid": "small"}
+    tuning = [f"--{name.replace('_', '-')}" for name, value in defaults.items()
+              if getattr(args, name) != value]
+    if not grid and tuning:
+        progress(f"note: nothing is tuned (its parameters are given, or its "
+                 f"grid is empty), so {', '.join(tuning)} are not used")
+
+
 def cmd_fit(args):
     progress = Progress(args.quiet)
     names = parse_methods(args.method, option="--method")
@@ -123,14 +149,16 @@ def cmd_fit(args):
                 raise CLIError(f"--{name}: {method} ({spec.label}) does not use "
                                f"{name}; leave --{name} out.")
             fixed[name] = getattr(args, name)
+    grid = grid_for(method, args.grid, fixed)
+    _refuse_unused(args, method, spec, grid, progress)
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
     with captured_warnings(progress, REPORTED), \
             limit_threads(args.n_jobs):
         X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
-        tuned = tune_and_check(method, grid_for(method, args.grid, fixed), X, y,
-                               groups, args, progress, method, fixed)
+        tuned = tune_and_check(method, grid, X, y, groups, args, progress,
+                               method, fixed)
     params = format_params(tuned.params)
     cv_text = ("" if tuned.cv_score is None
                else f", cv micro-pAp@{args.k} = {tuned.cv_score:.4f}")
@@ -145,9 +173,9 @@ def cmd_fit(args):
         "pos_label": labels[1], "scale": args.scale if spec.scale else "none",
         "random_state": args.random_state,
         "cv": {"splitter": args.cv, "folds": args.cv_folds, "grid": args.grid,
-               "score": tuned.cv_score},
+               "score": tuned.cv_score} if grid else None,  # None: not tuned
     }
-    save_model(args.out, meta, tuned.model)
+    save_model(args.out, meta, tuned.model, force=args.force)
     progress(f"saved the model to {args.out}")
     print(f"{method}: k={args.k}{', ' + params if params else ''}"
           f"{cv_text.replace(' = ', '=')} -> {args.out}")
@@ -156,8 +184,9 @@ def cmd_fit(args):
 
 def _read_for_model(args, model, *, require_label):
     meta = model.metadata
-    return read_csv(args.file, group_col=meta["group_col"],
-                    label_col=meta["label_col"], features=meta["feature_cols"],
+    return read_csv(args.file, group_col=meta["group_col"],  # recommend: no
+                    label_col=meta["label_col"] if require_label else None,  # label
+                    features=meta["feature_cols"],
                     require_label=require_label, delimiter=args.delimiter,
                     for_model=True)
 
@@ -191,7 +220,8 @@ def cmd_score(args):
     data = _read_for_model(args, model, require_label=True)
     meta = model.metadata
     y = relevant_rows(data.labels, meta["labels"], meta["pos_label"],
-                      path=data.path, label_col=meta["label_col"])
+                      path=data.path, label_col=meta["label_col"],
+                      delimiter=args.delimiter)
     groups = pd.factorize(data.groups)[0]
     if not defined_groups(y, groups, groups.max() + 1).any():
         raise CLIError(f"{data.path}: no {meta['group_col']!r} group has both a "
@@ -247,12 +277,16 @@ def cmd_recommend(args):
     table.insert(0, _unique_name("rank", taken), ranks)
     table = table[[group_col, *table.columns[:2],
                    *[c for c in data.header if c != group_col]]]
+    # csv quotes a \r (a quoted one, as written) only when it ends the lines
+    end = "\r\n" if any("\r" in c for c in data.header) or any(
+        table[c].str.contains("\r", regex=False).any() for c in data.header) \
+        else "\n"
     if to_stdout:
-        table.to_csv(sys.stdout, index=False, lineterminator="\n")
+        table.to_csv(sys.stdout, index=False, lineterminator=end)
         sys.stdout.flush()
     else:
-        with atomic_write(args.out, newline="") as handle:
-            table.to_csv(handle, index=False, lineterminator="\n")
+        with atomic_write(args.out, newline="", overwrite=args.force) as handle:
+            table.to_csv(handle, index=False, lineterminator=end)
     progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
              f"({len(table)} rows) to {'stdout' if to_stdout else args.out}")
     return 0

@@ -108,7 +108,7 @@ def _check_plot_path(args):
     check_output(args.plot, option="--plot", inputs=inputs, force=args.force)
 
 
-def _write_group_plot(path, y_true, scores, groups, k, progress):
+def _write_group_plot(path, y_true, scores, groups, k, progress, force):
     """Box plots of every method's per-user test pAp@k, beside random ranking."""
     import matplotlib
 
@@ -121,7 +121,7 @@ def _write_group_plot(path, y_true, scores, groups, k, progress):
     GroupScoreDisplay.from_predictions(y_true, scores, groups=groups, k=k, ax=ax)
     ax.set_title(f"test pAp@{k} of each user")
     fig.tight_layout()
-    with atomic_write(path, mode="wb") as handle:
+    with atomic_write(path, mode="wb", overwrite=force) as handle:
         fig.savefig(handle, format="png", dpi=100)
     plt.close(fig)
     progress(f"wrote {path}")
@@ -221,7 +221,7 @@ def cmd_compare(args):
         if args.plot is not None and results:
             _write_group_plot(args.plot, y_test,
                               {m: r[2] for m, r in results.items()}, g_test, k,
-                              progress)
+                              progress, args.force)
     header = ["method", "estimator", "parameters", f"cv pAp@{k}", f"test pAp@{k}",
               f"test prec@{k}", f"test pAUC@{k}", "seconds"]
     sys.stdout.write(render(header, rows, args.format))

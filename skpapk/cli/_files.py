@@ -3,7 +3,7 @@ are written with :func:`skpapk.utils._files.atomic_write`."""
 
 import os
 
-from ..utils._files import atomic_write
+from ..utils._files import atomic_write, is_folder_name
 from ._output import CLIError
 
 
@@ -23,6 +23,8 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     without ``force``); ``hint``: another way out, for the pipe message."""
     if not path:
         raise CLIError(f"{option} is empty; give a file name.")
+    if is_folder_name(path):  # "out.json/": realpath would make it out.json
+        raise CLIError(f"{option} {path} names a folder; give a file name.")
     for source in inputs:
         if source and os.path.exists(source) and os.path.exists(path) \
                 and os.path.samefile(path, source):
@@ -33,7 +35,9 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     if os.path.exists(path) and not os.path.isfile(path):
         raise CLIError(f"{option} {path} is not a regular file (a pipe, device "
                        f"or socket); give a file name{hint}.")
-    folder = os.path.dirname(os.path.realpath(path))
+    folder = os.path.dirname(path) or os.curdir  # as the system reads it:
+    if os.path.isdir(folder):  # "in.csv/../out" has no folder
+        folder = os.path.dirname(os.path.realpath(path))  # a link's target's
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: the folder {folder} does not exist; "
                        f"create it first.")

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..io._csv import _row
 from ..utils._messages import cut
 from ._output import CLIError
 
@@ -84,15 +85,23 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
         f"invert the model whenever the relevant word sorts first.")
 
 
-def relevant_rows(column, labels, pos_label, *, path, label_col):
+def relevant_rows(column, labels, pos_label, *, path, label_col, delimiter=","):
     """1 where the label ``column`` holds ``pos_label`` (in any spelling of
-    it: ``1.0`` for ``1``), else 0; every value must be one of a model's two
+    it: ``1.0`` for ``1``, ``TRUE`` for ``true`` unless the two labels
+    differ only by case), else 0; every value must be one of a model's two
     ``labels``, as text or as a number."""
     values = [str(v) for v in pd.unique(column)]
-    if not all(any(_same_label(v, label) for label in labels) for v in values):
-        seen = ", ".join(cut(v, 20) for v in values[:5])
-        raise CLIError(f"{path}: label column {label_col!r} holds {seen}, but "
-                       f"the model was trained on the labels "
-                       f"{', '.join(labels)}.")
-    relevant = [v for v in values if _same_label(v, pos_label)]
+    fold = len({label.lower() for label in labels}) == len(labels)
+
+    def same(value, label):
+        return _same_label(value, label) or fold and value.lower() == label.lower()
+
+    unknown = [v for v in values if not any(same(v, label) for label in labels)]
+    if unknown:
+        line = _row(path, delimiter, int(np.argmax(column == unknown[0])))[0]
+        raise CLIError(f"{path}, line {line}: label column {label_col!r} holds "
+                       f"{cut(unknown[0], 20)}, but the model was trained on "
+                       f"the labels {', '.join(labels)}; write the labels as "
+                       f"at training, or train a model on these labels.")
+    relevant = [v for v in values if same(v, pos_label)]
     return np.isin(column, relevant).astype(np.int64)

@@ -282,6 +282,9 @@ def main(argv=None):
     >>> main(["score", "no-such-file.csv", "--model", "no-such-model.json"])
     2
     """
+    for name in ("stdout", "stderr"):  # closed ('>&-'): Python sets None,
+        if getattr(sys, name) is None:  # and print(file=None) goes to stdout
+            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if args.command is None:
@@ -299,6 +302,10 @@ def main(argv=None):
                     command_parser.error(
                         f"--{name.replace('_', '-')} is for --data {other}, "
                         f"not --data {args.data}; leave it out")
+    target = {"compare": "plot", "fit": "out", "recommend": "out"}.get(args.command)
+    if getattr(args, "force", False) and getattr(args, target) in (None, "-"):
+        command_parser.error(f"--force replaces the --{target} file, and no "
+                             f"--{target} file is given; leave --force out")
     module = "._compare" if args.command == "compare" else "._commands"
     command = getattr(importlib.import_module(module, __package__),
                       f"cmd_{args.command}")  # imported when it runs

@@ -15,17 +15,23 @@ _REQUIRED = {"group_col": (str, "a string"), "label_col": (str, "a string"),
              "pos_label": (str, "a string"), "method": (str, "a string")}
 
 
-def save_model(path, meta, model):
-    """Write the fitted pipeline ``model`` with ``meta`` (``k`` included)."""
+def save_model(path, meta, model, *, force=False):
+    """Write the fitted pipeline ``model`` with ``meta`` (``k`` included);
+    an existing file (one written meanwhile) is replaced only with ``force``."""
     meta = dict(meta)
     try:
         save_ranker(model, path, k=meta.pop("k"), metadata=meta,
-                    feature_names=meta["feature_cols"])  # for Python's users
+                    feature_names=meta["feature_cols"],  # for Python's users
+                    overwrite=force)
     except ValueError as exc:  # a coefficient is not finite: nothing written
         steps = ("eta0" in available_methods()[meta["method"]].grids["paper"])
         raise CLIError(f"{exc} Scale the features"
                        + (" or lower --eta0." if steps else "."),
                        status=1) from None
+    except FileExistsError:  # written by another process meanwhile
+        raise CLIError(f"--out {path} appeared while the model was trained; "
+                       f"add --force to replace it, or choose another file.") \
+            from None
     except OSError as exc:
         raise CLIError(f"cannot write the model to {path}: "
                        f"{exc.strerror or exc}.") from None

@@ -429,9 +429,11 @@ class SavedRanker(BaseRanker):
 
 @validate_params({"ranker": "no_validation", "path": [str, os.PathLike],
                   "k": [Interval(Integral, 1, MAX_K, closed="both"), None],
-                  "metadata": [dict, None], "feature_names": ["array-like", None]},
+                  "metadata": [dict, None], "feature_names": ["array-like", None],
+                  "overwrite": ["boolean"]},
                  prefer_skip_nested_validation=True)
-def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
+def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
+                overwrite=True):
     """Save a fitted ranker as plain data (JSON), never as a pickle.
 
     The file holds what scores new rows: a linear model's coefficients (a
@@ -451,7 +453,8 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
         ranker. Its scores of random rows are checked against the saved
         model's before anything is written.
     path : str or path-like
-        The file to write (replaced if it exists).
+        The file to write (replaced if it exists, unless ``overwrite`` is
+        False).
     k : int, default=None
         Length of the top-k lists of the loaded model; None: the ranker's
         ``k``.
@@ -468,6 +471,9 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
         same): the loaded model's ``feature_names_in_``, so that a
         DataFrame is scored by column name and one with other or reordered
         columns is refused.
+    overwrite : bool, default=True
+        False: never replace a file, not even one that another process
+        writes at ``path`` while this one saves (a ``FileExistsError``).
 
     Raises
     ------
@@ -479,7 +485,8 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
         reserved key, or the model holds a value that is not finite.
     OSError
         When the file cannot be written (``path`` a folder, or in a folder
-        that does not exist...). In every case no file is written, and a
+        that does not exist...), or exists with ``overwrite=False``
+        (``FileExistsError``). In every case no file is written, and a
         file already at ``path`` is left as it was.
 
     See Also
@@ -555,7 +562,7 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None):
         text = json.dumps(content, indent=1, allow_nan=False) + "\n"
     except ValueError as exc:  # an int beyond Python's digit limit
         raise ValueError(f"metadata is not JSON data: {exc}.") from None
-    with atomic_write(path) as handle:
+    with atomic_write(path, overwrite=overwrite) as handle:
         handle.write(text)
 
 

@@ -12,13 +12,19 @@ import secrets
 
 
 @contextlib.contextmanager
-def atomic_write(path, *, mode="w", newline=None, check_only=False):
+def atomic_write(path, *, mode="w", newline=None, check_only=False,
+                 overwrite=True):
     """Open a temporary file beside ``path``; rename it to ``path`` on success
     (``check_only``: remove it).
 
     A new file gets the permissions of any new file (0o666 less the umask),
-    a replaced file keeps its own. ``path`` a folder, or in a folder that
-    does not exist, is an error naming ``path``.
+    a replaced file keeps its own. ``path`` a folder (also ``"name/"`` or
+    ``"name/."``), or in a folder that does not exist (also
+    ``"file.csv/../out"``, which the system refuses though
+    :func:`os.path.realpath` would not), is an error naming ``path``.
+    ``overwrite=False`` refuses to replace a file, also one created while
+    writing (a ``FileExistsError``; the temporary file is linked, not
+    renamed, where the file system allows it).
 
     Examples
     --------
@@ -31,13 +37,14 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False):
     ...     f.read()
     'done'
     """
-    given, path = path, os.path.realpath(path)  # a link: its target replaced
-    folder, name = os.path.split(path)
-    if os.path.isdir(path):
+    given = os.fspath(path)
+    if is_folder_name(given) or os.path.isdir(given):
         raise IsADirectoryError(f"{given} is a folder; give a file name.")
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"the folder {folder} of {given} does not exist; "
-                                f"create it first.")
+    if not os.path.isdir(os.path.dirname(given) or os.curdir):  # as the system
+        raise FileNotFoundError(f"the folder {os.path.dirname(given)} of {given} "
+                                f"does not exist; create it first.")
+    path = os.path.realpath(given)  # a link: its target replaced
+    folder, name = os.path.split(path)
     # created by os.open with mode 0o666, so that the umask applies (reading
     # the umask would set it, process-wide, for a moment)
     for _ in range(100):
@@ -57,6 +64,9 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False):
         if check_only:
             os.unlink(tmp)
             return
+        if not overwrite:
+            _create(tmp, path, given)
+            return
         if os.path.exists(path):
             os.chmod(tmp, os.stat(path).st_mode & 0o7777)
         os.replace(tmp, path)
@@ -64,3 +74,29 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def is_folder_name(path):
+    """Whether ``path`` can only name a folder: it ends with a separator,
+    ``.`` or ``..`` (``"out.json/"``, which :func:`os.path.realpath` would
+    turn into the file ``out.json``)."""
+    path = os.fspath(path)
+    seps = tuple(s for s in (os.sep, os.altsep) if s)
+    return path.endswith(seps) or os.path.basename(path) in (os.curdir, os.pardir)
+
+
+def _create(tmp, path, given):
+    """Move ``tmp`` to ``path`` unless ``path`` exists, even if it appears
+    meanwhile (a hard link fails on an existing name)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(f"{given} already exists (it may have been "
+                              f"written meanwhile); it is not replaced.") from None
+    except OSError:  # no hard links here (e.g. FAT): check, then rename
+        if os.path.lexists(path):
+            raise FileExistsError(f"{given} already exists (it may have been "
+                                  f"written meanwhile); it is not replaced.") from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)

@@ -14,6 +14,8 @@ from skpapk.datasets import make_engagement_simulation
 REPO_ROOT = Path(__file__).resolve().parents[3]
 #: Options that keep the fits short.
 FAST = ["--max-iter", "15", "--cv-folds", "2"]
+#: For the methods without epochs (greedy, logreg, boost, hgb).
+FAST_CV = ["--cv-folds", "2"]
 
 
 def cli_env():

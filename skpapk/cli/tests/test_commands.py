@@ -21,7 +21,15 @@ from skpapk.metrics import (
     precision_at_k_score,
 )
 
-from .conftest import FAST, cli_env, dataset_csv, make_dataset, run_cli, write_csv
+from .conftest import (
+    FAST,
+    FAST_CV,
+    cli_env,
+    dataset_csv,
+    make_dataset,
+    run_cli,
+    write_csv,
+)
 
 FIT = ["--group-col", "user", "--label-col", "rel"]
 
@@ -138,11 +146,14 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
     assert main(["fit", str(dataset[0]), *FIT, "--method", "max", "--eta0", "0.5",
                  "--alpha", "0.01", "--features", "f0,f2", "--scale", "none",
                  "--out", str(model), *FAST]) == 0
-    assert "cross-validation" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "cross-validation" not in err
+    assert ("note: nothing is tuned (its parameters are given, or its grid is "
+            "empty), so --cv-folds are not used") in err
     saved = json.loads(model.read_text())
     assert saved["feature_cols"] == ["f0", "f2"]
     assert saved["params"] == {"eta0": 0.5, "alpha": 0.01}
-    assert saved["cv"]["score"] is None and len(saved["scorer"]["coef"]) == 2
+    assert saved["cv"] is None and len(saved["scorer"]["coef"]) == 2
 
 
 @pytest.mark.parametrize("quiet", [False, True])
@@ -161,7 +172,7 @@ def test_same_command_twice_gives_byte_identical_models(dataset, tmp_path, metho
     outs = [tmp_path / f"m{i}.json" for i in range(2)]
     for out in outs:
         assert main(["fit", str(dataset[0]), *FIT, "--method", method, "--out",
-                     str(out), "-q", *FAST]) == 0
+                     str(out), "-q", *(FAST if method == "papk" else FAST_CV)]) == 0
     assert outs[0].read_bytes() == outs[1].read_bytes()
 
 
@@ -315,7 +326,7 @@ def test_a_model_that_cannot_rank_is_an_error(tmp_path, capsys):
     X = np.column_stack([codes, codes % 3]).astype(float)
     path = dataset_csv(tmp_path / "flat.csv", X, y, users, items)
     assert main(["fit", str(path), *FIT, "--method", "logreg", "-q",
-                 "--out", str(tmp_path / "m.json"), *FAST]) == 1
+                 "--out", str(tmp_path / "m.json"), *FAST_CV]) == 1
     err = capsys.readouterr().err
     assert "gives every row of each user the same score: it cannot rank" in err
     assert not (tmp_path / "m.json").exists()
@@ -323,7 +334,7 @@ def test_a_model_that_cannot_rank_is_an_error(tmp_path, capsys):
 
 def test_notes_grid_edge_and_n_jobs_cap(dataset, tmp_path, capsys):
     assert main(["fit", str(dataset[0]), *FIT, "--method", "logreg", "--n-jobs",
-                 "1000", "--out", str(tmp_path / "m.json"), *FAST]) == 0
+                 "1000", "--out", str(tmp_path / "m.json"), *FAST_CV]) == 0
     err = capsys.readouterr().err
     assert "note: --n-jobs 1000 capped at" in err
     saved = json.loads((tmp_path / "m.json").read_text())

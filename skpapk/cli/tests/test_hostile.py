@@ -10,7 +10,7 @@ import pytest
 from skpapk.cli import main
 from skpapk.cli._main import build_parser
 
-from .conftest import FAST, make_dataset, write_csv
+from .conftest import FAST, FAST_CV, make_dataset, write_csv
 
 FIT = ["--group-col", "user", "--label-col", "rel"]
 
@@ -183,7 +183,7 @@ def test_a_method_that_cannot_use_the_rows_names_no_python_parameter(
     rows = [["u1", int(i % 3 == 0), i / 10] for i in range(10)]
     path = write_csv(tmp_path / "one.csv", ["user", "rel", "a"], rows)
     status = main(["fit", str(path), *FIT, "--method", "greedy", "--out",
-                   str(tmp_path / "m.json"), "-q", *FAST])
+                   str(tmp_path / "m.json"), "-q", *FAST_CV])
     err = capsys.readouterr().err
     assert status == 1 and err.startswith("skpapk: error: Greedy-pAp@k cannot "
                                           "be trained on these rows")
@@ -227,11 +227,11 @@ def test_integer_id_columns_used_as_features_are_named(tmp_path, capsys):
     path = write_csv(tmp_path / "ids.csv", ["user", "item_id", "f0", "f1", "f2",
                                             "f3", "f4", "rel"], rows)
     assert main(["fit", str(path), *FIT, "--method", "logreg", "--out",
-                 str(tmp_path / "m.json"), *FAST]) == 0
+                 str(tmp_path / "m.json"), *FAST_CV]) == 0
     err = capsys.readouterr().err
     assert "warning: the integer column(s) item_id look like identifiers" in err
     assert main(["fit", str(path), *FIT, "--method", "logreg", "--ignore-cols",
-                 "item_id", "--out", str(tmp_path / "n.json"), *FAST]) == 0
+                 "item_id", "--out", str(tmp_path / "n.json"), *FAST_CV]) == 0
     assert "look like identifiers" not in capsys.readouterr().err
     help_text = " ".join(run(["fit", "--help"], capsys)[1].split())
     assert "integer columns that look like ids" in help_text
@@ -245,3 +245,161 @@ def test_no_grid_is_explained_in_compare(capsys):
     _, help_text, _ = run(["compare", "--help"], capsys)
     assert "'-' for a method with no grid to tune" in " ".join(help_text.split())
 
+
+
+@pytest.mark.parametrize("command", ["fit", "recommend"])
+@pytest.mark.parametrize("suffix", ["/", "/.", "/../other.json"])
+def test_an_out_through_a_file_name_replaces_nothing(command, suffix, dataset,
+                                                     fitted, tmp_path, capsys):
+    # "in.csv/." is the file in.csv to os.path.realpath, but no path to the
+    # system: it replaced the input, or any file, without --force
+    victim = tmp_path / "victim.csv"
+    victim.write_bytes(dataset[0].read_bytes())
+    (tmp_path / "other.json").write_text("precious")
+    args = (["fit", victim, *FIT, "--alpha", "0.1"] if command == "fit" else
+            ["recommend", victim, "--model", fitted[0]])
+    status, out, err = run([*args, "--out", f"{victim}{suffix}"], capsys)
+    assert_one_line_error(status, out, err, "--out")
+    assert ("names a folder" in err) != suffix.startswith("/..")
+    assert victim.read_bytes() == dataset[0].read_bytes()
+    assert (tmp_path / "other.json").read_text() == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.json",
+                                                          "victim.csv"]
+
+
+def test_an_out_written_meanwhile_is_not_replaced(dataset, tmp_path, capsys,
+                                                  monkeypatch):
+    # another run wrote --out while this one trained: without --force the
+    # model is not put in its place (hard link, which fails on a name)
+    from skpapk.cli import _model_io
+
+    out = tmp_path / "model.json"
+    save = _model_io.save_ranker
+
+    def concurrent(*args, **kwargs):
+        out.write_text("the other run's model")
+        return save(*args, **kwargs)
+
+    monkeypatch.setattr(_model_io, "save_ranker", concurrent)
+    status, stdout, err = run(["fit", dataset[0], *FIT, "--alpha", "0.1", "-q",
+                               "--out", out], capsys)
+    assert_one_line_error(status, stdout, err, f"--out {out} appeared while the "
+                          "model was trained; add --force")
+    assert out.read_text() == "the other run's model"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
+    status, stdout, err = run(["fit", dataset[0], *FIT, "--alpha", "0.1", "-q",
+                               "--out", out, "--force"], capsys)
+    assert status == 0 and json.loads(out.read_text())["format"]
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+@pytest.mark.parametrize("command", ["score", "recommend", "missing"])
+def test_a_closed_stream_is_written_to_nowhere(stream, command, dataset, fitted,
+                                               tmp_path):
+    # '>&-' / '2>&-': Python's sys.stdout or sys.stderr is None, and
+    # print(file=None) wrote the notes (or errors) into the results
+    import subprocess
+    import sys
+
+    from .conftest import cli_env
+
+    path = tmp_path / "missing.csv" if command == "missing" else dataset[0]
+    name = "score" if command == "missing" else command
+    code = (f"import sys; sys.{stream} = None; from skpapk.cli import main; "
+            f"sys.exit(main({[name, str(path), '--model', str(fitted[0])]!r}))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, env=cli_env(), timeout=300)
+    assert proc.returncode == (2 if command == "missing" else 0), proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    if stream == "stderr":  # stdout holds the results only
+        assert proc.stderr == "" and "skpapk:" not in proc.stdout
+        if command == "recommend":
+            assert proc.stdout.startswith("user,rank,score,")
+    else:
+        assert proc.stdout == ""
+
+
+def test_recommend_reads_no_label(dataset, fitted, tmp_path, capsys):
+    # new rows have no label yet: blank or other values are written as they are
+    lines = dataset[0].read_text().splitlines()
+    rel = lines[0].split(",").index("rel")
+    edited = [lines[0]] + [",".join(v if j != rel else ("", "7", "yes")[i % 3]
+                                    for j, v in enumerate(line.split(",")))
+                           for i, line in enumerate(lines[1:])]
+    path = tmp_path / "new.csv"
+    path.write_text("\n".join(edited) + "\n")
+    status, out, err = run(["recommend", path, "--model", fitted[0], "-q"], capsys)
+    plain, _, _ = run(["recommend", dataset[0], "--model", fitted[0], "-q"],
+                      capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("user,rank,score,")
+    assert {line.split(",")[-1] for line in out.splitlines()[1:]} <= {"", "7", "yes"}
+
+
+def test_recommend_quotes_a_carriage_return_it_writes(tmp_path, capsys):
+    # a quoted \r of the input, written back: csv quotes it only when the
+    # lines end in \r\n, so that the file reads back
+    rows = [["a\rb", 1, 0.5, 1.0], ["a\rb", 0, 0.1, 2.0], ["b", 1, 0.9, 1.0],
+            ["b", 0, 0.3, 2.0], ["c", 1, 0.7, 0.0], ["c", 0, 0.2, 3.0]]
+    data = write_csv(tmp_path / "cr.csv", ["user", "rel", "f1", "f2"], rows)
+    model, top = tmp_path / "m.json", tmp_path / "top.csv"
+    assert run(["fit", data, *FIT, "--alpha", "0.1", "-q", "--out", model],
+               capsys)[0] == 0
+    assert run(["recommend", data, "--model", model, "--k", 1, "-q", "--out",
+                top], capsys)[0] == 0
+    assert b'"a\rb"' in top.read_bytes()
+    status, out, err = run(["recommend", top, "--model", model, "-q"], capsys)
+    assert status == 0, err
+    assert "a\rb" in out
+
+
+@pytest.mark.parametrize("labels, written, ok", [
+    (("FALSE", "true"), ("False", "True"), True),
+    (("No", "YES"), ("no", "yes"), True),
+    (("False", "True"), ("0", "1"), False),
+])
+def test_score_reads_the_labels_in_any_case(labels, written, ok, tmp_path,
+                                            capsys):
+    X, y, users, items = make_dataset()
+    from .conftest import dataset_csv
+
+    train = dataset_csv(tmp_path / "train.csv", X, y, users, items,
+                        label_values=labels)
+    test = dataset_csv(tmp_path / "test.csv", X, y, users, items,
+                       label_values=written)
+    model = tmp_path / "m.json"
+    assert run(["fit", train, *FIT, "--alpha", "0.1", "-q", "--out", model],
+               capsys)[0] == 0
+    status, out, err = run(["score", test, "--model", model, "-q"], capsys)
+    reference = run(["score", train, "--model", model, "-q"], capsys)
+    if ok:
+        assert status == 0 and out == reference[1], err
+    else:  # another spelling, not another case: named with its line
+        assert_one_line_error(status, out, err, "test.csv, line 2: label column "
+                              f"'rel' holds '{written[y[0]]}', but the model was "
+                              "trained on the labels", "write the labels as at "
+                              "training")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["fit", "--method", "boost", "--scale", "standard"], "--scale: boost "),
+    (["fit", "--method", "logreg", "--max-iter", "3"], "--max-iter: logreg "),
+    (["fit", "--method", "greedy", "--max-iter", "3"], "--max-iter: greedy "),
+    (["fit", "--features", "f0", "--ignore-cols", "f1"],
+     "--ignore-cols leaves columns out of the default features"),
+    (["compare", "--force"], "--force replaces the --plot file, and no --plot"),
+    (["recommend", "--force"], "--force replaces the --out file, and no --out"),
+    (["recommend", "--force", "--out", "-"], "--force replaces the --out file"),
+])
+def test_an_option_that_would_be_ignored_is_refused(args, message, dataset,
+                                                     fitted, tmp_path, capsys):
+    if "boost" in args:
+        pytest.importorskip("lightgbm")
+    command, *options = args
+    files = {"fit": [dataset[0], *FIT, "--out", tmp_path / "m.json"],
+             "compare": ["--data", dataset[0], *FIT],
+             "recommend": [dataset[0], "--model", fitted[0]]}[command]
+    status, out, err = run([command, *files, *options], capsys)
+    assert_one_line_error(status, out, err, message)
+    assert "would be ignored" in err or "--force" in err or "--features" in err
+    assert not (tmp_path / "m.json").exists()

@@ -1,5 +1,7 @@
 """Which label is relevant: never by alphabetical order of words."""
 
+from unittest import mock
+
 import numpy as np
 import pytest
 
@@ -75,6 +77,7 @@ def test_relevance_of_a_scored_file():
     assert relevant_rows(column, ["0", "1"], "1", path="f",
                          label_col="c").tolist() == [1, 0, 1]
     with pytest.raises(CLIError, match="trained on the labels not_clicked, "
-                                       "clicked"):
+                                       "clicked"), \
+            mock.patch("skpapk.cli._labels._row", return_value=(3, {})):
         relevant_rows(np.array(["yes", "no"], dtype=object), labels, pos,
                       path="f", label_col="c")

@@ -839,6 +839,35 @@ def test_writes_name_the_path_and_keep_the_umask(tmp_path, ranker):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
 
 
+@pytest.mark.parametrize("suffix, error", [
+    ("/", IsADirectoryError), ("/.", IsADirectoryError),
+    ("/../other.json", FileNotFoundError)])
+def test_a_path_through_a_file_replaces_nothing(tmp_path, ranker, suffix, error):
+    # os.path.realpath("m.json/.") is m.json: the file was replaced, though
+    # the system names no such path
+    target = tmp_path / "m.json"
+    target.write_text("precious")
+    (tmp_path / "other.json").write_text("precious too")
+    with pytest.raises(error, match=re.escape(f"{target}{suffix}")):
+        save_ranker(ranker, f"{target}{suffix}")
+    assert target.read_text() == "precious"
+    assert (tmp_path / "other.json").read_text() == "precious too"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "other.json"]
+
+
+def test_overwrite_false_keeps_an_existing_file(tmp_path, ranker):
+    target = tmp_path / "m.json"
+    save_ranker(ranker, target, overwrite=False)  # a new file: written
+    assert load_ranker(target).k == ranker.k
+    target.write_text("precious")
+    with pytest.raises(FileExistsError, match="already exists"):
+        save_ranker(ranker, target, overwrite=False)
+    assert target.read_text() == "precious"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+    with pytest.raises(ValueError, match="overwrite"):
+        save_ranker(ranker, target, overwrite="no")
+
+
 def test_feature_names_of_a_ranker_fitted_on_an_array(tmp_path, data, ranker):
     # the command line fits on arrays: its files named no column, and a
     # DataFrame of reordered columns was scored by position
