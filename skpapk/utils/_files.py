@@ -48,7 +48,8 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
     # created by os.open with mode 0o666, so that the umask applies (reading
     # the umask would set it, process-wide, for a moment)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+        # a short name: a legal name of 255 bytes would not fit with ours
+        tmp = os.path.join(folder, f".{name[:64]}.{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
                          | getattr(os, "O_BINARY", 0), 0o666)

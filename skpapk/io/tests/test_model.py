@@ -855,6 +855,14 @@ def test_a_path_through_a_file_replaces_nothing(tmp_path, ranker, suffix, error)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "other.json"]
 
 
+def test_a_file_name_of_the_longest_length_is_written(tmp_path, ranker):
+    # the temporary file beside it needs a name the system takes too
+    target = tmp_path / ("m" * 250 + ".json")
+    save_ranker(ranker, target)
+    assert load_ranker(target).k == ranker.k
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
 def test_overwrite_false_keeps_an_existing_file(tmp_path, ranker):
     target = tmp_path / "m.json"
     save_ranker(ranker, target, overwrite=False)  # a new file: written
