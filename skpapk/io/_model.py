@@ -234,9 +234,11 @@ def _scorer(ranker):
                                  "or infinity); it was not saved.") from None
             _check_scorer(ranker, estimator, scaler, scorer)
             return estimator, scorer
+    loaded = (" A SavedRanker is a file's model already: copy that file."
+              if type(estimator).__name__ == "SavedRanker" else "")
     raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
                     f"save_ranker saves linear models (coef_) and LightGBM "
-                    f"boosters (booster_).")
+                    f"boosters (booster_).{loaded}")
 
 
 def _check_scorer(ranker, estimator, scaler, scorer):

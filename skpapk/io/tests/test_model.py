@@ -336,6 +336,12 @@ def test_unsavable_rankers(data, tmp_path):
     with pytest.raises(Exception, match="not fitted"):
         save_ranker(PApKRanker(), tmp_path / "m.json")
     assert list(tmp_path.iterdir()) == []
+    saved = tmp_path / "saved.json"
+    save_ranker(PApKRanker(k=3).fit(X, y, groups=groups), saved)
+    with pytest.raises(TypeError, match="A SavedRanker is a file's model "
+                                        "already: copy that file"):
+        save_ranker(load_ranker(saved), tmp_path / "again.json")
+    assert [p.name for p in tmp_path.iterdir()] == ["saved.json"]
 
 
 # --------------------------------------------------------------------------
