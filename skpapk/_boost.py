@@ -877,9 +877,11 @@ class PApKBoostRanker(BaseRanker):
             Fitted ranker.
         """
         lgb = _import_lightgbm()
-        self._category_positions = _category_columns(X)  # checked in predict
+        positions = _category_columns(X)  # checked in predict and for X_val
         X, categories, categorical = categorical_codes(X)
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
+        # (a ranker pickled before it has none: its columns are not checked)
+        self._category_positions = positions
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X,
                                                  dtype=np.float64,

@@ -38,6 +38,7 @@ from .utils._validation import (
     binary_classes,
     check_groups,
     check_k,
+    check_label_values,
     relevant_last,
 )
 
@@ -333,6 +334,7 @@ class BaseLinearRanker(BaseRanker):
         order = partial(relevant_last, pos_label=self.pos_label, input_name="y",
                         estimator_name=type(self).__name__)
         if classes is not None:
+            check_label_values(classes, input_name="classes")
             classes = np.unique(np.asarray(classes))
             if classes.shape[0] != 2:
                 raise ValueError(

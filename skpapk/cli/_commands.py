@@ -15,15 +15,15 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
 from ..io._csv import _rows
-from ..utils._files import atomic_write
 from ..utils._groups import defined_groups
 from ._csv import read_csv, split_names
-from ._files import check_input_file, check_output
+from ._files import check_input_file, check_output, write_output
 from ._labels import choose_relevant, relevant_rows
 from ._methods import (
     available_methods,
     effective_n_jobs,
     grid_for,
+    has_epochs,
     limit_threads,
     parse_methods,
 )
@@ -67,8 +67,8 @@ def read_training_csv(path, args, progress):
     values = [str(v) for v in pd.unique(data.labels)]
     labels, announce = choose_relevant(values, args.pos_label, path=path,
                                        label_col=args.label_col)
-    y = relevant_rows(data.labels, labels, labels[1], path=path,
-                      label_col=args.label_col)  # 1 and 1.0 alike
+    y = relevant_rows(data.labels, labels, labels[1], path=path,  # 1, 1.0 alike
+                      label_col=args.label_col, delimiter=args.delimiter)
     progress(f"read {path}: {data.X.shape[0]} rows; features: "
              f"{', '.join(data.feature_names)}")
     if data.skipped_columns:
@@ -102,27 +102,36 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
     return tuned
 
 
-def _refuse_unused(args, method, spec, grid, progress):
-    """Fail on ``fit``'s options (given other values than their defaults)
-    that ``method`` does not use; a note on tuning options with ``grid``
-    empty (nothing to tune: the model then records no cross-validation)."""
-    from .._linear import BaseLinearRanker
-
-    label = f"{method} ({spec.label})"
-    for option, unused, why in [
-            ("--scale", not spec.scale and args.scale != "minmax",
-             "is fitted on the features as they are"),
-            ("--max-iter", args.max_iter is not None and not isinstance(
-                spec.make(), BaseLinearRanker), "has no epochs")]:
-        if unused:
-            raise CLIError(f"{option}: {label} {why}, so {option} would be "
-                           f"ignored; leave it out.")
-    defaults = {"cv": "within-group", "cv_folds": 3, "grid": "small"}
-    tuning = [f"--{name.replace('_', '-')}" for name, value in defaults.items()
-              if getattr(args, name) != value]
+def fit_settings(args, method, spec, progress):
+    """``(fixed, grid)`` of ``fit``: the parameters given (``--eta0``,
+    ``--alpha``) and the grid left to tune. An option given another value
+    than its default that ``method`` does not use is an error; with nothing
+    to tune, a note says that the tuning options are not used."""
+    given = {name for name, value in vars(args).items()
+             if name in args.defaults and value != args.defaults[name]}
+    own = spec.make().get_params()
+    unused = {  # option -> why the method does not use it
+        "eta0": "it has no step size" if "eta0" in own else "no parameter eta0",
+        "alpha": "no parameter alpha",
+        "scale": "trees need no scaling" if not spec.scale else None,
+        "max_iter": None if has_epochs(method) else (
+            "--max-iter sets the epochs of skpapk's linear rankers only")}
+    for name in ("eta0", "alpha", "scale", "max_iter"):
+        tuned = name in spec.grids["paper"]  # papk's L-BFGS tunes no eta0
+        if name in given and unused[name] and not tuned:
+            option = f"--{name.replace('_', '-')}"
+            raise CLIError(f"{option}: {method} ({spec.label}) does not use it "
+                           f"({unused[name]}); leave {option} out.")
+    fixed = {name: getattr(args, name) for name in ("eta0", "alpha")
+             if getattr(args, name) is not None}
+    grid = grid_for(method, args.grid, fixed)
+    tuning = [f"--{name.replace('_', '-')}" for name in ("cv", "cv_folds", "grid")
+              if name in given]
     if not grid and tuning:
-        progress(f"note: nothing is tuned (its parameters are given, or its "
-                 f"grid is empty), so {', '.join(tuning)} are not used")
+        progress(f"note: nothing is tuned (every parameter of the grid is "
+                 f"given, or the grid is empty), so {' and '.join(tuning)} "
+                 f"{'is' if len(tuning) == 1 else 'are'} not used")
+    return fixed, grid
 
 
 def cmd_fit(args):
@@ -138,19 +147,7 @@ def cmd_fit(args):
     check_input_file(args.file)
     check_output(args.out, option="--out", inputs=[args.file], force=args.force)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
-    own = spec.make().get_params()
-    fixed = {}
-    for name in ("eta0", "alpha"):
-        if getattr(args, name) is not None:
-            if name not in own:
-                raise CLIError(f"--{name}: {method} ({spec.label}) has no "
-                               f"parameter {name}.")
-            if name not in spec.grids["paper"]:  # papk's L-BFGS takes no eta0
-                raise CLIError(f"--{name}: {method} ({spec.label}) does not use "
-                               f"{name}; leave --{name} out.")
-            fixed[name] = getattr(args, name)
-    grid = grid_for(method, args.grid, fixed)
-    _refuse_unused(args, method, spec, grid, progress)
+    fixed, grid = fit_settings(args, method, spec, progress)
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
@@ -172,8 +169,9 @@ def cmd_fit(args):
         "feature_cols": data.feature_names, "labels": labels,
         "pos_label": labels[1], "scale": args.scale if spec.scale else "none",
         "random_state": args.random_state,
-        "cv": {"splitter": args.cv, "folds": args.cv_folds, "grid": args.grid,
-               "score": tuned.cv_score} if grid else None,  # None: not tuned
+        "cv": {"tuned": True, "splitter": args.cv, "folds": args.cv_folds,
+               "grid": args.grid, "score": tuned.cv_score} if grid else {
+                   "tuned": False, "score": None},
     }
     save_model(args.out, meta, tuned.model, force=args.force)
     progress(f"saved the model to {args.out}")
@@ -285,7 +283,8 @@ def cmd_recommend(args):
         table.to_csv(sys.stdout, index=False, lineterminator=end)
         sys.stdout.flush()
     else:
-        with atomic_write(args.out, newline="", overwrite=args.force) as handle:
+        with write_output(args.out, option="--out", force=args.force,
+                          newline="") as handle:
             table.to_csv(handle, index=False, lineterminator=end)
     progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
              f"({len(table)} rows) to {'stdout' if to_stdout else args.out}")

@@ -14,7 +14,6 @@ from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
-from ..utils._files import atomic_write
 from ..utils._groups import defined_groups
 from ._commands import (
     REPORTED,
@@ -23,7 +22,7 @@ from ._commands import (
     read_training_csv,
     tune_and_check,
 )
-from ._files import check_output
+from ._files import check_output, write_output
 from ._methods import (
     available_methods,
     effective_n_jobs,
@@ -121,7 +120,7 @@ def _write_group_plot(path, y_true, scores, groups, k, progress, force):
     GroupScoreDisplay.from_predictions(y_true, scores, groups=groups, k=k, ax=ax)
     ax.set_title(f"test pAp@{k} of each user")
     fig.tight_layout()
-    with atomic_write(path, mode="wb", overwrite=force) as handle:
+    with write_output(path, option="--plot", force=force, mode="wb") as handle:
         fig.savefig(handle, format="png", dpi=100)
     plt.close(fig)
     progress(f"wrote {path}")

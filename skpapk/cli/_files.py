@@ -1,6 +1,7 @@
 """Input and output files of the commands, checked before any work; outputs
 are written with :func:`skpapk.utils._files.atomic_write`."""
 
+import contextlib
 import os
 
 from ..utils._files import atomic_write, is_folder_name
@@ -50,3 +51,20 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     except OSError as exc:
         raise CLIError(f"{option} {path}: cannot write in the folder {folder} "
                        f"({exc.strerror or exc}).") from None
+
+
+def appeared(path, option):
+    """The error of an output that another run wrote while this one worked."""
+    return CLIError(f"{option} {path} appeared while this command ran; add "
+                    f"--force to replace it, or choose another file.")
+
+
+@contextlib.contextmanager
+def write_output(path, *, option, force, **kwargs):
+    """:func:`~skpapk.utils._files.atomic_write` of an output ``option``: a
+    file written meanwhile is replaced only with ``force``."""
+    try:
+        with atomic_write(path, overwrite=force, **kwargs) as handle:
+            yield handle
+    except FileExistsError:
+        raise appeared(path, option) from None

@@ -85,7 +85,7 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
         f"invert the model whenever the relevant word sorts first.")
 
 
-def relevant_rows(column, labels, pos_label, *, path, label_col, delimiter=","):
+def relevant_rows(column, labels, pos_label, *, path, label_col, delimiter):
     """1 where the label ``column`` holds ``pos_label`` (in any spelling of
     it: ``1.0`` for ``1``, ``TRUE`` for ``true`` unless the two labels
     differ only by case), else 0; every value must be one of a model's two

@@ -1,6 +1,7 @@
 """The ``argparse`` parser and ``main``: run a command, errors in one line."""
 
 import argparse
+import contextlib
 import importlib
 import math
 import os
@@ -84,7 +85,8 @@ Quick start:
 Model files are JSON (no pickle: loading one cannot run code). Files are
 written atomically and never replaced without --force. Exit status: 0 on
 success, 2 on bad input or options, 1 when no usable model could be
-trained; a closed stdout (e.g. '| head') ends quietly with status 0.
+trained; a stdout closed by its reader (e.g. '| head') ends quietly with
+status 0.
 """
 
 
@@ -266,8 +268,10 @@ def main(argv=None):
     -------
     status : int
         0 on success (also when stdout is closed early, e.g. by ``head``),
-        2 on an input or usage error, 1 when no usable model could be
-        trained; errors are one line ``skpapk: error: ...`` on stderr.
+        2 on an input or usage error (also when stdout is closed before the
+        command starts and its results would go there), 1 when no usable
+        model could be trained; errors are one line ``skpapk: error: ...``
+        on stderr.
 
     See Also
     --------
@@ -282,30 +286,45 @@ def main(argv=None):
     >>> main(["score", "no-such-file.csv", "--model", "no-such-model.json"])
     2
     """
-    for name in ("stdout", "stderr"):  # closed ('>&-'): Python sets None,
-        if getattr(sys, name) is None:  # and print(file=None) goes to stdout
-            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115
+    # a stream closed ('>&-') is None, and print(file=None) goes to stdout:
+    # written to nowhere while the command runs
+    closed = [name for name in ("stdout", "stderr") if getattr(sys, name) is None]
+    with contextlib.ExitStack() as stack:
+        for name in closed:
+            stack.callback(setattr, sys, name, None)
+            setattr(sys, name, stack.enter_context(open(os.devnull, "w")))
+        return _run(argv, stdout_closed="stdout" in closed)
+
+
+def _run(argv, *, stdout_closed):
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
     command_parser = parser.commands[args.command]
+    args.defaults = {name: command_parser.get_default(name) for name in vars(args)}
     if unknown:
         command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "compare":  # an option the --data does not read
         data = args.data if args.data in _DATA_OPTIONS else "FILE.csv"
-        defaults = vars(parser.parse_args(["compare"]))
         for other, names in _DATA_OPTIONS.items():
             for name in names:
-                if other != data and getattr(args, name) != defaults[name]:
+                if other != data and getattr(args, name) != args.defaults[name]:
                     command_parser.error(
                         f"--{name.replace('_', '-')} is for --data {other}, "
                         f"not --data {args.data}; leave it out")
     target = {"compare": "plot", "fit": "out", "recommend": "out"}.get(args.command)
-    if getattr(args, "force", False) and getattr(args, target) in (None, "-"):
+    to_stdout = args.command in ("compare", "score") or (
+        args.command == "recommend" and args.out in (None, "-"))
+    if getattr(args, "force", False) and (
+            args.command == "recommend" and to_stdout or getattr(args, target) is None):
         command_parser.error(f"--force replaces the --{target} file, and no "
                              f"--{target} file is given; leave --force out")
+    if stdout_closed and to_stdout:
+        print(f"{PROG}: error: stdout is closed, so the results would go "
+              f"nowhere; send them to a file (> results.txt)", file=sys.stderr)
+        return 2
     module = "._compare" if args.command == "compare" else "._commands"
     command = getattr(importlib.import_module(module, __package__),
                       f"cmd_{args.command}")  # imported when it runs

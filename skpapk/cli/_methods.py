@@ -131,8 +131,6 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-    from .._linear import BaseLinearRanker
-
     spec = available_methods()[method]
     estimator = spec.make()
     own = estimator.get_params(deep=True)
@@ -141,7 +139,7 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
     settings.update({"k": k} if "k" in own else {})
     if spec.family == "ranker" and "n_jobs" in own:
         settings["n_jobs"] = n_threads
-    if max_iter is not None and isinstance(estimator, BaseLinearRanker):
+    if max_iter is not None and has_epochs(method):
         settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
     for name, value in (params or {}).items():
         if name not in own:
@@ -152,6 +150,16 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
     if spec.scale and scale != "none":
         scaler = {"minmax": MinMaxScaler, "standard": StandardScaler}[scale]()
     return Pipeline([("scale", scaler), ("model", estimator)])
+
+
+def has_epochs(method):
+    """Whether ``--max-iter`` (epochs) reaches ``method``: skpapk's linear
+    rankers (other estimators' ``max_iter`` means other things)."""
+    from .._linear import BaseLinearRanker
+
+    module, name = available_methods()[method].cls
+    cls = getattr(importlib.import_module(module, __package__), name)
+    return issubclass(cls, BaseLinearRanker)
 
 
 def grid_for(method, grid_name, fixed=()):

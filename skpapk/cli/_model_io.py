@@ -6,6 +6,7 @@ made. A loaded model is a :class:`skpapk.io.SavedRanker`."""
 import os
 
 from ..io import load_ranker, save_ranker
+from ._files import appeared
 from ._methods import available_methods
 from ._output import CLIError
 
@@ -29,9 +30,7 @@ def save_model(path, meta, model, *, force=False):
                        + (" or lower --eta0." if steps else "."),
                        status=1) from None
     except FileExistsError:  # written by another process meanwhile
-        raise CLIError(f"--out {path} appeared while the model was trained; "
-                       f"add --force to replace it, or choose another file.") \
-            from None
+        raise appeared(path, "--out") from None
     except OSError as exc:
         raise CLIError(f"cannot write the model to {path}: "
                        f"{exc.strerror or exc}.") from None

@@ -154,8 +154,7 @@ def _frame_partitions(X, y, groups):
                     f"{name} must be a dask Series or a 1-D dask array, got a "
                     f"dask DataFrame; select its column, e.g. df['{name}']."
                 )
-            if (X.known_divisions and v.known_divisions
-                    and tuple(v.divisions) != tuple(X.divisions)):
+            if not _joins_within_partitions(X, v):
                 raise ValueError(
                     f"{name}'s partitions (divisions {_shown(v.divisions)}) "
                     f"differ from X's ({_shown(X.divisions)}): joining them by "
@@ -182,8 +181,19 @@ def _frame_partitions(X, y, groups):
     return triples
 
 
+def _joins_within_partitions(X, v):
+    """Whether ``X.assign(v)`` keeps X's partitions: v's boundaries are
+    among X's, or both are unknown and as many (partition by partition)."""
+    if X.known_divisions and v.known_divisions:
+        return set(v.divisions) <= set(X.divisions)
+    return (not X.known_divisions and not v.known_divisions
+            and X.npartitions == v.npartitions)
+
+
 def _shown(divisions, most=6):
     """A partition boundary list, cut after ``most`` values."""
+    if divisions[0] is None:
+        return f"unknown, {len(divisions) - 1} partitions"
     shown = ", ".join(map(str, divisions[:most]))
     return f"[{shown}{', ...' if len(divisions) > most else ''}]"
 

@@ -315,9 +315,10 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     X_neg = Z + np.outer(t / norm2, w)
     if not np.isfinite(X_neg).all():  # the far tail is beyond float64
         raise ValueError(
-            f"margin={margin!r} puts the negatives' scores below {threshold:.3g}, "
-            f"beyond what float64 samples (some came out infinite); use a "
-            f"smaller margin, or pos_mean and neg_mean closer together."
+            f"margin={margin!r} with pos_mean={pos_mean!r} and "
+            f"neg_mean={neg_mean!r} puts the negatives' features beyond what "
+            f"float64 samples (some came out infinite); use a smaller margin, "
+            f"or means closer to 0."
         )
 
     X = np.concatenate([X_pos, X_neg])

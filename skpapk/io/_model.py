@@ -234,8 +234,9 @@ def _scorer(ranker):
                                  "or infinity); it was not saved.") from None
             _check_scorer(ranker, estimator, scaler, scorer)
             return estimator, scorer
-    loaded = (" A SavedRanker is a file's model already: copy that file."
-              if type(estimator).__name__ == "SavedRanker" else "")
+    loaded = (" A SavedRanker is a file's model already: copy that file (a new "
+              "k, metadata or feature_names need the ranker that was saved)."
+              if isinstance(estimator, SavedRanker) else "")
     raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
                     f"save_ranker saves linear models (coef_) and LightGBM "
                     f"boosters (booster_).{loaded}")
@@ -474,8 +475,10 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         DataFrame is scored by column name and one with other or reordered
         columns is refused.
     overwrite : bool, default=True
-        False: never replace a file, not even one that another process
-        writes at ``path`` while this one saves (a ``FileExistsError``).
+        False: never replace a file (a ``FileExistsError``), not even one
+        that another process writes at ``path`` while this one saves, where
+        the file system has hard links (elsewhere the file is checked just
+        before it is written).
 
     Raises
     ------

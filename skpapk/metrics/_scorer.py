@@ -278,7 +278,7 @@ def _scorer_factory(factory):
 
     @functools.wraps(factory)
     def make(*args, **kwargs):
-        if len(args) > 1 or any(hasattr(a, "fit") for a in args):
+        if args and hasattr(args[0], "fit"):
             raise TypeError(
                 f"{factory.__name__} makes a scorer; it is not one. It was "
                 f"called with an estimator, as when it is passed uncalled: "

@@ -35,6 +35,7 @@ def _encode_labels(y, n_samples, *, input_name="y"):
             f"{input_name} is required: the rows of every group are stratified "
             f"by label. Pass the target, e.g. split(X, y, groups)."
         )
+    check_label_values(y, input_name=input_name)  # a list keeps its types
     y = np.asarray(y)
     if y.ndim != 1:
         y = column_or_1d(y, warn=True)
@@ -43,7 +44,6 @@ def _encode_labels(y, n_samples, *, input_name="y"):
             f"{input_name} has {y.shape[0]} labels but there are {n_samples} "
             f"rows; pass one label per row."
         )
-    check_label_values(y, input_name=input_name)
     target_type = type_of_target(y, input_name=input_name)
     if target_type == "continuous" and np.unique(y).shape[0] <= 2:
         target_type = "binary"  # any two numbers are two labels, e.g. 0 / 0.5

@@ -235,7 +235,7 @@ def _with_a_gap(words, kind):
         gap, dtype="string"), "category": pd.Series(gap, dtype="category")}[kind]
 
 
-MISSING = r"y(_true)? has missing labels \(None or NaN\)"
+MISSING = r"y(_true)? has missing labels \(None, NaN or pandas' NA\)"
 
 
 @pytest.mark.parametrize("kind", ["object", "nan", "string", "category"])
@@ -245,6 +245,26 @@ def test_a_missing_word_label_is_named_wherever_it_is(name, kind):
     with pytest.raises(ValueError, match=MISSING):
         RANKERS[name]().set_params(pos_label="clicked").fit(
             X, _with_a_gap(words, kind), groups=groups)
+
+
+def test_types_that_can_be_ordered_are_not_called_mixed():
+    # bool and np.bool_, or datetime and pandas' Timestamp: objects that
+    # the metrics refuse as objects, not as types that cannot be ordered
+    import datetime
+
+    pd = pytest.importorskip("pandas")
+    X, y, groups, _ = data()
+    flags = [bool(v) if i % 2 else np.bool_(v) for i, v in enumerate(y)]
+    day = datetime.datetime(2026, 1, 1)
+    times = [day if i % 2 else pd.Timestamp(day) + pd.Timedelta(days=int(v))
+             for i, v in enumerate(y)]
+    for labels in (flags, times):
+        with pytest.raises(ValueError, match="is an array of dtype object"):
+            papk_score(np.array(labels, dtype=object), X[:, 0], k=3,
+                       groups=groups)
+    with pytest.raises(ValueError, match=r"classes has missing labels"):
+        skpapk.PApKAvgRanker(k=3, pos_label="yes").partial_fit(
+            X, np.where(y == 1, "yes", "no"), groups=groups, classes=["yes", None])
 
 
 @pytest.mark.parametrize("kind", ["object", "nan", "string", "category"])
@@ -264,16 +284,24 @@ def test_metrics_and_splitters_name_a_missing_word_label(consumer, kind):
             within_group_split(labels, groups)
 
 
-@pytest.mark.parametrize("consumer", ["papk_score", "fit", "within_group_split"])
-def test_labels_mixing_words_and_numbers_are_refused(consumer):
+@pytest.mark.parametrize("container", ["object array", "list"])
+@pytest.mark.parametrize("consumer", ["papk_score", "fit", "within_group_split",
+                                      "partial_fit classes"])
+def test_labels_mixing_words_and_numbers_are_refused(consumer, container):
+    # a list too: np.asarray([1, "a"]) turns 1 into "1"
     from skpapk.model_selection import within_group_split
 
     X, y, groups, words = data()
     mixed = words.astype(object)
     mixed[3] = 1
-    with pytest.raises(TypeError, match=r"mixes labels of types \['Number', "
+    if container == "list":
+        mixed = mixed.tolist()
+    with pytest.raises(TypeError, match=r"mixes labels of types \['int', "
                                         r"'str'\].*astype\(str\)"):
-        if consumer == "papk_score":
+        if consumer == "partial_fit classes":
+            skpapk.PApKAvgRanker(k=3, pos_label="clicked").partial_fit(
+                X, words, groups=groups, classes=mixed[2:4])
+        elif consumer == "papk_score":
             papk_score(mixed, X[:, 0], k=3, groups=groups, pos_label="clicked")
         elif consumer == "fit":
             skpapk.PApKRanker(k=3, pos_label="clicked").fit(X, mixed, groups=groups)

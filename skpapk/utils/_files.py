@@ -1,9 +1,10 @@
 """Files written atomically: a failure leaves the previous file intact.
 
 A file is written to a temporary file in its folder, flushed to disk, then
-renamed over the target (:func:`os.replace`, atomic on POSIX and Windows):
-a failure leaves the previous file, if any, intact and no partial file. A
-symbolic link is followed: the file it points to is replaced.
+renamed over the target (:func:`os.replace`, atomic on POSIX and Windows),
+or hard-linked to it when an existing file must not be replaced: a failure
+leaves the previous file, if any, intact and no partial file. A symbolic
+link is followed: the file it points to is replaced.
 """
 
 import contextlib
@@ -22,9 +23,10 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
     ``"name/."``), or in a folder that does not exist (also
     ``"file.csv/../out"``, which the system refuses though
     :func:`os.path.realpath` would not), is an error naming ``path``.
-    ``overwrite=False`` refuses to replace a file, also one created while
-    writing (a ``FileExistsError``; the temporary file is linked, not
-    renamed, where the file system allows it).
+    ``overwrite=False`` refuses to replace a file (a ``FileExistsError``),
+    also one created while writing where the file system has hard links
+    (the temporary file is then linked, not renamed; elsewhere the target
+    is checked just before the rename).
 
     Examples
     --------
@@ -38,18 +40,23 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
     'done'
     """
     given = os.fspath(path)
-    if is_folder_name(given) or os.path.isdir(given):
-        raise IsADirectoryError(f"{given} is a folder; give a file name.")
-    if not os.path.isdir(os.path.dirname(given) or os.curdir):  # as the system
-        raise FileNotFoundError(f"the folder {os.path.dirname(given)} of {given} "
-                                f"does not exist; create it first.")
+    if os.path.isdir(given) or not given or is_folder_name(given):
+        verb = "is" if os.path.isdir(given) else "names"
+        raise IsADirectoryError(f"{given or repr(given)} {verb} a folder; give "
+                                f"a file name.")
+    folder = os.path.dirname(given)
+    if not os.path.isdir(folder or os.curdir):  # as the system reads the path
+        raise FileNotFoundError(f"the folder {folder} of {given} does not exist "
+                                f"(or passes through a file); give a path in "
+                                f"an existing folder.")
     path = os.path.realpath(given)  # a link: its target replaced
     folder, name = os.path.split(path)
     # created by os.open with mode 0o666, so that the umask applies (reading
     # the umask would set it, process-wide, for a moment)
     for _ in range(100):
-        # a short name: a legal name of 255 bytes would not fit with ours
-        tmp = os.path.join(folder, f".{name[:64]}.{secrets.token_hex(6)}.tmp")
+        # 64 bytes of the target's name, which may have the most, 255
+        short = os.fsencode(name)[:64].decode("utf-8", "ignore")
+        tmp = os.path.join(folder, f".{short}.{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
                          | getattr(os, "O_BINARY", 0), 0o666)
@@ -91,13 +98,12 @@ def _create(tmp, path, given):
     meanwhile (a hard link fails on an existing name)."""
     try:
         os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(f"{given} already exists (it may have been "
-                              f"written meanwhile); it is not replaced.") from None
-    except OSError:  # no hard links here (e.g. FAT): check, then rename
-        if os.path.lexists(path):
-            raise FileExistsError(f"{given} already exists (it may have been "
-                                  f"written meanwhile); it is not replaced.") from None
-        os.replace(tmp, path)
+    except OSError as exc:  # exists, or no hard links here (e.g. FAT)
+        exists = isinstance(exc, FileExistsError) or os.path.lexists(path)
+        if exists:
+            raise FileExistsError(
+                f"{given} already exists (it may have been written meanwhile) "
+                f"and overwrite=False; it is not replaced.") from None
+        os.replace(tmp, path)  # checked just before: not atomic
         return
     os.unlink(tmp)

@@ -112,16 +112,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     """
     if groups is None:
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
-    if hasattr(groups, "__array__"):  # numpy, pandas: the dtype is the user's
-        groups = np.asarray(groups)
-    else:
-        # np.asarray([1, "a"]) silently turns 1 into "1" (merging the groups
-        # 1 and "1"): keep a list's label types visible to the check below.
-        labels = list(groups)
-        groups = np.asarray(labels)
-        if groups.dtype.kind in "US" and not all(
-                isinstance(label, (str, bytes)) for label in labels):
-            groups = np.asarray(labels, dtype=object)
+    groups = _as_array(groups)
     if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
             and groups.dtype.kind in "iu"):
         encoded = encode_compact_ints(groups, n_samples)
@@ -159,51 +150,79 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     return codes.reshape(-1).astype(np.intp, copy=False), labels
 
 
-def _can_be_missing(kind):
-    """Whether values of type ``kind`` may be missing ones: None, float
-    NaN, pandas' NA or NaT (pandas is not imported for it)."""
-    return (kind is type(None) or kind.__name__ in ("NAType", "NaTType")
-            or issubclass(kind, (float, np.floating)))
-
-
-def _is_missing(label):
-    """Whether an object label is a missing value (see :func:`_can_be_missing`)."""
-    if isinstance(label, (float, np.floating)):
-        return bool(np.isnan(label))
-    return _can_be_missing(type(label))
+def _as_array(values):
+    """``values`` as an array; a list mixing strings and other labels stays
+    one of objects (``np.asarray([1, "a"])`` would turn 1 into "1", merging
+    the labels 1 and "1")."""
+    if hasattr(values, "__array__"):  # numpy, pandas: the dtype is the user's
+        return np.asarray(values)
+    values = list(values)
+    array = np.asarray(values)
+    if array.dtype.kind in "US" and not all(
+            isinstance(v, (str, bytes)) for v in values):
+        array = np.asarray(values, dtype=object)
+    return array
 
 
 def _check_object_values(values, *, input_name, missing):
     """The checks of an object array of labels or ids before NumPy sorts it:
-    a ``ValueError`` with the message ``missing`` when a value is missing, a
-    ``TypeError`` when the values mix types that cannot be ordered (strings
-    and numbers)."""
-    values = values.ravel().tolist()
-    kinds = {type(v) for v in values}
-    if any(map(_can_be_missing, kinds)) and any(map(_is_missing, values)):
+    a ``ValueError`` with the message ``missing`` when a value is missing
+    (None, NaN, pandas' NA or NaT), a ``TypeError`` when the values mix
+    types that cannot be ordered (strings and numbers)."""
+    import pandas as pd
+
+    if pd.isna(values).any():
         raise ValueError(missing)
-    families = {next((f.__name__ for f in (numbers.Number, str, bytes)
-                      if issubclass(t, f)), t.__name__) for t in kinds}
-    if len(families) > 1:
+    one_of_each = list({type(v): v for v in values.ravel().tolist()}.values())
+    try:
+        sorted(one_of_each)
+    except TypeError:
+        names = sorted({type(v).__name__ for v in one_of_each})
         raise TypeError(
-            f"{input_name} mixes labels of types {sorted(families)}, which "
-            f"cannot be ordered; convert them to one type, e.g. "
+            f"{input_name} mixes labels of types {names}, which cannot be "
+            f"ordered; convert them to one type, e.g. "
             f"np.asarray({input_name}).astype(str)."
-        )
+        ) from None
 
 
 def check_label_values(y, *, input_name="y"):
-    """Refuse missing labels (None, NaN, pandas' NA) or labels of mixed
-    types in ``y`` (a list, or an array or Series of objects, strings or
-    categories), which NumPy's sort would report as a bare ``TypeError``."""
-    kind = getattr(getattr(y, "dtype", None), "kind", "O")
-    if y is None or kind != "O":  # None: left to the check that requires y
+    """Refuse missing labels, or labels of types that cannot be ordered.
+
+    NumPy's sort would report them as a bare ``TypeError``, or not at all
+    (a list of numbers and words becomes words).
+
+    Parameters
+    ----------
+    y : array-like or None
+        Labels: a list, or an array or Series of objects, strings or
+        categories (others are not checked; None is left to the check that
+        requires ``y``).
+    input_name : str, default="y"
+        The name of ``y`` in the messages.
+
+    Raises
+    ------
+    ValueError
+        When a label is missing (None, NaN or pandas' NA).
+    TypeError
+        When the labels mix types that cannot be ordered (words and numbers).
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_label_values
+    >>> check_label_values(["yes", "no", "yes"])
+    >>> check_label_values(["yes", None])
+    Traceback (most recent call last):
+    ...
+    ValueError: y has missing labels (None, NaN or pandas' NA); every row ...
+    """
+    if y is None or getattr(getattr(y, "dtype", None), "kind", "O") != "O":
         return
-    y = np.asarray(y)
+    y = _as_array(y)
     if y.dtype.kind == "O" and y.ndim:
         _check_object_values(y, input_name=input_name, missing=(
-            f"{input_name} has missing labels (None or NaN); every row needs "
-            f"its label: drop the rows without one, or fill them."))
+            f"{input_name} has missing labels (None, NaN or pandas' NA); every "
+            f"row needs its label: drop the rows without one, or fill them."))
 
 
 def _binary_int_classes(y):
@@ -239,6 +258,7 @@ def binary_classes(y, *, input_name="y_true"):
     >>> binary_classes([3, 1, 3])[1]
     array([1, 3])
     """
+    check_label_values(y, input_name=input_name)  # a list keeps its types
     y = column_1d(y, input_name=input_name)
     if y.shape[0] == 0:
         raise ValueError(
@@ -253,7 +273,6 @@ def binary_classes(y, *, input_name="y_true"):
         # (type_of_target calls 0 / 0.5 "continuous")
         classes = _binary_int_classes(y)
     if classes is None:
-        check_label_values(y, input_name=input_name)
         target_type = type_of_target(y, input_name=input_name)
         if target_type == "unknown" and y.dtype == object:
             raise ValueError(

@@ -148,12 +148,13 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
                  "--out", str(model), *FAST]) == 0
     err = capsys.readouterr().err
     assert "cross-validation" not in err
-    assert ("note: nothing is tuned (its parameters are given, or its grid is "
-            "empty), so --cv-folds are not used") in err
+    assert ("note: nothing is tuned (every parameter of the grid is given, or "
+            "the grid is empty), so --cv-folds is not used") in err
     saved = json.loads(model.read_text())
     assert saved["feature_cols"] == ["f0", "f2"]
     assert saved["params"] == {"eta0": 0.5, "alpha": 0.01}
-    assert saved["cv"] is None and len(saved["scorer"]["coef"]) == 2
+    assert saved["cv"] == {"tuned": False, "score": None}
+    assert len(saved["scorer"]["coef"]) == 2
 
 
 @pytest.mark.parametrize("quiet", [False, True])
@@ -163,7 +164,8 @@ def test_eta0_is_refused_where_unused(dataset, tmp_path, quiet, capsys):
     assert main(["fit", str(dataset[0]), *FIT, "--eta0", "1", "--alpha", "0.001",
                  "--out", str(model), *FAST, *["-q"] * quiet]) == 2
     assert capsys.readouterr().err == ("skpapk: error: --eta0: papk (PApKRanker) "
-                                       "does not use eta0; leave --eta0 out.\n")
+                                       "does not use it (it has no step size); "
+                                       "leave --eta0 out.\n")
     assert not model.exists()
 
 

@@ -246,7 +246,6 @@ def test_no_grid_is_explained_in_compare(capsys):
     assert "'-' for a method with no grid to tune" in " ".join(help_text.split())
 
 
-
 @pytest.mark.parametrize("command", ["fit", "recommend"])
 @pytest.mark.parametrize("suffix", ["/", "/.", "/../other.json"])
 def test_an_out_through_a_file_name_replaces_nothing(command, suffix, dataset,
@@ -283,8 +282,8 @@ def test_an_out_written_meanwhile_is_not_replaced(dataset, tmp_path, capsys,
     monkeypatch.setattr(_model_io, "save_ranker", concurrent)
     status, stdout, err = run(["fit", dataset[0], *FIT, "--alpha", "0.1", "-q",
                                "--out", out], capsys)
-    assert_one_line_error(status, stdout, err, f"--out {out} appeared while the "
-                          "model was trained; add --force")
+    assert_one_line_error(status, stdout, err, f"--out {out} appeared while this "
+                          "command ran; add --force")
     assert out.read_text() == "the other run's model"
     assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
     status, stdout, err = run(["fit", dataset[0], *FIT, "--alpha", "0.1", "-q",
@@ -293,9 +292,9 @@ def test_an_out_written_meanwhile_is_not_replaced(dataset, tmp_path, capsys,
 
 
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
-@pytest.mark.parametrize("command", ["score", "recommend", "missing"])
-def test_a_closed_stream_is_written_to_nowhere(stream, command, dataset, fitted,
-                                               tmp_path):
+@pytest.mark.parametrize("command", ["score", "recommend", "recommend --out",
+                                     "missing"])
+def test_a_closed_stream(stream, command, dataset, fitted, tmp_path):
     # '>&-' / '2>&-': Python's sys.stdout or sys.stderr is None, and
     # print(file=None) wrote the notes (or errors) into the results
     import subprocess
@@ -304,19 +303,28 @@ def test_a_closed_stream_is_written_to_nowhere(stream, command, dataset, fitted,
     from .conftest import cli_env
 
     path = tmp_path / "missing.csv" if command == "missing" else dataset[0]
-    name = "score" if command == "missing" else command
+    name, *out = command.split() if command != "missing" else ["score"]
+    args = [name, str(path), "--model", str(fitted[0]),
+            *([out[0], str(tmp_path / "top.csv")] if out else [])]
     code = (f"import sys; sys.{stream} = None; from skpapk.cli import main; "
-            f"sys.exit(main({[name, str(path), '--model', str(fitted[0])]!r}))")
+            f"status = main({args!r}); assert sys.{stream} is None; "
+            f"sys.exit(status)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
                           text=True, env=cli_env(), timeout=300)
-    assert proc.returncode == (2 if command == "missing" else 0), proc.stderr
-    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     if stream == "stderr":  # stdout holds the results only
+        assert proc.returncode == (2 if command == "missing" else 0)
         assert proc.stderr == "" and "skpapk:" not in proc.stdout
         if command == "recommend":
             assert proc.stdout.startswith("user,rank,score,")
-    else:
-        assert proc.stdout == ""
+    elif out:  # the results go to a file: stdout is not needed
+        assert proc.returncode == 0 and proc.stdout == ""
+        assert (tmp_path / "top.csv").read_text().startswith("user,rank,")
+    else:  # results with nowhere to go: not thrown away with status 0
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr == ("skpapk: error: stdout is closed, so the results "
+                               "would go nowhere; send them to a file (> "
+                               "results.txt)\n")
 
 
 def test_recommend_reads_no_label(dataset, fitted, tmp_path, capsys):
@@ -329,8 +337,6 @@ def test_recommend_reads_no_label(dataset, fitted, tmp_path, capsys):
     path = tmp_path / "new.csv"
     path.write_text("\n".join(edited) + "\n")
     status, out, err = run(["recommend", path, "--model", fitted[0], "-q"], capsys)
-    plain, _, _ = run(["recommend", dataset[0], "--model", fitted[0], "-q"],
-                      capsys)
     assert status == 0, err
     assert out.splitlines()[0].startswith("user,rank,score,")
     assert {line.split(",")[-1] for line in out.splitlines()[1:]} <= {"", "7", "yes"}
@@ -383,7 +389,9 @@ def test_score_reads_the_labels_in_any_case(labels, written, ok, tmp_path,
 
 @pytest.mark.parametrize("args, message", [
     (["fit", "--method", "boost", "--scale", "standard"], "--scale: boost "),
-    (["fit", "--method", "logreg", "--max-iter", "3"], "--max-iter: logreg "),
+    (["fit", "--method", "logreg", "--max-iter", "3"], "--max-iter: logreg "
+     "(LogisticRegression) does not use it (--max-iter sets the epochs of "
+     "skpapk's linear rankers only); leave --max-iter out."),
     (["fit", "--method", "greedy", "--max-iter", "3"], "--max-iter: greedy "),
     (["fit", "--features", "f0", "--ignore-cols", "f1"],
      "--ignore-cols leaves columns out of the default features"),
@@ -401,5 +409,5 @@ def test_an_option_that_would_be_ignored_is_refused(args, message, dataset,
              "recommend": [dataset[0], "--model", fitted[0]]}[command]
     status, out, err = run([command, *files, *options], capsys)
     assert_one_line_error(status, out, err, message)
-    assert "would be ignored" in err or "--force" in err or "--features" in err
+    assert "does not use it" in err or "--force" in err or "--features" in err
     assert not (tmp_path / "m.json").exists()

@@ -71,13 +71,25 @@ def test_pos_label_overrides_and_is_checked():
 def test_relevance_of_a_scored_file():
     labels, pos = ["not_clicked", "clicked"], "clicked"
     column = np.array(["clicked", "not_clicked", "clicked"], dtype=object)
-    assert relevant_rows(column, labels, pos, path="f",
+    assert relevant_rows(column, labels, pos, path="f", delimiter=",",
                          label_col="c").tolist() == [1, 0, 1]
     column = np.array(["1.0", "0", "1"], dtype=object)  # 1 and 1.0 alike
-    assert relevant_rows(column, ["0", "1"], "1", path="f",
+    assert relevant_rows(column, ["0", "1"], "1", path="f", delimiter=",",
                          label_col="c").tolist() == [1, 0, 1]
     with pytest.raises(CLIError, match="trained on the labels not_clicked, "
                                        "clicked"), \
             mock.patch("skpapk.cli._labels._row", return_value=(3, {})):
         relevant_rows(np.array(["yes", "no"], dtype=object), labels, pos,
-                      path="f", label_col="c")
+                      delimiter=",", path="f", label_col="c")
+    # any case (TRUE for True), unless the two labels differ only by case
+    column = np.array(["TRUE", "false", "True"], dtype=object)
+    assert relevant_rows(column, ["False", "True"], "True", path="f",
+                         delimiter=",", label_col="c").tolist() == [1, 0, 1]
+    column = np.array(["YES", "yes", "YES"], dtype=object)
+    assert relevant_rows(column, ["yes", "YES"], "YES", path="f", delimiter=",",
+                         label_col="c").tolist() == [1, 0, 1]
+    with pytest.raises(CLIError, match="holds 'Yes', but the model was trained "
+                                       "on the labels yes, YES"), \
+            mock.patch("skpapk.cli._labels._row", return_value=(3, {})):
+        relevant_rows(np.array(["YES", "Yes"], dtype=object), ["yes", "YES"],
+                      "YES", delimiter=",", path="f", label_col="c")

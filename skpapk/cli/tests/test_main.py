@@ -151,7 +151,7 @@ def _error_cases(base, dataset_path, model_path):
                                  "cannot be saved as plain data"),
         "fit_eta0_without_eta0": ([*fit, d, "--group-col", "user", "--label-col",
                                    "rel", "--method", "greedy", "--eta0", "0.1"],
-                                  "has no parameter eta0"),
+                                  "does not use it (no parameter eta0)"),
         "score_missing_feature": (["score", missing_f4, "--model", model_path],
                                   "no column 'f2' (the model was trained with it)"),
         "few_n_features": (["compare", "--n-features", "3"], "at least 5"),

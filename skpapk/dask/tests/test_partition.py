@@ -128,12 +128,22 @@ def test_a_series_partitioned_unlike_x_is_named(column):
                        rf"X's.*{name}\.repartition\(divisions=X\.divisions\)"):
         PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], parts["label"],
                             groups=parts["user"])
-    aligned = {**parts, column: other.repartition(divisions=ddf.divisions)}
-    remote = PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], aligned["label"],
-                                 groups=aligned["user"])
+    # unknown divisions on one side, or as many unknown ones as X's partitions
+    for bad in (ddf[column].clear_divisions(), other.clear_divisions()):
+        with pytest.raises(ValueError, match=rf"{name}'s partitions \(divisions "
+                           rf"unknown, \d partitions\) differ from X's"):
+            PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]],
+                                *[{**parts, column: bad}[c] for c in ("label",)],
+                                groups={**parts, column: bad}["user"])
     local = skpapk.PApKRanker(k=5).fit(frame[["a", "b", "c", "d"]], y,
                                        groups=groups)
-    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+    # X's divisions, or coarser ones among them (the join keeps X's)
+    coarse = dd.from_pandas(frame, npartitions=1)[column]
+    for good in (other.repartition(divisions=ddf.divisions), coarse):
+        aligned = {**parts, column: good}
+        remote = PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]], aligned["label"],
+                                     groups=aligned["user"])
+        np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
 
 
 def test_a_user_spanning_two_partitions_is_an_error():

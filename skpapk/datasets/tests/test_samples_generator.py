@@ -204,6 +204,8 @@ def test_margin_data_reproducible_and_shuffle():
         (("strong_beta",), {"margin": 1e160}, ValueError, "smaller margin"),
         (("beta",), {"margin": 1e300, "n_pos": 5, "n_neg": 20}, ValueError,
          "smaller margin"),
+        (("beta",), {"neg_mean": 1e300}, ValueError,
+         "margin=1.0 with pos_mean=0.0 and neg_mean=1e.300 .* means closer"),
     ],
 )
 def test_margin_data_bad_input(args, kwargs, error, match):

@@ -848,7 +848,8 @@ def test_writes_name_the_path_and_keep_the_umask(tmp_path, ranker):
 @pytest.mark.parametrize("suffix, error", [
     ("/", IsADirectoryError), ("/.", IsADirectoryError),
     ("/../other.json", FileNotFoundError)])
-def test_a_path_through_a_file_replaces_nothing(tmp_path, ranker, suffix, error):
+def test_a_path_through_a_file_replaces_nothing(tmp_path, ranker, suffix, error,
+                                                monkeypatch):
     # os.path.realpath("m.json/.") is m.json: the file was replaced, though
     # the system names no such path
     target = tmp_path / "m.json"
@@ -859,25 +860,50 @@ def test_a_path_through_a_file_replaces_nothing(tmp_path, ranker, suffix, error)
     assert target.read_text() == "precious"
     assert (tmp_path / "other.json").read_text() == "precious too"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "other.json"]
+    # the empty name: the current folder, not its parent's file
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(IsADirectoryError, match="'' names a folder"):
+        save_ranker(ranker, "")
+    assert not [p for p in tmp_path.parent.iterdir() if p.suffix == ".tmp"]
+    assert tmp_path.is_dir()
 
 
-def test_a_file_name_of_the_longest_length_is_written(tmp_path, ranker):
-    # the temporary file beside it needs a name the system takes too
-    target = tmp_path / ("m" * 250 + ".json")
+@pytest.mark.parametrize("name", ["m" * 250 + ".json", "\u00e9" * 125 + ".json",
+                                  "\U0001f600" * 62 + ".json"])
+def test_a_file_name_of_the_longest_length_is_written(tmp_path, ranker, name):
+    # the temporary file beside it needs a name the system takes too (255
+    # bytes, not characters)
+    target = tmp_path / name
     save_ranker(ranker, target)
     assert load_ranker(target).k == ranker.k
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
 
 
-def test_overwrite_false_keeps_an_existing_file(tmp_path, ranker):
+@pytest.mark.parametrize("hard_links", [True, False])
+def test_overwrite_false_keeps_an_existing_file(tmp_path, ranker, monkeypatch,
+                                                hard_links):
+    from skpapk.utils._files import atomic_write
+
+    if not hard_links:  # e.g. FAT: checked just before the rename
+        def no_link(*args):
+            raise PermissionError("no hard links here")
+        monkeypatch.setattr(os, "link", no_link)
     target = tmp_path / "m.json"
     save_ranker(ranker, target, overwrite=False)  # a new file: written
     assert load_ranker(target).k == ranker.k
     target.write_text("precious")
-    with pytest.raises(FileExistsError, match="already exists"):
+    with pytest.raises(FileExistsError, match="already exists .* and "
+                                              "overwrite=False"):
         save_ranker(ranker, target, overwrite=False)
     assert target.read_text() == "precious"
-    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+    # written by someone else while this file was written
+    race = tmp_path / "race.txt"
+    with pytest.raises(FileExistsError, match="written meanwhile"):
+        with atomic_write(race, overwrite=False) as handle:
+            race.write_text("theirs")
+            handle.write("ours")
+    assert race.read_text() == "theirs"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "race.txt"]
     with pytest.raises(ValueError, match="overwrite"):
         save_ranker(ranker, target, overwrite="no")
 
