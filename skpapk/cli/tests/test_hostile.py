@@ -411,3 +411,14 @@ def test_an_option_that_would_be_ignored_is_refused(args, message, dataset,
     assert_one_line_error(status, out, err, message)
     assert "does not use it" in err or "--force" in err or "--features" in err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_fit_out_dash_is_a_file_that_force_replaces(dataset, tmp_path, capsys,
+                                                    monkeypatch):
+    # '-' is stdout for recommend only: fit writes a file named '-'
+    monkeypatch.chdir(tmp_path)
+    args = ["fit", dataset[0], *FIT, "--alpha", "0.1", "-q", "--out", "-"]
+    assert run(args, capsys)[0] == 0 and (tmp_path / "-").is_file()
+    status, out, err = run(args, capsys)
+    assert_one_line_error(status, out, err, "--out - already exists; add --force")
+    assert run([*args, "--force"], capsys)[0] == 0
