@@ -40,7 +40,8 @@ class PApKRanker(BaseLinearRanker):
         relevant and top ``k`` irrelevant rows,
         :class:`~skpapk.losses.SoftPApKSurrogate`), or one of the paper's
         four: ``"avg"`` (eq. 10), ``"max"`` (eq. 24), ``"ts"``
-        (tight-struct, eq. 14), ``"ramp"`` (eq. 6).
+        (tight-struct, eq. 14 as Algorithm 2 computes it, App. eq. 27),
+        ``"ramp"`` (eq. 6).
 
     k : int, default=10
         Number of items shown to each user: the ``k`` of pAp@k, used by
@@ -231,12 +232,13 @@ class PApKRanker(BaseLinearRanker):
     negative scores ``(0, -5)``: the pAp@k risk is 1/4 and the avg surrogate
     is 0.
 
-    The TS closed form optimised here (Algorithm 2: margin 1 for the
-    top-beta positives under the current ``w``, 0 for the others) is an
-    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
-    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
-    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
-    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint.
+    The TS closed form optimised here (Algorithm 2, App. eq. 27: margin 1
+    for the top-beta positives under the current ``w``, 0 for the others)
+    is an upper bound of the ramp surrogate, of the pAp@k risk and of the
+    paper's eq. 14, but contrary to Section 4.3 of the paper it is not
+    convex: with one group, ``k = 1``, positives ``(2, 0)``, ``(1, -2)``
+    and negative ``(1, -1)`` it is 0 at ``w = (1, 0)`` and ``w = (1, -1)``
+    and 1/2 at their midpoint.
 
     References
     ----------
@@ -807,17 +809,20 @@ class PApKMaxRanker(_FixedSurrogateRanker):
 class PApKTSRanker(_FixedSurrogateRanker):
     """Linear ranker trained on the tight-struct surrogate of pAp@k (GD-pAp@k-TS).
 
-    Group surrogate (eq. 14, App. B eq. 22):
+    Group surrogate, as Algorithm 2 computes it (App. eq. 27):
     ``(1/(beta k')) * sum_{all i} sum_j h(m_i - (P_i - N_j))`` with
     ``m_i = 1`` for the top ``beta`` relevant rows and 0 for the others.
     Zero under the moderate beta-margin condition (Def. 4, Prop. 4).
 
-    The TS closed form optimised here (Algorithm 2: margin 1 for the
-    top-beta positives under the current ``w``, 0 for the others) is an
-    upper bound of the ramp surrogate and of the pAp@k risk, but contrary to
-    Section 4.3 of the paper it is not convex: with one group, ``k = 1``,
-    positives ``(2, 0)``, ``(1, -2)`` and negative ``(1, -1)`` it is 0 at
-    ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at their midpoint.
+    This closed form (the authors' code computes it too) is an upper bound
+    of the ramp surrogate, of the pAp@k risk and of the paper's eq. 14, which
+    it can exceed (App. D.3 maximises eq. 22 pair by pair, which need not
+    give a valid ordering matrix: see
+    :class:`~skpapk.losses.TightStructSurrogate`). Eq. 14 is convex; this
+    closed form is not, contrary to Section 4.3 of the paper: with one
+    group, ``k = 1``, positives ``(2, 0)``, ``(1, -2)`` and negative
+    ``(1, -1)`` it is 0 at ``w = (1, 0)`` and ``w = (1, -1)`` and 1/2 at
+    their midpoint.
 
     Training is the paper's Algorithm 1: ``w_0 = 0``,
     ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a
@@ -1032,10 +1037,11 @@ class PApKRampRanker(_FixedSurrogateRanker):
     """Linear ranker trained on the ramp surrogate of pAp@k.
 
     Group surrogate (eq. 6):
-    ``(1/(beta k')) * sum_{i in top beta} sum_j h(1 - (P_i - N_j))``: the
-    tightest of the four, an upper bound of the pAp@k risk, zero under the
-    weak beta-margin condition (Def. 2, Prop. 1), non-convex when
-    ``n+ > k`` (Prop. 2).
+    ``(1/(beta k')) * sum_{i in top beta} sum_j h(1 - (P_i - N_j))``: an
+    upper bound of the pAp@k risk, below the max and TS surrogates (the
+    tightest of the paper's bounds; the avg surrogate can be lower, but is
+    not a bound), zero under the weak beta-margin condition (Def. 2,
+    Prop. 1), non-convex when ``n+ > k`` (Prop. 2).
 
     Training is the paper's Algorithm 1: ``w_0 = 0``,
     ``w_(t+1) = Proj_W(w_t - eta0 / sqrt(t + 1) * g_t)`` with ``g_t`` a

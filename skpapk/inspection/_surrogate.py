@@ -91,7 +91,7 @@ class SurrogateDisplay:
     Algorithm 1, the value of each surrogate (avg eq. 10, max eq. 24, TS
     eq. 14, ramp eq. 6; also pAUC and prec@k avg, the baselines'), the mean
     over groups without the ``alpha * ||w||^2`` term, and the pAp@k risk
-    ``1 - micro-pAp@k`` with ties counted as errors (the paper's eq. 3 risk).
+    ``1 - micro-pAp@k`` with ties counted as errors (the paper's eq. 1 risk).
     The paper's Figure 1 draws this under its three margin conditions
     (:func:`~skpapk.datasets.make_margin_data`).
 

@@ -362,19 +362,26 @@ class RampSurrogate(PairwiseHingeSurrogate):
 
 
 class TightStructSurrogate(PairwiseHingeSurrogate):
-    """Tight-struct (TS) surrogate (the paper's equations 14 and 22).
+    """Tight-struct (TS) surrogate, as Algorithm 2 computes it (App. eq. 27).
 
     ``(1 / (beta k')) * sum_{all i} sum_{j <= k'} h(m_i - (P_i - N_j))`` with
-    ``m_i = 1`` for the top-beta positives and 0 for the others (the form
-    that Algorithm 2, lines 10-12, optimises). An upper bound of ramp and the
-    pAp@k risk; zero under the moderate beta-margin condition (Def. 4,
-    Prop. 4).
+    ``m_i = 1`` for the top-beta positives and 0 for the others: the form
+    that Algorithm 2, lines 10-12, optimises (and the authors' code). An
+    upper bound of ramp and the pAp@k risk; zero under the moderate
+    beta-margin condition (Def. 4, Prop. 4).
 
-    Contrary to the paper (Section 4.3) this closed form is *not* convex in
-    ``w``: the top-beta set moves with ``w``. Counterexample: one group,
-    ``k = 1``, positives with features ``(2, 0)`` and ``(1, -2)``, one
-    negative ``(1, -1)``; the surrogate is 0 at ``w = (1, 0)`` and at
-    ``w = (1, -1)`` but 1/2 at their midpoint.
+    It is not the paper's eq. 14 (or eq. 22), but an upper bound of it. The
+    paper's App. D.3 maximises eq. 22 pair by pair, which gives this form,
+    and states that the maximiser is a valid ordering matrix; it need not
+    be. With one group, ``k = 1``, positive scores 2.5 and 2.0 and a
+    negative at 1.6, it puts the negative above the first positive only
+    (which eq. 21 forbids) and scores 0.1, where eq. 14 and 22 are 0.
+
+    Eq. 14 is convex in ``w`` (a max of affine functions); this closed form
+    is *not*, contrary to Section 4.3: the top-beta set moves with ``w``.
+    Counterexample: one group, ``k = 1``, positives with features ``(2, 0)``
+    and ``(1, -2)``, one negative ``(1, -1)``; the surrogate is 0 at
+    ``w = (1, 0)`` and at ``w = (1, -1)`` but 1/2 at their midpoint.
 
     See Also
     --------

@@ -125,7 +125,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         pairs.
     surrogate : str, default="avg"
         A name of :data:`SURROGATES`: ``"avg"`` (eq. 10), ``"max"``
-        (eq. 24), ``"ts"`` (eq. 14), ``"ramp"`` (eq. 6) of Hiranandani et
+        (eq. 24), ``"ts"`` (eq. 14, as Algorithm 2 computes it), ``"ramp"``
+        (eq. 6) of Hiranandani et
         al. (2020), ``"pauc"``, the structural SVM surrogate of
         pAUC(0, k/n-], ``"preck"``, the prec@k avg surrogate of Kar et al.
         (2015) (:class:`PrecAtKSurrogate`), or the smooth

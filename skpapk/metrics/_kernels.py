@@ -313,7 +313,7 @@ def top_k_hits(y_pos, y_score, codes, n_groups, k, ties="random",
 
 def papk_gains(y_pos, y_score, codes, n_groups, k, ties="random", counts=None,
                by_score=None):
-    """Correct pairs and pairs of pAp@k in every group (paper's eq. 3).
+    """Correct pairs and pairs of pAp@k in every group (paper's eq. 1).
 
     The ``min(n+, k)`` highest scored relevant rows against the ``min(n-,
     k)`` highest scored irrelevant rows; :func:`~skpapk.metrics.papk_score`

@@ -304,6 +304,45 @@ def test_ts_closed_form_is_not_convex(surrogate, convex):
         assert midpoint_gap == 0.5
 
 
+def _ts_eq22(s_pos, s_neg, k):
+    """The paper's eq. 22 by brute force: the max over the ordering matrices
+    of eq. 21 (pi[i, j] = 1: the top-k negative j above positive i; two
+    positives with a negative between them keep their score order)."""
+    pos = np.sort(s_pos)[::-1]
+    neg = np.sort(s_neg)[::-1][:k]
+    n_pos, n_neg = pos.shape[0], neg.shape[0]
+    beta = min(k, n_pos)
+    best = -np.inf
+    for bits in itertools.product([0, 1], repeat=n_pos * n_neg):
+        pi = np.array(bits).reshape(n_pos, n_neg)
+        # a negative above a positive must be above every lower-scored one
+        # that it separates from a higher-scored positive below it
+        if any(pi[a, j] and not pi[b, j] for j in range(n_neg)
+               for a in range(n_pos) for b in range(a + 1, n_pos)):
+            continue
+        margin = (np.arange(n_pos) < beta).astype(float)[:, None]
+        best = max(best, float(np.sum(pi * (margin - pos[:, None] + neg[None, :])))
+                   / (beta * n_neg))
+    return best
+
+
+def test_ts_closed_form_bounds_eq_22_and_can_exceed_it():
+    # App. D.3 maximises eq. 22 pair by pair (eq. 27); the result need not be
+    # an ordering matrix of eq. 21: documented example, then random ones
+    y = np.array([1, 1, 0])
+    s = np.array([2.5, 2.0, 1.6])
+    assert _ts_eq22(s[:2], s[2:], 1) == 0.0
+    assert surrogate_loss(y, s, k=1, surrogate="ts")[0] == pytest.approx(0.1)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n_pos, n_neg, k = rng.integers(1, 4), rng.integers(1, 4), rng.integers(1, 4)
+        scores = rng.normal(size=n_pos + n_neg)
+        labels = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+        exact = _ts_eq22(scores[:n_pos], scores[n_pos:], k)
+        closed = surrogate_loss(labels, scores, k=k, surrogate="ts")[0]
+        assert closed >= exact - 1e-12
+
+
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
