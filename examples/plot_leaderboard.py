@@ -17,10 +17,11 @@ The boosted ranker :class:`skpapk.PApKBoostRanker` needs LightGBM
 
 # %%
 # Data: 200 simulated users (:func:`skpapk.datasets.make_engagement_simulation`,
-# the data of ``skpapk compare``). Between 1% and 50% of a user's items are
-# relevant; a tenth of the irrelevant items are decoys that look popular; the
-# ``activity`` feature predicts relevance *across* users (engaged users have
-# more relevant items) but not *within* one. Every user's items are split
+# the data of ``skpapk compare``). For 95% of the users, 1% to 55% of their
+# items are relevant (a few have none); a tenth of the irrelevant items are
+# decoys that look popular; the ``activity`` feature predicts relevance
+# *across* users (engaged users have more relevant items) but not *within*
+# one. Every user's items are split
 # 70/30 into training and test items, by label
 # (:func:`skpapk.model_selection.within_group_split`).
 import importlib.util

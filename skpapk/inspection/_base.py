@@ -43,12 +43,14 @@ def check_matplotlib_support(caller_name):
 
 
 def _get_ax(ax, caller_name):
-    """``(ax, figure)``: the given axes, or new ones on a new figure."""
+    """``(ax, figure)``: the given axes, or new ones on a new figure (laid
+    out by matplotlib's constrained layout, so that long tick labels and a
+    legend beside the axes fit in it)."""
     check_matplotlib_support(caller_name)
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots()
+        _, ax = plt.subplots(layout="constrained")
     return ax, ax.figure
 
 

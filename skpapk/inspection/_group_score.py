@@ -1,10 +1,12 @@
 """Distribution of a per-group (per-user) ranking metric: GroupScoreDisplay."""
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 
+from ..exceptions import MissingGroupsWarning
 from ..metrics import (
     expected_average_precision,
     expected_papk,
@@ -17,6 +19,7 @@ from ..metrics import (
 )
 from ..metrics._common import _check_zero_division
 from ..metrics._scorer import _relevant_label_of
+from ..utils._routing import _stacklevel
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import (
     _get_ax,
@@ -98,6 +101,15 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label,
         # where the metric is undefined, a random ranking scores as the models
         baseline = np.where(np.isnan(baseline), zero_division, baseline)
     return values, labels, n_pos, n_neg, baseline
+
+
+def _fit_groups_of(estimator):
+    """The number of groups a ranker (a pipeline's last step, a search's
+    ``best_estimator_``) was fitted on; None when unknown."""
+    n_groups = getattr(estimator, "_n_fit_groups", None)
+    inner, _ = _inner_estimator(estimator)
+    return _fit_groups_of(inner) if n_groups is None and inner is not None \
+        else n_groups
 
 
 def _k_of(estimator):
@@ -274,8 +286,11 @@ default="papk"
                          if values.size else label
                          for label, values in zip(series, data)]
                 positions = kwargs.get("positions", np.arange(1, len(data) + 1))
+                # side by side, more than three two-line labels overlap
+                tilt = ({} if horizontal or len(ticks) <= 3 else
+                        {"rotation": 30, "ha": "right", "rotation_mode": "anchor"})
                 (self.ax_.set_yticks if horizontal else self.ax_.set_xticks)(
-                    positions, ticks)
+                    positions, ticks, **tilt)
             self.artists_ = dict(zip(series, self.boxes_["boxes"]))
             (self.ax_.set_xlabel if horizontal else self.ax_.set_ylabel)(
                 f"{metric_label} of each user")
@@ -306,7 +321,10 @@ default="papk"
                     self.n_pos, values, **{"label": legend[label], **style})
             self.ax_.set_xlabel("number of relevant items of the user (n+)")
             self.ax_.set_ylabel(f"{metric_label} of the user")
-            self.ax_.legend()
+            # above the axes of a figure made here: points fill the axes
+            self.ax_.legend(**({} if ax is not None else {
+                "loc": "lower center", "bbox_to_anchor": (0.5, 1.0),
+                "ncols": min(2, len(series)), "frameon": False}))
         return self
 
     @classmethod
@@ -404,7 +422,8 @@ default="papk"
         y : array-like of shape (n_samples,)
             Binary relevance labels.
         groups : array-like of shape (n_samples,), default=None
-            Group (user) label of every row; ``None``: one group.
+            Group (user) label of every row; ``None``: one group (with a
+            ``MissingGroupsWarning`` when a model was fitted on several).
         k : int, default=None
             Number of items shown to each user; ``None`` takes the
             estimators' ``k`` attribute (a pipeline's last step's, a
@@ -483,6 +502,15 @@ default="papk"
                     f"of y as pos_label."
                 )
             pos_label = relevant.pop() if relevant else None
+        fitted = max((_fit_groups_of(e) or 1 for e in estimators), default=1)
+        if groups is None and fitted > 1:  # as the rankers' own score warns
+            warnings.warn(
+                f"{cls.__name__}.from_estimator got groups=None, so all the rows "
+                f"are ONE group and each model has one value, but a model was "
+                f"fitted on {fitted} groups: pass groups=... to plot each "
+                f"group's (user's) value. If X holds a single group's rows, "
+                f"pass groups=np.zeros(len(X)) to say so.",
+                MissingGroupsWarning, stacklevel=_stacklevel())
         scores = {n: _response(e, X, pos_label) for n, e in zip(names, estimators)}
         return cls.from_predictions(
             y, scores, groups=groups, k=k, metric=metric, ties=ties,

@@ -42,13 +42,13 @@ def _blocks(page):
 @pytest.mark.parametrize(
     "page", [p for p in PAGES if p.exists() and _blocks(p)],
     ids=lambda p: str(p.relative_to(ROOT)))
-def test_snippets_of_the_page_run(page):
+def test_snippets_of_the_page_run(page, tmp_path):
     pytest.importorskip("lightgbm")  # the pages show the boosted ranker too
     pytest.importorskip("dask")
-    proc = subprocess.run(
+    proc = subprocess.run(  # in a folder of its own: a page may write files
         [sys.executable, "-W", "ignore", "-c",
          _RUNNER.format(blocks=_blocks(page))],
-        capture_output=True, text=True, cwd=ROOT, timeout=600)
+        capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 

@@ -10,7 +10,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression
 
-from skpapk import PApKAvgRanker, PApKMaxRanker
+from skpapk import PApKAvgRanker, PApKMaxRanker, PApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.inspection import GroupScoreDisplay
 from skpapk.metrics import (
@@ -286,6 +286,32 @@ def test_from_estimator_reads_k_through_pipelines_and_searches():
         assert_array_equal(shown.scores[type(model).__name__],
                            given.scores[type(model).__name__])
         matplotlib.pyplot.close("all")
+
+
+def test_from_estimator_without_groups_warns_as_score_does():
+    # one box value at 1.0 for a model of 6 users, and no word about it
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from skpapk.exceptions import MissingGroupsWarning
+
+    X, y, g = make_papk_simulation(6, n_pos=3, n_neg=8, random_state=0)
+    ranker = PApKAvgRanker(k=3, max_iter=3, tol=None).fit(X, y, groups=g)
+    pipe = make_pipeline(StandardScaler(), PApKAvgRanker(k=3, max_iter=3, tol=None))
+    pipe.fit(X, y, papkavgranker__groups=g)
+    for model in (ranker, pipe):
+        with pytest.warns(MissingGroupsWarning, match=r"from_estimator got "
+                          r"groups=None, so all the rows are ONE group .* fitted "
+                          r"on 6 groups: pass groups=") as record:
+            display = GroupScoreDisplay.from_estimator(model, X, y, k=3)
+        assert record[0].filename == __file__
+        assert display.scores[type(model).__name__].shape == (1,)
+    one = PApKRanker(k=3).fit(X[g == 0], y[g == 0])
+    with warnings.catch_warnings():  # fitted on one group: nothing lost
+        warnings.simplefilter("error")
+        GroupScoreDisplay.from_estimator(one, X[g == 0], y[g == 0], k=3)
+        GroupScoreDisplay.from_estimator(ranker, X, y, groups=g)
+    matplotlib.pyplot.close("all")
 
 
 @settings(max_examples=30, deadline=None)
