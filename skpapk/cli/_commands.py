@@ -182,11 +182,10 @@ def cmd_fit(args):
 
 def _read_for_model(args, model, *, require_label):
     meta = model.metadata
-    return read_csv(args.file, group_col=meta["group_col"],  # recommend: no
-                    label_col=meta["label_col"] if require_label else None,  # label
-                    features=meta["feature_cols"],
-                    require_label=require_label, delimiter=args.delimiter,
-                    for_model=True)
+    label_col = meta["label_col"] if require_label else None  # recommend: unread
+    return read_csv(args.file, group_col=meta["group_col"], label_col=label_col,
+                    features=meta["feature_cols"], require_label=require_label,
+                    delimiter=args.delimiter, for_model=True)
 
 
 def ranking_metrics(y, scores, groups, k):
