@@ -292,7 +292,7 @@ class LambdaPApKRanker(PApKBoostRanker):
         self.lam = lam  # before PApKBoostRanker's set_params reads them
         self.eps = eps
         self.default_weight = default_weight
-        super().__init__(k, **params)
+        super().__init__(k=k, **params)
 
     def _lightgbm_objective(self):
         lam = LambdaPApKObjective(self.k, self.eps)

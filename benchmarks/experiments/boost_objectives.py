@@ -42,7 +42,7 @@ class _TopPairsMixture(PApKBoostRanker):
     the pairs of the top ``T = k`` (two calls of the same compiled kernel)."""
 
     def __init__(self, k=10, *, weight=1.0, **params):
-        super().__init__(k, **params)
+        super().__init__(k=k, **params)
         self.weight = weight
 
     def _lightgbm_objective(self):

@@ -1,0 +1,56 @@
+"""The benchmark scripts import, and the estimators they define construct.
+
+The scripts run for minutes to hours, so CI does not run them; this catches
+what broke two of them once (``PApKBoostRanker``'s ``k`` became
+keyword-only and their subclasses passed it by position): every module of
+``benchmarks.experiments`` and ``benchmarks.timing`` imports, and every
+scikit-learn estimator class it defines builds with its defaults and
+clones. Skipped outside a clone (the benchmarks are not installed).
+"""
+
+import importlib
+import inspect
+import os
+import pkgutil
+from pathlib import Path
+
+import pytest
+from sklearn.base import BaseEstimator, clone
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("benchmarks.experiments", "benchmarks.timing")
+
+
+def _modules():
+    if not (ROOT / "benchmarks" / "__init__.py").exists():
+        return []
+    return [f"{package}.{info.name}" for package in PACKAGES
+            for info in pkgutil.iter_modules(
+                [str(ROOT / package.replace(".", "/"))])]
+
+
+@pytest.fixture(autouse=True)
+def _environment_kept():
+    """Some scripts set OMP_NUM_THREADS when imported: not for the tests after."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_benchmark_module_imports_and_its_estimators_build(name):
+    pytest.importorskip("lightgbm")
+    pytest.importorskip("dask")
+    module = importlib.import_module(name)
+    for _, cls in inspect.getmembers(module, inspect.isclass):
+        if (issubclass(cls, BaseEstimator) and cls.__module__ == name
+                and not inspect.isabstract(cls)):
+            estimator = cls()
+            assert clone(estimator).get_params() == estimator.get_params()
+
+
+def test_the_benchmarks_are_found():
+    if not (ROOT / "benchmarks").exists():
+        pytest.skip("not run from a clone of the repository")
+    assert len(_modules()) >= 15
