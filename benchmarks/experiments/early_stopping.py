@@ -23,9 +23,9 @@ irrelevant test row), the epochs run (``n_iter_``) and, with early
 stopping, the epoch of the kept iterate, mean ± std over
 ``--runs`` runs, and writes them as Markdown with ``--markdown``.
 
-The data are read from ``--path`` (default: ``../shared/data/ml-100k/u.data``
-when present, else the loader's own search); never copy them into the
-repository (their licence forbids redistribution).
+The data are read from ``--path`` (default: the loader's own search,
+``$SKPAPK_DATA`` first); never copy them into the repository (their licence
+forbids redistribution).
 
 Run ``python -m benchmarks.experiments.early_stopping --markdown
 benchmarks/results/early_stopping_movielens.md``.

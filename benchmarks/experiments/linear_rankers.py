@@ -1,6 +1,6 @@
 """Which means give a linear ranker that beats logistic regression on pAp@k?
 
-Issue 17's candidates, each measured on MovieLens 100K with the protocol of
+The candidates, each measured on MovieLens 100K with the protocol of
 ``compare_peers.py`` (``load_movielens_100k(random_state=split)``, per-user
 60/20/20 ``within_group_split(random_state=split)``, ``MinMaxScaler`` on
 train; test micro-pAp@k at k = 8 / 16 / 24, mean over the splits):

@@ -24,7 +24,7 @@ Writes a CSV always and a PNG when matplotlib is installed::
 
     python -m benchmarks.experiments.reproduce_figure1 \
         --csv benchmarks/results/figure1_surrogates.csv \
-        --png /tmp/figure1_surrogates.png
+        --png figure1_surrogates.png
 """
 
 import argparse

@@ -28,8 +28,8 @@ scaled with the train min/max. The script prints:
 
 Run ``python -m benchmarks.experiments.why_hinge_surrogates --lp`` (about 4-6 minutes
 on 2 shared cores; without ``--lp`` about a minute less). The data are read from
-``--path`` (default ``../shared/data/ml-100k/u.data`` when present, else the
-loader's own search); never copy them into the repository.
+``--path`` (default: the loader's own search, ``$SKPAPK_DATA`` first); never
+copy them into the repository.
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""Benchmark of the ``skpapk`` command line on a large CSV file (issue 15).
+"""Benchmark of the ``skpapk`` command line on a large CSV file.
 
 Generates a CSV file of ``--rows`` rows (default 1,000,000), ``--features``
 features (default 20) and ``--users`` users (default 10,000), plus a text
@@ -17,8 +17,8 @@ launcher) of
 - with ``--default-compare N``: ``skpapk compare`` with no option, N times;
 
 and the memory of a process that only imports what ``score`` imports
-(skpapk's command line, its ``score`` command and pandas). Targets of the
-issue: ``score`` at most 3x ``pandas.read_csv``; ``fit`` at most 60 s;
+(skpapk's command line, its ``score`` command and pandas). The targets:
+``score`` at most 3x ``pandas.read_csv``; ``fit`` at most 60 s;
 ``compare`` at most 10 min, on a 2-core machine.
 
 Usage::
