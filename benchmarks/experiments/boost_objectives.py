@@ -132,9 +132,9 @@ def main(argv=None):
             cells.append(f"{v.mean():.2f} / {t.mean():.2f} ± {t.std():.2f}")
         cells.append(f"{np.mean(seconds[name]):.1f}")
         table.append(cells)
-    print(f"\nCommand: {command_line()}")
+    print(f"\nCommand: `{command_line()}`  ")
     print(f"Date: {today()}; {args.splits} splits; "
-          f"{(time.perf_counter() - started) / 60:.0f} min")
+          f"{(time.perf_counter() - started) / 60:.0f} min  ")
     print(f"Machine: {machine_info()}\n")
     print(markdown_table(["objective (default trees)"]
                          + [f"k={k}: val / test" for k in KS] + ["fit s"], table))
