@@ -103,21 +103,14 @@ def _per_group_scores(y_true, scores, groups, *, k, metric, ties, pos_label,
     return values, labels, n_pos, n_neg, baseline
 
 
-def _fit_groups_of(estimator):
-    """The number of groups a ranker (a pipeline's last step, a search's
-    ``best_estimator_``) was fitted on; None when unknown."""
-    n_groups = getattr(estimator, "_n_fit_groups", None)
+def _attribute_of(estimator, name):
+    """Attribute ``name`` of a ranker, else of a pipeline's last step or of a
+    search's ``best_estimator_``; None when none has it (``k``, or
+    ``_n_fit_groups``, the number of groups a ranker was fitted on)."""
+    value = getattr(estimator, name, None)
     inner, _ = _inner_estimator(estimator)
-    return _fit_groups_of(inner) if n_groups is None and inner is not None \
-        else n_groups
-
-
-def _k_of(estimator):
-    """The ``k`` of a ranker, of a pipeline's last step or of a search's
-    ``best_estimator_``; None when none has one."""
-    k = getattr(estimator, "k", None)
-    inner, _ = _inner_estimator(estimator)
-    return _k_of(inner) if k is None and inner is not None else k
+    return _attribute_of(inner, name) if value is None and inner is not None \
+        else value
 
 
 class GroupScoreDisplay:
@@ -480,7 +473,7 @@ default="papk"
         if len(set(names)) != len(names):
             raise ValueError(f"the model names must be distinct, got {names}.")
         if k is None and _METRICS.get(metric, (None, None, False))[2]:
-            ks = {_k_of(e) for e in estimators}
+            ks = {_attribute_of(e, "k") for e in estimators}
             if None in ks:
                 raise ValueError(
                     "k is None and an estimator has no k attribute (nor has "
@@ -502,7 +495,8 @@ default="papk"
                     f"of y as pos_label."
                 )
             pos_label = relevant.pop() if relevant else None
-        fitted = max((_fit_groups_of(e) or 1 for e in estimators), default=1)
+        fitted = max((_attribute_of(e, "_n_fit_groups") or 1 for e in estimators),
+                     default=1)
         if groups is None and fitted > 1:  # as the rankers' own score warns
             warnings.warn(
                 f"{cls.__name__}.from_estimator got groups=None, so all the rows "
