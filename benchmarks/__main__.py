@@ -6,13 +6,15 @@ Usage, from the repository root (``pip install -e ".[bench]"`` first)::
     python -m benchmarks run-all               # every result file (many hours)
     python -m benchmarks run-all --only table2 figure1_surrogates
     python -m benchmarks run-all --quick       # smoke test: tiny settings
+    python -m benchmarks renote dask           # notes edited: re-attach them
 
 Every result file is written by its scripts alone: each run (a module of
 ``benchmarks.timing`` or ``benchmarks.experiments``, in its own process)
 writes a Markdown part with its command, date and machine; the parts are
 joined in order, and the hand-written reading of the numbers is taken from
 ``benchmarks/notes/<name>.md`` (kept beside the scripts, never edited in a
-result file). ``--quick`` writes to a temporary folder (or ``--out``), never
+result file; ``renote`` re-attaches them to the runs' output after an
+edit, without rerunning). ``--quick`` writes to a temporary folder (or ``--out``), never
 over the committed results. The MovieLens experiments read the data from
 ``SKPAPK_DATA`` (see :func:`skpapk.datasets.load_movielens_100k`).
 """
@@ -259,15 +261,40 @@ def build(result, quick, out, log):
                 texts.append(text)
             else:
                 texts.append(f"## {run.heading}\n\n{_demote(text)}")
-        if result.notes.exists():
-            texts.append(result.notes.read_text().strip("\n"))
+    path = out / f"{result.name}.md"
+    path.write_text(_with_notes("\n\n".join(texts), result, quick))
+    log(f"wrote {path}")
+
+
+#: The line between the runs' output and the notes of a result file.
+NOTES_MARK = "<!-- the notes follow: benchmarks/notes/{name}.md -->"
+
+
+def _with_notes(runs_text, result, quick=False):
+    """The result file: the runs' output, the marker, the notes, the footer."""
+    texts = [runs_text, NOTES_MARK.format(name=result.name)]
+    if result.notes.exists():
+        texts.append(result.notes.read_text().strip("\n"))
     texts.append(f"---\n\nWritten by `python -m benchmarks run-all --only "
                  f"{result.name}`{' --quick' if quick else ''}: its runs above, "
                  f"in order, then `benchmarks/notes/{result.name}.md`; no hand "
                  f"edits.")
+    return "\n\n".join(texts) + "\n"
+
+
+def renote(result, out, log):
+    """Replace the notes of ``out/<name>.md`` by the current notes file."""
     path = out / f"{result.name}.md"
-    path.write_text("\n\n".join(texts) + "\n")
-    log(f"wrote {path}")
+    mark = NOTES_MARK.format(name=result.name)
+    text = path.read_text() if path.exists() else ""
+    if mark not in text:
+        raise SystemExit(f"{path} has no line {mark!r}: it was not written by "
+                         f"run-all; regenerate it with run-all --only "
+                         f"{result.name}.")
+    runs_text = text.split(mark)[0].rstrip("\n")
+    path.write_text(_with_notes(runs_text, result, "run-all --only "
+                                f"{result.name} --quick" in text))
+    log(f"re-attached {result.notes} to {path}")
 
 
 def main(argv=None):
@@ -284,7 +311,19 @@ def main(argv=None):
                               "test; the numbers mean nothing)")
     run_all.add_argument("--out", default=None,
                          help="write here instead of benchmarks/results/")
+    notes = sub.add_parser("renote", help="re-attach edited notes to result "
+                                          "files, without rerunning them")
+    notes.add_argument("only", nargs="+", metavar="NAME",
+                       choices=[r.name for r in REGISTRY])
+    notes.add_argument("--out", default=None,
+                       help="the folder of the result files (default: "
+                            "benchmarks/results/)")
     args = parser.parse_args(argv)
+    if args.command == "renote":
+        for result in REGISTRY:
+            if result.name in args.only:
+                renote(result, Path(args.out) if args.out else RESULTS, print)
+        return
     chosen = [r for r in REGISTRY if args.command == "list" or args.only is None
               or r.name in args.only]
     if args.command == "list":

@@ -54,3 +54,26 @@ def test_the_benchmarks_are_found():
     if not (ROOT / "benchmarks").exists():
         pytest.skip("not run from a clone of the repository")
     assert len(_modules()) >= 15
+
+
+def test_renote_replaces_the_notes_and_keeps_the_runs(tmp_path, monkeypatch):
+    if not (ROOT / "benchmarks" / "__init__.py").exists():
+        pytest.skip("not run from a clone of the repository")
+    main = importlib.import_module("benchmarks.__main__")
+    monkeypatch.setattr(main, "NOTES", tmp_path)
+    result = main.Result("example", ())
+    (tmp_path / "example.md").write_text("old reading\n")
+    out = tmp_path / "results"
+    out.mkdir()
+    path = out / "example.md"
+    path.write_text(main._with_notes("# runs\n\n| a | 1 |", result))
+    assert "old reading" in path.read_text()
+    (tmp_path / "example.md").write_text("new reading\n")
+    main.renote(result, out, lambda line: None)
+    text = path.read_text()
+    assert text.startswith("# runs\n\n| a | 1 |\n\n")
+    assert "new reading" in text and "old reading" not in text
+    assert text.count(main.NOTES_MARK.format(name="example")) == 1
+    path.write_text("# edited by hand\n")
+    with pytest.raises(SystemExit, match="not written by run-all"):
+        main.renote(result, out, lambda line: None)
