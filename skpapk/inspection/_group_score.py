@@ -113,6 +113,13 @@ def _attribute_of(estimator, name):
         else value
 
 
+def _model_name(estimator):
+    """The class name of ``estimator``, or of the model it wraps (a
+    pipeline's last step, a search's ``best_estimator_``)."""
+    inner, _ = _inner_estimator(estimator)
+    return type(estimator).__name__ if inner is None else _model_name(inner)
+
+
 class GroupScoreDisplay:
     """Distribution over groups (users) of a ranking metric, one or several models.
 
@@ -434,7 +441,9 @@ default="papk"
         zero_division : "warn", 0.0, 1.0 or np.nan, default="warn"
             See :meth:`from_predictions`.
         name : str or list of str, default=None
-            Model names; ``None``: the class names (the keys of a dict).
+            Model names; ``None``: the class names (the keys of a dict); of
+            a pipeline or a search, the class of its last step or of its
+            ``best_estimator_`` (``"LogisticRegression"``, not ``"Pipeline"``).
         kind : {"box", "hist", "scatter"}, default="box"
             See :meth:`plot`.
         show_baseline : bool, default=True
@@ -460,7 +469,7 @@ default="papk"
             estimators = (list(estimator) if isinstance(estimator, (list, tuple))
                           else [estimator])
             if name is None:
-                names = _unique_names([type(e).__name__ for e in estimators])
+                names = _unique_names([_model_name(e) for e in estimators])
             else:
                 names = [name] if isinstance(name, str) else list(name)
         if not estimators:

@@ -283,9 +283,15 @@ def test_from_estimator_reads_k_through_pipelines_and_searches():
         shown = GroupScoreDisplay.from_estimator(model, X, y, groups=g)
         given = GroupScoreDisplay.from_estimator(model, X, y, groups=g, k=3)
         assert shown.k == 3
-        assert_array_equal(shown.scores[type(model).__name__],
-                           given.scores[type(model).__name__])
+        # named after the wrapped ranker, not "Pipeline" / "GridSearchCV"
+        assert list(shown.scores) == ["PApKAvgRanker"]
+        assert_array_equal(shown.scores["PApKAvgRanker"],
+                           given.scores["PApKAvgRanker"])
         matplotlib.pyplot.close("all")
+    two = GroupScoreDisplay.from_estimator(
+        [make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y), pipe],
+        X, y, groups=g, k=3)
+    assert list(two.scores) == ["LogisticRegression", "PApKAvgRanker"]
 
 
 def test_from_estimator_without_groups_warns_as_score_does():
@@ -305,7 +311,7 @@ def test_from_estimator_without_groups_warns_as_score_does():
                           r"on 6 groups: pass groups=") as record:
             display = GroupScoreDisplay.from_estimator(model, X, y, k=3)
         assert record[0].filename == __file__
-        assert display.scores[type(model).__name__].shape == (1,)
+        assert display.scores["PApKAvgRanker"].shape == (1,)
     one = PApKRanker(k=3).fit(X[g == 0], y[g == 0])
     with warnings.catch_warnings():  # fitted on one group: nothing lost
         warnings.simplefilter("error")
