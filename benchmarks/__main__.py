@@ -207,7 +207,7 @@ REGISTRY = (
                                       "--partitions", "4", "--epochs", "1"),
             flag="--out", heading="The same command with dask's default worker "
                                   "environment"),
-    ), hours=1.0),
+    ), hours=0.1),
 )
 
 
