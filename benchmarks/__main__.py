@@ -292,8 +292,8 @@ def renote(result, out, log):
                          f"run-all; regenerate it with run-all --only "
                          f"{result.name}.")
     runs_text = text.split(mark)[0].rstrip("\n")
-    path.write_text(_with_notes(runs_text, result, "run-all --only "
-                                f"{result.name} --quick" in text))
+    quick = f"run-all --only {result.name}` --quick" in text.split(mark)[1]
+    path.write_text(_with_notes(runs_text, result, quick))
     log(f"re-attached {result.notes} to {path}")
 
 

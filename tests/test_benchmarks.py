@@ -74,6 +74,11 @@ def test_renote_replaces_the_notes_and_keeps_the_runs(tmp_path, monkeypatch):
     assert text.startswith("# runs\n\n| a | 1 |\n\n")
     assert "new reading" in text and "old reading" not in text
     assert text.count(main.NOTES_MARK.format(name="example")) == 1
+    path.write_text(main._with_notes("# runs", result, quick=True))
+    main.renote(result, out, lambda line: None)
+    assert path.read_text().endswith("--only example` --quick: its runs above, "
+                                     "in order, then `benchmarks/notes/example.md`; "
+                                     "no hand edits.\n")
     path.write_text("# edited by hand\n")
     with pytest.raises(SystemExit, match="not written by run-all"):
         main.renote(result, out, lambda line: None)
