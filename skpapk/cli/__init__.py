@@ -12,13 +12,13 @@ Run ``skpapk --help`` (or ``python -m skpapk --help``). Four commands:
 
 The package is a thin layer over the library: ``_csv`` (the strict CSV
 reader :func:`skpapk.io.read_ranking_csv`, its errors naming the
-options), ``_labels`` (which label is relevant), ``_model_io``
-(:func:`skpapk.io.save_ranker`'s files with the columns and labels of the
-training file), ``_files`` (the output files checked before any work),
-``_methods`` (the registry of methods), ``_tuning`` (``GridSearchCV`` with
-per-user splitters), ``_commands`` (``fit``, ``score``, ``recommend``),
-``_compare`` and ``_main`` (the parser and ``main``), ``_output``
-(progress, warnings, tables).
+options, and which label is relevant), ``_files`` (the input and output
+files checked before any work, and :func:`skpapk.io.save_ranker`'s files
+with the columns and labels of the training file), ``_methods`` (the
+registry of methods), ``_tuning`` (``GridSearchCV`` with per-user
+splitters), ``_commands`` (``fit``, ``score``, ``recommend``), ``_compare``
+and ``_main`` (the parser and ``main``), ``_output`` (progress, warnings,
+tables).
 """
 
 from ._main import main

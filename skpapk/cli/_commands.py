@@ -16,9 +16,8 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from .. import __version__
 from ..io._csv import _rows
 from ..utils._groups import defined_groups
-from ._csv import read_csv, split_names
-from ._files import check_input_file, check_output, write_output
-from ._labels import choose_relevant, relevant_rows
+from ._csv import choose_relevant, read_csv, relevant_rows, split_names
+from ._files import check_input_file, check_output, load_model, save_model, write_output
 from ._methods import (
     available_methods,
     effective_n_jobs,
@@ -27,7 +26,6 @@ from ._methods import (
     limit_threads,
     parse_methods,
 )
-from ._model_io import load_model, save_model
 from ._output import (
     CLIError,
     Progress,

@@ -1,10 +1,17 @@
-"""Input and output files of the commands, checked before any work; outputs
-are written with :func:`skpapk.utils._files.atomic_write`."""
+"""Input, output and model files of the commands, checked before any work.
+
+Outputs are written with :func:`skpapk.utils._files.atomic_write`; model
+files are :func:`skpapk.io.save_ranker`'s, whose metadata say how ``skpapk
+fit`` read its training file (the group, label and feature columns, the
+labels and the relevant one) and how the model was made. A loaded model is
+a :class:`skpapk.io.SavedRanker`."""
 
 import contextlib
 import os
 
+from ..io import load_ranker, save_ranker
 from ..utils._files import atomic_write, is_folder_name
+from ._methods import available_methods
 from ._output import CLIError
 
 
@@ -68,3 +75,68 @@ def write_output(path, *, option, force, **kwargs):
             yield handle
     except FileExistsError:
         raise appeared(path, option) from None
+
+#: Metadata every model file of ``skpapk fit`` holds, with their types.
+_REQUIRED = {"group_col": (str, "a string"), "label_col": (str, "a string"),
+             "feature_cols": (list, "a list"), "labels": (list, "a list"),
+             "pos_label": (str, "a string"), "method": (str, "a string")}
+
+
+def save_model(path, meta, model, *, force=False):
+    """Write the fitted pipeline ``model`` with ``meta`` (``k`` included);
+    an existing file (one written meanwhile) is replaced only with ``force``."""
+    meta = dict(meta)
+    try:
+        save_ranker(model, path, k=meta.pop("k"), metadata=meta,
+                    feature_names=meta["feature_cols"],  # for Python's users
+                    overwrite=force)
+    except ValueError as exc:  # a coefficient is not finite: nothing written
+        steps = ("eta0" in available_methods()[meta["method"]].grids["paper"])
+        raise CLIError(f"{exc} Scale the features"
+                       + (" or lower --eta0." if steps else "."),
+                       status=1) from None
+    except FileExistsError:  # written by another process meanwhile
+        raise appeared(path, "--out") from None
+    except OSError as exc:
+        raise CLIError(f"cannot write the model to {path}: "
+                       f"{exc.strerror or exc}.") from None
+
+
+def load_model(path):
+    """Read and check a model file written by ``skpapk fit``: a
+    :class:`~skpapk.io.SavedRanker`, or a :class:`CLIError` saying what is
+    wrong."""
+    if not os.path.exists(path):
+        raise CLIError(f"{path}: no such model file; create one with "
+                       f"'skpapk fit FILE.csv ... --out {path}'.")
+    try:
+        model = load_ranker(path)
+    except (ValueError, ImportError, OSError) as exc:
+        raise CLIError(str(exc)) from None
+    what, meta = f"{path} is not a model file written by 'skpapk fit'", model.metadata
+    wrong = [f"{key!r} ({name})" for key, (kind, name) in _REQUIRED.items()
+             if not isinstance(meta.get(key), kind) or isinstance(meta[key], bool)]
+    if wrong:  # all at once: a file of save_ranker may lack every one
+        raise CLIError(f"{what}: its metadata lack or mistype {', '.join(wrong)}; "
+                       f"a model of skpapk.io.save_ranker needs them in its "
+                       f"metadata= to be used by the commands (see the "
+                       f"command-line guide).")
+    features, labels = meta["feature_cols"], meta["labels"]
+    columns = [meta["group_col"], meta["label_col"], *features]
+    if (not features or not all(isinstance(name, str) for name in features)
+            or len(set(map(str, columns))) != len(columns)
+            or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
+            or meta["pos_label"] not in labels):
+        raise CLIError(f"{what} (its group, label and feature columns must be "
+                       f"distinct column names, its labels two strings that "
+                       f"include pos_label).")
+    if len(features) != model.n_features_in_:
+        raise CLIError(f"{what} (its scorer uses {model.n_features_in_} features "
+                       f"but it names {len(features)} feature columns).")
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:  # a file of save_ranker, from a DataFrame
+        if list(names) != features:
+            raise CLIError(f"{what} (its feature_cols and feature_names_in differ: "
+                           f"the scorer would read the wrong columns).")
+        del model.feature_names_in_  # the commands pass the columns in order
+    return model

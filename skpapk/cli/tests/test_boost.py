@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator
 import skpapk
 from skpapk.cli import _methods, main
 from skpapk.cli._csv import read_csv
-from skpapk.cli._model_io import load_model
+from skpapk.cli._files import load_model
 
 lightgbm = pytest.importorskip("lightgbm")
 

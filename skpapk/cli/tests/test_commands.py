@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from skpapk.cli import _files, main
+from skpapk.cli._files import load_model
 from skpapk.cli._methods import available_methods, make_model
-from skpapk.cli._model_io import load_model
 from skpapk.metrics import (
     expected_papk_score,
     papk_score,

@@ -270,16 +270,16 @@ def test_an_out_written_meanwhile_is_not_replaced(dataset, tmp_path, capsys,
                                                   monkeypatch):
     # another run wrote --out while this one trained: without --force the
     # model is not put in its place (hard link, which fails on a name)
-    from skpapk.cli import _model_io
+    from skpapk.cli import _files
 
     out = tmp_path / "model.json"
-    save = _model_io.save_ranker
+    save = _files.save_ranker
 
     def concurrent(*args, **kwargs):
         out.write_text("the other run's model")
         return save(*args, **kwargs)
 
-    monkeypatch.setattr(_model_io, "save_ranker", concurrent)
+    monkeypatch.setattr(_files, "save_ranker", concurrent)
     status, stdout, err = run(["fit", dataset[0], *FIT, "--alpha", "0.1", "-q",
                                "--out", out], capsys)
     assert_one_line_error(status, stdout, err, f"--out {out} appeared while this "

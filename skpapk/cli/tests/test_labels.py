@@ -5,7 +5,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from skpapk.cli._labels import choose_relevant, relevant_rows
+from skpapk.cli._csv import choose_relevant, relevant_rows
 from skpapk.cli._output import CLIError
 
 
@@ -78,7 +78,7 @@ def test_relevance_of_a_scored_file():
                          label_col="c").tolist() == [1, 0, 1]
     with pytest.raises(CLIError, match="trained on the labels not_clicked, "
                                        "clicked"), \
-            mock.patch("skpapk.cli._labels._row", return_value=(3, {})):
+            mock.patch("skpapk.cli._csv._row", return_value=(3, {})):
         relevant_rows(np.array(["yes", "no"], dtype=object), labels, pos,
                       delimiter=",", path="f", label_col="c")
     # any case (TRUE for True), unless the two labels differ only by case
@@ -90,6 +90,6 @@ def test_relevance_of_a_scored_file():
                          label_col="c").tolist() == [1, 0, 1]
     with pytest.raises(CLIError, match="holds 'Yes', but the model was trained "
                                        "on the labels yes, YES"), \
-            mock.patch("skpapk.cli._labels._row", return_value=(3, {})):
+            mock.patch("skpapk.cli._csv._row", return_value=(3, {})):
         relevant_rows(np.array(["YES", "Yes"], dtype=object), ["yes", "YES"],
                       "YES", delimiter=",", path="f", label_col="c")

@@ -9,7 +9,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
 from skpapk import PApKRanker
-from skpapk.cli._model_io import load_model, save_model
+from skpapk.cli._files import load_model, save_model
 from skpapk.cli._output import CLIError
 
 META = {"method": "papk", "k": 3, "group_col": "user", "label_col": "rel",
