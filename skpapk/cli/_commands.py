@@ -189,23 +189,16 @@ def _read_for_model(args, model, *, require_label):
 def ranking_metrics(y, scores, groups, k):
     """micro-pAp@k, prec@k and pAUC(0, k/n-] of ``scores`` (None: their
     expectation under a random ranking)."""
-    from ..metrics import (
-        expected_papk_score,
-        expected_partial_auc_score,
-        expected_precision_at_k_score,
-        papk_score,
-        partial_auc_score,
-        precision_at_k_score,
-    )
+    from .. import metrics as m
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined groups: described apart
         if scores is None:
             return [float(f(y, k=k, groups=groups)) for f in (
-                expected_papk_score, expected_precision_at_k_score,
-                expected_partial_auc_score)]
+                m.expected_papk_score, m.expected_precision_at_k_score,
+                m.expected_partial_auc_score)]
         return [float(f(y, scores, k=k, groups=groups)) for f in (
-            papk_score, precision_at_k_score, partial_auc_score)]
+            m.papk_score, m.precision_at_k_score, m.partial_auc_score)]
 
 
 def cmd_score(args):

@@ -151,13 +151,11 @@ def verdict(results, y, groups, k):
             # seeded: the output does not change between runs
             test = paired_comparison(gains[best], gains[second], random_state=0)
             low, high = test.confidence_interval
+            flips = "" if test.exact else f" ({test.n_resamples:,} random flips)"
             lines.append(f"{margin}{test.mean_difference:+.4f} (standard error "
                          f"over the {test.n_groups} test users: "
                          f"{test.standard_error:.4f}; paired sign-flip p-value "
-                         f"{test.pvalue:.3g}" + ("" if test.exact else
-                                                 f" ({test.n_resamples:,} random "
-                                                 f"flips)")
-                         + f"; 95% interval [{low:+.4f}, "
+                         f"{test.pvalue:.3g}{flips}; 95% interval [{low:+.4f}, "
                          f"{high:+.4f}])")
             if not test.pvalue < 0.05:
                 lines.append("the paired p-value is not below 0.05: on this "

@@ -154,9 +154,9 @@ def _add(parser, groups, *, force=None):
              "instead of one line")
 
 
-def build_parser(methods=None):
+def build_parser():
     """The parser of the ``skpapk`` command."""
-    names = ", ".join(methods or available_methods())
+    names = ", ".join(available_methods())
     parser = _Parser(
         prog=PROG, epilog=_EPILOG,
         description="Train, tune and evaluate rankers for top-k recommendation "
@@ -243,17 +243,8 @@ def build_parser(methods=None):
     recommend.add_argument("--k", type=_positive_int, default=None,
                            help="rows per group (default: the model's k)")
     _add(recommend, ["model"], force="the --out file")
-    parser.commands = {"compare": compare, "fit": fit, "score": score,
-                       "recommend": recommend}
+    parser.commands = sub.choices  # {name: the command's parser}
     return parser
-
-
-def _silence_stdout():
-    """After a broken pipe: stdout to /dev/null (the final flush must not fail)."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def main(argv=None):
@@ -330,8 +321,9 @@ def _run(argv, *, stdout_closed):
                       f"cmd_{args.command}")  # imported when it runs
     try:
         return command(args)
-    except BrokenPipeError:
-        _silence_stdout()
+    except BrokenPipeError:  # stdout to /dev/null: the final flush must not fail
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CLIError, ValueError, TypeError, OSError) as exc:
         if args.traceback:

@@ -7,7 +7,6 @@ of :func:`skpapk.io.save_ranker`; None: ``compare`` only). ``boost``
 LightGBM is installed. Nothing here imports an estimator before a fit.
 """
 
-import contextlib
 import importlib
 import importlib.util
 from typing import NamedTuple
@@ -157,9 +156,7 @@ def has_epochs(method):
     rankers (other estimators' ``max_iter`` means other things)."""
     from .._linear import BaseLinearRanker
 
-    module, name = available_methods()[method].cls
-    cls = getattr(importlib.import_module(module, __package__), name)
-    return issubclass(cls, BaseLinearRanker)
+    return isinstance(available_methods()[method].make(), BaseLinearRanker)
 
 
 def grid_for(method, grid_name, fixed=()):
@@ -181,10 +178,8 @@ def effective_n_jobs(n_jobs, progress):
 
 def limit_threads(n_jobs):
     """At most ``n_jobs`` BLAS and OpenMP threads (oversubscribed OpenMP
-    threads are many times slower); threadpoolctl comes with scikit-learn
-    and is named by the ``cli`` extra."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
+    threads are many times slower); threadpoolctl is a dependency of
+    scikit-learn."""
+    from threadpoolctl import threadpool_limits
+
     return threadpool_limits(limits=n_jobs)

@@ -119,20 +119,6 @@ class Tuned:
         return bool(getattr(self.model[-1], "diverged_", False))
 
 
-def _overflow(model, X, scale):
-    """The error to raise when ``model``'s scaler makes ``X`` not finite
-    (huge values with --scale standard: the estimator sees NaN), else None."""
-    scaler = model.named_steps["scale"]
-    with np.errstate(all="ignore"):
-        if isinstance(scaler, str) or np.isfinite(
-                sklearn.clone(scaler).fit_transform(X)).all():
-            return None
-    other = " or ".join(s for s in ("minmax", "none") if s != scale)
-    return (f"--scale {scale} overflowed (the scaled features are not "
-            f"finite); use --scale {other}, or rescale the column(s) of huge "
-            f"values")
-
-
 @contextlib.contextmanager
 def _refused(method, command, model, X, scale):
     """An estimator's ``ValueError`` about the data: one line that names no
@@ -140,16 +126,21 @@ def _refused(method, command, model, X, scale):
     try:
         yield
     except ValueError as exc:
-        overflow = _overflow(model, X, scale)  # only once a fit has failed
+        label, scaler = available_methods()[method].label, model.named_steps["scale"]
+        with np.errstate(all="ignore"):  # huge values, --scale standard: NaN
+            overflow = not isinstance(scaler, str) and not np.isfinite(
+                sklearn.clone(scaler).fit_transform(X)).all()
         if overflow:
-            raise CLIError(f"{available_methods()[method].label} cannot be "
-                           f"trained on these rows: {overflow}.",
-                           status=1) from exc
+            other = " or ".join(s for s in ("minmax", "none") if s != scale)
+            raise CLIError(f"{label} cannot be trained on these rows: --scale "
+                           f"{scale} overflowed (the scaled features are not "
+                           f"finite); use --scale {other}, or rescale the "
+                           f"column(s) of huge values.", status=1) from exc
         reason = re.split(r"\.\s", str(exc))[0].split("; ")[0].rstrip(".")
         reason = re.sub(r"\s*\([^()]*=[^()]*\)", "", reason)  # (param=value)
-        raise CLIError(f"{available_methods()[method].label} cannot be trained "
-                       f"on these rows: {reason}; give each user more rows, or "
-                       f"choose {_hints(method, command)[3]}.", status=1) from exc
+        raise CLIError(f"{label} cannot be trained on these rows: {reason}; give "
+                       f"each user more rows, or choose "
+                       f"{_hints(method, command)[3]}.", status=1) from exc
 
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
