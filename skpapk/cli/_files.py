@@ -76,6 +76,7 @@ def write_output(path, *, option, force, **kwargs):
     except FileExistsError:
         raise appeared(path, option) from None
 
+
 #: Metadata every model file of ``skpapk fit`` holds, with their types.
 _REQUIRED = {"group_col": (str, "a string"), "label_col": (str, "a string"),
              "feature_cols": (list, "a list"), "labels": (list, "a list"),
@@ -91,10 +92,9 @@ def save_model(path, meta, model, *, force=False):
                     feature_names=meta["feature_cols"],  # for Python's users
                     overwrite=force)
     except ValueError as exc:  # a coefficient is not finite: nothing written
-        steps = ("eta0" in available_methods()[meta["method"]].grids["paper"])
+        steps = "eta0" in available_methods()[meta["method"]].grids["paper"]
         raise CLIError(f"{exc} Scale the features"
-                       + (" or lower --eta0." if steps else "."),
-                       status=1) from None
+                       f"{' or lower --eta0' if steps else ''}.", status=1) from None
     except FileExistsError:  # written by another process meanwhile
         raise appeared(path, "--out") from None
     except OSError as exc:

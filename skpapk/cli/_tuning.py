@@ -180,11 +180,10 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
             search.fit(X, y, groups=groups)
         finally:
             _ON_FOLD[0] = lambda: None
-    seconds = time.perf_counter() - start
-    best = search.best_estimator_
     params = {**(fixed or {}), **{n: search.best_params_[f"model__{n}"]
                                   for n in sorted(grid)}}
-    tuned = Tuned(best, params, float(search.best_score_), grid, seconds)
+    tuned = Tuned(search.best_estimator_, params, float(search.best_score_), grid,
+                  time.perf_counter() - start)
     if np.isnan(search.cv_results_["mean_test_score"]).all():
         tried = "; ".join(f"{name} in {{{', '.join(map(format_param, values))}}}"
                           for name, values in sorted(grid.items()))
