@@ -102,11 +102,11 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
 
 def fit_settings(args, method, spec, progress):
     """``(fixed, grid)`` of ``fit``: the parameters given (``--eta0``,
-    ``--alpha``) and the grid left to tune. An option given another value
-    than its default that ``method`` does not use is an error; with nothing
-    to tune, a note says that the tuning options are not used."""
-    given = {name for name, value in vars(args).items()
-             if name in args.defaults and value != args.defaults[name]}
+    ``--alpha``) and the grid left to tune. An option written on the
+    command line that ``method`` does not use is an error, even with its
+    default value; with nothing to tune, a note says that the tuning options
+    written are not used."""
+    given = args.given
     own = spec.make().get_params()
     unused = {  # option -> why the method does not use it
         "eta0": "it has no step size" if "eta0" in own else "no parameter eta0",

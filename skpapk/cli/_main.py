@@ -247,6 +247,15 @@ def build_parser():
     return parser
 
 
+def _given(argv, command):
+    """The options of ``command`` written in ``argv`` (``--scale minmax``
+    too), not left to their defaults."""
+    parser = build_parser()
+    for action in parser._actions + parser.commands[command]._actions:
+        action.default = argparse.SUPPRESS
+    return set(vars(parser.parse_known_args(argv)[0]))
+
+
 def main(argv=None):
     """Run the ``skpapk`` command; return its exit status.
 
@@ -294,14 +303,14 @@ def _run(argv, *, stdout_closed):
         parser.print_help()
         return 0
     command_parser = parser.commands[args.command]
-    args.defaults = {name: command_parser.get_default(name) for name in vars(args)}
+    args.given = _given(argv, args.command)
     if unknown:
         command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "compare":  # an option the --data does not read
         data = args.data if args.data in _DATA_OPTIONS else "FILE.csv"
         for other, names in _DATA_OPTIONS.items():
             for name in names:
-                if other != data and getattr(args, name) != args.defaults[name]:
+                if other != data and name in args.given:
                     command_parser.error(
                         f"--{name.replace('_', '-')} is for --data {other}, "
                         f"not --data {args.data}; leave it out")

@@ -389,6 +389,8 @@ def test_score_reads_the_labels_in_any_case(labels, written, ok, tmp_path,
 
 @pytest.mark.parametrize("args, message", [
     (["fit", "--method", "boost", "--scale", "standard"], "--scale: boost "),
+    # written on the command line, even with the default value
+    (["fit", "--method", "boost", "--scale", "minmax"], "--scale: boost "),
     (["fit", "--method", "logreg", "--max-iter", "3"], "--max-iter: logreg "
      "(LogisticRegression) does not use it (--max-iter sets the epochs of "
      "skpapk's linear rankers only); leave --max-iter out."),

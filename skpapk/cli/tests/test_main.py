@@ -140,6 +140,9 @@ def _error_cases(base, dataset_path, model_path):
         # an option that the --data does not read is refused, not ignored
         "n_users_with_a_csv": (["compare", "--data", d, "--n-users", "10"],
                                "--n-users is for --data synthetic, not --data "),
+        "n_users_default_with_a_csv": (["compare", "--data", d, "--n-users",
+                                        "500"], "--n-users is for --data "
+                                       "synthetic, not --data "),
         "group_col_without_a_csv": (["compare", "--group-col", "user"],
                                     "--group-col is for --data FILE.csv, not "
                                     "--data synthetic"),
