@@ -309,7 +309,8 @@ def summarise(results, names, ks, n_splits):
 
 
 def targets(results, names, ks, n_splits):
-    """The issues' targets, from the measured means (no threshold is tuned)."""
+    """The project's quality targets, from the measured means (no threshold
+    is tuned)."""
     def mean(name, k):
         return np.mean([results[name][s][k]["papk"] for s in range(n_splits)]) * 100
 
