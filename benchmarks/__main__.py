@@ -14,8 +14,8 @@ writes a Markdown part with its command, date and machine; the parts are
 joined in order, and the hand-written reading of the numbers is taken from
 ``benchmarks/notes/<name>.md`` (kept beside the scripts, never edited in a
 result file; ``renote`` re-attaches them to the runs' output after an
-edit, without rerunning). ``--quick`` writes to a temporary folder (or ``--out``), never
-over the committed results. The MovieLens experiments read the data from
+edit, without rerunning). ``--quick`` writes to a temporary folder (or
+``--out``), never over the committed results. The MovieLens experiments read the data from
 ``SKPAPK_DATA`` (see :func:`skpapk.datasets.load_movielens_100k`).
 """
 
