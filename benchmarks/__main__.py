@@ -15,8 +15,9 @@ joined in order, and the hand-written reading of the numbers is taken from
 ``benchmarks/notes/<name>.md`` (kept beside the scripts, never edited in a
 result file; ``renote`` re-attaches them to the runs' output after an
 edit, without rerunning). ``--quick`` writes to a temporary folder (or
-``--out``), never over the committed results. The MovieLens experiments read the data from
-``SKPAPK_DATA`` (see :func:`skpapk.datasets.load_movielens_100k`).
+``--out``), never over the committed results. The MovieLens experiments
+read the data from ``SKPAPK_DATA`` (see
+:func:`skpapk.datasets.load_movielens_100k`).
 """
 
 import argparse
@@ -195,6 +196,9 @@ REGISTRY = (
                                        "--chunks", "2"),
             flag=None, heading="A fit on a million rows, dense and sparse"),
     ), hours=0.05),
+    Result("long_lists", (
+        Run("timing.bench_long_lists", (), ("--quick",), flag="--out"),),
+        hours=0.1),
     Result("cli", (
         Run("timing.bench_cli", ("--compare", "--default-compare", "3"),
             ("--rows", "20000", "--users", "200", "--repeat", "1"), flag="--out"),),

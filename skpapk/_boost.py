@@ -618,7 +618,8 @@ class PApKBoostRanker(BaseRanker):
 
     def __init__(self, *, k=_defaults.K, objective="pairwise_logistic",
                  temperature=_defaults.BOOST_TEMPERATURE,
-                 group_weight=_defaults.GROUP_WEIGHT, truncation_level=100,
+                 group_weight=_defaults.GROUP_WEIGHT,
+                 truncation_level=_defaults.BOOST_TRUNCATION_LEVEL,
                  n_estimators=100,
                  learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
                  min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,

@@ -27,6 +27,20 @@ GROUP_WEIGHT = "inverse_variance"
 #: micro-pAp@k (eq. 17), which the four paper surrogates always use.
 SURROGATE_GROUP_WEIGHT = "uniform"
 
+#: Bound on the pairs of a user with long lists, of the boosted ranker's
+#: smooth objectives (``PApKBoostRanker``): a pair counts when one of its rows
+#: is among its label's 100 highest scored rows of the user, so that a user
+#: costs ``O(100 n)`` a round instead of ``O(n+ n-)``; exact on every user
+#: with at most 100 relevant or at most 100 irrelevant rows (every user of
+#: MovieLens 100K). Boosting recomputes its gradient every round, so the
+#: pairs may follow the scores.
+BOOST_TRUNCATION_LEVEL = 100
+#: ``PApKRanker``'s: every pair. L-BFGS needs a smooth objective; with the
+#: bound, the pairs follow ``w`` and L-BFGS took 7-30x the iterations on long
+#: lists (``benchmarks/results/long_lists.md``). The loss functions and
+#: ``LightGBMObjective`` keep every pair too.
+TRUNCATION_LEVEL = None
+
 #: ``alpha * ||w||^2`` of ``PApKRanker`` (whose default surrogate is the
 #: smooth pairwise logistic loss, fitted by L-BFGS).
 ALPHA = 1e-4

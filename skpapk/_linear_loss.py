@@ -59,14 +59,21 @@ def abs_max(X):
 
 
 def column_abs_max(X):
-    """``max |X_j|`` of every column, without a copy (0 for no rows)."""
+    """``max |X_j|`` of every column, without a copy of ``X`` (0 for no rows).
+
+    A CSR matrix is read through its stored values and their column
+    indices (scipy's ``X.max(axis=0)`` converts it to CSC, a copy of ``X``).
+    """
     if X.shape[0] == 0:
         return np.zeros(X.shape[1])
-    high, low = X.max(axis=0), X.min(axis=0)
-    if hasattr(high, "toarray"):
-        high, low = high.toarray(), low.toarray()
-    return np.maximum(np.abs(np.asarray(high, dtype=np.float64)),
-                      np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
+    if sp.issparse(X):
+        X = X.tocsr()  # the rankers' CSR: no copy
+        high, low = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+        np.maximum.at(high, X.indices, X.data)
+        np.minimum.at(low, X.indices, X.data)
+        return np.maximum(high, -low)
+    return np.maximum(np.abs(X.max(axis=0)), np.abs(X.min(axis=0))).astype(
+        np.float64, copy=False).reshape(-1)
 
 
 def column_scale(col_abs_max, alpha=0.0):

@@ -44,6 +44,8 @@ def test_temperature_and_group_weight_of_each_model():
     assert boost.temperature == _defaults.BOOST_TEMPERATURE
     assert boost.group_weight == _defaults.GROUP_WEIGHT
     assert boost.k == _defaults.K
+    assert boost.truncation_level == _defaults.BOOST_TRUNCATION_LEVEL
+    assert ranker.truncation_level == _defaults.TRUNCATION_LEVEL
 
 
 def _public_callables():
@@ -67,6 +69,8 @@ ALLOWED = {
     "alpha": {_defaults.ALPHA, _defaults.HINGE_ALPHA},
     "eta0": {_defaults.ETA0},
     "validation_fraction": {_defaults.VALIDATION_FRACTION, 0.25},
+    "truncation_level": {_defaults.TRUNCATION_LEVEL,
+                         _defaults.BOOST_TRUNCATION_LEVEL},
 }
 
 

@@ -101,7 +101,8 @@ def test_options_that_lbfgs_does_not_take(params, match):
 @pytest.mark.parametrize(
     "params",
     [dict(solver="newton"), dict(temperature=0.0), dict(temperature="hot"),
-     dict(group_weight="rows"), dict(surrogate="logistic")],
+     dict(group_weight="rows"), dict(surrogate="logistic"),
+     dict(truncation_level=0), dict(truncation_level=2.5)],
 )
 def test_parameter_validation(params):
     X, y, g = make_grouped_data(5, n_groups=5)
@@ -207,3 +208,53 @@ def test_a_column_of_tiny_values_does_not_stop_lbfgs_at_zero(alpha, tiny):
     assert ranker.objective_curve_[-1] <= without.objective_curve_[-1] + 1e-6
     np.testing.assert_allclose(ranker.coef_[:3], without.coef_, rtol=1e-3,
                                atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_abs_max_of_csr_is_the_dense_one_without_a_copy(dtype):
+    # L-BFGS's column scaling read a CSR X through scipy's X.max(axis=0),
+    # which converts it to CSC: a copy of X at every fit
+    import tracemalloc
+
+    import scipy.sparse as sp
+
+    from skpapk._linear_loss import column_abs_max
+
+    rng = np.random.default_rng(0)
+    dense = rng.standard_normal((20_000, 30)).astype(dtype)
+    dense[rng.random(dense.shape) < 0.8] = 0
+    dense[:, 3] = 0  # no stored value
+    dense[:, 4] = -np.abs(dense[:, 4])  # negative values only
+    X = sp.csr_matrix(dense)
+    expected = np.abs(dense).max(axis=0).astype(np.float64)
+    np.testing.assert_array_equal(column_abs_max(dense), expected)
+    tracemalloc.start()
+    try:
+        found = column_abs_max(X)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(found, expected)
+    assert peak < 0.1 * (X.data.nbytes + X.indices.nbytes)
+
+
+@pytest.mark.parametrize("T", [3, 8])
+def test_truncation_level_reaches_the_objective(T):
+    # the objective of the fitted model is the truncated loss (the loss layer
+    # is checked against its definition in skpapk/losses/tests), exact on
+    # users with at most T relevant or at most T irrelevant rows
+    from skpapk.losses import PairwiseLogisticSurrogate
+
+    X, y, groups = make_grouped_data(0, 6, 4, n_pos=(10, 14), n_neg=(20, 30))
+    codes = np.unique(groups, return_inverse=True)[1]
+    ranker = PApKRanker(truncation_level=T, alpha=1e-3).fit(X, y, groups=groups)
+    scores = X @ ranker.coef_
+    value = PairwiseLogisticSurrogate("inverse_variance", truncation_level=T
+                                      ).loss_gradient(y == 1, scores, codes, 6, 10)[0]
+    assert ranker.objective_curve_[-1] == pytest.approx(
+        value + 1e-3 * ranker.coef_ @ ranker.coef_, rel=1e-10)
+    every = PApKRanker(truncation_level=None, alpha=1e-3).fit(X, y, groups=groups)
+    assert np.abs(ranker.coef_ - every.coef_).max() > 1e-6
+    # every user has at most 14 relevant rows: every pair kept
+    short = PApKRanker(truncation_level=14, alpha=1e-3).fit(X, y, groups=groups)
+    np.testing.assert_array_equal(short.coef_, every.coef_)
