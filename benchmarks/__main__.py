@@ -292,11 +292,13 @@ def renote(result, out, log):
     mark = NOTES_MARK.format(name=result.name)
     text = path.read_text() if path.exists() else ""
     if mark not in text:
-        raise SystemExit(f"{path} has no line {mark!r}: it was not written by "
-                         f"run-all; regenerate it with run-all --only "
-                         f"{result.name}.")
-    runs_text = text.split(mark)[0].rstrip("\n")
-    quick = f"run-all --only {result.name}` --quick" in text.split(mark)[1]
+        raise SystemExit(f"{path} has no line {mark!r} (it was written before "
+                         f"renote existed, or edited); regenerate it with "
+                         f"run-all --only {result.name}.")
+    runs_text, after = text.split(mark)
+    runs_text = runs_text.rstrip("\n")
+    footer = after.rstrip("\n").rsplit("\n", 1)[-1]  # the last line
+    quick = f"run-all --only {result.name}` --quick" in footer
     path.write_text(_with_notes(runs_text, result, quick))
     log(f"re-attached {result.notes} to {path}")
 

@@ -36,7 +36,7 @@ SURROGATE_GROUP_WEIGHT = "uniform"
 #: pairs may follow the scores.
 BOOST_TRUNCATION_LEVEL = 100
 #: ``PApKRanker``'s: every pair. L-BFGS needs a smooth objective; with the
-#: bound, the pairs follow ``w`` and L-BFGS took 7-30x the iterations on long
+#: bound, the pairs follow ``w`` and L-BFGS took 7-33x the iterations on long
 #: lists (``benchmarks/results/long_lists.md``). The loss functions and
 #: ``LightGBMObjective`` keep every pair too.
 TRUNCATION_LEVEL = None

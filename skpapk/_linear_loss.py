@@ -68,12 +68,19 @@ def column_abs_max(X):
         return np.zeros(X.shape[1])
     if sp.issparse(X):
         X = X.tocsr()  # the rankers' CSR: no copy
-        high, low = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+        if not X.has_canonical_format:  # duplicate entries mean their sum
+            X = X.copy()
+            X.sum_duplicates()
+        # in X's dtype: ufunc.at would cast every value to float64 (4x slower)
+        high = np.zeros(X.shape[1], dtype=X.data.dtype)
+        low = np.zeros(X.shape[1], dtype=X.data.dtype)
         np.maximum.at(high, X.indices, X.data)
         np.minimum.at(low, X.indices, X.data)
-        return np.maximum(high, -low)
-    return np.maximum(np.abs(X.max(axis=0)), np.abs(X.min(axis=0))).astype(
-        np.float64, copy=False).reshape(-1)
+        return np.maximum(np.abs(high.astype(np.float64)),
+                          np.abs(low.astype(np.float64)))
+    high, low = X.max(axis=0), X.min(axis=0)
+    return np.maximum(np.abs(np.asarray(high, dtype=np.float64)),
+                      np.abs(np.asarray(low, dtype=np.float64))).reshape(-1)
 
 
 def column_scale(col_abs_max, alpha=0.0):

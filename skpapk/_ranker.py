@@ -85,7 +85,7 @@ class PApKRanker(BaseLinearRanker):
         ``None`` (default): every pair. The set of pairs follows ``w``, so
         where the bound is active the objective is only piecewise smooth
         and L-BFGS needs more iterations: on simulated lists of 2,000 to
-        200,000 rows, ``100`` took 7 to 30 times the iterations, and a fit
+        200,000 rows, ``100`` took 7 to 33 times the iterations, and a fit
         was 3 to 17 times slower on lists of up to 60,000 rows and twice as
         fast on one of 200,000 (``benchmarks/results/long_lists.md``).
         Ignored by the paper's surrogates.

@@ -79,6 +79,14 @@ def test_renote_replaces_the_notes_and_keeps_the_runs(tmp_path, monkeypatch):
     assert path.read_text().endswith("--only example` --quick: its runs above, "
                                      "in order, then `benchmarks/notes/example.md`; "
                                      "no hand edits.\n")
+    # a notes file quoting a --quick command does not make a full run quick
+    (tmp_path / "example.md").write_text("run `python -m benchmarks run-all "
+                                         "--only example` --quick to try it\n")
+    path.write_text(main._with_notes("# runs", result))
+    main.renote(result, out, lambda line: None)
+    assert path.read_text().endswith("--only example`: its runs above, in "
+                                     "order, then `benchmarks/notes/example.md`; "
+                                     "no hand edits.\n")
     path.write_text("# edited by hand\n")
-    with pytest.raises(SystemExit, match="not written by run-all"):
+    with pytest.raises(SystemExit, match="written before renote existed"):
         main.renote(result, out, lambda line: None)

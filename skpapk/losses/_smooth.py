@@ -656,7 +656,14 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
 
     def _truncation(self):
         """The kernel's truncation level (0: every pair)."""
-        return 0 if self.truncation_level is None else int(self.truncation_level)
+        level = self.truncation_level
+        if level is None:
+            return 0
+        if isinstance(level, (bool, np.bool_)) or not isinstance(
+                level, numbers.Integral) or level < 1:
+            raise ValueError(f"truncation_level must be None (every pair) or a "
+                             f"positive int, got {level!r}.")
+        return int(level)
 
     def _weights(self, s, layout, k):  # pragma: no cover - abstract
         """``(u, v, implicit)``: pair weights and what the gradient needs of them."""

@@ -236,6 +236,15 @@ def test_column_abs_max_of_csr_is_the_dense_one_without_a_copy(dtype):
         tracemalloc.stop()
     np.testing.assert_array_equal(found, expected)
     assert peak < 0.1 * (X.data.nbytes + X.indices.nbytes)
+    # duplicate entries of a CSR mean their sum, as scipy reads them
+    twice = sp.csr_matrix((np.array([3, 4, -5, 5], dtype=dtype),
+                           np.array([0, 0, 1, 1]), np.array([0, 4])), shape=(1, 2))
+    assert not twice.has_canonical_format
+    np.testing.assert_array_equal(column_abs_max(twice), [7.0, 0.0])
+    assert twice.nnz == 4  # the caller's matrix is left as it was
+    np.testing.assert_array_equal(column_abs_max(np.array([[-128, 1], [2, 0]],
+                                                          dtype=np.int8)),
+                                  [128.0, 1.0])
 
 
 @pytest.mark.parametrize("T", [3, 8])
@@ -258,3 +267,9 @@ def test_truncation_level_reaches_the_objective(T):
     # every user has at most 14 relevant rows: every pair kept
     short = PApKRanker(truncation_level=14, alpha=1e-3).fit(X, y, groups=groups)
     np.testing.assert_array_equal(short.coef_, every.coef_)
+
+
+def test_a_boolean_truncation_level_is_refused():
+    X, y, g = make_grouped_data(5, n_groups=5)
+    with pytest.raises(ValueError, match="truncation_level must be None"):
+        PApKRanker(truncation_level=True).fit(X, y, groups=g)
