@@ -83,7 +83,8 @@ def test_fixed_rankers_equal_papk_ranker(surrogate):
     np.testing.assert_array_equal(fixed.coef_, general.coef_)
     assert "surrogate" not in fixed.get_params()
     assert set(general.get_params()) == set(fixed.get_params()) | {
-        "surrogate", "solver", "temperature", "group_weight", "n_jobs"}
+        "surrogate", "solver", "temperature", "group_weight", "truncation_level",
+        "n_jobs"}
     assert sklearn.clone(fixed).get_params() == fixed.get_params()
 
 
