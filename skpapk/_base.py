@@ -17,7 +17,11 @@ from sklearn.utils.validation import (
 )
 
 from .metrics import papk_score
-from .utils._groups import defined_groups, rank_within_segments
+from .utils._groups import (
+    defined_groups,
+    rank_within_segments,
+    top_k_of_one_segment,
+)
 from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
     check_binary_target,
@@ -386,6 +390,10 @@ class BaseRanker(BaseEstimator):
         scores = self.decision_function(X)
         codes, labels = check_groups(groups, scores.shape[0])
         n_groups = labels.shape[0]
+        if n_groups == 1:  # one list (no groups): no full sort
+            indices = top_k_of_one_segment(scores, k)
+            return Recommendations(indices=indices, indptr=np.array(
+                [0, indices.shape[0]], dtype=np.intp), groups=labels)
         seg = rank_within_segments(scores, codes, n_groups)
         indices = seg.order[seg.rank[seg.order] < k]
         indptr = np.zeros(n_groups + 1, dtype=np.intp)

@@ -158,6 +158,16 @@ def test_recommend_matches_brute_force():
     rec = ranker.recommend(X[:3], groups=["a", "b", "b"])
     np.testing.assert_array_equal(rec.indptr, [0, 1, 3])
     np.testing.assert_array_equal(rec.groups, ["a", "b"])
+    # one list (no groups, or one group): its own path, the same rows; ties
+    # (every score 0 at w = 0) in row order
+    for model in (ranker, PApKRanker(max_iter=5).fit(0 * X, y, groups=g)):
+        scores = model.decision_function(X)
+        for k in (1, 4, len(y), len(y) + 3):
+            expected = np.argsort(-scores, kind="stable")[:k]
+            for groups in (None, np.full(len(y), "u")):
+                rec = model.recommend(X, groups=groups, k=k)
+                np.testing.assert_array_equal(rec.indices, expected)
+                np.testing.assert_array_equal(rec.indptr, [0, len(expected)])
 
 
 def test_pickle_round_trip():

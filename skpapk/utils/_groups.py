@@ -189,6 +189,28 @@ class SegmentRanking:
     rank: np.ndarray
 
 
+def top_k_of_one_segment(scores, k):
+    """The ``k`` rows of highest score, by decreasing score (ties: the
+    earlier row first), as ``descending_order(scores)[:k]``, in ``O(n)``
+    plus a sort of ``k`` rows (not of all ``n``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import top_k_of_one_segment
+    >>> top_k_of_one_segment(np.array([0.5, 2.0, 0.5, 1.0, 0.5]), 3)
+    array([1, 3, 0])
+    """
+    n = scores.shape[0]
+    if k >= n:
+        return descending_order(scores)
+    kth = np.partition(scores, n - k)[n - k]  # the k-th highest score
+    above = np.flatnonzero(scores > kth)
+    tied = np.flatnonzero(scores == kth)[:k - above.shape[0]]  # earlier first
+    rows = np.concatenate([above, tied])  # each part in row order
+    return rows[np.argsort(-scores[rows], kind="stable")]
+
+
 def rank_within_segments(scores, segments, n_segments):
     """Rank every row inside its segment by decreasing score.
 

@@ -10,6 +10,7 @@ from skpapk.utils._groups import (
     rank_by_group_and_label,
     rank_within_segments,
     stable_sort_by_codes,
+    top_k_of_one_segment,
 )
 
 
@@ -20,6 +21,16 @@ def segmented(draw, max_rows=20, max_segments=4, n_values=4):
     values = draw(st.lists(st.integers(0, n_values - 1), min_size=n, max_size=n))
     segs = draw(st.lists(st.integers(0, n_seg - 1), min_size=n, max_size=n))
     return np.array(values, dtype=float), np.array(segs, dtype=np.intp), n_seg
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores=st.lists(st.sampled_from([-1.0, -0.0, 0.0, 0.5, 2.0, np.inf]),
+                       max_size=25), k=st.integers(1, 30))
+def test_top_k_of_one_segment_brute_force(scores, k):
+    # the k rows of highest score, by decreasing score, ties in row order
+    scores = np.array(scores, dtype=float)
+    expected = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+    np.testing.assert_array_equal(top_k_of_one_segment(scores, k), expected)
 
 
 @settings(max_examples=200, deadline=None)
