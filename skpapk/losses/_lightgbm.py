@@ -17,7 +17,7 @@ from .. import _defaults
 from ..utils._validation import check_k
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
-from ._smooth import GROUP_WEIGHTS, make_pair_layout
+from ._smooth import GROUP_WEIGHTS, check_truncation_level, make_pair_layout
 
 
 def _is_dataset(obj):
@@ -226,15 +226,7 @@ class LightGBMObjective:
                     "of all the rows (the default, the total weight of the "
                     "call's rows, differs from worker to worker)."
                 )
-        truncation_level = self.truncation_level
-        if truncation_level is not None and (
-                isinstance(truncation_level, (bool, np.bool_))
-                or not isinstance(truncation_level, numbers.Integral)
-                or truncation_level < 1):
-            raise ValueError(
-                f"truncation_level must be None (every pair) or a positive "
-                f"int, got {truncation_level!r}."
-            )
+        check_truncation_level(self.truncation_level)
         n_jobs = self.n_jobs
         if n_jobs is not None and (
                 isinstance(n_jobs, (bool, np.bool_))
@@ -245,7 +237,7 @@ class LightGBMObjective:
             )
         return get_surrogate(surrogate, temperature=float(temperature),
                              group_weight=self.group_weight,
-                             truncation_level=truncation_level)
+                             truncation_level=self.truncation_level)
 
     def __call__(self, y_true, y_pred, weight=None, group=None):
         """Gradient and Hessian of the scaled loss with respect to the scores.

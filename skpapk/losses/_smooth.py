@@ -56,6 +56,19 @@ from ._losses import BaseSurrogate
 _MAX_THRESHOLD_STEPS = 200
 
 
+def check_truncation_level(level):
+    """The kernel's truncation level of ``truncation_level`` (0: None, every
+    pair); anything but None or a positive int (a bool too) is a
+    ``ValueError``."""
+    if level is None:
+        return 0
+    if isinstance(level, (bool, np.bool_)) or not isinstance(
+            level, numbers.Integral) or level < 1:
+        raise ValueError(f"truncation_level must be None (every pair) or a "
+                         f"positive int, got {level!r}.")
+    return int(level)
+
+
 @dataclass
 class PairLayout:
     """Rows of every group gathered by label, and the enumeration of pairs.
@@ -656,14 +669,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
 
     def _truncation(self):
         """The kernel's truncation level (0: every pair)."""
-        level = self.truncation_level
-        if level is None:
-            return 0
-        if isinstance(level, (bool, np.bool_)) or not isinstance(
-                level, numbers.Integral) or level < 1:
-            raise ValueError(f"truncation_level must be None (every pair) or a "
-                             f"positive int, got {level!r}.")
-        return int(level)
+        return check_truncation_level(self.truncation_level)
 
     def _weights(self, s, layout, k):  # pragma: no cover - abstract
         """``(u, v, implicit)``: pair weights and what the gradient needs of them."""
