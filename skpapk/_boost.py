@@ -249,9 +249,10 @@ class PApKBoostRanker(BaseRanker):
     its number of rows, as in the mean over users of micro-pAp@k (eq. 17 of
     Hiranandani et al., 2020): with ``group_weight="uniform"`` every user
     counts equally; the default ``"inverse_variance"`` weighs a user by the
-    precision of its pairs as evidence (see ``group_weight``). The pairs are
-    enumerated in bounded chunks with no Python loop over users, so users
-    with thousands of rows cost time, not memory. LightGBM's own
+    precision of its pairs as evidence (see ``group_weight``). A compiled
+    kernel sums every user's pairs, users in parallel threads, with no
+    Python loop over users and no array of the pairs, so users with
+    thousands of rows cost time, not memory. LightGBM's own
     ``"binary"``, ``"lambdarank"`` and ``"rank_xendcg"`` objectives are
     there for comparison.
 
