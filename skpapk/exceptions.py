@@ -52,11 +52,11 @@ class WorkerLostError(RuntimeError):
     Raised by :class:`skpapk.dask.PApKBoostRanker`'s ``fit`` when a worker
     dies (or is restarted) during LightGBM's distributed training, which
     cannot go on without it (its other workers would wait for the lost one
-    forever: LightGBM issue #5920). The training tasks are cancelled and the
-    surviving workers that trained restarted before it is raised (a thread
-    of a failed LightGBM training blocks or breaks the next one), so the
-    cluster stays usable; the message names the workers. Retry the fit once the
-    cluster has its workers back (``client.wait_for_workers(n)``).
+    forever, in LightGBM's network code). The training tasks are cancelled
+    and the surviving workers that trained restarted before it is raised (a
+    thread of a failed LightGBM training blocks or breaks the next one), so
+    the cluster stays usable; the message names the workers. Retry the fit
+    once the cluster has its workers back (``client.wait_for_workers(n)``).
 
     See Also
     --------

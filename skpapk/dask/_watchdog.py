@@ -4,8 +4,8 @@ LightGBM's data-parallel training is collective: every worker's training
 task exchanges histograms with all the others through LightGBM's own
 sockets, in C code that Dask cannot interrupt. When a worker dies during
 training, the others wait for it forever, and the dead worker's task,
-pinned to its address, never runs again (LightGBM issue #5920): ``fit``
-hangs with no error, and the surviving workers' threads stay busy.
+pinned to its address, never runs again: ``fit`` hangs with no error,
+and the surviving workers' threads stay busy.
 
 :func:`guard_training` runs the training call in a thread and watches the
 scheduler's workers meanwhile. When a worker present at the start leaves
@@ -103,10 +103,11 @@ def _restart(client, workers, timeout):
 
 def _message(name, lost, restarted, stuck, elapsed, timeout):
     if lost:
+        # the wait without end is LightGBM's issue #5920
         what = (f"Dask worker(s) {', '.join(sorted(lost))} left the cluster "
                 f"{elapsed:.0f} s into LightGBM's distributed training, which "
                 f"cannot go on without them (the other workers would wait for "
-                f"the lost one forever: LightGBM issue #5920).")
+                f"the lost one forever, in LightGBM's network code).")
     else:
         what = (f"LightGBM's distributed training ran past timeout={timeout:g} "
                 f"s ({elapsed:.0f} s).")

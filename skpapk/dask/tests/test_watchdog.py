@@ -73,7 +73,7 @@ def test_a_killed_worker_ends_the_boosted_fit_and_the_cluster_stays_usable(
     error = outcome.get("error")
     assert isinstance(error, WorkerLostError), repr(error)
     message = str(error)
-    assert victim in message and "LightGBM issue #5920" in message
+    assert victim in message and "wait for the lost one forever" in message
     # the survivor is restarted, whether its LightGBM still spins in C or
     # ended on its own ("Socket send error"): the network state a failed
     # training leaves in its thread broke the retry now and then
