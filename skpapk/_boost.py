@@ -10,7 +10,6 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -799,11 +798,11 @@ class PApKBoostRanker(BaseRanker):
         return self.objective
 
     def _n_threads(self):
-        """Threads of LightGBM and of the objective's kernel: ``None``, the
-        OpenMP threads this process may use, as HistGradientBoostingClassifier
-        (one in each worker of a parallel search; LightGBM's own ``None``
-        takes every physical core there too, and slowed a search of two
-        workers on two cores about 4x)."""
+        """Threads of LightGBM (fit and predict) and of the objective's
+        kernel: ``None``, the OpenMP threads this process may use, as
+        HistGradientBoostingClassifier (one in each worker of a parallel
+        search; LightGBM's own ``None`` takes every physical core there too,
+        and slowed a search of two workers on two cores about 4x)."""
         return effective_n_threads(self.n_jobs)
 
     def _lightgbm_params(self, seed):
@@ -1125,9 +1124,8 @@ class PApKBoostRanker(BaseRanker):
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False,
                           ensure_all_finite=self._ensure_all_finite())
-        num_threads = 0 if self.n_jobs is None else effective_n_jobs(self.n_jobs)
         if options.get("num_iteration") is None and not options.get(
                 "start_iteration"):
             options["num_iteration"] = self.best_iteration_
         return self.booster_.predict(_lightgbm_input(X), raw_score=True,
-                                     num_threads=num_threads, **options)
+                                     num_threads=self._n_threads(), **options)

@@ -27,7 +27,6 @@ import dask
 import dask.array as da
 import numpy as np
 import scipy.sparse as sp
-from joblib import effective_n_jobs
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
@@ -42,6 +41,7 @@ from ..losses import (
     group_weights,
     make_pair_layout,
 )
+from ..utils._parallel import effective_n_threads
 from ..utils._validation import check_k
 from . import _worker
 from ._common import (
@@ -157,10 +157,11 @@ def validation_gains(part, model, n_rounds, k):
     return gains, count
 
 
-def booster_scores(X, booster, num_iteration, num_threads):
-    """Raw scores of the first ``num_iteration`` rounds' trees."""
+def booster_scores(X, booster, num_iteration, n_jobs):
+    """Raw scores of the first ``num_iteration`` rounds' trees, with the
+    threads of ``n_jobs`` on this worker (as the in-memory ranker's)."""
     return booster.predict(X, num_iteration=num_iteration, raw_score=True,
-                           num_threads=num_threads)
+                           num_threads=effective_n_threads(n_jobs))
 
 
 # --------------------------------------------------------------------------
@@ -417,10 +418,8 @@ class DaskBoostMixin(DaskRankerMixin):
         return self.booster_.pandas_categorical or []
 
     def _block_scorer(self):
-        n_jobs = self.n_jobs
         return partial(booster_scores, booster=self.booster_,
-                       num_iteration=self.best_iteration_,
-                       num_threads=0 if n_jobs is None else effective_n_jobs(n_jobs))
+                       num_iteration=self.best_iteration_, n_jobs=self.n_jobs)
 
 
 _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on dask input.

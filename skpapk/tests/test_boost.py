@@ -1330,3 +1330,24 @@ def test_default_threads_follow_the_openmp_limits():
         params = ranker._lightgbm_params(0)
         assert params["n_jobs"] == 1 and params["objective"].n_jobs == 1
     assert PApKBoostRanker(k=3, n_jobs=2)._lightgbm_params(0)["n_jobs"] == 2
+
+
+def test_prediction_threads_are_those_of_the_fit(monkeypatch):
+    # n_jobs=None is the OpenMP threads in predict too (it was LightGBM's
+    # own default there, every core whatever threadpoolctl allows)
+    from threadpoolctl import threadpool_limits
+
+    X, y, groups = make_data()
+    ranker = PApKBoostRanker(k=3, n_estimators=3).fit(X, y, groups=groups)
+    threads, predict = [], ranker.booster_.predict
+
+    def spy(*args, **kwargs):
+        threads.append(kwargs["num_threads"])
+        return predict(*args, **kwargs)
+
+    monkeypatch.setattr(ranker.booster_, "predict", spy)
+    with threadpool_limits(limits=1, user_api="openmp"):
+        ranker.decision_function(X)
+        ranker.predict(X, pred_leaf=True)
+    ranker.set_params(n_jobs=2).decision_function(X)
+    assert threads == [1, 1, 2]

@@ -307,6 +307,29 @@ def test_in_memory_input_fits_in_memory():
     assert remote.booster_.model_to_string() == local.booster_.model_to_string()
 
 
+def test_dask_scores_use_the_threads_of_n_jobs(monkeypatch):
+    """No cluster needed: the blocks are scored with the in-memory ranker's
+    threads, ``n_jobs=None`` the OpenMP threads of the process scoring."""
+    import dask
+    from threadpoolctl import threadpool_limits
+
+    X, y, groups = simulation(6, n_users=30)
+    ranker = skpapk.dask.PApKBoostRanker(k=5, n_estimators=3).fit(
+        X, y, groups=groups)
+    threads, predict = [], ranker.booster_.predict
+
+    def spy(*args, **kwargs):
+        threads.append(kwargs["num_threads"])
+        return predict(*args, **kwargs)
+
+    monkeypatch.setattr(ranker.booster_, "predict", spy)
+    dX = da.from_array(X, chunks=(X.shape[0], X.shape[1]))
+    with dask.config.set(scheduler="sync"), threadpool_limits(
+            limits=1, user_api="openmp"):
+        ranker.decision_function(dX).compute()
+    assert threads == [1]
+
+
 def test_validation_rows_with_dask_input_are_refused():
     X, y, groups = simulation(8, n_users=10)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
