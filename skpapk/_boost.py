@@ -25,6 +25,7 @@ from ._categorical import _category_columns, categorical_codes
 from ._lightgbm_params import fit_arguments, with_passed_through
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
+from .losses._lightgbm import codes_from_sizes
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import defined_groups, stable_sort_by_codes
 from .utils._parallel import effective_n_threads
@@ -153,9 +154,8 @@ class _MicroPApK:
         self.__name__ = f"micro_papk@{k}"
 
     def __call__(self, y_true, y_pred, weight, group):
-        codes = np.repeat(np.arange(len(group)), group)
         score = _train_papk(y_true > 0, np.asarray(y_pred, dtype=np.float64),
-                            codes, self.k)
+                            codes_from_sizes(group), self.k)
         return self.__name__, score, True
 
 

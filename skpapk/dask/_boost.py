@@ -41,6 +41,7 @@ from ..losses import (
     group_weights,
     make_pair_layout,
 )
+from ..utils._groups import stable_sort_by_codes
 from ..utils._parallel import effective_n_threads
 from ..utils._validation import check_k
 from . import _worker
@@ -87,7 +88,7 @@ def prepare_boost_partition(part, pos_label, group_weight, *,
         part, pos_label, None, validation_fraction=validation_fraction, seed=seed)
     y_pos, codes, n_groups = prepared.y_pos, prepared.codes, prepared.n_groups
     layout = make_pair_layout(y_pos, codes, n_groups)
-    order = np.argsort(codes, kind="stable")
+    order = stable_sort_by_codes(codes, n_groups)
     sizes = np.bincount(codes, minlength=n_groups)
     X = prepared.X[order]
     if sp.issparse(X):  # lightgbm.dask concatenates scipy.sparse.spmatrix

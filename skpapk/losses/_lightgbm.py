@@ -26,6 +26,12 @@ def _is_dataset(obj):
                                                 "get_weight"))
 
 
+def codes_from_sizes(sizes):
+    """Group code of every row from the sizes of consecutive groups
+    (LightGBM's ``group``)."""
+    return np.repeat(np.arange(len(sizes), dtype=np.intp), sizes)
+
+
 class LightGBMObjective:
     """A smooth pAp@k surrogate as a LightGBM custom objective.
 
@@ -346,7 +352,7 @@ class LightGBMObjective:
                 and (weight is None or np.array_equal(cache[2], weight))):
             return cache[3:]
         n_groups = sizes.shape[0]
-        codes = np.repeat(np.arange(n_groups, dtype=np.intp), sizes)
+        codes = codes_from_sizes(sizes)
         layout = make_pair_layout(y_pos, codes, n_groups, weight)
         self._cache = (y_pos, sizes.copy(),
                        None if weight is None else weight.copy(),
