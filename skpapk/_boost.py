@@ -22,7 +22,12 @@ from sklearn.utils.validation import (
 from . import _defaults
 from ._base import BaseRanker
 from ._categorical import _category_columns, categorical_codes
-from ._lightgbm_params import fit_arguments, with_passed_through
+from ._lightgbm_params import (
+    _BOOSTING_ALIASES,
+    _EARLY_STOPPING_ROUND_ALIASES,
+    fit_arguments,
+    with_passed_through,
+)
 from ._solver import BestRound, _train_papk
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .losses._lightgbm import codes_from_sizes
@@ -39,15 +44,6 @@ LIGHTGBM_OBJECTIVES = ("binary", "lambdarank", "rank_xendcg")
 #: and LightGBM's own objectives. It drives the parameter constraint and the
 #: dispatch in ``fit``.
 OBJECTIVES = tuple(SMOOTH_SURROGATES) + LIGHTGBM_OBJECTIVES
-
-#: LightGBM's names of its ``boosting`` parameter (``boosting_type`` of its
-#: scikit-learn estimators), passed through ``**kwargs``.
-_BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
-
-#: LightGBM's names of ``early_stopping_round`` (its own early stopping) that
-#: reach it through ``**kwargs``; its other two, ``early_stopping`` and
-#: ``n_iter_no_change``, are this ranker's own parameters.
-_EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
 
 _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "

@@ -26,12 +26,13 @@ _CATEGORICAL_ALIASES = ("categorical_feature", "cat_feature", "categorical_colum
 #: ``eval_at`` and its aliases: a fit argument of ``LGBMRanker`` (given among
 #: the parameters, LightGBM warns that it prefers them to the argument).
 _EVAL_AT_ALIASES = ("eval_at", "ndcg_eval_at", "ndcg_at", "map_eval_at", "map_at")
-#: This ranker's parameters that LightGBM reads too (an alias given through
-#: ``**kwargs`` overrides them).
-_TRANSLATED = ("objective", "n_estimators", "learning_rate", "num_leaves",
-               "max_depth", "min_child_samples", "min_child_weight", "subsample",
-               "colsample_bytree", "reg_alpha", "reg_lambda", "random_state",
-               "n_jobs", "verbose")
+#: LightGBM's names of its ``boosting`` parameter (``boosting_type`` of its
+#: scikit-learn estimators), passed through ``**kwargs``.
+_BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
+#: LightGBM's names of ``early_stopping_round`` (its own early stopping) that
+#: reach it through ``**kwargs``; its other two, ``early_stopping`` and
+#: ``n_iter_no_change``, are the ranker's own parameters.
+_EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
 
 
 def _aliases(name):
@@ -75,14 +76,22 @@ def booster_feature_names(names):
     return [str(name) for name in names]
 
 
+def _pop_alias(params, aliases):
+    """``(alias, value)`` of the one of ``aliases`` (LightGBM's names of one
+    parameter, its own first) in ``params``, taken out of them; ``(None,
+    None)`` when none is there, a ValueError when several are."""
+    given = [alias for alias in aliases if alias in params]
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
+                         f"{aliases[0]}; give only one.")
+    return (given[0], params.pop(given[0])) if given else (None, None)
+
+
 def _eval_at(params):
     """``eval_at`` given among the parameters, taken out of ``params`` (the
     cut-offs of LightGBM's ``ndcg`` and ``map`` metrics, a fit argument)."""
-    given = [alias for alias in _EVAL_AT_ALIASES if alias in params]
-    if len(given) > 1:
-        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
-                         f"eval_at; give only one.")
-    return {"eval_at": params.pop(given[0])} if given else {}
+    alias, value = _pop_alias(params, _EVAL_AT_ALIASES)
+    return {} if alias is None else {"eval_at": value}
 
 
 def with_passed_through(translated, passed):
@@ -150,6 +159,10 @@ def _check_passed_through(ranker, lgb, seed):
         lgb.LGBMModel.__init__).parameters)
     fit_arguments = set(inspect.signature(lgb.LGBMRanker.fit).parameters)
     own = ranker._translated(seed)
+    # the ranker's parameters that LightGBM reads too (an alias given
+    # through ``**kwargs`` overrides them)
+    own_names = set(ranker._get_param_names())
+    translated = [key for key in own if key in own_names]
     name = type(ranker).__name__
     for key, value in ranker._other_params.items():
         if key in fit_arguments and (key not in known
@@ -159,11 +172,11 @@ def _check_passed_through(ranker, lgb, seed):
                        f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
         elif key not in known:
             close = difflib.get_close_matches(
-                key, sorted(known | set(ranker._get_param_names())), n=1)
+                key, sorted(known | own_names), n=1)
             problem = ("not a LightGBM parameter: LightGBM ignores it"
                        + (f" (did you mean {close[0]}?)" if close else ""))
         else:
-            same = [p for p in _TRANSLATED if p != key and key in _aliases(p)
+            same = [p for p in translated if p != key and key in _aliases(p)
                     and not _same(value, own[p])]
             if not same:
                 continue
@@ -180,16 +193,10 @@ def _categorical_feature(params, categorical, n_features, names):
     taken out of ``params``: LightGBM warns that it ignores it there),
     as positions or the ``names`` of a DataFrame's columns, with those of
     the unordered pandas ``category`` columns (``categorical``)."""
-    given = [alias for alias in _CATEGORICAL_ALIASES if alias in params]
-    columns = [params.pop(alias) for alias in given]
-    if len(given) > 1:
-        raise ValueError(f"{' and '.join(given)} are aliases of LightGBM's "
-                         f"categorical_feature; give only one.")
-    if not columns or columns[0] is None or (
-            isinstance(columns[0], str) and columns[0] == "auto"):
+    alias, value = _pop_alias(params, _CATEGORICAL_ALIASES)
+    if value is None or isinstance(value, str) and value == "auto":
         return categorical
     positions = set(categorical)
-    value = columns[0]
     for column in [value] if isinstance(value, (str, Integral)) else value:
         if isinstance(column, str) and names is not None and column in names:
             positions.add(int(np.flatnonzero(names == column)[0]))
@@ -198,7 +205,7 @@ def _categorical_feature(params, categorical, n_features, names):
             positions.add(int(column))
         else:
             raise ValueError(
-                f"{given[0]}={value!r} holds {column!r}, which is not "
+                f"{alias}={value!r} holds {column!r}, which is not "
                 f"the position (0 to {n_features - 1}) of a column of X"
                 + ("" if names is None else " nor the name of one")
                 + "; give positions" + ("" if names is None else " or "
