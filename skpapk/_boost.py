@@ -155,6 +155,11 @@ class _MicroPApK:
         return self.__name__, score, True
 
 
+def _print_round(iteration, k, score, file=None):
+    """Print round ``iteration``'s validation micro-pAp@``k`` (``verbose=1``)."""
+    print(f"[{iteration}] validation micro-pAp@{k}: {score:.4f}", file=file)
+
+
 class _EarlyStopping(BestRound):
     """LightGBM callback: stop the boosting by the linear rankers' rule.
 
@@ -203,8 +208,8 @@ class _EarlyStopping(BestRound):
         score, = [result[2] for result in env.evaluation_result_list
                   if result[1] == self.name]
         if self.verbose > 0:
-            print(f"[{len(self.scores) + 1}] validation micro-pAp@"
-                  f"{self.name.partition('@')[2]}: {score:.4f}", file=self.out)
+            _print_round(len(self.scores) + 1, self.name.partition("@")[2],
+                         score, file=self.out)
         stop = self.record(score)
         if self.best_iteration == len(self.scores) - 1:
             self.best_results = env.evaluation_result_list
@@ -783,15 +788,18 @@ class PApKBoostRanker(BaseRanker):
             f"min_child_samples={self.min_child_samples}): the ranker "
             f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
 
-    def _lightgbm_objective(self):
-        """The ``objective`` LightGBM gets: a callable, or its own name."""
-        if self.objective in SMOOTH_SURROGATES:
-            return LightGBMObjective(self.objective, k=self.k,
-                                     temperature=self.temperature,
-                                     group_weight=self.group_weight,
-                                     truncation_level=self.truncation_level,
-                                     n_jobs=self._n_threads())
-        return self.objective
+    def _lightgbm_objective(self, **options):
+        """The ``objective`` LightGBM gets: a callable, with
+        :class:`~skpapk.losses.LightGBMObjective`'s ``options`` (``n_jobs``
+        by default this ranker's threads), or its own name."""
+        if self.objective not in SMOOTH_SURROGATES:
+            return self.objective
+        options.setdefault("n_jobs", self._n_threads())
+        return LightGBMObjective(self.objective, k=self.k,
+                                 temperature=self.temperature,
+                                 group_weight=self.group_weight,
+                                 truncation_level=self.truncation_level,
+                                 **options)
 
     def _n_threads(self):
         """Threads of LightGBM (fit and predict) and of the objective's

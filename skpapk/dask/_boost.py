@@ -17,8 +17,6 @@ A distributed ``fit``:
    partition afterwards and applies the in-memory stopping rule.
 """
 
-import contextlib
-import io
 import warnings
 from dataclasses import dataclass
 from functools import partial
@@ -37,7 +35,6 @@ from .._lightgbm_params import fit_arguments
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
-    LightGBMObjective,
     group_weights,
     make_pair_layout,
 )
@@ -320,11 +317,8 @@ class DaskBoostMixin(DaskRankerMixin):
         if _no_feature_varies(info):  # LightGBM is not started
             self._warn_no_split()
             return _boost._constant_booster(lgb, params, self.n_features_in_)
-        if self.objective in SMOOTH_SURROGATES:
-            params["objective"] = LightGBMObjective(
-                self.objective, k=self.k, temperature=self.temperature,
-                group_weight=self.group_weight,
-                truncation_level=self.truncation_level,
+        if self.objective in SMOOTH_SURROGATES:  # each worker's share
+            params["objective"] = self._lightgbm_objective(
                 # the kernel's threads: each worker's (as LightGBM's)
                 n_jobs=max(1, min(client.nthreads().values())),
                 scale=float(sum(i["n_rows"] for i in info)),
@@ -351,10 +345,8 @@ class DaskBoostMixin(DaskRankerMixin):
         # LightGBM prints "Finding random open ports..." whatever its
         # verbosity (its network setup's [Info] lines, written by its C++
         # threads to the workers' stdout, cannot be caught here)
-        quiet = (contextlib.redirect_stdout(io.StringIO()) if self.verbose < 2
-                 else contextlib.nullcontext())
         try:
-            with quiet, warnings.catch_warnings():
+            with _boost._quiet(self.verbose), warnings.catch_warnings():
                 # DaskLGBMRanker's own n_jobs=None, replaced by the workers'
                 # nthreads (n_jobs is not passed on: see the class docstring)
                 warnings.filterwarnings(
@@ -394,8 +386,7 @@ class DaskBoostMixin(DaskRankerMixin):
                                                  self.n_iter_no_change)
             if self.verbose > 0:
                 for t in range(n_iter):
-                    print(f"[{t + 1}] validation micro-pAp@{self.k}: "
-                          f"{scores[t]:.4f}")
+                    _boost._print_round(t + 1, self.k, scores[t])
             if n_iter < n_rounds:
                 lgb = _boost._import_lightgbm()
                 booster = lgb.Booster(
@@ -408,10 +399,7 @@ class DaskBoostMixin(DaskRankerMixin):
                     self.validation_scores_.tolist()}}
             self.n_iter_ = n_iter
             self.best_iteration_ = best_round + 1
-            # as the in-memory ranker's: the metrics of the best round
-            booster.best_score = {"valid_0": {
-                name: values[best_round]
-                for name, values in self.evals_result_["valid_0"].items()}}
+            booster.best_score = self.best_score_  # as the in-memory ranker's
         booster.best_iteration = self.best_iteration_
         self.booster_ = booster
 
