@@ -617,16 +617,19 @@ class PApKBoostRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=_defaults.K, objective="pairwise_logistic",
+    def __init__(self, *, k=_defaults.K, objective=_defaults.BOOST_OBJECTIVE,
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
                  truncation_level=_defaults.BOOST_TRUNCATION_LEVEL,
-                 n_estimators=100,
-                 learning_rate=0.05, num_leaves=31, max_depth=-1, min_child_samples=20,
-                 min_child_weight=1e-3, subsample=1.0, colsample_bytree=1.0,
-                 reg_alpha=0.0, reg_lambda=0.0, early_stopping=False,
+                 n_estimators=_defaults.BOOST_N_ESTIMATORS,
+                 learning_rate=_defaults.BOOST_LEARNING_RATE,
+                 num_leaves=_defaults.BOOST_NUM_LEAVES, max_depth=-1,
+                 min_child_samples=20, min_child_weight=1e-3, subsample=1.0,
+                 colsample_bytree=1.0, reg_alpha=0.0, reg_lambda=0.0,
+                 early_stopping=False,
                  validation_fraction=_defaults.VALIDATION_FRACTION,
-                 n_iter_no_change=20, tol=1e-7, random_state=None, n_jobs=None,
+                 n_iter_no_change=_defaults.BOOST_N_ITER_NO_CHANGE,
+                 tol=_defaults.BOOST_TOL, random_state=None, n_jobs=None,
                  verbose=0, pos_label=None, **kwargs):
         self.k = k
         self.objective = objective

@@ -62,6 +62,24 @@ N_ITER_NO_CHANGE = 10
 #: Fraction of every group's rows held out by ``early_stopping``.
 VALIDATION_FRACTION = 0.1
 
+#: The boosted ranker's objective (``PApKBoostRanker``'s ``objective``,
+#: ``LightGBMObjective``'s ``surrogate``): the pairwise logistic loss of
+#: every pair: no loss that reads ``k`` scored clearly above it on
+#: MovieLens 100K (see ``PApKBoostRanker``'s Notes).
+BOOST_OBJECTIVE = "pairwise_logistic"
+#: The boosted ranker's trees: boosting rounds, shrinkage of every tree and
+#: leaves of a tree (LightGBM's default ``num_leaves``), those of its
+#: measurements on MovieLens 100K.
+BOOST_N_ESTIMATORS = 100
+BOOST_LEARNING_RATE = 0.05
+BOOST_NUM_LEAVES = 31
+#: The boosted ranker's early stopping: rounds without improvement, and the
+#: improvement of the validation micro-pAp@k that counts as one. Its own
+#: values since its first version, kept apart from the linear rankers'
+#: :data:`N_ITER_NO_CHANGE` and :data:`TOL` (no measurement compares them).
+BOOST_N_ITER_NO_CHANGE = 20
+BOOST_TOL = 1e-7
+
 #: The paper's hyper-parameter grids (App. F) for Algorithm 1's rankers:
 #: ``eta0`` in 1e-4 ... 0.5 (1-2-5 steps), ``alpha`` (its lambda) in
 #: 10^{-3, ..., 0}; the command line's ``--grid paper`` and the benchmarks'.

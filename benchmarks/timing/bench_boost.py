@@ -45,9 +45,14 @@ from pathlib import Path
 
 import numpy as np
 
+from skpapk import _defaults
+
 from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
 
-TREES = dict(n_estimators=100, num_leaves=31, learning_rate=0.05, n_jobs=2)
+#: The boosted ranker's default trees, for every model.
+TREES = dict(n_estimators=_defaults.BOOST_N_ESTIMATORS,
+             num_leaves=_defaults.BOOST_NUM_LEAVES,
+             learning_rate=_defaults.BOOST_LEARNING_RATE, n_jobs=2)
 
 
 def make_data(n_users, n_items, n_features=50, seed=0):

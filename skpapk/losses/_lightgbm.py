@@ -164,10 +164,11 @@ class LightGBMObjective:
     (array([-1.,  1.]), array([0.5, 0.5]))
     """
 
-    def __init__(self, surrogate="pairwise_logistic", *, k=_defaults.K,
+    def __init__(self, surrogate=_defaults.BOOST_OBJECTIVE, *, k=_defaults.K,
                  temperature=_defaults.BOOST_TEMPERATURE,
-                 group_weight=_defaults.GROUP_WEIGHT, truncation_level=None,
-                 scale=None, weight_total=None, n_jobs=None):
+                 group_weight=_defaults.GROUP_WEIGHT,
+                 truncation_level=_defaults.TRUNCATION_LEVEL, scale=None,
+                 weight_total=None, n_jobs=None):
         self.surrogate = surrogate
         self.k = k
         self.temperature = temperature
