@@ -9,9 +9,14 @@ pass it to their own ``lightgbm.LGBMRanker(objective=...)`` or
 ``lightgbm.train``. This module never imports LightGBM.
 """
 
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import (
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
 from .. import _defaults
 from ..utils._validation import check_k
@@ -24,6 +29,14 @@ def _is_dataset(obj):
     """Whether ``obj`` looks like a ``lightgbm.Dataset`` (duck typing)."""
     return all(hasattr(obj, name) for name in ("get_label", "get_group",
                                                 "get_weight"))
+
+
+class _NumberInterval(Interval):
+    """An :class:`~sklearn.utils._param_validation.Interval` of numbers that
+    are not bools (``Interval`` takes ``True`` and ``False`` as 1 and 0)."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, bool) and super().is_satisfied_by(val)
 
 
 def codes_from_sizes(sizes):
@@ -164,6 +177,16 @@ class LightGBMObjective:
     (array([-1.,  1.]), array([0.5, 0.5]))
     """
 
+    _parameter_constraints: dict = {
+        "surrogate": [StrOptions(set(SMOOTH_SURROGATES)), BaseSurrogate],
+        "temperature": [_NumberInterval(Real, 0, None, closed="neither")],
+        "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "scale": [_NumberInterval(Real, 0, None, closed="neither"), None],
+        "weight_total": [_NumberInterval(Real, 0, None, closed="neither"), None],
+        "n_jobs": [_NumberInterval(Integral, None, -1, closed="right"),
+                   _NumberInterval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(self, surrogate=_defaults.BOOST_OBJECTIVE, *, k=_defaults.K,
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
@@ -181,68 +204,24 @@ class LightGBMObjective:
     def _check_params(self):
         """Validate the parameters; build ``surrogate_``."""
         check_k(self.k)
-        surrogate = self.surrogate
-        if isinstance(surrogate, BaseSurrogate):
-            if not surrogate.smooth:
-                raise ValueError(
-                    f"surrogate must be smooth (it needs a Hessian), got the "
-                    f"piecewise linear {surrogate.name!r}; use one of "
-                    f"{list(SMOOTH_SURROGATES)}."
-                )
-        elif not (isinstance(surrogate, str) and surrogate in SMOOTH_SURROGATES):
+        validate_parameter_constraints(
+            self._parameter_constraints,
+            {name: getattr(self, name) for name in self._parameter_constraints},
+            caller_name=type(self).__name__)
+        if isinstance(self.surrogate, BaseSurrogate) and not self.surrogate.smooth:
             raise ValueError(
-                f"surrogate must be one of {list(SMOOTH_SURROGATES)} (the "
-                f"smooth surrogates: LightGBM needs a Hessian), got "
-                f"{surrogate!r}."
+                f"surrogate must be smooth (it needs a Hessian), got the "
+                f"piecewise linear {self.surrogate.name!r}; use one of "
+                f"{list(SMOOTH_SURROGATES)}."
             )
-        temperature = self.temperature
-        if (isinstance(temperature, (bool, np.bool_))
-                or not isinstance(temperature, numbers.Real)
-                or not np.isfinite(temperature) or temperature <= 0):
+        if self.weight_total is not None and self.scale is None:
             raise ValueError(
-                f"temperature must be a positive finite number, got "
-                f"{temperature!r}."
+                "weight_total needs an explicit scale: the total weight of all "
+                "the rows (the default, the total weight of the call's rows, "
+                "differs from worker to worker)."
             )
-        if self.group_weight not in GROUP_WEIGHTS:
-            raise ValueError(
-                f"group_weight must be one of {list(GROUP_WEIGHTS)}, got "
-                f"{self.group_weight!r}."
-            )
-        scale = self.scale
-        if scale is not None and (
-                isinstance(scale, (bool, np.bool_))
-                or not isinstance(scale, numbers.Real)
-                or not np.isfinite(scale) or scale <= 0):
-            raise ValueError(
-                f"scale must be None (the total weight of the rows) or a "
-                f"positive finite number, got {scale!r}."
-            )
-        weight_total = self.weight_total
-        if weight_total is not None:
-            if (isinstance(weight_total, (bool, np.bool_))
-                    or not isinstance(weight_total, numbers.Real)
-                    or not np.isfinite(weight_total) or weight_total <= 0):
-                raise ValueError(
-                    f"weight_total must be None (the total weight of the "
-                    f"call's groups) or a positive finite number, got "
-                    f"{weight_total!r}."
-                )
-            if scale is None:
-                raise ValueError(
-                    "weight_total needs an explicit scale: the total weight "
-                    "of all the rows (the default, the total weight of the "
-                    "call's rows, differs from worker to worker)."
-                )
         check_truncation_level(self.truncation_level)
-        n_jobs = self.n_jobs
-        if n_jobs is not None and (
-                isinstance(n_jobs, (bool, np.bool_))
-                or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
-            raise ValueError(
-                f"n_jobs must be None (the OpenMP threads), -1 (every core) or a "
-                f"non-zero int, got {n_jobs!r}."
-            )
-        return get_surrogate(surrogate, temperature=float(temperature),
+        return get_surrogate(self.surrogate, temperature=float(self.temperature),
                              group_weight=self.group_weight,
                              truncation_level=self.truncation_level)
 

@@ -216,16 +216,20 @@ def test_objective_graded_labels_are_relevant_above_zero():
 
 
 @pytest.mark.parametrize("params, match", [
-    (dict(surrogate="avg"), "smooth"),
-    (dict(surrogate="nope"), "surrogate must be one of"),
-    (dict(temperature=0.0), "temperature"),
-    (dict(temperature=np.inf), "temperature"),
-    (dict(group_weight="rows"), "group_weight"),
-    (dict(scale=-1.0), "scale"),
-    (dict(weight_total=0.0, scale=2.0), "weight_total must be None"),
-    (dict(weight_total=np.nan, scale=2.0), "weight_total must be None"),
-    (dict(weight_total=True, scale=2.0), "weight_total must be None"),
+    (dict(surrogate=get_surrogate("avg")), "must be smooth"),
+    (dict(surrogate="avg"), "'surrogate' parameter .* must be a str among"),
+    (dict(surrogate="nope"), "'surrogate' parameter .* must be a str among"),
+    (dict(temperature=0.0), "'temperature' parameter"),
+    (dict(temperature=np.inf), "'temperature' parameter"),
+    (dict(temperature=True), "'temperature' parameter"),
+    (dict(group_weight="rows"), "'group_weight' parameter"),
+    (dict(scale=-1.0), "'scale' parameter"),
+    (dict(weight_total=0.0, scale=2.0), "'weight_total' parameter .* or None"),
+    (dict(weight_total=np.nan, scale=2.0), "'weight_total' parameter .* or None"),
+    (dict(weight_total=True, scale=2.0), "'weight_total' parameter .* or None"),
     (dict(weight_total=3.0), "weight_total needs an explicit scale"),
+    (dict(n_jobs=0), "'n_jobs' parameter"),
+    (dict(n_jobs=True), "'n_jobs' parameter"),
 ])
 def test_objective_rejects_bad_parameters(params, match):
     with pytest.raises(ValueError, match=match):
