@@ -38,12 +38,15 @@ from ._output import (
 REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
 
 
-def describe_groups(y, groups):
-    """``'N rows, G groups (U without ...)'`` for progress lines."""
+def describe_groups(y, groups, error=None):
+    """``'N rows, G groups (U without ...)'`` for progress lines; with
+    ``error``, raise ``CLIError(error)`` when no group has both labels."""
     codes, uniques = pd.factorize(groups)
     n_groups = len(uniques)
     undefined = n_groups - int(np.count_nonzero(defined_groups(
         np.asarray(y, dtype=bool), codes, n_groups)))
+    if error is not None and undefined == n_groups:
+        raise CLIError(error)
     text = f"{len(codes)} rows, {n_groups} groups"
     if undefined:
         text += (f" ({undefined} without a relevant or an irrelevant row: left "
@@ -211,12 +214,10 @@ def cmd_score(args):
                       path=data.path, label_col=meta["label_col"],
                       delimiter=args.delimiter)
     groups = pd.factorize(data.groups)[0]
-    if not defined_groups(y, groups, groups.max() + 1).any():
-        raise CLIError(f"{data.path}: no {meta['group_col']!r} group has both a "
-                       f"relevant and an irrelevant row, so pAp@k and pAUC are "
-                       f"undefined for every group; score a file with both "
-                       f"labels in some groups.")
-    progress(f"read {data.path}: {describe_groups(y, groups)}")
+    progress(f"read {data.path}: " + describe_groups(y, groups, error=(
+        f"{data.path}: no {meta['group_col']!r} group has both a relevant and "
+        f"an irrelevant row, so pAp@k and pAUC are undefined for every group; "
+        f"score a file with both labels in some groups.")))
     if sorted(v.lower() for v in meta["labels"]) not in (["0", "1"],
                                                           ["false", "true"]):
         progress(f"relevant label: {meta['pos_label']!r} (recorded in the model)")

@@ -14,7 +14,6 @@ from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
-from ..utils._groups import defined_groups
 from ._commands import (
     REPORTED,
     describe_groups,
@@ -85,11 +84,10 @@ def _split_train_test(args, y, groups):
     if train.size == 0 or test.size == 0:
         raise CLIError("the train / test split left a part empty; use more rows "
                        "per group or another --test-size.")
-    codes, uniques = pd.factorize(groups[test])
-    if not defined_groups(y[test] > 0, codes, len(uniques)).any():
-        raise CLIError("no test user has both a relevant and an irrelevant row, "
-                       "so no method could be scored; use a larger --test-size, "
-                       "or users with more rows of each label.")
+    describe_groups(y[test] > 0, groups[test], error=(
+        "no test user has both a relevant and an irrelevant row, so no method "
+        "could be scored; use a larger --test-size, or users with more rows of "
+        "each label."))
     return train, test
 
 

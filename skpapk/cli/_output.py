@@ -85,14 +85,6 @@ def format_params(params, sep=", "):
     return sep.join(f"{name}={format_param(v)}" for name, v in params.items())
 
 
-def _is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def render(header, rows, fmt):
     """An aligned plain-text table, CSV or a Markdown table, as a string.
 
@@ -106,6 +98,8 @@ def render(header, rows, fmt):
     a         0.5
     bb       0.25
     """
+    from ..io._csv import _is_float  # not at import: ``skpapk --help`` stays light
+
     if fmt == "csv":
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
@@ -116,7 +110,7 @@ def render(header, rows, fmt):
                  for cells in [header, *rows]]
         lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
         return "\n".join(lines) + "\n"
-    right = [bool(rows) and all(_is_number(r[j]) or r[j] in ("-", "failed")
+    right = [bool(rows) and all(_is_float(r[j]) or r[j] in ("-", "failed")
                                 for r in rows)
              for j in range(len(header))]  # numbers right-aligned
     lines = ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(

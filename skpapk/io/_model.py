@@ -50,6 +50,11 @@ _SCALERS = ("MinMaxScaler", "StandardScaler")
 _END = "\nend of trees\n"
 
 
+def _trees_only(text):
+    """A LightGBM booster's text up to the end of its trees."""
+    return text[:text.index(_END) + len(_END)]
+
+
 def _is_number(value):
     """A finite number as float64 holds it (an int of 400 digits is not)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -174,8 +179,7 @@ class _LightGBMScorer:
 
     def to_dict(self):
         text = self.booster.model_to_string(num_iteration=self.num_iteration or -1)
-        return {"booster": text[:text.index(_END) + len(_END)],  # the trees only
-                "num_iteration": self.num_iteration}
+        return {"booster": _trees_only(text), "num_iteration": self.num_iteration}
 
     @classmethod
     def from_dict(cls, data):
@@ -196,9 +200,8 @@ class _LightGBMScorer:
         # LightGBM reads only the checked trees (files written before hold
         # its feature importances and parameters after them, which it parses
         # without checks)
-        text = text[:text.index(_END) + len(_END)]
         try:
-            booster = lightgbm.Booster(model_str=text)
+            booster = lightgbm.Booster(model_str=_trees_only(text))
         except Exception as exc:  # LightGBM raises LightGBMError on bad text
             raise ValueError(f"LightGBM cannot read its booster ({exc})") from None
         return cls(booster, n_iter)
