@@ -7,7 +7,7 @@ import math
 import os
 import sys
 
-from .. import __version__
+from .. import __version__, _defaults
 from ._methods import available_methods
 from ._output import PROG, CLIError
 
@@ -97,8 +97,9 @@ def _add(parser, groups, *, force=None):
         add("--force", action="store_true",
             help=f"replace {force} if it exists (never an input file)")
     if "training" in groups:
-        add("--k", type=_positive_int, default=10,
-            help="number of items shown to each user: the k of pAp@k (default: 10)")
+        add("--k", type=_positive_int, default=_defaults.K,
+            help=f"number of items shown to each user: the k of pAp@k "
+                 f"(default: {_defaults.K})")
         add("--grid", choices=["small", "paper"], default="small",
             help="hyper-parameter grids: small (e.g. eta0 in {0.01, 0.1, 1} x "
                  "alpha in {0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x "

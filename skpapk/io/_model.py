@@ -27,6 +27,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .. import _defaults
 from .._base import BaseRanker
 from ..utils._files import atomic_write
 from ..utils._messages import cut
@@ -364,7 +365,7 @@ class SavedRanker(BaseRanker):
     array([1, 4])
     """
 
-    def __init__(self, k=10, *, scorer=None, metadata=None):
+    def __init__(self, k=_defaults.K, *, scorer=None, metadata=None):
         self.k = k
         self.scorer = scorer
         self.metadata = metadata
