@@ -7,6 +7,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from . import _defaults
 from ._linear import BaseLinearRanker
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, SURROGATES, get_surrogate
+from .losses._registry import RANKER_SURROGATES
 
 
 class PApKRanker(BaseLinearRanker):
@@ -282,12 +283,9 @@ class PApKRanker(BaseLinearRanker):
     (2,)
     """
 
-    #: The surrogates this ranker can train on; feeds both the parameter
-    #: validation and the dispatch in ``fit``.
-    surrogate_functions = {
-        name: SURROGATES[name]
-        for name in ("pairwise_logistic", "soft_papk", "avg", "max", "ts", "ramp")
-    }
+    #: The surrogates this ranker can train on (a part of ``SURROGATES``,
+    #: which ``fit`` dispatches through); feeds the parameter validation.
+    surrogate_functions = RANKER_SURROGATES
 
     #: The solvers; "auto" picks L-BFGS for the smooth surrogates.
     solvers = ("auto", "lbfgs", "subgradient")

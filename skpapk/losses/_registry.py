@@ -1,6 +1,7 @@
 """The registry of surrogates by name, and :func:`surrogate_loss`.
 
-One string registry, :data:`SURROGATES`, drives the dispatch here and the
+One registry, :data:`SURROGATES` (keyed by each class's ``name``), drives
+the dispatch here and, through its part :data:`RANKER_SURROGATES`, the
 ``surrogate`` parameter constraint of :class:`skpapk.PApKRanker` (as
 ``SGDClassifier.loss_functions`` does): a new surrogate is one small
 :class:`BaseSurrogate` subclass and one entry below.
@@ -27,16 +28,21 @@ from ._smooth import GROUP_WEIGHTS, PairwiseLogisticSurrogate, SoftPApKSurrogate
 #: Every surrogate by name: the four of the pAp@k paper, the two baselines'
 #: ("pauc": SVM-pAUC, "preck": SGD@k-avg) and the two smooth pairwise ones
 #: ("pairwise_logistic", "soft_papk").
-SURROGATES = {
-    "avg": AvgSurrogate,
-    "max": MaxSurrogate,
-    "ts": TightStructSurrogate,
-    "ramp": RampSurrogate,
-    "pauc": PAUCSurrogate,
-    "preck": PrecAtKSurrogate,
-    "pairwise_logistic": PairwiseLogisticSurrogate,
-    "soft_papk": SoftPApKSurrogate,
-}
+SURROGATES = {cls.name: cls for cls in (
+    AvgSurrogate,
+    MaxSurrogate,
+    TightStructSurrogate,
+    RampSurrogate,
+    PAUCSurrogate,
+    PrecAtKSurrogate,
+    PairwiseLogisticSurrogate,
+    SoftPApKSurrogate,
+)}
+
+#: Those :class:`skpapk.PApKRanker` trains on: all but the baselines' own
+#: ("pauc" of ``PAUCRanker``, "preck" of ``PrecAtKRanker``).
+RANKER_SURROGATES = {name: cls for name, cls in SURROGATES.items()
+                     if cls not in (PAUCSurrogate, PrecAtKSurrogate)}
 
 #: The names of the differentiable surrogates (those with a Hessian).
 SMOOTH_SURROGATES = tuple(name for name, cls in SURROGATES.items() if cls.smooth)
