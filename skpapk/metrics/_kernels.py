@@ -24,7 +24,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ..utils._groups import (
-    _smallest_uint,
+    label_segments,
     order_by_segment,
     ragged_positions,
     segment_starts,
@@ -66,20 +66,15 @@ def micro_average(per_group, defined):
 
 
 def label_counts(y_pos, codes, n_groups):
-    """Relevant and irrelevant rows of each group, and every row's segment.
-
-    Segment ``2g`` holds the relevant rows of group ``g``, ``2g + 1`` its
-    irrelevant rows (small unsigned codes, ready for a radix sort).
+    """Relevant and irrelevant rows of each group, and every row's segment
+    (:func:`~skpapk.utils._groups.label_segments`).
 
     Returns
     -------
     n_pos, n_neg : ndarray of intp of shape (n_groups,)
     segments : ndarray of unsigned int of shape (n,)
     """
-    dtype = _smallest_uint(2 * n_groups)
-    segments = codes.astype(dtype)
-    segments <<= 1
-    segments |= ~y_pos
+    segments = label_segments(y_pos, codes, n_groups)
     counts = np.bincount(segments, minlength=2 * n_groups)
     return counts[0::2], counts[1::2], segments
 

@@ -15,6 +15,7 @@ from ._kernels import (
     expected_papk_gain,
     expected_partial_auc_gain,
     expected_top_k_hits,
+    label_counts,
 )
 
 
@@ -234,10 +235,7 @@ def _group_label_counts(y_true, groups, pos_label):
     """Relevant and irrelevant rows of each group (validated inputs)."""
     y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
     codes, labels = check_groups(groups, y_pos.shape[0])
-    n_groups = labels.shape[0]
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups).astype(np.intp)
-    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
-    return n_pos, n_neg
+    return label_counts(y_pos, codes, labels.shape[0])[:2]
 
 
 def expected_papk_score(y_true, *, k, groups=None, average="micro",

@@ -143,6 +143,15 @@ def defined_groups(y_pos, codes, n_groups):
     return (n_pos > 0) & (n_pos < n_rows)
 
 
+def label_segments(y_pos, codes, n_groups):
+    """Segment ``2g`` for the relevant rows of group ``g``, ``2g + 1`` for its
+    irrelevant rows, as small unsigned codes (ready for a radix sort)."""
+    segments = codes.astype(_smallest_uint(2 * n_groups))
+    segments <<= 1
+    segments |= ~y_pos
+    return segments
+
+
 def segment_starts(counts):
     """Offset of every segment in a layout of consecutive segments."""
     starts = np.zeros(counts.shape[0], dtype=np.intp)
@@ -293,8 +302,8 @@ def rank_by_group_and_label(y_pos, scores, codes, n_groups):
     >>> r.rank, r.n_pos, r.n_neg
     (array([1, 0, 0, 1]), array([2]), array([2]))
     """
-    segments = 2 * codes.astype(np.intp, copy=False) + (~y_pos)
-    seg = rank_within_segments(scores, segments, 2 * n_groups)
+    seg = rank_within_segments(scores, label_segments(y_pos, codes, n_groups),
+                               2 * n_groups)
     counts = seg.counts.reshape(n_groups, 2)
     return GroupRanking(rank=seg.rank, n_pos=counts[:, 0], n_neg=counts[:, 1])
 
