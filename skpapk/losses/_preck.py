@@ -28,15 +28,8 @@ There is no Python loop over groups or over ``K``.
 
 import numpy as np
 
+from ..utils._groups import ragged_range, segment_starts
 from ._losses import BaseSurrogate, _sum_top_negatives
-
-
-def _ragged_arange(lengths):
-    """``owner, i`` with ``i`` running over ``0 .. lengths[owner] - 1``."""
-    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
-    starts = np.zeros(lengths.shape[0], dtype=np.intp)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    return owner, np.arange(owner.shape[0], dtype=np.intp) - starts[owner], starts
 
 
 class PrecAtKSurrogate(BaseSurrogate):
@@ -111,8 +104,9 @@ class PrecAtKSurrogate(BaseSurrogate):
         n_neg = ctx.n_neg[groups]
         k_lo = np.maximum(0, k - n_neg)
         k_hi = np.minimum(n_pos, k)
-        owner, offset, starts = _ragged_arange(k_hi - k_lo + 1)
-        n_true = k_lo[owner] + offset  # K of each (group, K) entry
+        n_values = k_hi - k_lo + 1
+        owner, n_true = ragged_range(n_values, k_lo)  # K of each (group, K)
+        starts = segment_starts(n_values)
         # Prefix sums of each scored group's top-beta positive scores.
         beta_used = np.where(scored, ctx.beta, 0)
         pos_start = np.zeros(ctx.n_groups + 1, dtype=np.intp)

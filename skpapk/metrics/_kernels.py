@@ -26,10 +26,10 @@ from scipy.special import gammaln
 from ..utils._groups import (
     label_segments,
     order_by_segment,
-    ragged_positions,
+    ragged_range,
     segment_starts,
 )
-from ._ties import _ragged_range, expected_correct_pairs
+from ._ties import expected_correct_pairs
 
 
 def group_ratios(numerator, denominator, defined):
@@ -203,8 +203,8 @@ def pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     counts = np.empty(2 * n_groups, dtype=np.intp)
     counts[0::2], counts[1::2] = n_pos, n_neg
     starts = segment_starts(counts)
-    top_pos = by_score[by_segment[ragged_positions(starts[0::2], n_top_pos)]]
-    top_neg = by_score[by_segment[ragged_positions(starts[1::2], n_top_neg)]]
+    top_pos = by_score[by_segment[ragged_range(n_top_pos, starts[0::2])[1]]]
+    top_neg = by_score[by_segment[ragged_range(n_top_neg, starts[1::2])[1]]]
     if top_pos.shape[0] == 0 or top_neg.shape[0] == 0:
         return np.zeros(n_groups), n_pairs
     # Dense rank (0 = highest) of the selected values; equal values, equal rank.
@@ -420,7 +420,7 @@ def expected_papk_gain(n_pos, n_neg, k):
     for width in np.unique(beta):
         sel = np.flatnonzero(beta == width)
         # one row per (pair, draws d = 1 .. beta + k' - 1)
-        owner, d = _ragged_range(width + k_neg[sel] - 1)
+        owner, d = ragged_range(width + k_neg[sel] - 1)
         d = d[:, None] + 1
         m = np.arange(n_cols[sel].max())[None, :]
         pmf = _hypergeometric_rows(u_pos[sel], u_neg[sel], owner, d, m)

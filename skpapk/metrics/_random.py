@@ -9,6 +9,7 @@ sums (the per-group ones are in :mod:`skpapk.metrics._kernels`).
 import numpy as np
 from scipy.special import digamma
 
+from ..utils._groups import ragged_range
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._common import _aggregate, _check_options
 from ._kernels import (
@@ -42,20 +43,6 @@ def _check_counts(name, values, *, minimum):
 def _harmonic(n):
     """Harmonic numbers H_n = 1 + 1/2 + ... + 1/n (H_0 = 0), vectorised."""
     return digamma(np.asarray(n, dtype=np.float64) + 1.0) + np.euler_gamma
-
-
-def _ragged_arange(lengths):
-    """``owner, i`` such that ``i`` runs over ``1..lengths[owner]`` for each owner.
-
-    Flat, without a Python loop: ``owner = [0, 0, 1, 2, 2, 2]``,
-    ``i = [1, 2, 1, 1, 2, 3]`` for ``lengths = [2, 1, 3]``.
-    """
-    lengths = np.asarray(lengths, dtype=np.intp)
-    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
-    offsets = np.zeros(lengths.shape[0], dtype=np.intp)
-    np.cumsum(lengths[:-1], out=offsets[1:])
-    i = np.arange(owner.shape[0], dtype=np.intp) - offsets[owner] + 1
-    return owner, i
 
 
 def _scalar_or_array(values, shape):
@@ -101,7 +88,7 @@ def worst_average_precision(n_items, n_pos):
     n_items, n_pos = _check_pair(n_items, n_pos)
     shape = n_items.shape
     n_items, n_pos = n_items.ravel(), n_pos.ravel()
-    owner, i = _ragged_arange(n_pos)
+    owner, i = ragged_range(n_pos, 1)
     total = np.bincount(owner, weights=i / (n_items[owner] - n_pos[owner] + i),
                         minlength=n_pos.shape[0])
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -9,7 +9,7 @@ order of the tied items (:mod:`skpapk.metrics._ties`).
 
 import numpy as np
 
-from ..utils._groups import rank_within_segments
+from ..utils._groups import ragged_range, rank_within_segments
 from ..utils._validation import check_k
 from ._common import _aggregate, _check_options, _validate
 from ._kernels import (
@@ -19,7 +19,7 @@ from ._kernels import (
     partial_auc_gains,
     tie_blocks,
 )
-from ._ties import _ragged_range, hypergeometric_pmf
+from ._ties import hypergeometric_pmf
 
 
 def papk_score(y_true, y_score, *, k, groups=None, average="micro",
@@ -432,7 +432,7 @@ def _random_auc_at_k(y_pos, y_score, codes, n_groups, k):
         s = k - blocks.gt_items[straddle]
         p, q = blocks.n_pos[straddle], blocks.n_neg[straddle]
         j_min = np.maximum(s - q, 0)
-        owner, i = _ragged_range(np.minimum(p, s) - j_min + 1)
+        owner, i = ragged_range(np.minimum(p, s) - j_min + 1)
         j, s_j = j_min[owner] + i, s[owner]
         prob = hypergeometric_pmf(p[owner] + q[owner], p[owner], s_j, j)
         pos_top, neg_top = a_pos[g][owner] + j, a_neg[g][owner] + s_j - j

@@ -16,17 +16,7 @@ placed before its ``r``-th relevant row, a negative hypergeometric variable:
 import numpy as np
 from scipy.special import gammaln
 
-
-def _ragged_range(lengths):
-    """``owner, i`` with ``i`` running over ``0 .. lengths[owner] - 1``.
-
-    Flat, without a Python loop: ``owner = [0, 0, 1, 2, 2, 2]``,
-    ``i = [0, 1, 0, 0, 1, 2]`` for ``lengths = [2, 1, 3]``.
-    """
-    lengths = np.asarray(lengths, dtype=np.intp)
-    owner = np.repeat(np.arange(lengths.shape[0]), lengths)
-    offsets = np.cumsum(lengths) - lengths
-    return owner, np.arange(owner.shape[0], dtype=np.intp) - offsets[owner]
+from ..utils._groups import ragged_range
 
 
 def _log_binom(n, k):
@@ -43,10 +33,10 @@ def _sum_over_ranks(c, p, q, r_first, n_r):
     ``E[(c - X)^+] = sum_{x < c} (c - x) P(X = x)`` needs ``min(c, q + 1)``
     terms per rank (``X_r <= q``).
     """
-    owner_r, i = _ragged_range(n_r)
+    owner_r, i = ragged_range(n_r)
     r = r_first[owner_r] + i
     c_r, p_r, q_r = c[owner_r], p[owner_r], q[owner_r]
-    owner_x, x = _ragged_range(np.minimum(c_r, q_r + 1))
+    owner_x, x = ragged_range(np.minimum(c_r, q_r + 1))
     r, c_x, p_x, q_x = r[owner_x], c_r[owner_x], p_r[owner_x], q_r[owner_x]
     log_pmf = (_log_binom(x + r - 1, x) + _log_binom(p_x - r + q_x - x, q_x - x)
                - _log_binom(p_x + q_x, q_x))

@@ -159,19 +159,25 @@ def segment_starts(counts):
     return starts
 
 
-def ragged_positions(starts, lengths):
-    """Concatenation of ``arange(starts[i], starts[i] + lengths[i])``.
+def ragged_range(lengths, start=0):
+    """``owner, i`` with ``i`` running over ``start[owner] .. start[owner] +
+    lengths[owner] - 1`` for each owner (``start``: one int or one per owner).
+
+    Flat, without a Python loop over the owners.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from skpapk.utils._groups import ragged_positions
-    >>> ragged_positions(np.array([0, 10]), np.array([2, 3]))
+    >>> from skpapk.utils._groups import ragged_range
+    >>> ragged_range([2, 1, 3])
+    (array([0, 0, 1, 2, 2, 2]), array([0, 1, 0, 0, 1, 2]))
+    >>> ragged_range(np.array([2, 3]), np.array([0, 10]))[1]
     array([ 0,  1, 10, 11, 12])
     """
-    offsets = np.cumsum(lengths) - lengths
+    lengths = np.asarray(lengths, dtype=np.intp)
     owner = np.repeat(np.arange(lengths.shape[0]), lengths)
-    return np.arange(owner.shape[0], dtype=np.intp) + (starts - offsets)[owner]
+    shift = start - segment_starts(lengths)
+    return owner, np.arange(owner.shape[0], dtype=np.intp) + shift[owner]
 
 
 @dataclass
@@ -364,9 +370,7 @@ def count_at_least(ref_codes, ref_values, query_codes, query_values, n_groups,
     order = stable_sort_by_codes(codes, n_groups,
                                  np.argsort(-values, kind="stable"))
     refs_so_far = np.cumsum(is_ref[order])
-    refs_before_group = np.zeros(n_groups, dtype=np.intp)
-    np.cumsum(np.bincount(ref_codes, minlength=n_groups)[:-1],
-              out=refs_before_group[1:])
+    refs_before_group = segment_starts(np.bincount(ref_codes, minlength=n_groups))
     position = np.empty_like(order)
     position[order] = np.arange(order.shape[0])
     query_pos = position[query_slice]

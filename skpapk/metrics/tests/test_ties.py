@@ -32,7 +32,8 @@ from skpapk.metrics import (
     recall_at_k_score,
     roc_auc_score,
 )
-from skpapk.metrics._ties import _ragged_range, expected_correct_pairs
+from skpapk.metrics._ties import expected_correct_pairs
+from skpapk.utils._groups import ragged_range
 
 # --------------------------------------------------------------------------
 # Oracles on one strict ranking: ``ranked`` is the labels, first place first
@@ -404,7 +405,7 @@ def test_expected_correct_pairs_by_enumeration(p, q, c):
 
 
 def test_ragged_range():
-    owner, i = _ragged_range([2, 0, 1, 3])
+    owner, i = ragged_range([2, 0, 1, 3])
     np.testing.assert_array_equal(owner, [0, 0, 2, 3, 3, 3])
     np.testing.assert_array_equal(i, [0, 1, 0, 0, 1, 2])
 
