@@ -16,9 +16,11 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._linear_loss import linear_scores
 from .metrics import papk_score
 from .utils._groups import (
     defined_groups,
+    n_undefined_groups,
     rank_within_segments,
     top_k_of_one_segment,
 )
@@ -172,9 +174,9 @@ class BaseRanker(BaseEstimator):
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)
-        n_defined = int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
-        self.n_groups_skipped_ = n_groups - n_defined
-        check_defined_groups(n_defined, n_groups, self.classes_)
+        self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
+        check_defined_groups(n_groups - self.n_groups_skipped_, n_groups,
+                             self.classes_)
         return X, y_pos, codes, n_groups
 
     def _check_val_feature_names(self, X_val):
@@ -285,7 +287,7 @@ class BaseRanker(BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr",
                           dtype=[np.float64, np.float32], reset=False)
-        return np.asarray(X @ self.coef_.astype(X.dtype, copy=False)).reshape(-1)
+        return linear_scores(X, self.coef_)
 
     def predict(self, X):
         """The scores of the rows (as ``LGBMRanker.predict``): higher first.

@@ -19,15 +19,15 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from . import _defaults
 from ._base import BaseRanker
+from ._linear_loss import _train_papk, linear_scores
 from ._ranker import _FixedSurrogateRanker
-from .metrics import papk_score
 from .model_selection import within_group_split
 from .utils._groups import (
     defined_groups,
@@ -509,7 +509,7 @@ def _score_std(X, coef):
     """Standard deviation of ``X @ coef``; 1 where the scores are equal up to
     rounding (constant features: dividing by the rounding noise gave coef_
     of 1e15)."""
-    scores = np.asarray(X @ coef.astype(X.dtype, copy=False), dtype=np.float64)
+    scores = np.asarray(linear_scores(X, coef), dtype=np.float64)
     std = float(np.std(scores))
     noise = 1e3 * np.finfo(np.float64).eps * float(np.max(np.abs(scores), initial=0))
     return std if std > noise else 1.0
@@ -528,10 +528,8 @@ def _line_search_scores(y_pos, codes, current, new, grid, k):
               + grid[:, None] * new[None, :]).reshape(-1)
     stacked_codes = (codes[None, :]
                      + n_groups * np.arange(n_grid)[:, None]).reshape(-1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        gains = papk_score(np.tile(y_pos, n_grid), scores, k=k,
-                           groups=stacked_codes, average=None, pos_label=True)
+    gains = _train_papk(np.tile(y_pos, n_grid), scores, stacked_codes, k,
+                        average=None)
     gains = gains.reshape(n_grid, n_groups)
     defined = ~np.isnan(gains[0])
     return gains[:, defined].mean(axis=1)
@@ -753,10 +751,8 @@ class GreedyPApKRanker(BaseRanker):
         fit_rows, val_rows = rows[fit_part], rows[val_part]
         X_fit, y_fit = X[fit_rows], y_pos[fit_rows]
         X_val, y_val, codes_val = X[val_rows], y_pos[val_rows], codes[val_rows]
-        n_val_pos = np.bincount(codes_val, weights=y_val, minlength=n_groups)
-        n_val = np.bincount(codes_val, minlength=n_groups)
-        self.n_validation_groups_ = int(np.count_nonzero((n_val_pos > 0)
-                                                         & (n_val_pos < n_val)))
+        self.n_validation_groups_ = int(np.count_nonzero(
+            defined_groups(y_val, codes_val, n_groups)))
         if self.n_validation_groups_ == 0:
             raise ValueError(
                 f"No group has a held-out relevant and irrelevant row for the "
@@ -774,13 +770,10 @@ class GreedyPApKRanker(BaseRanker):
                                         tol=self.tol, max_iter=self.max_iter)
             self.estimators_.append(model)
             coefs.append(coef / _score_std(X_fit, coef))
-        val_scores = [np.asarray(X_val @ c.astype(X.dtype, copy=False),
-                                 dtype=np.float64).reshape(-1) for c in coefs]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            self.estimator_scores_ = np.array([
-                papk_score(y_val, s, k=self.k, groups=codes_val, pos_label=True)
-                for s in val_scores])
+        val_scores = [np.asarray(linear_scores(X_val, c), dtype=np.float64)
+                      for c in coefs]
+        self.estimator_scores_ = np.array([
+            _train_papk(y_val, s, codes_val, self.k) for s in val_scores])
         # stable: equal held-out scores keep the fold order
         self.merge_order_ = np.argsort(-self.estimator_scores_, kind="stable")
         grid = np.linspace(0.0, 1.0, self.n_line_search)
@@ -952,8 +945,7 @@ class SelectPApKRanker(BaseRanker):
 
     def _pool(self, X, y_pos, codes, n_groups, coef):
         """Rows of every group's top-beta relevant and top-k' irrelevant rows."""
-        scores = np.asarray(X @ coef.astype(X.dtype, copy=False),
-                            dtype=np.float64).reshape(-1)
+        scores = np.asarray(linear_scores(X, coef), dtype=np.float64)
         ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
         limit = np.where(y_pos, np.minimum(ranking.n_pos, self.k)[codes],
                          np.minimum(ranking.n_neg, self.k)[codes])
@@ -989,10 +981,7 @@ class SelectPApKRanker(BaseRanker):
         self.n_iter_ = 0
         for _ in range(self.max_iter + 1):  # a loop over the few rounds
             pool, scores = self._pool(X, y_pos, codes, n_groups, coef)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UndefinedMetricWarning)
-                train_scores.append(papk_score(y_pos, scores, k=self.k,
-                                               groups=codes, pos_label=True))
+            train_scores.append(_train_papk(y_pos, scores, codes, self.k))
             digest = hashlib.blake2b(pool.tobytes(), digest_size=16).digest()
             if seen.get(digest) == self.n_iter_ - 1:  # the last round's pool:
                 self.converged_ = True                # the next fit repeats it

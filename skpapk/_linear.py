@@ -32,7 +32,7 @@ from ._solver import (
     subgradient_descent,
 )
 from .model_selection._split import _early_stopping_rows
-from .utils._groups import defined_groups
+from .utils._groups import n_undefined_groups
 from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
     binary_classes,
@@ -418,8 +418,7 @@ class BaseLinearRanker(BaseRanker):
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
                              reset=first_call)
-        self.n_groups_skipped_ = int(
-            n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+        self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
         state = (SolverState.zeros(X.shape[1]) if first_call
                  else self._solver_state)
         n_before = len(state.objective_curve)
@@ -449,8 +448,7 @@ class _InMemoryRows:
         elif ranker.early_stopping:
             X, y_pos, codes, validation = ranker._early_stopping_split(
                 X, y_pos, codes, n_groups)
-            ranker.n_groups_skipped_ = int(
-                n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+            ranker.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
         objective = InMemoryLinearLoss(X, y_pos, codes, n_groups, loss,
                                        k=ranker.k, alpha=ranker.alpha,
                                        n_threads=ranker._n_threads())

@@ -104,15 +104,21 @@ def linear_scores(X, w):
     return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
 
 
+def _train_papk(y_pos, scores, codes, k, *, average="micro"):
+    """Micro-pAp@k of scores of rows ``y_pos`` (``average=None``: the gain of
+    every group), the undefined groups left out without a warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
+                          average=average)
+
+
 def gain_sums(y_pos, scores, codes, n_groups, k):
     """Sum of the pAp@k gains of the defined groups, and their number."""
     n_defined = int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
     if n_defined == 0:
         return 0.0, 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        gains = papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
-                           average=None)
+    gains = _train_papk(y_pos, scores, codes, k, average=None)
     return float(np.sum(gains[~np.isnan(gains)])), n_defined
 
 

@@ -29,10 +29,9 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from sklearn.exceptions import ConvergenceWarning
 
-from ._linear_loss import InMemoryLinearLoss
-from .metrics import papk_score
+from ._linear_loss import InMemoryLinearLoss, _train_papk, linear_scores
 from .utils._routing import _stacklevel
 
 
@@ -238,18 +237,10 @@ class ValidationSet(namedtuple("ValidationSet", ["X", "y_pos", "codes"])):
     def score(self, w, k):
         """Micro-pAp@k of ``X @ w`` (NaN when a score is not finite or no
         group is defined)."""
-        X_val = self.X
-        scores = np.asarray(X_val @ w.astype(X_val.dtype, copy=False)).reshape(-1)
+        scores = linear_scores(self.X, w)
         if not np.all(np.isfinite(scores)):
             return np.nan
         return _train_papk(self.y_pos, scores, self.codes, k)
-
-
-def _train_papk(y_pos, scores, codes, k):
-    """Micro-pAp@k of scores of rows ``y_pos`` (undefined groups left out)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True)
 
 
 def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,

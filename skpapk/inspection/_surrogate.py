@@ -9,10 +9,12 @@ from sklearn.utils import check_array
 from sklearn.utils._plotting import _validate_style_kwargs
 
 from .._linear import BaseLinearRanker
+from .._linear_loss import linear_scores
 from .._solver import SolverState, projected_subgradient
 from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
 from ..metrics import papk_score
+from ..utils._groups import n_undefined_groups
 from ..utils._routing import _stacklevel
 from ..utils._validation import check_binary_target, check_groups, check_k
 from ._base import _get_ax, check_matplotlib_support
@@ -48,13 +50,12 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
     gets a row of NaN (with a warning).
     """
     losses = [get_surrogate(name) for name in surrogates]
-    dtype = X.dtype
     table = np.empty((coefs.shape[0], len(losses) + 1))
     n_not_finite = 0
     with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # said once below
         for t, w in enumerate(coefs):  # one row per iterate (epochs, not groups)
-            scores = np.asarray(X @ w.astype(dtype, copy=False)).reshape(-1)
+            scores = linear_scores(X, w)
             if not np.all(np.isfinite(scores)):
                 table[t] = np.nan
                 n_not_finite += 1
@@ -70,9 +71,7 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
             RuntimeWarning,
             stacklevel=_stacklevel(),
         )
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-    n_rows = np.bincount(codes, minlength=n_groups)
-    n_undefined = int(np.count_nonzero((n_pos == 0) | (n_pos == n_rows)))
+    n_undefined = n_undefined_groups(y_pos, codes, n_groups)
     if n_undefined:
         warnings.warn(
             f"{n_undefined} of {n_groups} groups have no relevant or no "

@@ -203,7 +203,7 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     """
     y_pos = np.asarray(y_pos, dtype=bool)
     codes = np.asarray(codes, dtype=np.intp)
-    segments = 2 * codes + (~y_pos)
+    segments = _segment_ids(y_pos, codes)
     order = stable_sort_by_codes(segments, 2 * n_groups)
     counts = np.bincount(segments, minlength=2 * n_groups)
     starts = segment_starts(counts)
@@ -224,9 +224,9 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     )
 
 
-def _segment_ids(layout):
-    """Segment of every sorted row: ``2 g`` relevant, ``2 g + 1`` irrelevant."""
-    return 2 * layout.codes + (~layout.y_pos)
+def _segment_ids(y_pos, codes):
+    """Segment of every row: ``2 g`` relevant, ``2 g + 1`` irrelevant."""
+    return 2 * codes + (~y_pos)
 
 
 def soft_top_weights(scores, layout, k, temperature):
@@ -254,7 +254,7 @@ def soft_top_weights(scores, layout, k, temperature):
         scores).
     """
     n_seg = 2 * layout.n_groups
-    seg = _segment_ids(layout)
+    seg = _segment_ids(layout.y_pos, layout.codes)
     mass = np.empty(n_seg)
     mass[0::2], mass[1::2] = layout.mass_pos, layout.mass_neg
     defined = np.repeat(layout.defined, 2)
@@ -864,7 +864,7 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         ``d z_l / d s_r = (delta_lr - a_r / W - z_l z_r a_r / W) / std``.
         """
         slope, top_mass, soft, z, row_std = implicit
-        seg = _segment_ids(layout)
+        seg = _segment_ids(layout.y_pos, layout.codes)
         n_seg = 2 * layout.n_groups
         slope_sum = np.bincount(seg, weights=slope, minlength=n_seg)
         weighted_L = np.bincount(seg, weights=slope * L, minlength=n_seg)
