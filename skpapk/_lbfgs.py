@@ -73,7 +73,6 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
     w0 = np.asarray(state.w, dtype=np.float64)
     scale = np.asarray(objective.column_scale, dtype=float)
     k = objective.k
-    state.n_groups_used = objective.n_groups_used
     with np.errstate(over="ignore", invalid="ignore"):
         value0, grad0 = objective.loss_gradient(w0)
     if not np.isfinite(value0) or not np.all(np.isfinite(grad0)):

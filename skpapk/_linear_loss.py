@@ -154,8 +154,6 @@ class LinearLoss:
     n_features : int
     n_samples : int
         Number of training rows.
-    n_groups_used : int
-        Number of defined groups (with a relevant and an irrelevant row).
     dtype : numpy dtype
         The dtype of the products ``X @ w`` (``X``'s).
     x_max : float
@@ -252,8 +250,6 @@ class InMemoryLinearLoss(LinearLoss):
             surrogate, (make_pair_layout(y_pos, codes, n_groups)
                         if isinstance(surrogate, SmoothPairwiseSurrogate)
                         else None), n_threads)
-        self.n_groups_used = int(np.count_nonzero(
-            defined_groups(y_pos, codes, n_groups)))
 
     @property
     def x_max(self):

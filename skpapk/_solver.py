@@ -75,15 +75,18 @@ class BestRound:
     """Early stopping's bookkeeping over the validation scores of a run.
 
     ``record`` appends an iteration's score, keeps the best iteration
-    (0-based) and applies :func:`no_improvement_count`; it returns whether
-    the run stops after this iteration. The boosted ranker's monitor and
-    its Dask replay use it.
+    (0-based; ``is_best`` says whether it is the one just recorded) and
+    applies :func:`no_improvement_count`; it returns whether the run stops
+    after this iteration. The linear rankers' solvers
+    (:meth:`SolverState.record_validation`), the boosted ranker's monitor
+    and its Dask replay use it.
     """
 
     def __init__(self, tol, n_iter_no_change):
         self.tol, self.n_iter_no_change = tol, n_iter_no_change
         self.scores = []
         self.best_score, self.best_iteration = -np.inf, 0
+        self.is_best = False
         self.n_no_improvement = 0
 
     def record(self, score):
@@ -92,7 +95,8 @@ class BestRound:
         self.n_no_improvement, stop = no_improvement_count(
             score, self.best_score, self.n_no_improvement, tol=self.tol,
             n_iter_no_change=self.n_iter_no_change)
-        if score > self.best_score:
+        self.is_best = score > self.best_score
+        if self.is_best:
             self.best_score, self.best_iteration = score, iteration
         return stop
 
@@ -110,17 +114,13 @@ class SolverState:
         Current iterate ``w_t``.
     t : int
         Number of epochs done (the next step size is ``eta0 / sqrt(t + 1)``).
-    best_w : ndarray of float64 of shape (n_features,)
-        Iterate with the lowest recorded objective.
     best_objective : float
-        Its objective.
+        The lowest recorded objective (``w_0 = 0`` is not recorded).
     n_no_improvement : int
         Consecutive epochs whose objective did not beat ``best_objective -
         tol``.
     objective_curve : list of float
         Objective at ``w_0, w_1, ...``.
-    n_groups_used : int
-        Groups with at least one positive and one negative.
     converged : bool
         Whether the ``tol`` criterion stopped the last call.
     diverged : bool
@@ -130,46 +130,53 @@ class SolverState:
         started at step ``t0`` (Polyak averaging); ``None`` before.
     n_averaged : int
         Number of iterates in ``avg_w``.
-    validation_scores : list of float
-        Validation micro-pAp@k of every validated iterate (the average when
-        averaging).
-    best_validation_score : float
-        The highest of them (``-inf`` before the first).
+    validation_record : BestRound or None
+        Early stopping's record of the validation micro-pAp@k of every
+        validated iterate (the average when averaging); ``None`` before the
+        first.
     best_validation_w : ndarray of float64 of shape (n_features,) or None
-        The validated iterate that reached it.
+        The validated iterate with the highest score.
     """
 
     w: np.ndarray
     t: int = 0
-    best_w: np.ndarray = None
     best_objective: float = np.inf
     n_no_improvement: int = 0
     objective_curve: list = field(default_factory=list)
-    n_groups_used: int = 0
     converged: bool = False
     diverged: bool = False
     avg_w: np.ndarray = None
     n_averaged: int = 0
-    validation_scores: list = field(default_factory=list)
-    best_validation_score: float = -np.inf
+    validation_record: BestRound = None
     best_validation_w: np.ndarray = None
+
+    @property
+    def validation_scores(self):
+        """Validation micro-pAp@k of every validated iterate."""
+        record = self.validation_record
+        return [] if record is None else record.scores
+
+    @property
+    def best_validation_score(self):
+        """The highest of them (``-inf`` before the first)."""
+        record = self.validation_record
+        return -np.inf if record is None else record.best_score
 
     @classmethod
     def zeros(cls, n_features):
         """Algorithm 1's start, ``w_0 = 0``."""
-        w = np.zeros(n_features, dtype=np.float64)
-        return cls(w=w, best_w=w.copy())
+        return cls(w=np.zeros(n_features, dtype=np.float64))
 
     @classmethod
     def from_coef(cls, coef):
         """A fresh start at a given ``w_0`` (copied, as float64).
 
         Algorithm 1 starts at ``w_0 = 0``; the authors' code starts at a
-        random ``w_0 ~ N(0, I)``. A non-zero ``w_0`` is a candidate for
-        ``best_w`` (``w_0 = 0`` is not: it scores every row alike).
+        random ``w_0 ~ N(0, I)``. A non-zero ``w_0``'s objective is recorded
+        in ``best_objective`` (that of ``w_0 = 0`` is not: it scores every
+        row alike).
         """
-        w = np.array(coef, dtype=np.float64)
-        return cls(w=w, best_w=w.copy())
+        return cls(w=np.array(coef, dtype=np.float64))
 
     def reset_stopping(self):
         """Forget the stopping records, keep the iterate, step count and average.
@@ -179,28 +186,21 @@ class SolverState:
         (best objective, best validation score, epochs without improvement)
         starts afresh, as the data may have changed.
         """
-        self.best_w = self.w.copy()
         self.best_objective = np.inf
         self.n_no_improvement = 0
-        self.validation_scores = []
-        self.best_validation_score = -np.inf
+        self.validation_record = None
         self.best_validation_w = None
 
     def record_validation(self, score, w, *, tol, n_iter_no_change):
         """Record a validation score; return whether early stopping ends the run.
 
-        The rule of :class:`sklearn.linear_model.SGDClassifier`'s early
-        stopping, shared by every solver: an iterate improves when its
-        score reaches the best so far plus ``tol``; the run stops after
-        ``n_iter_no_change`` iterates without improvement (never with
-        ``tol=None``). The best scored ``w`` is kept.
+        The rule of :class:`BestRound` (:func:`no_improvement_count`),
+        shared by every solver; the best scored ``w`` is kept.
         """
-        self.validation_scores.append(score)
-        self.n_no_improvement, stop = no_improvement_count(
-            score, self.best_validation_score, self.n_no_improvement, tol=tol,
-            n_iter_no_change=n_iter_no_change)
-        if score > self.best_validation_score:
-            self.best_validation_score = score
+        if self.validation_record is None:
+            self.validation_record = BestRound(tol, n_iter_no_change)
+        stop = self.validation_record.record(score)
+        if self.validation_record.is_best:
             self.best_validation_w = np.array(w, dtype=np.float64)
         return stop
 
@@ -304,14 +304,13 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         ``state.w`` is the last iterate (if the iterates diverged: the last
         one whose scores ``X @ w`` cannot overflow, i.e. with
         ``max|X| * ||w||_1`` below the largest float of ``X``'s dtype); the
-        rankers return it. ``state.best_w`` is the iterate
-        with the lowest objective among ``w_1, w_2, ...`` (``w_0 = 0`` scores
-        every row alike and is left out of that choice; a non-zero ``w_0``
-        given through the state at ``t = 0`` takes part in it). A subgradient
-        method does not decrease the objective monotonically, yet the last
-        iterate is the better ranker in our experiments: on weakly separable
-        data the margin-1 surrogates are lowest near ``w = 0``, where the
-        direction of ``w`` is still poor.
+        rankers return it. ``state.best_objective`` is the lowest objective
+        of ``w_1, w_2, ...`` (``w_0 = 0`` scores every row alike and is left
+        out; a non-zero ``w_0`` given through the state at ``t = 0`` takes
+        part). A subgradient method does not decrease the objective
+        monotonically, yet the last iterate is the better ranker in our
+        experiments: on weakly separable data the margin-1 surrogates are
+        lowest near ``w = 0``, where the direction of ``w`` is still poor.
 
     Warns
     -----
@@ -366,7 +365,6 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
     n_before = len(state.objective_curve)
     state.converged = False
     state.diverged = False
-    state.n_groups_used = objective.n_groups_used
     k = objective.k
     # |X @ w| <= max|X| * ||w||_1: an iterate past this bound could overflow
     # X @ w in X's dtype, so the solver stops before taking it
@@ -392,16 +390,14 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             # w_0 = 0 scores every row alike: never the answer (a given
             # non-zero w_0, from coef_init, is a candidate like any iterate)
             if state.t > 0 or np.any(w):
-                if validation is None:
-                    if tol is not None and f_w > state.best_objective - tol:
-                        state.n_no_improvement += 1
-                    else:
-                        state.n_no_improvement = 0
+                stop = False
+                if validation is None:  # the objective's rule, on -f(w)
+                    state.n_no_improvement, stop = no_improvement_count(
+                        -f_w, -state.best_objective, state.n_no_improvement,
+                        tol=tol, n_iter_no_change=n_iter_no_change)
                 if f_w < state.best_objective:
                     state.best_objective = f_w
-                    state.best_w = w.copy()
-                if (validation is None and tol is not None
-                        and state.n_no_improvement >= n_iter_no_change):
+                if stop:
                     state.converged = True
                     break
             w_new = w - (eta0 / np.sqrt(state.t + 1.0)) * epoch.gradient
@@ -431,8 +427,6 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                                            n_iter_no_change=n_iter_no_change):
                     state.converged = True
                     break
-    if not np.isfinite(state.best_objective) and state.t > 0 and not state.diverged:
-        state.best_w = state.w.copy()  # only w_0 was evaluated: keep w_1
     if state.diverged and state.t == 0 and not state.objective_curve:
         raise ValueError(start_not_finite(objective.dtype))
     if state.diverged:

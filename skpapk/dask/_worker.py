@@ -44,7 +44,6 @@ class LoadedPartition:
     y: np.ndarray
     codes: np.ndarray
     group_labels: np.ndarray
-    index: int
 
 
 @dataclass
@@ -64,8 +63,7 @@ class PreparedPartition:
     val: tuple = None
 
 
-def load_partition(X, y, groups, index, *, y_required=True,
-                   ensure_all_finite=True):
+def load_partition(X, y, groups, index, *, ensure_all_finite=True):
     """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
 
     Raises the in-memory errors (NaN or infinite features, NaN passing with
@@ -77,16 +75,15 @@ def load_partition(X, y, groups, index, *, y_required=True,
                     ensure_min_samples=0, input_name="X",
                     ensure_all_finite=ensure_all_finite)
     n = X.shape[0]
-    if y is not None:
-        y = column_or_1d(np.asarray(y), warn=True)
-        if y.shape[0] != n:
-            raise ValueError(
-                f"Partition {index}: y has {y.shape[0]} rows but X has {n}; y and "
-                f"groups must be partitioned like X (columns of the same dask "
-                f"DataFrame, or dask arrays chunked along X.chunks[0])."
-            )
-    elif y_required:  # pragma: no cover - the callers pass y
+    if y is None:
         raise ValueError("y is required.")
+    y = column_or_1d(np.asarray(y), warn=True)
+    if y.shape[0] != n:
+        raise ValueError(
+            f"Partition {index}: y has {y.shape[0]} rows but X has {n}; y and "
+            f"groups must be partitioned like X (columns of the same dask "
+            f"DataFrame, or dask arrays chunked along X.chunks[0])."
+        )
     if groups is not None:
         groups = np.asarray(groups)
         if groups.ndim == 1 and groups.shape[0] != n:
@@ -99,13 +96,13 @@ def load_partition(X, y, groups, index, *, y_required=True,
         labels = np.zeros(0, dtype=groups.dtype if groups is not None else np.intp)
     else:
         codes, labels = check_groups(groups, n)
-    return LoadedPartition(X=X, y=y, codes=codes, group_labels=labels, index=index)
+    return LoadedPartition(X=X, y=y, codes=codes, group_labels=labels)
 
 
 def summarize_partition(part):
     """What the client needs to know of a loaded partition (small)."""
-    classes = (binary_classes(part.y, input_name="y")[1]
-               if part.y is not None and part.y.shape[0] else None)
+    classes = (binary_classes(part.y, input_name="y")[1] if part.y.shape[0]
+               else None)
     return {
         "n_rows": part.X.shape[0],
         "n_features": part.X.shape[1],

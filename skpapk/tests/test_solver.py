@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from skpapk._solver import SolverState, projected_subgradient
 from skpapk.datasets import make_papk_simulation
-from skpapk.losses import SURROGATES, surrogate_loss
+from skpapk.losses import SURROGATES
 from skpapk.tests._helpers import algorithm_1, make_grouped_data
 
 ALL = ["avg", "max", "ts", "ramp", "pauc"]
@@ -75,14 +75,11 @@ def test_resuming_from_state_equals_one_run():
     assert state.t == 8
 
 
-def test_best_iterate_is_recorded():
+def test_best_objective_is_recorded():
     X, y, codes, n_groups = _data(4)
     state = projected_subgradient(X, y, codes, n_groups, loss=SURROGATES["avg"](),
                                   k=3, eta0=2.0, alpha=0.0, max_iter=30, tol=None)
-    curve = np.asarray(state.objective_curve)
-    assert state.best_objective == curve[1:].min()
-    value, _ = surrogate_loss(y, X @ state.best_w, codes, k=3, surrogate="avg")
-    assert value == pytest.approx(state.best_objective)
+    assert state.best_objective == min(state.objective_curve[1:])
 
 
 def test_tol_stops_early_without_warning():
@@ -162,7 +159,7 @@ def test_an_oracle_summing_parts_of_whole_groups_is_the_same_descent(
                   if early_stopping else None)
 
     class TwoParts(LinearLoss):
-        dtype, x_max, n_groups_used = X.dtype, float(np.abs(X).max()), n_groups
+        dtype, x_max = X.dtype, float(np.abs(X).max())
 
         def _surrogate_at(self, w, *, gradient, check_finite, train_papk):
             sums = [loss.loss_gradient_sums(y[p], X[p] @ w, codes[p], n_groups, 3)

@@ -125,6 +125,8 @@ def test_input_errors():
         _fit(dX[:, 0], dy, dgroups)
     with pytest.raises(ValueError, match="y has 10 rows but X has"):
         _fit(dX, dy[:10], dgroups)
+    with pytest.raises(ValueError, match="^y is required"):
+        _fit(dX, None, dgroups)
     halves = da.from_array(y, chunks=y.shape[0] // 2 + 1)
     lazy = halves.map_blocks(lambda b: b, chunks=((np.nan, np.nan),))
     with pytest.raises(ValueError, match="y has 2 partitions while X has 3"):
