@@ -147,7 +147,8 @@ class LinearLoss:
         Weight of ``||w||^2``.
     n_threads : int or None, default=None
         Threads of the compiled kernel of the smooth surrogates (the
-        result does not depend on it); ``None``: every CPU.
+        result does not depend on it); ``None``: the OpenMP threads this
+        process may use (respecting ``threadpoolctl``).
 
     Attributes
     ----------

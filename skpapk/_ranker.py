@@ -333,7 +333,7 @@ class PApKRanker(BaseLinearRanker):
         self.n_jobs = n_jobs
 
     def _n_threads(self):
-        # None: every core (the kernel's threads, as HGB's OpenMP threads)
+        # None: the OpenMP threads this process may use, as HGB's
         return self.n_jobs
 
     def _get_surrogate(self):

@@ -295,8 +295,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     verbose : int, default=0
         Print the objective and the training micro-pAp@k every epoch.
     n_threads : int or None, default=None
-        Threads of the smooth surrogates' compiled kernel (``None``: every
-        CPU; the result does not depend on it).
+        Threads of the smooth surrogates' compiled kernel (``None``: the
+        OpenMP threads this process may use, respecting ``threadpoolctl``;
+        the result does not depend on it).
 
     Returns
     -------

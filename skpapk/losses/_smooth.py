@@ -427,8 +427,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             The rows' layout from :func:`make_pair_layout` (built when
             ``None``); pass it to save the work across evaluations.
         n_threads : int or None, default=None
-            Threads summing the groups' pairs; ``None``: every CPU. The
-            result does not depend on it.
+            Threads summing the groups' pairs; ``None``: the OpenMP
+            threads this process may use (respecting ``threadpoolctl``).
+            The result does not depend on it.
 
         Returns
         -------
@@ -469,8 +470,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             The rows' layout from :func:`make_pair_layout` (built when
             ``None``); pass it to save the work across evaluations.
         n_threads : int or None, default=None
-            Threads summing the groups' pairs; ``None``: every CPU. The
-            result does not depend on it.
+            Threads summing the groups' pairs; ``None``: the OpenMP
+            threads this process may use (respecting ``threadpoolctl``).
+            The result does not depend on it.
 
         Returns
         -------
@@ -521,8 +523,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             booster only needs the gradient and Hessian, which cost no
             logarithm.
         n_threads : int or None, default=None
-            Threads summing the groups' pairs; ``None``: every CPU. The
-            result does not depend on it.
+            Threads summing the groups' pairs; ``None``: the OpenMP
+            threads this process may use (respecting ``threadpoolctl``).
+            The result does not depend on it.
         scale : float, default=1.0
             Factor of the returned value, gradient and Hessian (a booster's
             scaling of the loss), applied with the kernel's per-row factors
@@ -585,8 +588,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             booster only needs the gradient and Hessian, which cost no
             logarithm.
         n_threads : int or None, default=None
-            Threads summing the groups' pairs; ``None``: every CPU. The
-            result does not depend on it.
+            Threads summing the groups' pairs; ``None``: the OpenMP
+            threads this process may use (respecting ``threadpoolctl``).
+            The result does not depend on it.
         scale : float, default=1.0
             Factor of the returned value, gradient and Hessian (a booster's
             scaling of the loss), applied with the kernel's per-row factors
