@@ -6,7 +6,6 @@ from collections import namedtuple
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     _get_feature_names,
     _num_features,
@@ -94,6 +93,17 @@ def check_defined_groups(n_defined, n_groups, classes):
         )
 
 
+def check_score_sample_weight(estimator, sample_weight):
+    """Refuse a ``sample_weight`` given to ``estimator.score``."""
+    if sample_weight is not None:
+        raise ValueError(
+            f"{type(estimator).__name__}.score does not support sample_weight: "
+            f"micro-pAp@k is the unweighted mean over groups (users); "
+            f"leave sample_weight=None, or call skpapk.metrics.papk_score "
+            f"with average=None and weigh the per-group values yourself."
+        )
+
+
 class BaseRanker(BaseEstimator):
     """Base class of every skpapk ranker of top-k lists per group.
 
@@ -160,14 +170,6 @@ class BaseRanker(BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32],
                              ensure_all_finite=self._ensure_all_finite())
-        if type_of_target(y, input_name="y") == "unknown":
-            raise ValueError(
-                f"Unknown label type: y must hold binary relevance labels (two "
-                f"distinct values such as 0/1, or 'no'/'yes' with pos_label='yes'"
-                f"), got an array of "
-                f"dtype {y.dtype} that is not a label vector; convert it, e.g. "
-                f"y = np.asarray(y, dtype=int)."
-            )
         y_pos, self.classes_ = check_binary_target(
             y, pos_label=getattr(self, "pos_label", None), input_name="y",
             estimator_name=type(self).__name__)
@@ -346,13 +348,7 @@ class BaseRanker(BaseEstimator):
             Mean over groups of the pAp@k gains (groups without a relevant
             or an irrelevant row left out with an ``UndefinedMetricWarning``).
         """
-        if sample_weight is not None:
-            raise ValueError(
-                f"{type(self).__name__}.score does not support sample_weight: "
-                f"micro-pAp@k is the unweighted mean over groups (users); "
-                f"leave sample_weight=None, or call skpapk.metrics.papk_score "
-                f"with average=None and weigh the per-group values yourself."
-            )
+        check_score_sample_weight(self, sample_weight)
         check_is_fitted(self)
         check_groups_routing(self, groups, method="score")
         pos_label = check_fitted_labels(y, self.classes_,

@@ -40,6 +40,7 @@ from .utils._validation import (
     check_k,
     check_label_values,
     relevant_last,
+    unknown_labels,
 )
 
 
@@ -362,10 +363,10 @@ class BaseLinearRanker(BaseRanker):
             classes = order(seen)
         else:
             classes = self.classes_
-        unknown = np.setdiff1d(seen, classes)
-        if unknown.shape[0]:
+        unknown = unknown_labels(seen, classes)
+        if unknown:
             raise ValueError(
-                f"y has the label(s) {unknown.tolist()} not in classes "
+                f"y has the label(s) {unknown} not in classes "
                 f"{classes.tolist()} (set by the first partial_fit call or by "
                 f"fit); the binary labels must be the same across chunks."
             )

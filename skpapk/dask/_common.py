@@ -18,9 +18,10 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._base import check_score_sample_weight
 from .._categorical import categorical_codes
 from ..utils._routing import _stacklevel, check_groups_routing
-from ..utils._validation import relevant_last
+from ..utils._validation import check_at_most_two, relevant_last
 from . import _worker
 from ._oracle import PersistedPartitions
 from ._partition import is_dask_collection, is_frame, split_partitions
@@ -174,13 +175,7 @@ def check_partitions(estimator, X, summaries, groups):
     # classes_: the labels of all partitions, the relevant one last
     seen = [s["classes"] for s in summaries if s["classes"] is not None]
     classes = np.unique(np.concatenate(seen))
-    if classes.shape[0] > 2:
-        raise ValueError(
-            f"Only binary classification is supported. y has "
-            f"{classes.shape[0]} distinct values {classes[:5].tolist()} "
-            f"across its partitions; threshold it to relevant / not "
-            f"relevant first."
-        )
+    check_at_most_two(classes, input_name="y", where=" across its partitions")
     classes = relevant_last(classes, getattr(estimator, "pos_label", None),
                             input_name="y", estimator_name=type(estimator).__name__)
     n_groups = check_whole_groups([s["group_labels"] for s in summaries],
@@ -305,11 +300,7 @@ class DaskRankerMixin:
         if not any_dask(X, y, groups):
             return self._local_class.score(self, X, y, groups=groups,
                                            sample_weight=sample_weight)
-        if sample_weight is not None:
-            raise ValueError(
-                f"{type(self).__name__}.score does not support sample_weight: "
-                f"micro-pAp@k is the unweighted mean over groups (users)."
-            )
+        check_score_sample_weight(self, sample_weight)
         check_groups_routing(self, groups, method="score")
         X = self._check_dask_features(X)
         X, triples = split_partitions(X, y, groups)

@@ -276,9 +276,10 @@ def binary_classes(y, *, input_name="y_true"):
         target_type = type_of_target(y, input_name=input_name)
         if target_type == "unknown" and y.dtype == object:
             raise ValueError(
-                f"{input_name} is an array of dtype object, which is not read "
-                f"as labels (numbers stored as Python objects, as "
-                f"DataFrame.to_numpy() gives for columns of mixed types?); "
+                f"Unknown label type: {input_name} is an array of dtype "
+                f"object, which is not read as labels (numbers stored as "
+                f"Python objects, as DataFrame.to_numpy() gives for columns "
+                f"of mixed types?); "
                 f"convert it, e.g. {input_name} = np.asarray({input_name}, "
                 f"dtype=int)."
             )
@@ -289,13 +290,25 @@ def binary_classes(y, *, input_name="y_true"):
                 f"graded relevance first, e.g. {input_name} = (rating >= 4)."
             )
         classes = np.unique(y)
+    check_at_most_two(classes, input_name=input_name)
+    return y, classes
+
+
+def check_at_most_two(classes, *, input_name="y_true", where=""):
+    """Refuse more than two distinct labels ``classes`` of ``input_name``
+    (``where`` ends the count, e.g. " across its partitions")."""
     if classes.shape[0] > 2:
         raise ValueError(
             f"Only binary classification is supported. {input_name} has "
-            f"{classes.shape[0]} distinct values {classes[:5].tolist()}; "
-            f"threshold it to relevant / not relevant first."
+            f"{classes.shape[0]} distinct values {classes[:5].tolist()}"
+            f"{where}; threshold it to relevant / not relevant first."
         )
-    return y, classes
+
+
+def unknown_labels(seen, classes):
+    """The labels of ``seen`` that are not in ``classes``, as a list."""
+    known = set(classes.tolist())
+    return [label for label in seen.tolist() if label not in known]
 
 
 def _numeric_labels(classes):
@@ -477,8 +490,7 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     ValueError: y has the label(s) [2], which the ranker was not fitted on: ...
     """
     _, seen = binary_classes(y, input_name=input_name)
-    known = set(classes.tolist())
-    unknown = [label for label in seen.tolist() if label not in known]
+    unknown = unknown_labels(seen, classes)
     if unknown:
         labels = classes.tolist()  # Python scalars: no np.int64(1) in the text
         raise ValueError(
