@@ -24,6 +24,7 @@ per-partition pieces computed on the workers of a cluster.
 
 import warnings
 from collections import namedtuple
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -252,7 +253,7 @@ class InMemoryLinearLoss(LinearLoss):
                         if isinstance(surrogate, SmoothPairwiseSurrogate)
                         else None), n_threads)
 
-    @property
+    @cached_property
     def x_max(self):
         return abs_max(self.X)
 

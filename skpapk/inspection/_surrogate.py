@@ -9,8 +9,8 @@ from sklearn.utils import check_array
 from sklearn.utils._plotting import _validate_style_kwargs
 
 from .._linear import BaseLinearRanker
-from .._linear_loss import linear_scores
-from .._solver import SolverState, projected_subgradient
+from .._linear_loss import InMemoryLinearLoss, linear_scores
+from .._solver import SolverState, subgradient_descent
 from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
 from ..metrics import papk_score
@@ -255,7 +255,7 @@ class SurrogateDisplay:
         """Re-run a ranker's solver, record every iterate, plot the surrogates.
 
         The solver is deterministic: ``w_0 = 0``, then one epoch of
-        ``skpapk._solver.projected_subgradient`` at a time on a resumed
+        ``skpapk._solver.subgradient_descent`` at a time on a resumed
         state, with the ranker's surrogate, ``k``, ``eta0``, ``alpha`` and
         ``radius``. With ``max_iter=None`` the ranker's own ``max_iter``,
         ``tol`` and ``n_iter_no_change`` apply, so the last iterate is the
@@ -339,17 +339,17 @@ class SurrogateDisplay:
             )
         X, y_pos, codes, n_groups = est._validate_fit_data(X, y, groups)
         loss = est._get_surrogate()
+        objective = InMemoryLinearLoss(X, y_pos, codes, n_groups, loss, k=est.k,
+                                       alpha=est.alpha)
         state = SolverState.zeros(X.shape[1])
         coefs = [state.w.copy()]
         with warnings.catch_warnings():
             # one epoch per call: "max_iter reached" would be said every epoch
             warnings.simplefilter("ignore", ConvergenceWarning)
             for _ in range(n_epochs):
-                projected_subgradient(
-                    X, y_pos, codes, n_groups, loss=loss, k=est.k, eta0=est.eta0,
-                    alpha=est.alpha, max_iter=1, tol=tol,
-                    n_iter_no_change=est.n_iter_no_change, radius=est.radius,
-                    state=state)
+                subgradient_descent(
+                    objective, state, eta0=est.eta0, max_iter=1, tol=tol,
+                    n_iter_no_change=est.n_iter_no_change, radius=est.radius)
                 if state.converged or state.diverged:
                     break
                 coefs.append(state.w.copy())
