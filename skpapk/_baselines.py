@@ -28,7 +28,7 @@ from . import _defaults
 from ._base import BaseRanker
 from ._linear_loss import _train_papk, linear_scores
 from ._ranker import _FixedSurrogateRanker
-from .model_selection import within_group_split
+from .model_selection._split import _held_out_split
 from .utils._groups import (
     defined_groups,
     rank_by_group_and_label,
@@ -744,10 +744,8 @@ class GreedyPApKRanker(BaseRanker):
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         rng = check_random_state(self.random_state)
         rows = np.flatnonzero(defined_groups(y_pos, codes, n_groups)[codes])
-        fit_part, val_part = within_group_split(
-            y_pos[rows], codes[rows],
-            sizes=(1.0 - self.validation_fraction, self.validation_fraction),
-            random_state=rng)
+        fit_part, val_part = _held_out_split(
+            y_pos[rows], codes[rows], self.validation_fraction, rng)
         fit_rows, val_rows = rows[fit_part], rows[val_part]
         X_fit, y_fit = X[fit_rows], y_pos[fit_rows]
         X_val, y_val, codes_val = X[val_rows], y_pos[val_rows], codes[val_rows]

@@ -16,10 +16,12 @@ import warnings
 import dask
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import check_score_sample_weight
 from .._categorical import categorical_codes
+from ..model_selection._split import _check_early_stopping_split
 from ..utils._routing import _stacklevel, check_groups_routing
 from ..utils._validation import check_at_most_two, relevant_last
 from . import _worker
@@ -186,18 +188,18 @@ def check_partitions(estimator, X, summaries, groups):
 
 def check_validation_counts(validation_fraction, n_train, n_val):
     """The errors of the in-memory early-stopping split, over all partitions
-    (as ``skpapk.model_selection._split._early_stopping_rows``)."""
-    for part, n_defined, fix in (("validation", n_val, "raise"),
-                                 ("training", n_train, "lower")):
-        if not n_defined:
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
-                f"{validation_fraction} leaves no group with both a "
-                f"relevant and an irrelevant {part} row in any partition "
-                f"(a group needs about 1 / validation_fraction rows of "
-                f"each label to give one of each to validation); {fix} "
-                f"validation_fraction or set early_stopping=False."
-            )
+    (``n_train`` and ``n_val`` defined groups)."""
+    _check_early_stopping_split(validation_fraction, n_train, n_val,
+                                where=" in any partition")
+
+
+def partition_seeds(random_state, n_partitions, early_stopping):
+    """Seeds of the partitions' early-stopping splits, one per partition
+    drawn from ``random_state`` (``None`` each without early stopping)."""
+    if not early_stopping:
+        return [None] * n_partitions
+    rng = check_random_state(random_state)
+    return rng.randint(np.iinfo(np.int32).max, size=n_partitions).tolist()
 
 
 class DaskRankerMixin:

@@ -23,7 +23,6 @@ from functools import partial
 import dask
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils import check_random_state
 
 from .._base import check_defined_groups
 from ..utils._validation import check_k
@@ -34,6 +33,7 @@ from ._common import (
     check_partitions,
     check_validation_counts,
     load_partitions,
+    partition_seeds,
     reject_validation_rows,
 )
 from ._oracle import DaskLinearLoss, DistributedValidation, PersistedPartitions
@@ -153,10 +153,8 @@ class _DaskRows:
         stopping split, pair layout) and keep it there."""
         loaded, summaries, n_groups = self.loaded, self.summaries, self.n_groups
         fraction = ranker.validation_fraction if ranker.early_stopping else None
-        seeds = [None] * len(loaded)
-        if ranker.early_stopping:
-            rng = check_random_state(ranker.random_state)
-            seeds = rng.randint(np.iinfo(np.int32).max, size=len(loaded)).tolist()
+        seeds = partition_seeds(ranker.random_state, len(loaded),
+                                ranker.early_stopping)
         prepared = [dask.delayed(_worker.prepare_partition)(
                         part, self.classes[-1], loss, validation_fraction=fraction,
                         seed=seed)

@@ -31,7 +31,7 @@ from .._linear_loss import (
     gain_sums as _gain_sums,  # also dask._boost
 )
 from ..losses import SmoothPairwiseSurrogate, make_pair_layout
-from ..model_selection import within_group_split
+from ..model_selection._split import _held_out_split
 from ..utils._groups import defined_groups
 from ..utils._validation import binary_classes, check_fitted_labels, check_groups
 
@@ -122,9 +122,8 @@ def prepare_partition(part, pos_label, loss, *, validation_fraction=None,
     val = None
     if validation_fraction is not None:
         if X.shape[0]:
-            train, held = within_group_split(
-                y_pos, codes, sizes=(1.0 - validation_fraction, validation_fraction),
-                random_state=seed)
+            train, held = _held_out_split(y_pos, codes, validation_fraction,
+                                          seed)
         else:
             train = held = np.zeros(0, dtype=np.intp)
         val = (X[held], y_pos[held], codes[held])

@@ -375,18 +375,34 @@ def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
     -------
     train, val : ndarray of intp
     """
-    train, val = within_group_split(
-        y_pos, codes, sizes=(1.0 - validation_fraction, validation_fraction),
-        random_state=random_state)
-    for part, rows, fix in (("validation", val, "raise"),
-                            ("training", train, "lower")):
-        if not defined_groups(y_pos[rows], codes[rows], n_groups).any():
+    train, val = _held_out_split(y_pos, codes, validation_fraction, random_state)
+    _check_early_stopping_split(
+        validation_fraction,
+        defined_groups(y_pos[train], codes[train], n_groups).any(),
+        defined_groups(y_pos[val], codes[val], n_groups).any())
+    return train, val
+
+
+def _held_out_split(y_pos, codes, fraction, random_state):
+    """``(train, held)`` rows: ``fraction`` of every group's relevant and of
+    its irrelevant rows held out (:func:`within_group_split`)."""
+    return within_group_split(y_pos, codes, sizes=(1.0 - fraction, fraction),
+                              random_state=random_state)
+
+
+def _check_early_stopping_split(validation_fraction, n_train, n_val, *,
+                                where=""):
+    """Raise unless the training and the validation rows of early stopping
+    both have a group with both labels (``n_train`` and ``n_val`` such
+    groups); ``where`` follows "row" in the message."""
+    for part, n_defined, fix in (("validation", n_val, "raise"),
+                                 ("training", n_train, "lower")):
+        if not n_defined:
             raise ValueError(
                 f"early_stopping=True with validation_fraction="
                 f"{validation_fraction} leaves no group with both a relevant "
-                f"and an irrelevant {part} row (a group needs about 1 / "
+                f"and an irrelevant {part} row{where} (a group needs about 1 / "
                 f"validation_fraction rows of each label to give one of each "
                 f"to validation); {fix} validation_fraction or set "
                 f"early_stopping=False."
             )
-    return train, val
