@@ -299,8 +299,23 @@ def soft_top_weights(scores, layout, k, temperature):
     return p, soft
 
 
-#: Weights of the groups in the mean over groups (``group_weight``).
-GROUP_WEIGHTS = ("uniform", "inverse_variance")
+def _uniform_group_weights(layout):
+    """1 for every group."""
+    return np.ones(layout.n_groups)
+
+
+def _inverse_variance_group_weights(layout):
+    """``12 n+ n- / (n+ + n- + 1)`` of every group (its masses)."""
+    n_pos, n_neg = layout.mass_pos, layout.mass_neg
+    return 12.0 * n_pos * n_neg / (n_pos + n_neg + 1.0)
+
+
+#: Weights of the groups in the mean over groups (``group_weight``): the
+#: function giving them from a :class:`PairLayout`, by name.
+GROUP_WEIGHTS = {
+    "uniform": _uniform_group_weights,
+    "inverse_variance": _inverse_variance_group_weights,
+}
 
 
 def group_weights(layout, group_weight):
@@ -343,16 +358,14 @@ def group_weights(layout, group_weight):
     >>> group_weights(layout, "inverse_variance")   # 12 n+ n- / (n+ + n- + 1)
     array([6., 4., 0.])
     """
-    if group_weight == "uniform":
-        weight = np.ones(layout.n_groups)
-    elif group_weight == "inverse_variance":
-        n_pos, n_neg = layout.mass_pos, layout.mass_neg
-        weight = 12.0 * n_pos * n_neg / (n_pos + n_neg + 1.0)
-    else:
+    try:
+        weigh = GROUP_WEIGHTS[group_weight]
+    except (KeyError, TypeError):  # TypeError: not hashable
         raise ValueError(
-            f"group_weight must be one of {GROUP_WEIGHTS}, got {group_weight!r}."
-        )
-    return np.where(layout.defined, weight, 0.0)
+            f"group_weight must be one of {list(GROUP_WEIGHTS)}, got "
+            f"{group_weight!r}."
+        ) from None
+    return np.where(layout.defined, weigh(layout), 0.0)
 
 
 class SmoothPairwiseSurrogate(BaseSurrogate):
@@ -683,13 +696,20 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         raise NotImplementedError
 
 
+def _pair_shares(layout, numerator, denominator):
+    """``(u, v)``: the rows' ``numerator / denominator`` on the relevant
+    (``u``) and on the irrelevant (``v``) rows, 0 in the undefined groups."""
+    share = np.zeros(layout.order.shape[0])
+    np.divide(numerator, denominator, out=share,
+              where=layout.defined[layout.codes])
+    return np.where(layout.y_pos, share, 0.0), np.where(layout.y_pos, 0.0, share)
+
+
 def _uniform_weights(layout):
     """``u = w / n+`` on relevant rows, ``v = w / n-`` on irrelevant ones."""
     mass = np.where(layout.y_pos, layout.mass_pos[layout.codes],
                     layout.mass_neg[layout.codes])
-    share = np.zeros_like(mass)
-    np.divide(layout.weight, mass, out=share, where=layout.defined[layout.codes])
-    return np.where(layout.y_pos, share, 0.0), np.where(layout.y_pos, 0.0, share)
+    return _pair_shares(layout, layout.weight, mass)
 
 
 class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
@@ -847,11 +867,7 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         codes = layout.codes
         top_mass = np.where(layout.y_pos, np.minimum(layout.mass_pos, k)[codes],
                             np.minimum(layout.mass_neg, k)[codes])
-        share = np.zeros_like(p)
-        np.divide(layout.weight * p, top_mass, out=share,
-                  where=layout.defined[codes])
-        u = np.where(layout.y_pos, share, 0.0)
-        v = np.where(layout.y_pos, 0.0, share)
+        u, v = _pair_shares(layout, layout.weight * p, top_mass)
         # d share_r / d p_r and the curvature of the soft threshold
         slope = np.where(soft, layout.weight * p * (1.0 - p), 0.0)
         return u, v, (slope, top_mass, soft, z, row_std)
