@@ -2,7 +2,7 @@
 
 The ranker translates its own parameters once (``_translated``) and passes
 LightGBM's other parameters through (``**kwargs``). Here: how the two are
-merged (an alias given replaces the key it stands for), the arguments of
+merged (an alias given sets the key it stands for), the arguments of
 ``LGBMRanker.fit`` that users give among the parameters (``eval_at``,
 ``categorical_feature``), the booster's feature names, and the warnings
 about names LightGBM would ignore or read instead of the ranker's. LightGBM
@@ -96,16 +96,32 @@ def _eval_at(params):
 
 def with_passed_through(translated, passed):
     """The keyword arguments of ``LGBMRanker``: the ranker's ``translated``
-    parameters, less those an alias ``passed`` through stands for (else
-    LightGBM reads one or the other, depending on the key), then the
-    ``passed`` ones but the arguments of ``LGBMRanker.fit`` that the ranker
-    does not pass on (:data:`_FIT_ARGUMENT_HINTS`, warned about by
-    :func:`fit_arguments`; LightGBM would ignore them with a warning of its
-    own)."""
-    params = {key: value for key, value in translated.items()
-              if not _aliases(key) & set(passed) - {key}}
-    params.update({key: value for key, value in passed.items()
-                   if key not in _FIT_ARGUMENT_HINTS})
+    parameters, each given the value of its alias ``passed`` through (under
+    the ranker's key: ``LGBMRanker`` would give its own default of the key
+    precedence over the alias), then the other ``passed`` ones but the
+    arguments of ``LGBMRanker.fit`` that the ranker does not pass on
+    (:data:`_FIT_ARGUMENT_HINTS`, warned about by :func:`fit_arguments`;
+    LightGBM would ignore them with a warning of its own). An alias passed
+    as None is not given (LightGBM skips it); an alias of ``objective``,
+    which chooses the ranker's loss, is refused."""
+    passed = {key: value for key, value in passed.items()
+              if key not in _FIT_ARGUMENT_HINTS}
+    params = dict(translated)
+    for key in translated:
+        aliases = sorted(_aliases(key))
+        for alias in aliases:
+            if alias in passed and passed[alias] is None:
+                del passed[alias]
+        alias, value = _pop_alias(passed, (key, *aliases))
+        if alias is None:
+            continue
+        if key == "objective":
+            raise ValueError(
+                f"{alias}={value!r} is LightGBM's alias of objective, the "
+                f"loss the trees are fitted to: set objective instead of "
+                f"{alias}.")
+        params[key] = value
+    params.update(passed)
     return params
 
 
@@ -177,7 +193,7 @@ def _check_passed_through(ranker, lgb, seed):
                        + (f" (did you mean {close[0]}?)" if close else ""))
         else:
             same = [p for p in translated if p != key and key in _aliases(p)
-                    and not _same(value, own[p])]
+                    and value is not None and not _same(value, own[p])]
             if not same:
                 continue
             problem = (f"LightGBM's alias of {same[0]}, which LightGBM then "

@@ -21,6 +21,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skpapk import PApKBoostRanker
+from skpapk._lightgbm_params import _aliases
 from skpapk.exceptions import MissingGroupsWarning
 from skpapk.losses import LightGBMObjective, _smooth, get_surrogate
 from skpapk.metrics import micro_papk_scorer, papk_score
@@ -1216,6 +1217,57 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
     with pytest.raises(ValueError, match="eval_at and ndcg_at are aliases of "
                                          "LightGBM's eval_at; give only one"):
         fit(eval_at=[2], ndcg_at=[5]).fit(X, y, groups=groups)
+
+
+#: LightGBM's name of each parameter the ranker translates (as its model
+#: string shows it), and a value other than the ranker's.
+_TRANSLATED = {
+    "n_estimators": ("num_iterations", 3), "learning_rate": ("learning_rate", 0.3),
+    "num_leaves": ("num_leaves", 5), "min_child_samples": ("min_data_in_leaf", 3),
+    "min_child_weight": ("min_sum_hessian_in_leaf", 0.5),
+    "subsample": ("bagging_fraction", 0.5), "subsample_freq": ("bagging_freq", 2),
+    "colsample_bytree": ("feature_fraction", 0.5),
+    "reg_alpha": ("lambda_l1", 0.5), "reg_lambda": ("lambda_l2", 0.5),
+    "random_state": ("seed", 3), "n_jobs": ("num_threads", 1),
+    "verbose": ("verbosity", 0), "metric": ("metric", "map"),
+}
+
+
+@pytest.mark.parametrize("name, alias", [
+    (name, alias) for name in _TRANSLATED for alias in sorted(_aliases(name))])
+def test_lightgbm_trains_with_an_alias_of_a_translated_parameter(name, alias):
+    # LightGBM's scikit-learn estimators gave their own (default) value
+    # precedence over an alias: the ranker's warning said the opposite
+    X, y, groups = make_data()
+    lightgbm_name, value = _TRANSLATED[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ranker = PApKBoostRanker(k=3, n_estimators=4, **{alias: value}).fit(
+            X, y, groups=groups)
+    model = ranker.booster_.model_to_string()
+    assert f"\n[{lightgbm_name}: {value}]\n" in model
+    # None: not given (LightGBM's default is not read instead of the ranker's)
+    plain, none = [PApKBoostRanker(k=3, n_estimators=4, **given).fit(
+        X, y, groups=groups).booster_.model_to_string()
+        for given in ({}, {alias: None})]
+    assert re.search(rf"\n\[{lightgbm_name}: .*\]\n", plain)[0] in none
+
+
+def test_two_aliases_of_a_translated_parameter_are_refused():
+    X, y, groups = make_data()
+    with pytest.raises(ValueError, match="eta and shrinkage_rate are aliases of "
+                                         "LightGBM's learning_rate; give only one"):
+        PApKBoostRanker(k=3, n_estimators=4, eta=0.3, shrinkage_rate=0.2).fit(
+            X, y, groups=groups)
+
+
+@pytest.mark.parametrize("alias", ["application", "app", "loss", "objective_type"])
+def test_an_alias_of_objective_is_refused(alias):
+    X, y, groups = make_data()
+    with pytest.raises(ValueError, match=f"{alias}='binary' is LightGBM's alias "
+                                         f"of objective.*set objective"):
+        PApKBoostRanker(k=3, n_estimators=4, **{alias: "binary"}).fit(
+            X, y, groups=groups)
 
 
 def _categories(seed=0):
