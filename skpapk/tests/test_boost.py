@@ -558,6 +558,21 @@ def test_parameters_are_validated(params):
         PApKBoostRanker(**params).fit(X, y, groups=g)
 
 
+@pytest.mark.parametrize("name", [
+    "temperature", "n_estimators", "learning_rate", "num_leaves", "max_depth",
+    "min_child_samples", "min_child_weight", "subsample", "colsample_bytree",
+    "reg_alpha", "reg_lambda"])
+@pytest.mark.parametrize("value", [True, False])
+def test_lightgbms_numbers_refuse_bools(name, value):
+    # LightGBM refused them with an error about its data file (the
+    # objective refused a bool temperature under its own name)
+    X, y, g = make_data(15)
+    with pytest.raises(InvalidParameterError, match=f"'{name}' parameter of "
+                                                    f"PApKBoostRanker .* "
+                                                    f"Got {value} instead"):
+        PApKBoostRanker(**{**SMALL, name: value}).fit(X, y, groups=g)
+
+
 def test_constant_features_give_a_constant_ranker_with_a_warning():
     X, y, g = make_data(16)
     with pytest.warns(UserWarning, match="No feature of X can be split"):
