@@ -289,6 +289,23 @@ class LightGBMObjective:
                 f"y_true has shape {y_true.shape} but there are {n} scores; "
                 f"pass one label per row."
             )
+        if y_true.dtype.kind == "O":  # numbers as Python objects
+            try:
+                y_true = y_true.astype(np.float64)
+            except (TypeError, ValueError):
+                pass
+        if y_true.dtype.kind not in "biuf":
+            raise TypeError(
+                f"y_true (the labels) must hold numbers, relevant when > 0, "
+                f"got an array of dtype {y_true.dtype}; pass 0/1 (or graded) "
+                f"relevance labels."
+            )
+        if y_true.dtype.kind == "f" and np.isnan(y_true).any():
+            raise ValueError(
+                "y_true (the labels) holds NaN: every row needs a label, "
+                "relevant when > 0; drop the rows without one, or label them "
+                "0 (irrelevant)."
+            )
         if not np.all(np.isfinite(scores)):
             raise ValueError(
                 "The raw scores are not all finite (the boosting diverged?); "
@@ -303,7 +320,8 @@ class LightGBMObjective:
             )
         sizes = np.asarray(group)
         if (sizes.ndim != 1 or sizes.dtype.kind not in "iuf"
-                or np.any(sizes < 0) or np.any(sizes != np.round(sizes))
+                or not np.all(np.isfinite(sizes)) or np.any(sizes < 0)
+                or np.any(sizes != np.round(sizes))
                 or int(sizes.sum()) != n):
             raise ValueError(
                 f"group must hold the sizes of the consecutive groups "

@@ -245,10 +245,31 @@ def test_objective_rejects_bad_parameters(params, match):
     ((np.array([1.0, 0.0]), np.array([0.0, np.nan]), None, [2]), "finite"),
     ((np.array([1.0]), np.zeros(2), None, [2]), "one label per row"),
     ((np.array([1.0, 0.0]), np.zeros(2), np.array([1.0, -1.0]), [2]), "weight"),
+    ((np.array([1.0, 0.0]), np.zeros(2), None, [np.inf, 2]), "group must hold"),
+    ((np.array([1.0, 0.0]), np.zeros(2), None, [np.nan, 2]), "group must hold"),
+    ((np.array([np.nan, 0.0, 0.0, 1.0]), np.zeros(4), None, [2, 2]),
+     r"y_true \(the labels\) holds NaN"),
 ])
 def test_objective_rejects_bad_inputs(args, match):
     with pytest.raises(ValueError, match=match):
         LightGBMObjective("pairwise_logistic")(*args)
+
+
+@pytest.mark.parametrize("labels", [np.array(["a", "b"]), np.array([b"1", b"0"]),
+                                    np.array(["a", 1], dtype=object)])
+def test_objective_rejects_labels_that_are_not_numbers(labels):
+    with pytest.raises(TypeError, match="y_true .* must hold numbers"):
+        LightGBMObjective("pairwise_logistic")(labels, np.zeros(2), None, [2])
+
+
+def test_objective_takes_labels_of_any_numeric_dtype():
+    s = np.array([0.3, -0.2, 0.1, 0.5])
+    objective = LightGBMObjective("pairwise_logistic")
+    expected = objective(np.array([1.0, 0.0, 0.0, 1.0]), s, None, [2, 2])
+    for labels in [[True, False, False, True], np.array([1, 0, 0, 1], np.uint8),
+                   np.array([1, 0, 0, 1], dtype=object)]:
+        np.testing.assert_array_equal(objective(labels, s, None, [2, 2]),
+                                      expected)
 
 
 @pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
