@@ -28,11 +28,12 @@ from ._lightgbm_params import (
     fit_arguments,
     with_passed_through,
 )
-from ._solver import BestRound, _train_papk
+from ._linear_loss import _train_papk
+from ._solver import BestRound
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .losses._lightgbm import _NumberInterval, codes_from_sizes
 from .model_selection._split import _early_stopping_rows
-from .utils._groups import defined_groups, stable_sort_by_codes
+from .utils._groups import n_undefined_groups, stable_sort_by_codes
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
 
@@ -906,8 +907,8 @@ class PApKBoostRanker(BaseRanker):
         if early_stopping and given is None:
             train, val = _early_stopping_rows(y_pos, codes, n_groups,
                                               self.validation_fraction, rng)
-            self.n_groups_skipped_ = int(n_groups - np.count_nonzero(
-                defined_groups(y_pos[train], codes[train], n_groups)))
+            self.n_groups_skipped_ = n_undefined_groups(
+                y_pos[train], codes[train], n_groups)
         seed = self._lightgbm_seed(rng)
         # LightGBM wants each group's rows together: one index selects the
         # training rows and sorts them by group (no copy when every row

@@ -49,6 +49,7 @@ from ._common import (
     check_validation_counts,
     load_partitions,
     local_sections,
+    partition_seeds,
     reject_validation_rows,
 )
 from ._oracle import PersistedPartitions
@@ -274,13 +275,12 @@ class DaskBoostMixin(DaskRankerMixin):
             X, y, groups, ensure_all_finite=self._ensure_all_finite())
         classes, n_groups = check_partitions(self, X, summaries, groups)
         self.classes_ = classes
+        self._category_positions = []  # none on dask input (refused above)
         n_samples = sum(s["n_rows"] for s in summaries)
         early_stopping = self._uses_early_stopping(n_samples)
         rng = check_random_state(self.random_state)
         fraction = self.validation_fraction if early_stopping else None
-        seeds = [None] * len(loaded)
-        if early_stopping:  # as the linear rankers: one seed per partition
-            seeds = rng.randint(np.iinfo(np.int32).max, size=len(loaded)).tolist()
+        seeds = partition_seeds(rng, len(loaded), early_stopping)
         parts = PersistedPartitions([
             dask.delayed(prepare_boost_partition)(
                 part, classes[-1], self.group_weight, validation_fraction=fraction,

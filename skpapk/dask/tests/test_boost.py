@@ -406,3 +406,17 @@ def test_constant_features_do_not_start_lightgbm(cluster_client, monkeypatch,
     with pytest.raises(AssertionError, match="LightGBM was started"):
         skpapk.dask.PApKBoostRanker(k=5, n_estimators=3).fit(
             dX, dy, groups=dgroups)
+
+
+def test_a_refit_on_dask_arrays_forgets_the_category_columns(cluster_client):
+    # fitted in memory with a category column at position 1, then refitted
+    # on dask arrays (which have none): a plain array is scored
+    pd = pytest.importorskip("pandas")
+    X, y, groups = simulation(4, n_users=20)
+    frame = pd.DataFrame(X[:, :3], columns=list("abc")).assign(
+        b=lambda f: pd.Categorical((f["b"] > 0).astype(int)))
+    ranker = skpapk.dask.PApKBoostRanker(k=5, n_estimators=5, random_state=0)
+    ranker.fit(frame, y, groups=groups)
+    dX, dy, dgroups = as_dask(X[:, :3], y, groups, n_parts=2)
+    ranker.fit(dX, dy, groups=dgroups)
+    assert ranker.predict(X[:, :3]).shape == (y.shape[0],)
