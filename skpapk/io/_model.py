@@ -15,6 +15,7 @@ score the feature columns:
 Loading one cannot run code; a pickle or joblib file is refused.
 """
 
+import copy
 import json
 import math
 import os
@@ -322,7 +323,8 @@ class SavedRanker(BaseRanker):
     It scores rows as the saved ranker did (a pipeline's scaler folded into
     linear coefficients) and has the rankers' :meth:`decision_function`,
     :meth:`predict`, :meth:`score` and :meth:`recommend`. It is not fitted
-    again: it is what a model file holds.
+    again: it is what a model file holds, so that :func:`sklearn.base.clone`
+    gives a copy of it, fitted (as of a :class:`sklearn.frozen.FrozenEstimator`).
 
     Parameters
     ----------
@@ -372,6 +374,11 @@ class SavedRanker(BaseRanker):
 
     def __sklearn_is_fitted__(self):
         return self.scorer is not None
+
+    def __sklearn_clone__(self):
+        # a deep copy, as clone makes of parameters: set_params of the clone
+        # leaves the original as it is
+        return copy.deepcopy(self)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

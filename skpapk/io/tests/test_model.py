@@ -10,6 +10,7 @@ import joblib
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -96,6 +97,37 @@ def test_feature_names_are_kept(tmp_path, data):
                                ranker.decision_function(frame))
     with pytest.raises(ValueError, match="feature names"):
         model.decision_function(frame[["c", "b", "a"]])
+
+
+@pytest.mark.parametrize("kind", ["linear", "lightgbm"])
+def test_clone_keeps_what_the_file_holds(tmp_path, data, kind):
+    # a model file's model is never fitted: a clone is a copy of it, fitted
+    X, y, groups = data
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    if kind == "lightgbm":
+        pytest.importorskip("lightgbm")
+        from skpapk import PApKBoostRanker
+
+        ranker = PApKBoostRanker(k=3, n_estimators=4, num_leaves=4,
+                                 min_child_samples=2)
+    else:
+        ranker = PApKRanker(k=3)
+    save_ranker(ranker.fit(frame, y, groups=groups), tmp_path / "m.json")
+    model = load_ranker(tmp_path / "m.json")
+    copied = clone(model)
+    assert copied is not model and copied.n_features_in_ == 3
+    assert copied.classes_.tolist() == [0, 1]
+    np.testing.assert_array_equal(copied.decision_function(frame),
+                                  model.decision_function(frame))
+    assert copied.score(frame, y, groups=groups) == model.score(frame, y,
+                                                                groups=groups)
+    with pytest.raises(ValueError, match="feature names"):
+        copied.decision_function(frame[["c", "b", "a"]])
+    with pytest.raises(ValueError, match="3 features"), pytest.warns(
+            UserWarning, match="valid feature names"):
+        copied.decision_function(X[:, :2])
+    copied.set_params(k=1).metadata["note"] = "copy"
+    assert model.k == 3 and model.metadata == {}
 
 
 def test_file_is_plain_json_with_a_version(tmp_path):
