@@ -14,7 +14,12 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import (
+    Interval,
+    InvalidParameterError,
+    StrOptions,
+    validate_params,
+)
 
 #: Largest number of float64 values of one chunk of resamples (8 MiB).
 _CHUNK_VALUES = 2**20
@@ -93,9 +98,11 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
         ``papk_score(y_true, score_a, k=k, groups=groups, average=None)``
         (NaN for undefined groups).
     scores_b : array-like of shape (n_groups,)
-        Per-group values of the second ranker, in the same group order.
+        Per-group values of the second ranker, in the same group order. Two
+        pandas Series are paired by position too: their indexes must be
+        equal (align them first, e.g. ``scores_b.reindex(scores_a.index)``).
     n_resamples : int, default=9999
-        Number of random sign flips of the randomization test, and of
+        Number (not a bool) of random sign flips of the randomization test, and of
         bootstrap resamples when ``ci_method="bootstrap"``. When
         ``2 ** n_groups <= n_resamples`` every sign flip is enumerated and the
         p-value is exact.
@@ -121,10 +128,12 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
 
     Raises
     ------
+    TypeError
+        If the scores are not numbers (strings, say; None is NaN).
     ValueError
         If the arrays are not 1-D of the same length, hold infinite values,
-        or a group is NaN for one ranker only, or fewer than two groups are
-        defined for both.
+        are pandas objects with different indexes, or a group is NaN for one
+        ranker only, or fewer than two groups are defined for both.
 
     See Also
     --------
@@ -178,6 +187,10 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
     >>> round(result.standard_error, 4), result.pvalue
     (0.2887, 0.5)
     """
+    if isinstance(n_resamples, bool):  # an Integral to validate_params
+        raise InvalidParameterError(
+            f"The 'n_resamples' parameter of paired_comparison must be an int "
+            f"in the range [1, inf), not a bool. Got {n_resamples!r} instead.")
     diff, n_dropped = _differences(scores_a, scores_b)
     n = diff.shape[0]
     mean = float(diff.mean())
@@ -201,10 +214,20 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
 
 def _differences(scores_a, scores_b):
     """``scores_a - scores_b`` over the groups defined for both, and the drops."""
+    if (hasattr(scores_a, "iloc") and hasattr(scores_b, "iloc")
+            and not scores_a.index.equals(scores_b.index)):
+        raise ValueError(
+            "scores_a and scores_b have different indexes (other groups, or "
+            "the same groups in another order), and are paired by position: "
+            "align them first, e.g. scores_b.reindex(scores_a.index).")
     arrays = []
     for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
         try:
-            values = np.asarray(scores, dtype=np.float64)
+            values = scores if hasattr(scores, "dtype") else np.asarray(scores)
+            if values.dtype.kind in "SUV" or values.dtype.kind == "O" and any(
+                    isinstance(v, (str, bytes)) for v in np.ravel(values)):
+                raise TypeError("strings")
+            values = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name} must hold numbers (one metric value per "
                             f"group); got {scores!r:.80}.") from exc

@@ -3,6 +3,7 @@
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
@@ -181,15 +182,41 @@ def test_bad_scores(a, b, match):
         paired_comparison(a, b)
 
 
-def test_non_numeric_scores():
-    with pytest.raises(TypeError, match="scores_a must hold numbers"):
-        paired_comparison(["a", "b"], [0.1, 0.2])
+@pytest.mark.parametrize("a", [["a", "b"], ["0.5", "0.3"], np.array(["0.5", "0.3"]),
+                               [0.5, "0.3"], np.array([b"0.5", b"0.3"]),
+                               pd.Series(["0.5", "0.3"])])
+@pytest.mark.parametrize("swap", [False, True])
+def test_non_numeric_scores(a, swap):
+    args = ([0.1, 0.2], a) if swap else (a, [0.1, 0.2])
+    with pytest.raises(TypeError, match=f"scores_{'ab'[swap]} must hold numbers"):
+        paired_comparison(*args)
+
+
+@pytest.mark.parametrize("b_index", [[2, 1, 0], [0, 1, 3], ["0", "1", "2"]])
+def test_series_of_other_indexes_are_refused(b_index):
+    a = pd.Series([0.5, 0.2, 0.9], index=[0, 1, 2])
+    b = pd.Series([0.1, 0.4, 0.3], index=b_index)
+    with pytest.raises(ValueError, match="different indexes.*reindex"):
+        paired_comparison(a, b)
+    with pytest.raises(ValueError, match="different indexes"):
+        paired_comparison(a.to_frame("a").a, b.to_frame("b").b)
+    # with one Series only, or indexes equal, the values pair by position
+    expected = paired_comparison(a.to_numpy(), b.to_numpy(), random_state=0)
+    assert paired_comparison(a.to_numpy(), b, random_state=0) == expected
+    assert paired_comparison(a, b.set_axis(a.index), random_state=0) == expected
+
+
+def test_none_and_nullable_floats_are_nan():
+    a = pd.Series([0.5, None, 0.9, 0.4], dtype="Float64")
+    result = paired_comparison(a, [0.1, None, 0.3, 0.2], ci_method="t")
+    assert result.n_groups == 3 and result.n_dropped == 1
 
 
 @pytest.mark.parametrize(
     "params",
     [
         {"n_resamples": 0},
+        {"n_resamples": True},
         {"confidence_level": 1.0},
         {"confidence_level": 0},
         {"ci_method": "bca"},
