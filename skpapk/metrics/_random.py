@@ -10,7 +10,12 @@ import numpy as np
 from scipy.special import digamma
 
 from ..utils._groups import ragged_range
-from ..utils._validation import check_binary_target, check_groups, check_k
+from ..utils._validation import (
+    check_binary_target,
+    check_groups,
+    check_k,
+    check_one_per_row,
+)
 from ._common import _aggregate, _check_options
 from ._kernels import (
     expected_papk_gain,
@@ -220,6 +225,7 @@ def expected_papk(n_pos, n_neg, k):
 
 def _group_label_counts(y_true, groups, pos_label):
     """Relevant and irrelevant rows of each group (validated inputs)."""
+    check_one_per_row(y_true, input_name="y_true", example="y_true=[1, 0, 0]")
     y_pos = check_binary_target(y_true, pos_label=pos_label)[0]
     codes, labels = check_groups(groups, y_pos.shape[0])
     return label_counts(y_pos, codes, labels.shape[0])[:2]

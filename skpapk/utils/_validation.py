@@ -83,6 +83,31 @@ def column_1d(values, *, input_name):
     return column_or_1d(values)
 
 
+def check_one_per_row(values, *, input_name, example):
+    """A ``TypeError`` naming ``input_name`` unless ``values`` may hold one
+    value per row: not None, a scalar, a str or bytes (which NumPy would
+    split into characters, or read as one value), a set or dict (no order).
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import check_one_per_row
+    >>> check_one_per_row("abc", input_name="groups", example="groups=[0, 0, 1]")
+    Traceback (most recent call last):
+    ...
+    TypeError: groups must be array-like, one value per row (a list, ...
+    """
+    if not (values is None or isinstance(values, (str, bytes, set, frozenset, dict))
+            or getattr(values, "ndim", 1) == 0
+            or not hasattr(values, "__iter__") and not hasattr(values, "__array__")):
+        return
+    shown = repr(values) if isinstance(values, (str, bytes)) else str(values)
+    got = "None" if values is None else f"the {type(values).__name__} {shown:.40}"
+    raise TypeError(
+        f"{input_name} must be array-like, one value per row (a list, numpy "
+        f"array or pandas Series), got {got}; pass e.g. {example}."
+    )
+
+
 def check_groups(groups, n_samples, *, input_name="groups"):
     """Validate group (user / query) labels and encode them as integers.
 
@@ -112,6 +137,8 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     """
     if groups is None:
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
+    check_one_per_row(groups, input_name=input_name,
+                      example=f"{input_name}=[0, 0, 1] (None: one group)")
     groups = _as_array(groups)
     if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
             and groups.dtype.kind in "iu"):
@@ -559,6 +586,9 @@ def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None,
     labels : ndarray
         Sorted distinct group labels.
     """
+    check_one_per_row(y_true, input_name="y_true", example="y_true=[1, 0, 0]")
+    check_one_per_row(y_score, input_name="y_score",
+                      example="y_score=ranker.decision_function(X)")
     try:
         check_consistent_length(y_true, y_score)
     except ValueError as exc:

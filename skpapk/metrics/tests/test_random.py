@@ -248,6 +248,20 @@ def test_expected_papk_score_all_undefined_and_labels():
         expected_papk_score([0, 1, 1], k=1, groups=[0, 1])
     with pytest.raises(ValueError, match="Only binary"):
         expected_papk_score([0, 1, 2], k=1)
+
+
+@pytest.mark.parametrize("metric", [expected_papk_score, expected_precision_at_k_score,
+                                    expected_partial_auc_score])
+@pytest.mark.parametrize("y, g, match", [
+    (1, None, "y_true must be array-like.* the int 1"),
+    (None, None, "y_true .* got None"),
+    ("01", None, "y_true .* the str '01'"),
+    ([0, 1, 1], "abc", "groups must be array-like.* the str 'abc'"),
+    ([0, 1, 1], 0, "groups .* the int 0"),
+])
+def test_expected_scores_need_one_value_per_row(metric, y, g, match):
+    with pytest.raises(TypeError, match=match):
+        metric(y, k=1, groups=g)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert expected_papk_score([0, 1], k=3) == pytest.approx(0.5)

@@ -500,6 +500,18 @@ def test_papk_with_small_groups_uses_k_prime():
         ([0, 1, 1], [0.1, 0.2, 0.3], [0, 1], ValueError, "groups"),
         ([0, 1, 1], ["a", "b", "c"], None, TypeError, "y_score"),
         ([0.5, 1.5, 2.5, 3.0], [1, 2, 3, 4], None, ValueError, "y_true"),
+        # not one value per row: a str is not split into characters
+        ([0, 1, 1], [0.1, 0.2, 0.3], "abc", TypeError,
+         "groups must be array-like.* got the str 'abc'; pass e.g. groups="),
+        ([0, 1, 1], [0.1, 0.2, 0.3], b"abc", TypeError, "groups .* bytes"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], 0, TypeError, "groups .* the int 0"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], {0, 1, 2}, TypeError, "groups .* set"),
+        ([0, 1, 1], [0.1, 0.2, 0.3], np.array(0), TypeError, "groups .* ndarray"),
+        (1, 1, None, TypeError, "y_true must be array-like.* the int 1"),
+        (None, [0.1, 0.2], None, TypeError, "y_true .* got None; pass e.g. y_true="),
+        ("01", [0.1, 0.2], None, TypeError, "y_true .* the str '01'"),
+        ([0, 1], None, None, TypeError, "y_score .* got None; pass e.g. y_score="),
+        ([0, 1], 0.5, None, TypeError, "y_score .* the float 0.5"),
     ],
 )
 def test_bad_inputs_name_the_argument(metric, kwargs, y, s, g, error, match):

@@ -67,7 +67,13 @@ def test_check_groups_encodes_sorted_labels(groups, codes, labels):
      (np.array([1.0, np.nan, 2.0], dtype=object), ValueError, "missing id"),
      (np.array(["2020-01-01", "NaT", "2020-01-02"], dtype="datetime64[D]"),
       ValueError, "missing id"),
-     (np.array([1, "a", 2], dtype=object), TypeError, "mixes labels")],
+     (np.array([1, "a", 2], dtype=object), TypeError, "mixes labels"),
+     ("abc", TypeError, "groups must be array-like.* the str 'abc'"),
+     (b"abc", TypeError, "the bytes"),
+     (3, TypeError, "the int 3"),
+     (np.int64(3), TypeError, "the int64 3"),
+     ({0, 1, 2}, TypeError, "the set"),
+     ({0: 0, 1: 1, 2: 2}, TypeError, "the dict")],
 )
 def test_check_groups_rejects(groups, error, match):
     with pytest.raises(error, match=match):
