@@ -103,36 +103,39 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
     return tuned
 
 
-def fit_settings(args, method, spec, progress):
-    """``(fixed, grid)`` of ``fit``: the parameters given (``--eta0``,
-    ``--alpha``) and the grid left to tune. An option written on the
-    command line that ``method`` does not use is an error, even with its
-    default value; with nothing to tune, a note says that the tuning options
-    written are not used."""
-    given = args.given
-    own = spec.make().get_params()
-    unused = {  # option -> why the method does not use it
-        "eta0": "it has no step size" if "eta0" in own else "no parameter eta0",
-        "alpha": "no parameter alpha",
-        "scale": "trees need no scaling" if not spec.scale else None,
-        "max_iter": None if has_epochs(method) else (
-            "--max-iter sets the epochs of skpapk's linear rankers only")}
+def _unused(name, method):
+    """Why ``method`` does not read the option ``name``; None: it does."""
+    spec = available_methods()[method]
+    if name in spec.grids["paper"]:  # papk's L-BFGS tunes no eta0
+        return None
+    if name == "eta0":
+        own = spec.make().get_params()
+        return "it has no step size" if "eta0" in own else "no parameter eta0"
+    return {"alpha": "no parameter alpha",
+            "scale": None if spec.scale else "trees need no scaling",
+            "max_iter": None if has_epochs(method) else (
+                "--max-iter sets the epochs of skpapk's linear rankers only")}[name]
+
+
+def check_options(args, methods, progress, fixed=()):
+    """Raise when an option written on the command line (even with its
+    default value) is read by none of ``methods``; with nothing to tune, a
+    note says that the tuning options written are not used."""
     for name in ("eta0", "alpha", "scale", "max_iter"):
-        tuned = name in spec.grids["paper"]  # papk's L-BFGS tunes no eta0
-        if name in given and unused[name] and not tuned:
+        why = [_unused(name, m) for m in methods] if name in args.given else [None]
+        if all(why):
             option = f"--{name.replace('_', '-')}"
-            raise CLIError(f"{option}: {method} ({spec.label}) does not use it "
-                           f"({unused[name]}); leave {option} out.")
-    fixed = {name: getattr(args, name) for name in ("eta0", "alpha")
-             if getattr(args, name) is not None}
-    grid = grid_for(method, args.grid, fixed)
+            names = ", ".join(f"{m} ({available_methods()[m].label})"
+                              for m in methods)
+            raise CLIError(f"{option}: {names} {'do' if len(methods) > 1 else 'does'}"
+                           f" not use it ({'; '.join(dict.fromkeys(why))}); leave "
+                           f"{option} out.")
     tuning = [f"--{name.replace('_', '-')}" for name in ("cv", "cv_folds", "grid")
-              if name in given]
-    if not grid and tuning:
+              if name in args.given and (name != "cv" or args.command == "fit")]
+    if tuning and not any(grid_for(m, args.grid, fixed) for m in methods):
         progress(f"note: nothing is tuned (every parameter of the grid is "
                  f"given, or the grid is empty), so {' and '.join(tuning)} "
                  f"{'is' if len(tuning) == 1 else 'are'} not used")
-    return fixed, grid
 
 
 def cmd_fit(args):
@@ -148,7 +151,10 @@ def cmd_fit(args):
     check_input_file(args.file)
     check_output(args.out, option="--out", inputs=[args.file], force=args.force)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
-    fixed, grid = fit_settings(args, method, spec, progress)
+    fixed = {name: getattr(args, name) for name in ("eta0", "alpha")
+             if getattr(args, name) is not None}
+    check_options(args, [method], progress, fixed)
+    grid = grid_for(method, args.grid, fixed)
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")

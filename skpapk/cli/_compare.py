@@ -16,6 +16,7 @@ from ..metrics import paired_comparison, papk_score
 from ..model_selection import within_group_split
 from ._commands import (
     REPORTED,
+    check_options,
     describe_groups,
     ranking_metrics,
     read_training_csv,
@@ -167,6 +168,7 @@ def verdict(results, y, groups, k):
 def cmd_compare(args):
     progress = Progress(args.quiet)
     methods = parse_methods(args.methods)
+    check_options(args, methods, progress)
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     start, k = time.perf_counter(), args.k

@@ -182,6 +182,18 @@ def test_no_scorable_test_user_is_refused_before_tuning(tmp_path, capsys):
         "more rows of each label.")
 
 
+@pytest.mark.parametrize("methods, note", [
+    ("hgb", True), ("logreg,hgb", False), ("boost", True)])
+def test_nothing_to_tune_is_noted_as_by_fit(methods, note, capsys):
+    if "boost" in methods:
+        pytest.importorskip("lightgbm")
+    assert main(["compare", "--n-users", "12", "--methods", methods,
+                 "--cv-folds", "2", "--cv", "group"]) == 0
+    assert (("note: nothing is tuned (every parameter of the grid is given, or "
+             "the grid is empty), so --cv-folds is not used\n") in
+            capsys.readouterr().err) == note  # --cv splits the test part
+
+
 def test_plot_writes_a_png(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     png = tmp_path / "users.png"
