@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 import sklearn
-from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
@@ -155,36 +155,39 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
     # --n-jobs: parallel folds of one thread each, or the threads of one fit
     model = make_model(method, params=fixed, n_threads=1 if grid else n_jobs,
                        **settings)
-    refused = _refused(method, command, model, X, settings["scale"])
-    if not grid:
-        with progress.task(f"{title}: fit on all training rows"), refused:
-            fit_params = {"groups": groups} if available_methods()[
-                method].fit_groups else {}
-            with sklearn.config_context(enable_metadata_routing=True):
-                model.fit(X, y, **fit_params)
-        return Tuned(model, dict(fixed or {}), None, grid,
-                     time.perf_counter() - start)
-    search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
-                          scoring=_FoldScorer(settings["k"], cv), cv=cv,
-                          n_jobs=n_jobs, error_score="raise")
-    n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
-        [len(v) for v in grid.values()]))
-    with progress.task(f"{title}: cross-validation ({n_fits} fits) and the "
-                       f"final fit", total=n_fits) as advance, refused, \
+    params, cv_score = dict(fixed or {}), None
+    if grid:
+        search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
+                              scoring=_FoldScorer(settings["k"], cv), cv=cv,
+                              n_jobs=n_jobs, error_score="raise", refit=False)
+        n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
+            [len(v) for v in grid.values()]))
+        with progress.task(f"{title}: cross-validation ({n_fits} fits)",
+                           total=n_fits) as advance, \
+                _refused(method, command, model, X, settings["scale"]), \
+                sklearn.config_context(enable_metadata_routing=True), \
+                warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="One or more of the test "
+                                    "scores are non-finite")  # NaN: reported below
+            _ON_FOLD[0] = advance
+            try:
+                search.fit(X, y, groups=groups)
+            finally:
+                _ON_FOLD[0] = lambda: None
+        best = {n: search.best_params_[f"model__{n}"] for n in sorted(grid)}
+        model = sklearn.clone(model).set_params(
+            **{f"model__{n}": v for n, v in best.items()})
+        params, cv_score = {**params, **best}, float(search.best_score_)
+    with progress.task(f"{title}: fit on all training rows"), \
+            _refused(method, command, model, X, settings["scale"]), \
             sklearn.config_context(enable_metadata_routing=True), \
-            warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="One or more of the test scores "
-                                "are non-finite")  # NaN: reported below
-        _ON_FOLD[0] = advance
-        try:
-            search.fit(X, y, groups=groups)
-        finally:
-            _ON_FOLD[0] = lambda: None
-    params = {**(fixed or {}), **{n: search.best_params_[f"model__{n}"]
-                                  for n in sorted(grid)}}
-    tuned = Tuned(search.best_estimator_, params, float(search.best_score_), grid,
-                  time.perf_counter() - start)
-    if np.isnan(search.cv_results_["mean_test_score"]).all():
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        fit_params = {"groups": groups} if available_methods()[
+            method].fit_groups else {}
+        model.fit(X, y, **fit_params)
+    tuned = Tuned(model, params, cv_score, grid, time.perf_counter() - start)
+    if grid and np.isnan(search.cv_results_["mean_test_score"]).all():
         tried = "; ".join(f"{name} in {{{', '.join(map(format_param, values))}}}"
                           for name, values in sorted(grid.items()))
         n = len(search.cv_results_["params"])
@@ -195,6 +198,13 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
             f"row of each user the same score in a cross-validation fold, so "
             f"there is no model to choose. {_hints(method, command)[0]}",
             status=1)
+    for record in caught:  # the final model's; a divergence: check_tuned's note
+        if not issubclass(record.category, ConvergenceWarning):
+            warnings.warn_explicit(record.message, record.category,
+                                   record.filename, record.lineno)
+        elif not tuned.diverged:
+            progress(f"{title}: warning: ConvergenceWarning: "
+                     f"{' '.join(str(record.message).split())}")
     return tuned
 
 

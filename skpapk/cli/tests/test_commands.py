@@ -157,6 +157,30 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
     assert len(saved["scorer"]["coef"]) == 2
 
 
+@pytest.mark.parametrize("options, message", [
+    (["--method", "papk", "--max-iter", "5"],
+     "papk: warning: ConvergenceWarning: L-BFGS reached max_iter=5 iterations"),
+    (["--method", "avg", "--eta0", "1e30", "--alpha", "0", "--scale", "none"],
+     "avg: warning: ConvergenceWarning: The objective never went below its "
+     "value at the starting point w_0 = 0"),
+])
+@pytest.mark.parametrize("quiet", [False, True])
+def test_the_final_fit_convergence_warnings_are_shown(dataset, tmp_path, options,
+                                                      message, quiet, capsys):
+    # the folds' are not: the tuned papk fits nine folds of max_iter=5
+    assert main(["fit", str(dataset[0]), *FIT, *options, "--out",
+                 str(tmp_path / "m.json"), "--cv-folds", "3",
+                 *["-q"] * quiet]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines()
+             if "ConvergenceWarning" in line]
+    method = options[1]
+    assert all(line.startswith(f"skpapk: {method}: warning: ConvergenceWarning: ")
+               for line in lines)
+    assert len(lines) == (0 if quiet else 1 if method == "papk" else 2)
+    assert quiet or f"skpapk: {message}" in [line[:len(message) + 8]
+                                            for line in lines]
+
+
 @pytest.mark.parametrize("quiet", [False, True])
 def test_eta0_is_refused_where_unused(dataset, tmp_path, quiet, capsys):
     # papk is fitted by L-BFGS: no step size; a note alone vanished under -q
