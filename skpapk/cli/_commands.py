@@ -98,8 +98,7 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
                  n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed,
                  command=args.command)
     check_tuned(tuned, X, y, groups, args.k, progress, title, method=method,
-                grid_hint="; try --grid paper" if args.grid == "small" else "",
-                command=args.command)
+                grid_name=args.grid, command=args.command)
     return tuned
 
 

@@ -209,7 +209,7 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
 
 
 def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
-                grid_hint="", command="fit"):
+                grid_name="small", command="fit"):
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
     flat, steps, others, elsewhere = _hints(method, command)
@@ -234,10 +234,15 @@ def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
         progress(f"{title}: note: the fit diverged (its last finite iterate is "
                  f"kept); {steps or f'other hyper-parameters ({others})'} "
                  f"would be safer")
+    paper = available_methods()[method].grids["paper"]
     for name, value in tuned.params.items():
         values = sorted(tuned.grid.get(name, []))
         if len(values) >= 2 and value in (values[0], values[-1]):
             side = "largest" if value == values[-1] else "smallest"
+            beyond = grid_name == "small" and any(
+                v > value if side == "largest" else v < value
+                for v in paper.get(name, []))
+            hint = ("; try --grid paper" if beyond else f"; try one with --{name}"
+                    if command == "fit" and name in ("eta0", "alpha") else "")
             progress(f"{title}: note: {name}={format_param(value)} is the {side} "
-                     f"value of the grid: a better one may lie beyond it"
-                     f"{grid_hint}")
+                     f"value of the grid: a better one may lie beyond it{hint}")

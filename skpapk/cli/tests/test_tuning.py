@@ -33,7 +33,7 @@ class _Scores:
 
 
 def _check(sign, capsys, params=None, grid=None, X=None, diverged=False,
-           command="fit", method="avg"):
+           command="fit", method="avg", grid_name="small"):
     rng = np.random.default_rng(0)
     groups = np.repeat(np.arange(20), 15)
     y = (rng.random(groups.shape[0]) < 0.3).astype(int)
@@ -41,7 +41,7 @@ def _check(sign, capsys, params=None, grid=None, X=None, diverged=False,
         X = (y + rng.normal(scale=0.3, size=y.shape[0]))[:, None]
     tuned = Tuned(_Scores(sign, diverged), params or {}, None, grid or {}, 0.0)
     check_tuned(tuned, X, y, groups, 5, Progress(), "avg", method=method,
-                command=command)
+                command=command, grid_name=grid_name)
     return capsys.readouterr().err
 
 
@@ -71,6 +71,33 @@ def test_grid_edges_are_noted(capsys):
     assert "alpha=" not in err
     assert "value of the grid" not in _check(1, capsys, params={"C": 1.0},
                                              grid={"C": [1.0]})
+
+
+# --grid paper only where the paper grid goes beyond the edge (alpha's
+# smallest value is 1e-3 in both grids of avg, eta0's largest 1 in the small
+# grid and 0.5 in the paper grid); fit can set alpha and eta0
+@pytest.mark.parametrize("method, name, value, side, grid_name, hint", [
+    ("avg", "eta0", 0.01, "smallest", "small", "; try --grid paper"),
+    ("avg", "alpha", 0.1, "largest", "small", "; try --grid paper"),
+    ("avg", "eta0", 1.0, "largest", "small", "; try one with --eta0"),
+    ("avg", "alpha", 0.001, "smallest", "small", "; try one with --alpha"),
+    ("greedy", "alpha", 0.001, "smallest", "small", "; try one with --alpha"),
+    ("avg", "alpha", 0.001, "smallest", "paper", "; try one with --alpha"),
+    ("papk", "alpha", 1e-5, "smallest", "small", "; try --grid paper"),
+    ("papk", "alpha", 1e-6, "smallest", "paper", "; try one with --alpha"),
+    ("logreg", "C", 100.0, "largest", "small", "; try --grid paper"),
+    ("logreg", "C", 1000.0, "largest", "paper", ""),
+])
+@pytest.mark.parametrize("command", ["fit", "compare"])
+def test_grid_edge_hint_names_what_goes_beyond(method, name, value, side,
+                                                grid_name, hint, command, capsys):
+    values = [value, value * 10] if side == "smallest" else [value / 10, value]
+    if command == "compare" and "--grid" not in hint:
+        hint = ""
+    err = _check(1, capsys, params={name: value}, grid={name: values},
+                 command=command, method=method, grid_name=grid_name)
+    assert err.endswith(f"note: {name}={value:g} is the {side} value of the "
+                        f"grid: a better one may lie beyond it{hint}\n")
 
 
 def test_is_flat_per_group():
