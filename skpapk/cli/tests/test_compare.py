@@ -94,7 +94,9 @@ def test_default_compare_on_the_simulation_in_process(capsys):
     assert main(["compare", "--n-users", "30", "--methods", "papk,logreg,hgb",
                  "--k", "5", *FAST]) == 0
     out, err = capsys.readouterr()
-    assert "synthetic: 30 users with heterogeneous engagement" in err
+    # the shares of skpapk.datasets.make_engagement_simulation's docstring
+    assert ("synthetic: 30 users with heterogeneous engagement (1-55% of their "
+            "40-199 items relevant for 95% of them") in err
     lines = out.splitlines()
     assert lines[0].split()[:2] == ["method", "estimator"]
     assert [line.split()[0] for line in lines[2:5]] == ["papk", "logreg", "hgb"]
