@@ -64,8 +64,13 @@ def load_data(args, progress):
                                             random_state=args.random_state,
                                             download=not args.no_download)
             except FileNotFoundError as exc:
-                raise CLIError(str(exc).replace("path=", "--path ").replace(
-                    "the path argument", "--path")) from None
+                message = str(exc)
+                for name, option in [("path=None", "--path not given"),
+                                     ("path=", "--path "),
+                                     ("the path argument", "--path"),
+                                     ("download=False", "--no-download")]:
+                    message = message.replace(name, option)
+                raise CLIError(message) from None
         return (bunch.data, bunch.target.astype(np.int64), bunch.groups,
                 "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
                 "relevant)")

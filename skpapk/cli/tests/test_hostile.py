@@ -169,11 +169,23 @@ def test_an_empty_out_is_refused(dataset, capsys):
     assert_one_line_error(status, out, err, "--out is empty; give a file name.")
 
 
-def test_movielens_path_error_names_the_option(tmp_path, capsys):
-    status, out, err = run(["compare", "--data", "movielens", "--path",
-                            tmp_path / "nowhere", "--no-download", "-q"], capsys)
-    assert_one_line_error(status, out, err, "--path")
+@pytest.mark.parametrize("path, message", [
+    ("nowhere", "not found at '"),
+    (None, "not given (--path not given, SKPAPK_DATA unset or empty) and is "
+           "not in the cache"),
+])
+def test_movielens_path_error_names_the_option(path, message, tmp_path, capsys,
+                                               monkeypatch):
+    monkeypatch.delenv("SKPAPK_DATA", raising=False)
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path / "cache"))
+    where = [] if path is None else ["--path", tmp_path / path]
+    status, out, err = run(["compare", "--data", "movielens", *where,
+                            "--no-download", "-q"], capsys)
+    assert_one_line_error(status, out, err, message)
+    assert "--path" in err and "None" not in err
     assert "path=" not in err and "path argument" not in err
+    assert "download=False" not in err
+    assert path or "--no-download forbids fetching it" in err
 
 
 def test_a_method_that_cannot_use_the_rows_names_no_python_parameter(
