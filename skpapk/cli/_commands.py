@@ -211,7 +211,7 @@ def ranking_metrics(y, scores, groups, k):
 
 def cmd_score(args):
     progress = Progress(args.quiet)
-    model = load_model(args.model)
+    model = load_model(args.model, args.command)
     k = model.k if args.k is None else args.k
     data = _read_for_model(args, model, require_label=True)
     meta = model.metadata
@@ -252,7 +252,7 @@ def _rows_as_written(path, header, rows, delimiter):
 
 def cmd_recommend(args):
     progress = Progress(args.quiet)
-    model = load_model(args.model)
+    model = load_model(args.model, args.command)
     k = model.k if args.k is None else args.k
     to_stdout = args.out in (None, "-")
     check_input_file(args.file)

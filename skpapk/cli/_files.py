@@ -77,10 +77,11 @@ def write_output(path, *, option, force, **kwargs):
         raise appeared(path, option) from None
 
 
-#: Metadata every model file of ``skpapk fit`` holds, with their types.
+#: Metadata that ``score`` reads from a model file, with their types;
+#: ``recommend`` reads the group and feature columns only.
 _REQUIRED = {"group_col": (str, "a string"), "label_col": (str, "a string"),
              "feature_cols": (list, "a list"), "labels": (list, "a list"),
-             "pos_label": (str, "a string"), "method": (str, "a string")}
+             "pos_label": (str, "a string")}
 
 
 def save_model(path, meta, model, *, force=False):
@@ -102,10 +103,11 @@ def save_model(path, meta, model, *, force=False):
                        f"{exc.strerror or exc}.") from None
 
 
-def load_model(path):
-    """Read and check a model file written by ``skpapk fit``: a
-    :class:`~skpapk.io.SavedRanker`, or a :class:`CLIError` saying what is
-    wrong."""
+def load_model(path, command="score"):
+    """Read and check a model file for ``command`` (``score`` or
+    ``recommend``): a :class:`~skpapk.io.SavedRanker`, or a
+    :class:`CLIError` saying what is wrong. The feature columns are the
+    metadata's ``feature_cols``, else the model's feature names."""
     if not os.path.exists(path):
         raise CLIError(f"{path}: no such model file; create one with "
                        f"'skpapk fit FILE.csv ... --out {path}'.")
@@ -114,27 +116,31 @@ def load_model(path):
     except (ValueError, ImportError, OSError) as exc:
         raise CLIError(str(exc)) from None
     what, meta = f"{path} is not a model file written by 'skpapk fit'", model.metadata
-    wrong = [f"{key!r} ({name})" for key, (kind, name) in _REQUIRED.items()
-             if not isinstance(meta.get(key), kind) or isinstance(meta[key], bool)]
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:  # a file of save_ranker, from a DataFrame
+        meta.setdefault("feature_cols", list(names))
+    keys = list(_REQUIRED) if command == "score" else ["group_col", "feature_cols"]
+    wrong = [f"{key!r} ({_REQUIRED[key][1]})" for key in keys
+             if not isinstance(meta.get(key), _REQUIRED[key][0])]
     if wrong:  # all at once: a file of save_ranker may lack every one
         raise CLIError(f"{what}: its metadata lack or mistype {', '.join(wrong)}; "
                        f"a model of skpapk.io.save_ranker needs them in its "
-                       f"metadata= to be used by the commands (see the "
+                       f"metadata= to be used by 'skpapk {command}' (see the "
                        f"command-line guide).")
-    features, labels = meta["feature_cols"], meta["labels"]
-    columns = [meta["group_col"], meta["label_col"], *features]
+    columns = [meta[key] for key in ("group_col", "label_col") if key in keys]
+    features, labels = meta["feature_cols"], meta.get("labels")
     if (not features or not all(isinstance(name, str) for name in features)
-            or len(set(map(str, columns))) != len(columns)
-            or len(labels) != 2 or not all(isinstance(v, str) for v in labels)
-            or meta["pos_label"] not in labels):
+            or len(set(map(str, columns + features))) != len(columns + features)
+            or command == "score" and (
+                len(labels) != 2 or not all(isinstance(v, str) for v in labels)
+                or meta["pos_label"] not in labels)):
         raise CLIError(f"{what} (its group, label and feature columns must be "
                        f"distinct column names, its labels two strings that "
                        f"include pos_label).")
     if len(features) != model.n_features_in_:
         raise CLIError(f"{what} (its scorer uses {model.n_features_in_} features "
                        f"but it names {len(features)} feature columns).")
-    names = getattr(model, "feature_names_in_", None)
-    if names is not None:  # a file of save_ranker, from a DataFrame
+    if names is not None:
         if list(names) != features:
             raise CLIError(f"{what} (its feature_cols and feature_names_in differ: "
                            f"the scorer would read the wrong columns).")

@@ -1,16 +1,21 @@
 """The commands' model files: skpapk.io's, with the metadata of ``skpapk fit``
 checked on load and every problem a one-line error."""
 
+import io
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
+import sklearn
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
 from skpapk import PApKRanker
+from skpapk.cli import main
 from skpapk.cli._files import load_model, save_model
 from skpapk.cli._output import CLIError
+from skpapk.io import save_ranker
 
 META = {"method": "papk", "k": 3, "group_col": "user", "label_col": "rel",
         "feature_cols": ["a", "b", "c"], "labels": ["no", "yes"],
@@ -54,13 +59,14 @@ def _saved(tmp_path, model, change):
     (lambda c: c.pop("label_col"), r"lack or mistype 'label_col' \(a string\);"),
     (lambda c: c.update(label_col=None), "lack or mistype 'label_col'"),
     (lambda c: c.update(label_col=5), r"lack or mistype 'label_col' \(a string\)"),
-    (lambda c: c.update(method=True), r"lack or mistype 'method' \(a string\)"),
     # a file of save_ranker without them: every one named at once
     (lambda c: [c.pop(key) for key in ("group_col", "label_col", "feature_cols",
                                        "labels", "pos_label", "method")],
+     # (its feature_names_in, as save_model writes them, name the features)
      r"lack or mistype 'group_col' \(a string\), 'label_col' \(a string\), "
-     r"'feature_cols' \(a list\), 'labels' \(a list\), 'pos_label' \(a "
-     r"string\), 'method' \(a string\); a model of skpapk.io.save_ranker"),
+     r"'labels' \(a list\), 'pos_label' \(a string\); a model of "
+     r"skpapk.io.save_ranker needs them in its metadata= to be used by 'skpapk "
+     r"score'"),
     # the library's checks, as one-line errors
     (lambda c: c.update(k="3"), r"not a skpapk model file \(its k"),
     (lambda c: c["scorer"].update(kind="torch"), "kind \"torch\""),
@@ -68,6 +74,57 @@ def _saved(tmp_path, model, change):
 def test_invalid_model_files(tmp_path, model, change, message):
     with pytest.raises(CLIError, match=message):
         load_model(_saved(tmp_path, model, change))
+
+
+@pytest.mark.parametrize("keep, command, message", [
+    # recommend reads the group and feature columns only; score the labels too
+    (["group_col", "feature_cols"], "recommend", None),
+    (["group_col"], "recommend", r"lack or mistype 'feature_cols' \(a list\); "
+                                 r"a model .* 'skpapk recommend'"),
+    (["feature_cols"], "recommend", r"lack or mistype 'group_col' \(a string\);"),
+    (["group_col", "label_col", "feature_cols", "labels", "pos_label"], "score",
+     None),
+    (["group_col", "feature_cols"], "score", r"lack or mistype 'label_col' \(a "
+     r"string\), 'labels' \(a list\), 'pos_label' \(a string\); a model"),
+])
+@pytest.mark.parametrize("frame", [False, True])
+def test_a_command_needs_the_metadata_it_reads(tmp_path, model, keep, command,
+                                               message, frame):
+    # a DataFrame's columns (feature_names_in) are the feature columns
+    pipe, X = model
+    rows = X
+    if frame:
+        rows = pd.DataFrame(X, columns=["a", "b", "c"])
+        pipe = sklearn.clone(pipe).fit(rows, np.arange(40) % 3 == 0,
+                                       model__groups=np.arange(40) // 10)
+        keep = [key for key in keep if key != "feature_cols"]
+        message = None if message and "'feature_cols'" in message else message
+    path = tmp_path / "m.json"
+    save_ranker(pipe, path, metadata={key: META[key] for key in keep})
+    if message is None:
+        loaded = load_model(path, command)
+        assert loaded.metadata["feature_cols"] == ["a", "b", "c"]
+        np.testing.assert_allclose(loaded.decision_function(X),
+                                   pipe.decision_function(rows))
+    else:
+        with pytest.raises(CLIError, match=message):
+            load_model(path, command)
+
+
+def test_recommend_with_a_model_saved_from_python(tmp_path, model, capsys):
+    pipe, X = model
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    pipe = sklearn.clone(pipe).fit(frame, np.arange(40) % 3 == 0,
+                                   model__groups=np.arange(40) // 10)
+    save_ranker(pipe, tmp_path / "m.json", metadata={"group_col": "user"})
+    frame.assign(user=np.arange(40) // 10).to_csv(tmp_path / "new.csv",
+                                                  index=False)
+    assert main(["recommend", str(tmp_path / "new.csv"), "--model",
+                 str(tmp_path / "m.json"), "--k", "1", "-q"]) == 0
+    top = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert top.columns.tolist() == ["user", "rank", "score", "a", "b", "c"]
+    best = pipe.decision_function(frame).reshape(4, 10).argmax(1)
+    np.testing.assert_allclose(top[["a", "b", "c"]], X[best + np.arange(0, 40, 10)])
 
 
 def test_missing_model_and_unwritable_model(tmp_path, model):
