@@ -169,8 +169,9 @@ def cmd_fit(args):
     meta = {
         "skpapk_version": __version__, "method": method,
         "estimator": type(tuned.model[-1]).__name__,
-        "params": {n: v.item() if isinstance(v, np.generic) else v
-                   for n, v in tuned.params.items()},
+        "params": {**{n: v.item() if isinstance(v, np.generic) else v
+                      for n, v in tuned.params.items()},
+                   **({} if args.max_iter is None else {"max_iter": args.max_iter})},
         "k": args.k, "group_col": args.group_col, "label_col": args.label_col,
         "feature_cols": data.feature_names, "labels": labels,
         "pos_label": labels[1], "scale": args.scale if spec.scale else "none",

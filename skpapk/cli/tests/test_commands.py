@@ -152,7 +152,7 @@ def test_fixed_parameters_skip_tuning(dataset, tmp_path, capsys):
             "the grid is empty), so --cv-folds is not used") in err
     saved = json.loads(model.read_text())
     assert saved["feature_cols"] == ["f0", "f2"]
-    assert saved["params"] == {"eta0": 0.5, "alpha": 0.01}
+    assert saved["params"] == {"eta0": 0.5, "alpha": 0.01, "max_iter": 15}
     assert saved["cv"] == {"tuned": False, "score": None}
     assert len(saved["scorer"]["coef"]) == 2
 
@@ -179,6 +179,18 @@ def test_the_final_fit_convergence_warnings_are_shown(dataset, tmp_path, options
     assert len(lines) == (0 if quiet else 1 if method == "papk" else 2)
     assert quiet or f"skpapk: {message}" in [line[:len(message) + 8]
                                             for line in lines]
+
+
+@pytest.mark.parametrize("max_iter, params", [
+    ([], {"eta0": 0.5, "alpha": 0.01}),
+    (["--max-iter", "5"], {"eta0": 0.5, "alpha": 0.01, "max_iter": 5}),
+])
+def test_the_model_file_records_max_iter_when_given(dataset, tmp_path, max_iter,
+                                                    params):
+    model = tmp_path / "m.json"
+    assert main(["fit", str(dataset[0]), *FIT, "--method", "avg", "--eta0", "0.5",
+                 "--alpha", "0.01", *max_iter, "--out", str(model), "-q"]) == 0
+    assert json.loads(model.read_text())["params"] == params
 
 
 @pytest.mark.parametrize("quiet", [False, True])
