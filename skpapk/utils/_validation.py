@@ -127,7 +127,9 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         Code of each row's group, in ``[0, n_groups)``, following the sorted
         order of the labels (as :func:`numpy.unique`).
     labels : ndarray of shape (n_groups,)
-        The sorted distinct labels (``array([0])`` when ``groups`` is None).
+        The sorted distinct labels (``array([0])`` when ``groups`` is None;
+        of objects, exact, when a list mixes floats and ints beyond 2**53,
+        which float64 would merge).
 
     Examples
     --------
@@ -139,7 +141,15 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
     check_one_per_row(groups, input_name=input_name,
                       example=f"{input_name}=[0, 0, 1] (None: one group)")
-    groups = _as_array(groups)
+    values = groups if isinstance(groups, list) or hasattr(
+        groups, "__array__") else list(groups)
+    groups = _as_array(values)
+    if (groups.dtype.kind == "f" and isinstance(values, list)
+            and groups.size and 2**53 <= np.abs(groups).max() < np.inf
+            and any(isinstance(v, numbers.Integral) and abs(v) > 2**53
+                    for v in values)):
+        # a list of ints beyond 2**53 and floats: float64 would merge ids
+        groups = np.asarray(values, dtype=object)
     if (groups.ndim == 1 and groups.shape[0] == n_samples and n_samples
             and groups.dtype.kind in "iu"):
         encoded = encode_compact_ints(groups, n_samples)

@@ -520,6 +520,16 @@ def test_bad_inputs_name_the_argument(metric, kwargs, y, s, g, error, match):
 
 
 @pytest.mark.parametrize("metric, kwargs", ALL_METRICS)
+def test_group_ids_beyond_float_precision_stay_apart(metric, kwargs):
+    # a list of ints beyond 2**53 and floats: float64 merged the two groups
+    y, s = [1, 0, 1, 0], [0.9, 0.1, 0.1, 0.9]
+    got = metric(y, s, groups=[2**53 + 1, 2**53 + 1, 2**53, 2.0**53],
+                 average=None, **kwargs)
+    np.testing.assert_array_equal(
+        got, metric(y, s, groups=[1, 1, 0, 0], average=None, **kwargs))
+
+
+@pytest.mark.parametrize("metric, kwargs", ALL_METRICS)
 def test_long_double_scores_keep_their_order(metric, kwargs):
     # scores that float64 would merge: the cuts at the k-th score are exact
     s = 1 + np.arange(6, dtype=np.longdouble)[::-1] * np.longdouble(2) ** -60

@@ -44,7 +44,12 @@ def test_check_k_names_the_argument():
      ([5, 3, 5], [1, 0, 1], [3, 5]),
      (["b", "a", "b"], [1, 0, 1], ["a", "b"]),
      (np.array([2.0, -1.0, 2.0]), [1, 0, 1], [-1.0, 2.0]),
-     (np.array(["u1", "u2", "u1"], dtype=object), [0, 1, 0], ["u1", "u2"])],
+     (np.array(["u1", "u2", "u1"], dtype=object), [0, 1, 0], ["u1", "u2"]),
+     # ints beyond 2**53 and floats: float64 would merge 2**53 + 1 into 2**53
+     ([2**53 + 1, 2.0**53, 2**53 + 1], [1, 0, 1], [2**53, 2**53 + 1]),
+     ((v for v in [2**53 + 1, 2.0**53, 2**53]), [1, 0, 0], [2**53, 2**53 + 1]),
+     ([-(2**60), 0.5, -(2**60) + 1], [0, 2, 1],
+      np.array([-(2**60), -(2**60) + 1, 0.5], dtype=object))],
 )
 def test_check_groups_encodes_sorted_labels(groups, codes, labels):
     got_codes, got_labels = check_groups(groups, 3)
@@ -62,6 +67,7 @@ def test_check_groups_encodes_sorted_labels(groups, codes, labels):
      # "mixes labels", whose advice (astype(str)) made one user "nan" of them
      (np.array(["a", np.nan, "b"], dtype=object), ValueError, "missing id"),
      (["a", float("nan"), "b"], ValueError, "missing id"),
+     ([2**53 + 1, float("inf"), 1.0], ValueError, "NaN or infinite"),
      (pd.Series(["a", None, "b"]), ValueError, "missing id"),
      (pd.array(["a", pd.NA, "b"], dtype="string"), ValueError, "missing id"),
      (np.array([1.0, np.nan, 2.0], dtype=object), ValueError, "missing id"),
