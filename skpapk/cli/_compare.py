@@ -52,7 +52,7 @@ def load_data(args, progress):
             args.n_users, args.n_features, random_state=args.random_state)
         return X, y, groups, (
             f"synthetic: {args.n_users} users with heterogeneous engagement "
-            f"(1-55% of their 40-199 items relevant for 95% of them), decoy "
+            f"(1-54% of their 40-199 items relevant for 95% of them), decoy "
             f"irrelevant items, {args.n_features} features")
     if args.data == "movielens":
         from ..datasets import load_movielens_100k

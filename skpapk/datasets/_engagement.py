@@ -14,7 +14,7 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
     """Make users with heterogeneous engagement and noisy irrelevant items.
 
     Every user has an engagement level ``e ~ N(0, 1)``; its share of
-    relevant items is ``sigmoid(-2.2 + 1.2 e)`` (1% to 55% for 95% of the
+    relevant items is ``sigmoid(-2.2 + 1.2 e)`` (1% to 54% for 95% of the
     users, 10% for the median one), out of 40 to 199 items. The share drawn
     varies around it: with 500 users, 2% to 4% of them get no relevant item
     (their pAp@k is undefined, and left out of micro-pAp@k) and a few get

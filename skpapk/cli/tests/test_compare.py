@@ -95,7 +95,7 @@ def test_default_compare_on_the_simulation_in_process(capsys):
                  "--k", "5", *FAST]) == 0
     out, err = capsys.readouterr()
     # the shares of skpapk.datasets.make_engagement_simulation's docstring
-    assert ("synthetic: 30 users with heterogeneous engagement (1-55% of their "
+    assert ("synthetic: 30 users with heterogeneous engagement (1-54% of their "
             "40-199 items relevant for 95% of them") in err
     lines = out.splitlines()
     assert lines[0].split()[:2] == ["method", "estimator"]
