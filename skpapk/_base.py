@@ -1,5 +1,6 @@
 """Base classes of the rankers: validation, scoring, recommendation, fitting."""
 
+import functools
 import warnings
 from collections import namedtuple
 
@@ -104,6 +105,22 @@ def check_score_sample_weight(estimator, sample_weight):
         )
 
 
+def _restoring_state(method):
+    """``method`` (a ``fit``), leaving the estimator as it was when it raises."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        state = self.__dict__.copy()
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
+
+    wrapper._restores_state = True
+    return wrapper
+
+
 class BaseRanker(BaseEstimator):
     """Base class of every skpapk ranker of top-k lists per group.
 
@@ -119,7 +136,9 @@ class BaseRanker(BaseEstimator):
     scores), :meth:`score` (micro-pAp@k),
     :meth:`recommend` and the scikit-learn tags and metadata requests: under
     ``sklearn.set_config(enable_metadata_routing=True)``, ``groups`` is routed
-    to ``fit`` and ``score`` without ``set_fit_request`` calls.
+    to ``fit`` and ``score`` without ``set_fit_request`` calls. A ``fit`` or
+    ``partial_fit`` (of any subclass) that raises leaves the ranker as it was
+    before the call: still fitted as before, or still unfitted.
 
     See Also
     --------
@@ -142,6 +161,13 @@ class BaseRanker(BaseEstimator):
 
     __metadata_request__fit = {"groups": True}
     __metadata_request__score = {"groups": True}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ("fit", "partial_fit"):
+            method = getattr(cls, name, None)
+            if method is not None and not getattr(method, "_restores_state", False):
+                setattr(cls, name, _restoring_state(method))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

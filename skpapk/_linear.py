@@ -11,6 +11,7 @@ package. Two solvers share one ``skpapk._solver.SolverState``:
 """
 
 import copy
+import dataclasses
 import warnings
 from functools import partial
 from numbers import Integral, Real
@@ -420,8 +421,11 @@ class BaseLinearRanker(BaseRanker):
         check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
                              reset=first_call)
         self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
+        # the solver updates its state in place: a step that raises (a
+        # warning turned into an error) must not advance the fitted one
         state = (SolverState.zeros(X.shape[1]) if first_call
-                 else self._solver_state)
+                 else dataclasses.replace(self._solver_state, objective_curve=list(
+                     self._solver_state.objective_curve)))
         n_before = len(state.objective_curve)
         state = projected_subgradient(
             X, y_pos, codes, n_groups, loss=self._get_surrogate(), k=self.k,

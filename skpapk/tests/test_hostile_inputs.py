@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sklearn.exceptions import (
     ConvergenceWarning,
     DataConversionWarning,
+    NotFittedError,
     UndefinedMetricWarning,
 )
 
@@ -421,3 +422,75 @@ def test_scores_near_the_float_limits_raise_no_runtime_warning(metric):
         assert metric(y, scores, k=2, ties="error") == 1.0
     with pytest.raises(ValueError, match="y_score contains infinity"):
         metric(y, np.r_[np.inf, scores[1:]], k=2)
+
+
+# --- a fit that raises ------------------------------------------------------
+
+def _boost_ranker(**params):
+    pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    return PApKBoostRanker(n_estimators=3, min_child_samples=2, **params)
+
+
+def _one_label_per_group(X, y, g):
+    return X, (g % 2 == 0).astype(int), g
+
+
+def _fewer_features(X, y, g):
+    return X[:, :2], y, g
+
+
+@pytest.mark.parametrize("make_ranker, bad_data", [
+    (lambda: PApKRanker(k=3, warm_start=True), _fewer_features),
+    (lambda: PApKAvgRanker(k=3, warm_start=True), _fewer_features),
+    (lambda: PApKRanker(k=3), _one_label_per_group),
+    (lambda: PApKAvgRanker(k=3), _one_label_per_group),
+    (lambda: GreedyPApKRanker(k=3, n_estimators=2), _one_label_per_group),
+    (lambda: SelectPApKRanker(k=3), _one_label_per_group),
+    (_boost_ranker, _one_label_per_group),
+], ids=["PApKRanker-warm", "PApKAvgRanker-warm", "PApKRanker", "PApKAvgRanker",
+        "GreedyPApKRanker", "SelectPApKRanker", "PApKBoostRanker"])
+def test_a_refit_that_raises_leaves_the_previous_fit(make_ranker, bad_data):
+    pd = pytest.importorskip("pandas")
+    X, y, g = make_data(3)
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    ranker = make_ranker().fit(frame, y, groups=g)
+    before, scores = dict(vars(ranker)), ranker.predict(frame)
+    with pytest.raises(ValueError):  # after validate_data reset the features
+        ranker.fit(*bad_data(X, y, g[::-1]))
+    assert vars(ranker).keys() == before.keys()
+    assert all(vars(ranker)[name] is value for name, value in before.items())
+    np.testing.assert_array_equal(ranker.predict(frame), scores)
+
+
+@pytest.mark.parametrize("make_ranker", [
+    PApKRanker, PApKAvgRanker, GreedyPApKRanker, SelectPApKRanker, _boost_ranker],
+    ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_a_first_fit_that_raises_leaves_the_ranker_unfitted(make_ranker, method):
+    X, y, g = make_data(3)
+    ranker = make_ranker(k=3)
+    if not hasattr(ranker, method):
+        pytest.skip(f"{type(ranker).__name__} has no {method}")
+    params = dict(vars(ranker))
+    with pytest.raises(ValueError):  # one label: no pair to rank
+        getattr(ranker, method)(X, np.zeros_like(y), groups=g)
+    assert vars(ranker) == params
+    with pytest.raises(NotFittedError):
+        ranker.predict(X)
+
+
+def test_a_partial_fit_step_that_raises_leaves_the_previous_step():
+    X, y, g = make_data(3)
+    ranker = PApKAvgRanker(k=3).partial_fit(X, y, groups=g)
+    state = ranker._solver_state
+    t, curve = state.t, list(state.objective_curve)
+    ranker.set_params(eta0=1e308)  # the next iterate is not finite
+    before = dict(vars(ranker))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        with pytest.raises(ConvergenceWarning, match="diverged"):
+            ranker.partial_fit(100 * X, y, groups=g)
+    assert all(vars(ranker)[name] is value for name, value in before.items())
+    assert (state.t, state.objective_curve) == (t, curve)
