@@ -7,6 +7,7 @@ from collections import namedtuple
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
+from sklearn.utils._param_validation import InvalidParameterError, make_constraint
 from sklearn.utils.validation import (
     _get_feature_names,
     _num_features,
@@ -32,6 +33,11 @@ from .utils._validation import (
     check_k,
     check_label_values,
 )
+
+#: The constraints of ``_parameter_constraints`` that take ``True`` and
+#: ``False`` as booleans (every other one that takes them, as 1 and 0, is
+#: a number's).
+_BOOLEAN_CONSTRAINTS = ("boolean", "verbose", "no_validation", bool)
 
 Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
 Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
@@ -176,6 +182,26 @@ class BaseRanker(BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    def _validate_params(self):
+        """scikit-learn's validation of the parameters, and no bool where a
+        number is expected (``Interval`` takes ``True`` as 1)."""
+        super()._validate_params()
+        params = self.get_params(deep=False)
+        for name, constraints in self._parameter_constraints.items():
+            value = params.get(name)
+            if (not isinstance(value, (bool, np.bool_))
+                    or constraints == "no_validation"
+                    or any(isinstance(c, (str, type)) and c in _BOOLEAN_CONSTRAINTS
+                           for c in constraints)):
+                continue
+            shown = [str(c) for c in map(make_constraint, constraints)
+                     if not c.hidden]
+            expected = (shown[0] if len(shown) == 1
+                        else f"{', '.join(shown[:-1])} or {shown[-1]}")
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {type(self).__name__} must be "
+                f"{expected}, not a bool. Got {value!r} instead.")
+
     def _ensure_all_finite(self):
         """``validate_data``'s ``ensure_all_finite``: NaN features pass when
         the ranker handles missing values (its ``allow_nan`` tag)."""
@@ -191,7 +217,7 @@ class BaseRanker(BaseEstimator):
         codes : ndarray of intp
         n_groups : int
         """
-        check_k(self.k)  # also rejects k=True, which Interval(Integral) lets by
+        check_k(self.k)  # also past 2**63 - 1, which the constraints let by
         check_label_values(y, input_name="y")
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32],

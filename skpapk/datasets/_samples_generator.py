@@ -288,7 +288,8 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     n_pos = _check_count(n_pos, "n_pos")
     n_neg = _check_count(n_neg, "n_neg")
     beta = min(check_k(k), n_pos)
-    if not isinstance(margin, numbers.Real) or not np.isfinite(margin) or margin < 0:
+    if (isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real)
+            or not np.isfinite(margin) or margin < 0):
         raise ValueError(f"margin must be a finite number >= 0, got {margin!r}.")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
         if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)

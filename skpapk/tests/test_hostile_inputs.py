@@ -17,6 +17,7 @@ from sklearn.exceptions import (
     NotFittedError,
     UndefinedMetricWarning,
 )
+from sklearn.utils._param_validation import InvalidParameterError
 
 from skpapk import (
     GreedyPApKRanker,
@@ -227,6 +228,33 @@ def test_bad_k_raises_naming_k(k, error, method):
     X, y, g = make_data(9)
     with pytest.raises(error, match="k"):
         getattr(PApKRanker(k=k), method)(X, y, groups=g)
+
+
+def _number_parameters(cls):
+    """The parameters of ``cls`` whose constraints take no boolean."""
+    return [name for name, constraints in cls._parameter_constraints.items()
+            if not {"boolean", "verbose"} & {c for c in constraints
+                                             if isinstance(c, str)}]
+
+
+def _public_rankers():
+    import skpapk
+
+    return [getattr(skpapk, name) for name in sorted(skpapk.__all__)
+            if isinstance(getattr(skpapk, name), type)
+            and issubclass(getattr(skpapk, name), skpapk.BaseRanker)
+            and not name.startswith("Base")]
+
+
+@pytest.mark.parametrize("cls, name", [
+    (cls, name) for cls in _public_rankers() for name in _number_parameters(cls)])
+@pytest.mark.parametrize("value", [True, False])
+def test_a_bool_is_no_number_parameter(cls, name, value):
+    # Interval(Integral) and Interval(Real) take True as 1 and False as 0
+    X, y, g = make_data(9)
+    with pytest.raises(InvalidParameterError,
+                       match=f"'{name}' parameter of {cls.__name__} must be"):
+        cls(**{name: value}).fit(X, y, groups=g)
 
 
 # --- duplicated rows ---------------------------------------------------------

@@ -198,6 +198,7 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta", [[1.0]]), {}, ValueError, "1-d"),
         (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
         (("beta",), {"margin": -1.0}, ValueError, "margin"),
+        (("beta",), {"margin": True}, ValueError, "margin"),
         (("beta",), {"k": 0}, ValueError, "k must be"),
         (("beta",), {"n_neg": 0}, ValueError, "n_neg"),
         # finite, but the negatives' scores fall beyond float64 (-inf)
