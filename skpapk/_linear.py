@@ -40,6 +40,7 @@ from .utils._validation import (
     check_groups,
     check_k,
     check_label_values,
+    check_pos_label,
     relevant_last,
     unknown_labels,
 )
@@ -330,8 +331,27 @@ class BaseLinearRanker(BaseRanker):
                             "(early_stopping=True)")
         return "To learn a ranker, " + "; or ".join(remedies) + "."
 
+    def _check_unchanged_pos_label(self):
+        """Refuse a ``pos_label`` set since the fit to another relevant label."""
+        fitted = self.classes_.tolist()[-1]
+        try:
+            relevant = check_pos_label(np.sort(self.classes_), self.pos_label)
+        except ValueError:  # not a label of classes_, or None for words
+            relevant = None
+        if relevant is None or relevant != fitted:
+            raise ValueError(
+                f"pos_label={self.pos_label!r} does not make {fitted!r} the "
+                f"relevant label, as it was for the fit that partial_fit "
+                f"continues (classes_={self.classes_.tolist()}); partial_fit "
+                f"cannot change the relevant label. Set pos_label={fitted!r}, "
+                f"or fit from scratch (fit, or a new ranker) with the new "
+                f"pos_label."
+            )
+
     def _check_partial_fit_target(self, y, classes, first_call):
         """Binary labels of a chunk against ``classes_``; set it on the first call."""
+        if not first_call:
+            self._check_unchanged_pos_label()
         y, seen = binary_classes(y, input_name="y")
         order = partial(relevant_last, pos_label=self.pos_label, input_name="y",
                         estimator_name=type(self).__name__)

@@ -207,6 +207,29 @@ def test_classes_across_chunks():
         PApKRanker().partial_fit(X, g % 3, groups=g)
 
 
+@pytest.mark.parametrize("labels, fitted, changed", [
+    ([0, 1], None, 0), ([0, 1], 0, None), ([0, 1], 0, 1), ([0, 1], None, 2),
+    (["no", "yes"], "yes", "no"), (["no", "yes"], "yes", None),
+])
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_partial_fit_refuses_another_relevant_label(labels, fitted, changed,
+                                                   method):
+    X, y, g = make_data(12)
+    y = np.asarray(labels)[y]
+    ranker = getattr(PApKRanker(k=3, pos_label=fitted), method)(X, y, groups=g)
+    coef, t = ranker.coef_, ranker.t_
+    ranker.set_params(pos_label=changed)
+    with pytest.raises(ValueError, match=r"partial_fit cannot change the "
+                                         r"relevant label.*fit from scratch"):
+        ranker.partial_fit(X, y, groups=g)
+    assert ranker.coef_ is coef
+    # the fitted pos_label, or the label it made relevant, goes on
+    ranker.set_params(pos_label=fitted).partial_fit(X, y, groups=g)
+    relevant = labels[1] if fitted is None else fitted
+    ranker.set_params(pos_label=relevant).partial_fit(X, y, groups=g)
+    assert ranker.t_ == t + 2
+
+
 def test_partial_fit_checks_the_number_of_features():
     X, y, g = make_data(11)
     ranker = PApKRanker().partial_fit(X, y, groups=g)
