@@ -1,5 +1,6 @@
 """Base classes of the rankers: validation, scoring, recommendation, fitting."""
 
+import contextlib
 import functools
 import warnings
 from collections import namedtuple
@@ -100,6 +101,51 @@ def check_defined_groups(n_defined, n_groups, classes):
         )
 
 
+def _text_column(X):
+    """The first column of ``X`` that does not convert to float: its name
+    (a DataFrame's) or position, whether it is a pandas ``category``
+    column, and NumPy's message; None when every column converts."""
+    if hasattr(X, "iloc") and hasattr(X, "columns"):
+        columns = [(X.columns[j], X.iloc[:, j]) for j in range(X.shape[1])
+                   if X.dtypes.iloc[j].kind in "OSU"]
+    else:
+        X = np.asarray(X)
+        columns = list(enumerate(X.T)) if X.ndim == 2 else []
+    for name, column in columns:
+        try:
+            np.asarray(column, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            return name, str(getattr(column, "dtype", None)) == "category", exc
+    return None
+
+
+def _text_column_message(estimator, X, input_name):
+    """The message of a column of ``X`` that holds text, or None."""
+    found = _text_column(X)
+    if found is None:
+        return None
+    name, category, detail = found
+    ranker = type(estimator).__name__
+    where = (f"column {name!r}" if hasattr(X, "columns")
+             else f"column {name} ({input_name}[:, {name}])")
+    message = (
+        f"{input_name} {where} holds text ({detail}), but {ranker} takes "
+        f"numbers only. Encode it first, e.g. with OneHotEncoder or "
+        f"OrdinalEncoder (sklearn.preprocessing) in a Pipeline: "
+        f"make_pipeline(make_column_transformer((OneHotEncoder("
+        f"handle_unknown='ignore'), [{name!r}]), remainder='passthrough'), "
+        f"{ranker}())."
+    )
+    if estimator._splits_categories:
+        return (message + f" Or make it a pandas 'category' column "
+                f"({input_name}[{name!r}].astype('category')), which {ranker} "
+                f"splits as categories.")
+    if category:
+        return (message + " (PApKBoostRanker splits pandas 'category' "
+                "columns as categories.)")
+    return message
+
+
 def check_score_sample_weight(estimator, sample_weight):
     """Refuse a ``sample_weight`` given to ``estimator.score``."""
     if sample_weight is not None:
@@ -168,6 +214,10 @@ class BaseRanker(BaseEstimator):
     __metadata_request__fit = {"groups": True}
     __metadata_request__score = {"groups": True}
 
+    #: Whether ``fit`` splits the pandas ``category`` columns of a DataFrame
+    #: as categories (advised for a column of text).
+    _splits_categories = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for name in ("fit", "partial_fit"):
@@ -202,6 +252,19 @@ class BaseRanker(BaseEstimator):
                 f"The {name!r} parameter of {type(self).__name__} must be "
                 f"{expected}, not a bool. Got {value!r} instead.")
 
+    @contextlib.contextmanager
+    def _numbers_of(self, X, input_name="X"):
+        """Name the column of ``X`` and the fix when ``X``, converted to
+        float in this context, holds text (NumPy's message names neither)."""
+        try:
+            yield
+        except ValueError as exc:
+            message = ("could not convert" in str(exc)
+                       and _text_column_message(self, X, input_name))
+            if not message:
+                raise
+            raise ValueError(message) from exc
+
     def _ensure_all_finite(self):
         """``validate_data``'s ``ensure_all_finite``: NaN features pass when
         the ranker handles missing values (its ``allow_nan`` tag)."""
@@ -219,9 +282,10 @@ class BaseRanker(BaseEstimator):
         """
         check_k(self.k)  # also past 2**63 - 1, which the constraints let by
         check_label_values(y, input_name="y")
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32],
-                             ensure_all_finite=self._ensure_all_finite())
+        with self._numbers_of(X):
+            X, y = validate_data(self, X, y, accept_sparse="csr",
+                                 dtype=[np.float64, np.float32],
+                                 ensure_all_finite=self._ensure_all_finite())
         y_pos, self.classes_ = check_binary_target(
             y, pos_label=getattr(self, "pos_label", None), input_name="y",
             estimator_name=type(self).__name__)
@@ -304,10 +368,11 @@ class BaseRanker(BaseEstimator):
         # the feature names checked against X's; the values as X_val (its name
         # in the messages, e.g. "Input X_val contains NaN")
         X_val = self._check_val_feature_names(X_val)
-        X_val = check_array(X_val, accept_sparse="csr",
-                            dtype=[np.float64, np.float32],
-                            ensure_all_finite=self._ensure_all_finite(),
-                            input_name="X_val")
+        with self._numbers_of(X_val, input_name="X_val"):
+            X_val = check_array(X_val, accept_sparse="csr",
+                                dtype=[np.float64, np.float32],
+                                ensure_all_finite=self._ensure_all_finite(),
+                                input_name="X_val")
         y_val = np.asarray(y_val)
         if y_val.shape != (X_val.shape[0],):
             raise ValueError(
@@ -339,8 +404,9 @@ class BaseRanker(BaseEstimator):
             ``X @ coef_`` (in ``X``'s float dtype).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr",
-                          dtype=[np.float64, np.float32], reset=False)
+        with self._numbers_of(X):
+            X = validate_data(self, X, accept_sparse="csr",
+                              dtype=[np.float64, np.float32], reset=False)
         return linear_scores(X, self.coef_)
 
     def predict(self, X):

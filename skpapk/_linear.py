@@ -433,8 +433,9 @@ class BaseLinearRanker(BaseRanker):
         """
         check_k(self.k)
         first_call = not hasattr(self, "_solver_state")
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32], reset=first_call)
+        with self._numbers_of(X):
+            X, y = validate_data(self, X, y, accept_sparse="csr",
+                                 dtype=[np.float64, np.float32], reset=first_call)
         y_pos = self._check_partial_fit_target(y, classes, first_call)
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]

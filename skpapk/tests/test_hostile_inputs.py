@@ -45,6 +45,13 @@ def make_data(seed=0, n_groups=8, n_per_group=12, d=3):
     return X, y, groups
 
 
+def _boost_ranker(**params):
+    pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    return PApKBoostRanker(n_estimators=3, min_child_samples=2, **params)
+
+
 @pytest.fixture(autouse=True)
 def _quiet_convergence():
     with warnings.catch_warnings():
@@ -215,6 +222,52 @@ def test_one_label_groups_are_skipped_and_all_one_label_raises():
     with pytest.raises(ValueError, match="No group has both a relevant and an "
                                          "irrelevant row"):
         PApKRanker().fit(X, y_split, groups=g)
+
+
+def _with_text_column(X, kind):
+    """``X`` (as a DataFrame, or an array for kind="array") with a column of
+    text; that column's name in the message."""
+    pd = pytest.importorskip("pandas")
+    words = np.where(np.arange(X.shape[0]) % 3 == 0, "u", "v")
+    if kind == "array":
+        return np.column_stack([X[:, :2], words.astype(object)]), "column 2"
+    column = {"category": pd.Categorical(words), "object": words.astype(object),
+              "string": pd.array(words, dtype="string")}[kind]
+    return pd.DataFrame(X, columns=["a", "b", "c"]).assign(c=column), "column 'c'"
+
+
+@pytest.mark.parametrize("make_ranker", [
+    PApKRanker, PApKAvgRanker, GreedyPApKRanker, SelectPApKRanker, _boost_ranker],
+    ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("kind", ["category", "object", "string", "array"])
+def test_a_column_of_text_is_named_with_the_fix(make_ranker, kind):
+    X, y, g = make_data(2)
+    X_text, where = _with_text_column(X, kind)
+    ranker = make_ranker(k=3)
+    if kind == "category" and type(ranker).__name__ == "PApKBoostRanker":
+        ranker.fit(X_text, y, groups=g)  # split as categories
+        return
+    with pytest.raises(ValueError, match=rf"^X {where}.* holds text \(could "
+                       rf"not convert string to float: .*\), but "
+                       rf"{type(ranker).__name__} takes numbers only\. Encode "
+                       rf"it first, e\.g\. with OneHotEncoder or OrdinalEncoder"):
+        ranker.fit(X_text, y, groups=g)
+
+
+@pytest.mark.parametrize("kind", ["category", "object", "array"])
+@pytest.mark.parametrize("method", ["predict", "partial_fit", "X_val"])
+def test_a_column_of_text_is_named_in_every_method(kind, method):
+    X, y, g = make_data(2)
+    X_text, where = _with_text_column(X, kind)
+    X_fit = X if kind == "array" else X_text.assign(c=X[:, 2])
+    ranker = PApKRanker(k=3, early_stopping=method == "X_val")
+    call = {"predict": lambda: ranker.fit(X_fit, y, groups=g).predict(X_text),
+            "partial_fit": lambda: ranker.partial_fit(X_text, y, groups=g),
+            "X_val": lambda: ranker.fit(X_fit, y, groups=g, X_val=X_text,
+                                        y_val=y, groups_val=g)}[method]
+    name = "X_val" if method == "X_val" else "X"
+    with pytest.raises(ValueError, match=rf"^{name} {where}.* holds text"):
+        call()
 
 
 # --- k -------------------------------------------------------------------
@@ -453,13 +506,6 @@ def test_scores_near_the_float_limits_raise_no_runtime_warning(metric):
 
 
 # --- a fit that raises ------------------------------------------------------
-
-def _boost_ranker(**params):
-    pytest.importorskip("lightgbm")
-    from skpapk import PApKBoostRanker
-
-    return PApKBoostRanker(n_estimators=3, min_child_samples=2, **params)
-
 
 def _one_label_per_group(X, y, g):
     return X, (g % 2 == 0).astype(int), g
