@@ -136,7 +136,8 @@ class BaseLinearRanker(BaseRanker):
         return 1
 
     def _check_lbfgs_options(self):
-        """Options of Algorithm 1 that L-BFGS has no use for must be off."""
+        """Options of Algorithm 1 that L-BFGS has no use for must be off, and
+        ``tol`` (relative to the gradient at ``w_0``) below 1."""
         for name, default in (("average", False), ("radius", None)):
             if getattr(self, name) != default:
                 raise ValueError(
@@ -145,6 +146,14 @@ class BaseLinearRanker(BaseRanker):
                     f"smooth surrogate itself. Set {name}={default!r} or "
                     f"solver='subgradient'."
                 )
+        if self.tol is not None and self.tol >= 1:
+            raise ValueError(
+                f"tol={self.tol!r} is relative with solver='lbfgs': L-BFGS "
+                f"stops when the largest entry of the gradient falls under "
+                f"tol times its value at the start w_0, which tol >= 1 meets "
+                f"at w_0 itself, so it stops at w_0, before any iteration. "
+                f"Pass a tol below 1 (the default is 1e-4; None: 1e-10)."
+            )
 
     def _initial_state(self, n_features, coef_init=None):
         """``w_0 = coef_init``, else the previous state under ``warm_start``,

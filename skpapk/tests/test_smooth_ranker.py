@@ -90,12 +90,27 @@ def test_sparse_float32_and_row_order(surrogate):
         (dict(surrogate="max", solver="lbfgs"), "needs a smooth surrogate"),
         (dict(average=True), "average=True is an option of solver='subgradient'"),
         (dict(radius=1.0), "radius=1.0 is an option of solver='subgradient'"),
+        # tol is relative: L-BFGS would stop at w_0, before any iteration
+        (dict(tol=1), r"tol=1 is relative with solver='lbfgs'.* stops at w_0"),
+        (dict(tol=2.5, early_stopping=True), "tol=2.5 is relative"),
+        (dict(tol=1.0, coef_init=np.ones(5)), "tol=1.0 is relative"),
     ],
 )
 def test_options_that_lbfgs_does_not_take(params, match):
     X, y, g = make_grouped_data(5, n_groups=5)
+    coef_init = params.pop("coef_init", None)
     with pytest.raises(ValueError, match=match):
-        PApKRanker(**params).fit(X, y, groups=g)
+        PApKRanker(**params).fit(X, y, groups=g, coef_init=coef_init)
+
+
+@pytest.mark.parametrize("tol", [0.9, 1.0])
+def test_a_tol_below_1_moves_lbfgs_and_tol_is_absolute_for_algorithm_1(tol):
+    X, y, g = make_grouped_data(5, n_groups=5)
+    solver = "lbfgs" if tol < 1 else "subgradient"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ranker = PApKRanker(tol=tol, solver=solver).fit(X, y, groups=g)
+    assert np.any(ranker.coef_ != 0)
 
 
 @pytest.mark.parametrize(
@@ -271,5 +286,6 @@ def test_truncation_level_reaches_the_objective(T):
 
 def test_a_boolean_truncation_level_is_refused():
     X, y, g = make_grouped_data(5, n_groups=5)
-    with pytest.raises(ValueError, match="truncation_level must be None"):
+    with pytest.raises(ValueError, match="'truncation_level' parameter of "
+                                         "PApKRanker must be .*, not a bool"):
         PApKRanker(truncation_level=True).fit(X, y, groups=g)
