@@ -170,8 +170,12 @@ class PAUCRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -184,9 +188,12 @@ class PAUCRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
@@ -395,8 +402,12 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -409,9 +420,12 @@ class PrecAtKRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None

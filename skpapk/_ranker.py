@@ -180,12 +180,17 @@ class PApKRanker(BaseLinearRanker):
 
     n_iter_ : int
         Number of L-BFGS iterations, or of epochs of Algorithm 1, run by
-        the last ``fit`` (1 after ``partial_fit``).
+        the last ``fit`` (1 after ``partial_fit``). An epoch of Algorithm 1
+        evaluates the objective at its iterate, then steps; the epoch whose
+        evaluation meets the ``tol`` rule stops without a step. So
+        ``n_iter_`` is one more than the steps of the fit when ``tol``
+        stopped Algorithm 1, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
-        Total number of subgradient steps since ``w_0``, across
-        ``partial_fit`` calls and warm starts: the next step size is
-        ``eta0 / sqrt(t_ + 1)``.
+        Total number of steps since ``w_0`` (subgradient steps, or L-BFGS
+        iterations), across ``partial_fit`` calls and warm starts: the next
+        step size of Algorithm 1 is ``eta0 / sqrt(t_ + 1)``.
 
     diverged_ : bool
         Whether the iterates of the last fit diverged (non-finite scores;
@@ -195,13 +200,16 @@ class PApKRanker(BaseLinearRanker):
         Objective (mean surrogate + ``alpha * ||w||^2``), on the data of
         the call that evaluated it. Algorithm 1 (``solver="subgradient"``,
         and :meth:`partial_fit`): at the iterate every epoch starts from,
-        ``w_0, ..., w_(n_iter_ - 1)`` (the last iterate is not evaluated),
-        so of shape ``(n_iter_,)`` after a single ``fit``. L-BFGS
-        (``solver="lbfgs"``, the default for the smooth surrogates): at
-        the start ``w_0`` and after every iteration, ``w_0, ..., w_n_iter_``,
-        so of shape ``(n_iter_ + 1,)`` after a single ``fit``. Warm starts
-        and :meth:`partial_fit` calls append to it (the values of each
-        call, as above).
+        ``w_0, ..., w_(n_iter_ - 1)``, so of shape ``(n_iter_,)`` after a
+        single ``fit``; when ``tol`` stopped it, its last value is that of
+        the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. L-BFGS
+        (``solver="lbfgs"``, the default for the smooth surrogates): at the
+        start ``w_0`` and after every iteration, ``w_0, ..., w_n_iter_``
+        (the last iterate included), so of shape ``(n_iter_ + 1,)`` after
+        a single ``fit``. Warm starts and :meth:`partial_fit` calls append
+        to it (the values of each call, as above).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
         Validation micro-pAp@k of every iterate ``w_1, w_2, ...`` (of the
@@ -517,8 +525,12 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -531,9 +543,12 @@ class PApKAvgRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
@@ -736,8 +751,12 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -750,9 +769,12 @@ class PApKMaxRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
@@ -963,8 +985,12 @@ class PApKTSRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -977,9 +1003,12 @@ class PApKTSRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None
@@ -1182,8 +1211,12 @@ class PApKRampRanker(_FixedSurrogateRanker):
         The labels of ``y``; the last one is the relevant label.
 
     n_iter_ : int
-        Number of epochs run (objective evaluations) by the last ``fit``
-        (1 after ``partial_fit``).
+        Number of epochs run by the last ``fit`` (1 after ``partial_fit``).
+        An epoch evaluates the objective at its iterate, then steps; the
+        epoch whose evaluation meets the ``tol`` rule stops without a
+        step. So ``n_iter_`` is one more than the steps of the fit when
+        ``tol`` stopped it, and equal to them when ``max_iter`` or early
+        stopping ended it.
 
     t_ : int
         Total number of subgradient steps since ``w_0``, across
@@ -1196,9 +1229,12 @@ class PApKRampRanker(_FixedSurrogateRanker):
 
     objective_curve_ : ndarray of shape (n_evaluations,)
         Objective (mean surrogate + ``alpha * ||w||^2``) at the iterate
-        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)`` (the last
-        iterate is not evaluated), on the data of the call that evaluated
-        it: of shape ``(n_iter_,)`` after a single ``fit``. Warm starts and
+        every epoch starts from, ``w_0, ..., w_(n_iter_ - 1)``, on the data
+        of the call that evaluated it: of shape ``(n_iter_,)`` after a
+        single ``fit``. When ``tol`` stopped the fit, its last value is
+        that of the last iterate (``coef_``, unless ``average`` or
+        ``early_stopping``); when ``max_iter`` or early stopping ended it,
+        the last iterate, ``w_(n_iter_)``, is not evaluated. Warm starts and
         :meth:`partial_fit` calls append to it (``n_iter_`` values each).
 
     validation_scores_ : ndarray of shape (n_validated,) or None

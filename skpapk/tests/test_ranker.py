@@ -335,3 +335,29 @@ def test_score_names_x_and_y_when_their_lengths_differ(cls):
     with pytest.raises(ValueError, match=f"X has {n} rows but y has {n - 1} "
                                          f"labels"):
         ranker.score(X, y[:-1], groups=g[:-1])
+
+
+@pytest.mark.parametrize("params, stop", [
+    (dict(surrogate="avg"), "tol"),
+    (dict(surrogate="avg", max_iter=5, tol=None), "max_iter"),
+    (dict(surrogate="avg", early_stopping=True, random_state=0), "early_stopping"),
+    (dict(), "lbfgs"),
+])
+def test_n_iter_and_objective_curve_hold_what_the_docstrings_say(params, stop):
+    from skpapk.losses import surrogate_loss
+
+    X, y, g = make_grouped_data(0, n_groups=30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ranker = PApKRanker(k=3, **params).fit(X, y, groups=g)
+    curve = ranker.objective_curve_
+    steps = ranker.t_
+    assert ranker.n_iter_ == (steps + 1 if stop == "tol" else steps)
+    assert curve.shape == ((ranker.n_iter_ + 1,) if stop == "lbfgs"
+                           else (ranker.n_iter_,))
+    if stop in ("tol", "lbfgs"):  # the last value: that of the returned iterate
+        smooth = {} if stop == "tol" else dict(group_weight=ranker.group_weight)
+        w = ranker.coef_
+        value, _ = surrogate_loss(y, X @ w, g, k=3, surrogate=ranker.surrogate,
+                                  **smooth)
+        assert curve[-1] == pytest.approx(value + ranker.alpha * w @ w, rel=1e-10)
