@@ -56,6 +56,19 @@ def _check_metric(metric, k):
     return None  # average precision has no k
 
 
+def _by_label(models, what):
+    """``models`` with each key turned into its label, ``str(key)``; keys
+    that give one label (``1`` and ``"1"``) raise."""
+    labelled = {str(key): value for key, value in models.items()}
+    if len(labelled) != len(models):
+        keys = [repr(key) for key in models]
+        raise ValueError(
+            f"the model names must be distinct, but the keys of {what}, "
+            f"{', '.join(keys)}, give the labels {list(map(str, models))}: "
+            f"rename the models that share a label.")
+    return labelled
+
+
 def _check_kind(kind):
     if kind not in _KINDS:
         raise ValueError(
@@ -207,8 +220,8 @@ default="papk"
                  metric="papk", k=None):
         if not isinstance(scores, Mapping):
             scores = {"Ranker": scores}
-        self.scores = {str(name): np.asarray(v, dtype=np.float64)
-                       for name, v in scores.items()}
+        self.scores = {name: np.asarray(v, dtype=np.float64)
+                       for name, v in _by_label(scores, "scores").items()}
         self.n_pos = np.asarray(n_pos)
         for name, values in self.scores.items():
             if values.shape != self.n_pos.shape:
@@ -395,7 +408,7 @@ default="papk"
                 )
             if not y_score:
                 raise ValueError("y_score is an empty dict: give at least one model.")
-            scores = {str(key): value for key, value in y_score.items()}
+            scores = _by_label(y_score, "y_score")
         else:
             scores = {"Ranker" if name is None else str(name): y_score}
         values, labels, n_pos, n_neg, baseline = _per_group_scores(
@@ -464,7 +477,8 @@ default="papk"
                     "name must be None when estimator is a dict: its keys are "
                     "the model names."
                 )
-            names, estimators = [str(n) for n in estimator], list(estimator.values())
+            named = _by_label(estimator, "estimator")
+            names, estimators = list(named), list(named.values())
         else:
             estimators = (list(estimator) if isinstance(estimator, (list, tuple))
                           else [estimator])

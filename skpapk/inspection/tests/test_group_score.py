@@ -230,6 +230,8 @@ def test_plot_name_relabels_models():
 def test_constructor_checks_shapes():
     with pytest.raises(ValueError, match="one value per group"):
         GroupScoreDisplay(scores={"a": [0.5, 0.5]}, n_pos=[1, 2, 3])
+    with pytest.raises(ValueError, match="distinct, but the keys of scores"):
+        GroupScoreDisplay(scores={1: [0.5], "1": [0.2]}, n_pos=[1])
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
@@ -238,6 +240,8 @@ def test_constructor_checks_shapes():
     ({"k": None}, ValueError, "needs k"),
     ({"name": "x", "y_score": {"a": [1, 2, 3, 4]}}, ValueError, "name must be None"),
     ({"y_score": {}}, ValueError, "empty dict"),
+    ({"y_score": {1: [1, 2, 3, 4], "1": [4, 3, 2, 1]}}, ValueError,
+     r"distinct, but the keys of y_score, 1, '1', give the labels \['1', '1'\]"),
     ({"y_score": [1, 2, 3]}, ValueError, "same length"),
 ])
 def test_from_predictions_errors(kwargs, error, match):
@@ -257,6 +261,8 @@ def test_from_estimator_errors():
         GroupScoreDisplay.from_estimator([a, b], X, y, groups=g, k=2, name=["a"])
     with pytest.raises(ValueError, match="distinct"):
         GroupScoreDisplay.from_estimator([a, b], X, y, groups=g, k=2, name=["a", "a"])
+    with pytest.raises(ValueError, match="distinct, but the keys of estimator"):
+        GroupScoreDisplay.from_estimator({2: a, "2": b}, X, y, groups=g, k=2)
     with pytest.raises(TypeError, match="neither decision_function nor predict_proba"):
         GroupScoreDisplay.from_estimator(object(), X, y, groups=g, k=2)
     with pytest.raises(ValueError, match="pass k"):
