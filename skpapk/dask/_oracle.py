@@ -84,7 +84,6 @@ class DaskLinearLoss(LinearLoss):
         super().__init__(surrogate, k=k, alpha=alpha, n_threads=n_threads)
         self.parts = parts
         self.n_samples = sum(s[3] for s in summaries)
-        self.n_groups_used = sum(s[0] for s in summaries)
         self.column_scale = column_scale(np.max([s[2] for s in summaries], axis=0),
                                          alpha)
         self.n_features = self.column_scale.shape[0]
