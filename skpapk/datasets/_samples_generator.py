@@ -11,6 +11,19 @@ from ..utils._validation import check_k
 _CONDITIONS = ("beta", "moderate_beta", "strong_beta")
 
 
+def _check_random_state(random_state):
+    """``check_random_state`` in a message that names ``random_state``."""
+    if not isinstance(random_state, (bool, np.bool_)):  # not seed 0 or 1
+        try:
+            return check_random_state(random_state)
+        except ValueError:
+            pass
+    raise ValueError(
+        f"random_state must be None, an int in [0, 2**32 - 1] or a "
+        f"numpy.random.RandomState instance, got {random_state!r}."
+    )
+
+
 def _check_count(value, name, *, minimum=1):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(
@@ -123,7 +136,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     >>> [int(v) for v in np.bincount(groups, weights=y)]
     [17, 20, 10]
     """
-    rng = check_random_state(random_state)
+    rng = _check_random_state(random_state)
     n_users = _check_count(n_users, "n_users")
     n_features = _check_count(n_features, "n_features")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
@@ -257,12 +270,18 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
             f"beta-margin, moderate beta-margin and strong beta-margin, Defs. "
             f"3-5), got {condition!r}."
         )
-    rng = check_random_state(random_state)
+    rng = _check_random_state(random_state)
     if w is None:
         n_features = 5 if n_features is None else _check_count(n_features, "n_features")
         w = np.ones(n_features)
     else:
-        w = np.asarray(w, dtype=np.float64)
+        try:
+            w = np.asarray(w, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"w must be a vector of real numbers (the scoring vector), got "
+                f"{w!r}, which does not convert to float: {exc}."
+            ) from None
         if w.ndim != 1 or w.shape[0] == 0:
             raise ValueError(f"w must be a non-empty 1-d vector, got shape {w.shape}.")
         if (n_features is not None

@@ -230,6 +230,11 @@ class SurrogateDisplay:
         surrogates = _check_surrogates(surrogates)
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                         input_name="X")
+        if hasattr(coefs, "__len__") and len(coefs) == 0:
+            raise ValueError(
+                "coefs is empty: give the iterates w_t to plot, one row of "
+                "n_features weights each (e.g. [ranker.coef_])."
+            )
         coefs = check_array(coefs, dtype=np.float64, input_name="coefs")
         if coefs.shape[1] != X.shape[1]:
             raise ValueError(

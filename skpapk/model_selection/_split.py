@@ -210,7 +210,17 @@ class WithinGroupKFold(BaseCrossValidator):
         group_codes, labels = _require_groups(groups, n)
         label_codes, n_classes = _encode_labels(y, n)
         n_groups = labels.shape[0]
-        rng = check_random_state(self.random_state) if self.shuffle else None
+        rng = None
+        if self.shuffle:
+            try:
+                rng = check_random_state(self.random_state)
+            except ValueError:
+                raise ValueError(
+                    f"random_state of {type(self).__name__} must be None, an "
+                    f"int in [0, 2**32 - 1] or a numpy.random.RandomState "
+                    f"instance (it seeds the shuffling), got "
+                    f"{self.random_state!r}."
+                ) from None
         seg = _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng)
         group_sizes = np.bincount(group_codes, minlength=n_groups)
         small = group_sizes < self.n_splits

@@ -78,6 +78,9 @@ def test_papk_simulation_reproducible():
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
         ({"pos_mean": True}, TypeError, "pos_mean"),
         ({"shuffle": "no"}, TypeError, "shuffle must be True or False"),
+        ({"random_state": "seed"}, ValueError, "random_state must be None"),
+        ({"random_state": np.random.default_rng(0)}, ValueError,
+         "random_state must be None"),
     ],
 )
 def test_papk_simulation_bad_input(kwargs, error, match):
@@ -199,6 +202,9 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
         (("beta",), {"margin": -1.0}, ValueError, "margin"),
         (("beta",), {"margin": True}, ValueError, "margin"),
+        (("beta", "abc"), {}, ValueError, "w must be a vector of real numbers"),
+        (("beta",), {"random_state": -1}, ValueError, "random_state must be"),
+        (("beta",), {"random_state": True}, ValueError, "random_state must be"),
         (("beta",), {"k": 0}, ValueError, "k must be"),
         (("beta",), {"n_neg": 0}, ValueError, "n_neg"),
         # finite, but the negatives' scores fall beyond float64 (-inf)
@@ -219,6 +225,7 @@ def test_margin_data_bad_input(args, kwargs, error, match):
     ({"n_users": 0}, ValueError, "n_users must be an integer >= 1"),
     ({"n_features": 4}, ValueError, "n_features must be an integer >= 5"),
     ({"n_features": True}, TypeError, "n_features"),
+    ({"random_state": 2.5}, ValueError, "random_state must be None"),
 ])
 def test_engagement_simulation_bad_input(kwargs, error, match):
     # the same errors as make_papk_simulation's

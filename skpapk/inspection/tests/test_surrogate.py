@@ -201,6 +201,9 @@ def test_from_iterates_errors():
         SurrogateDisplay.from_iterates(np.zeros((2, 3)), X, y[:3], k=1)
     with pytest.raises(ValueError, match="k"):
         SurrogateDisplay.from_iterates(np.zeros((2, 3)), X, y, k=0)
+    for empty in ([], np.zeros((0, 3))):
+        with pytest.raises(ValueError, match="coefs is empty"):
+            SurrogateDisplay.from_iterates(empty, X, y, k=1)
     with pytest.raises(ValueError, match="shape"):
         SurrogateDisplay(values=np.zeros((3, 2)), columns=("avg",))
 
