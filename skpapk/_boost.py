@@ -31,7 +31,7 @@ from ._lightgbm_params import (
 from ._linear_loss import _train_papk
 from ._solver import BestRound
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
-from .losses._lightgbm import _NumberInterval, codes_from_sizes
+from .losses._lightgbm import codes_from_sizes
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import n_undefined_groups, stable_sort_by_codes
 from .utils._parallel import effective_n_threads
@@ -591,22 +591,24 @@ class PApKBoostRanker(BaseRanker):
     True
     """
 
+    _splits_categories = True
+
     _parameter_constraints: dict = {
         "k": [Interval(Integral, 1, None, closed="left")],
         "objective": [StrOptions(set(OBJECTIVES))],
-        "temperature": [_NumberInterval(Real, 0, None, closed="neither")],
+        "temperature": [Interval(Real, 0, None, closed="neither")],
         "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
         "truncation_level": [Interval(Integral, 1, None, closed="left"), None],
-        "n_estimators": [_NumberInterval(Integral, 1, None, closed="left")],
-        "learning_rate": [_NumberInterval(Real, 0, None, closed="neither")],
-        "num_leaves": [_NumberInterval(Integral, 2, 131072, closed="both")],
-        "max_depth": [_NumberInterval(Integral, None, None, closed="neither")],
-        "min_child_samples": [_NumberInterval(Integral, 0, None, closed="left")],
-        "min_child_weight": [_NumberInterval(Real, 0, None, closed="left")],
-        "subsample": [_NumberInterval(Real, 0, 1, closed="right")],
-        "colsample_bytree": [_NumberInterval(Real, 0, 1, closed="right")],
-        "reg_alpha": [_NumberInterval(Real, 0, None, closed="left")],
-        "reg_lambda": [_NumberInterval(Real, 0, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "num_leaves": [Interval(Integral, 2, 131072, closed="both")],
+        "max_depth": [Interval(Integral, None, None, closed="neither")],
+        "min_child_samples": [Interval(Integral, 0, None, closed="left")],
+        "min_child_weight": [Interval(Real, 0, None, closed="left")],
+        "subsample": [Interval(Real, 0, 1, closed="right")],
+        "colsample_bytree": [Interval(Real, 0, 1, closed="right")],
+        "reg_alpha": [Interval(Real, 0, None, closed="left")],
+        "reg_lambda": [Interval(Real, 0, None, closed="left")],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
@@ -1129,9 +1131,10 @@ class PApKBoostRanker(BaseRanker):
             X, self.booster_.pandas_categorical or [],
             positions=getattr(self, "_category_positions", None),
             feature_names=getattr(self, "feature_names_in_", None))[0]
-        X = validate_data(self, X, accept_sparse="csr",
-                          dtype=[np.float64, np.float32], reset=False,
-                          ensure_all_finite=self._ensure_all_finite())
+        with self._numbers_of(X):
+            X = validate_data(self, X, accept_sparse="csr",
+                              dtype=[np.float64, np.float32], reset=False,
+                              ensure_all_finite=self._ensure_all_finite())
         if options.get("num_iteration") is None and not options.get(
                 "start_iteration"):
             options["num_iteration"] = self.best_iteration_

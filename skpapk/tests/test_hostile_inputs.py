@@ -270,6 +270,17 @@ def test_a_column_of_text_is_named_in_every_method(kind, method):
         call()
 
 
+@pytest.mark.parametrize("kind", ["object", "array"])
+def test_a_column_of_text_is_named_by_the_boosted_rankers_predict(kind):
+    X, y, g = make_data(2)
+    X_text, where = _with_text_column(X, kind)
+    X_fit = X if kind == "array" else X_text.assign(c=X[:, 2])
+    ranker = _boost_ranker(k=3).fit(X_fit, y, groups=g)
+    with pytest.raises(ValueError, match=rf"^X {where}.* holds text.* Or make "
+                                         rf"it a pandas 'category' column"):
+        ranker.predict(X_text)
+
+
 # --- k -------------------------------------------------------------------
 
 @pytest.mark.parametrize("k, error", [
