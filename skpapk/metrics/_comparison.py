@@ -227,7 +227,9 @@ def _differences(scores_a, scores_b):
             if values.dtype.kind in "SUV" or values.dtype.kind == "O" and any(
                     isinstance(v, (str, bytes)) for v in np.ravel(values)):
                 raise TypeError("strings")
-            values = np.asarray(values, dtype=np.float64)
+            values = (values.to_numpy(dtype=np.float64, na_value=np.nan)
+                      if hasattr(values, "to_numpy")  # pandas NA: NaN
+                      else np.asarray(values, dtype=np.float64))
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name} must hold numbers (one metric value per "
                             f"group); got {scores!r:.80}.") from exc
