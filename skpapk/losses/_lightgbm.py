@@ -187,6 +187,9 @@ class LightGBMObjective:
                    _NumberInterval(Integral, 1, None, closed="left"), None],
     }
 
+    _param_names = ("surrogate", "k", "temperature", "group_weight",
+                    "truncation_level", "scale", "weight_total", "n_jobs")
+
     def __init__(self, surrogate=_defaults.BOOST_OBJECTIVE, *, k=_defaults.K,
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
@@ -202,7 +205,14 @@ class LightGBMObjective:
         self.n_jobs = n_jobs
 
     def _check_params(self):
-        """Validate the parameters; build ``surrogate_``."""
+        """The loss-layer surrogate of the parameters, validated once for
+        each set of their values (LightGBM calls the objective every
+        round)."""
+        values = tuple(getattr(self, name) for name in self._param_names)
+        checked = getattr(self, "_checked", None)
+        if checked is not None and all(
+                old is new for old, new in zip(checked[0], values)):
+            return checked[1]
         check_k(self.k)
         validate_parameter_constraints(
             self._parameter_constraints,
@@ -221,9 +231,12 @@ class LightGBMObjective:
                 "differs from worker to worker)."
             )
         check_truncation_level(self.truncation_level)
-        return get_surrogate(self.surrogate, temperature=float(self.temperature),
-                             group_weight=self.group_weight,
-                             truncation_level=self.truncation_level)
+        surrogate = get_surrogate(self.surrogate,
+                                  temperature=float(self.temperature),
+                                  group_weight=self.group_weight,
+                                  truncation_level=self.truncation_level)
+        self._checked = (values, surrogate)
+        return surrogate
 
     def __call__(self, y_true, y_pred, weight=None, group=None):
         """Gradient and Hessian of the scaled loss with respect to the scores.
@@ -255,9 +268,9 @@ class LightGBMObjective:
             weight = dataset.get_weight()
             group = dataset.get_group()
         self.surrogate_ = self._check_params()
-        y_pos, scores, sizes, weight = self._check_inputs(
+        labels, scores, sizes, weight = self._check_inputs(
             y_true, y_pred, weight, group)
-        codes, n_groups, layout = self._layout(y_pos, sizes, weight)
+        y_pos, codes, n_groups, layout = self._layout(labels, sizes, weight)
         n_threads = self.n_jobs
         scale = self.scale
         if scale is None:
@@ -275,6 +288,8 @@ class LightGBMObjective:
         return grad, hess
 
     def _check_inputs(self, y_true, y_pred, weight, group):
+        """The labels, scores, group sizes and weights as arrays; the labels'
+        values and the weights' are checked by :meth:`_layout`."""
         scores = np.asarray(y_pred, dtype=np.float64)
         if scores.ndim != 1:
             raise ValueError(
@@ -294,18 +309,6 @@ class LightGBMObjective:
                 y_true = y_true.astype(np.float64)
             except (TypeError, ValueError):
                 pass
-        if y_true.dtype.kind not in "biuf":
-            raise TypeError(
-                f"y_true (the labels) must hold numbers, relevant when > 0, "
-                f"got an array of dtype {y_true.dtype}; pass 0/1 (or graded) "
-                f"relevance labels."
-            )
-        if y_true.dtype.kind == "f" and np.isnan(y_true).any():
-            raise ValueError(
-                "y_true (the labels) holds NaN: every row needs a label, "
-                "relevant when > 0; drop the rows without one, or label them "
-                "0 (irrelevant)."
-            )
         if not np.all(np.isfinite(scores)):
             raise ValueError(
                 "The raw scores are not all finite (the boosting diverged?); "
@@ -336,30 +339,48 @@ class LightGBMObjective:
                     f"weight has shape {weight.shape} but there are {n} rows; "
                     f"pass one weight per row."
                 )
-            if not np.all(np.isfinite(weight)) or np.any(weight < 0):
-                raise ValueError("weight must hold finite non-negative values.")
-        return y_true > 0, scores, sizes, weight
+        return y_true, scores, sizes, weight
 
-    def _layout(self, y_pos, sizes, weight):
-        """Group codes and the pair layout, rebuilt only when the labels, the
-        groups or the weights change (``(codes, n_groups, layout)``)."""
+    def _layout(self, labels, sizes, weight):
+        """The relevance of the rows, their group codes and the pair layout
+        (``(y_pos, codes, n_groups, layout)``), rebuilt, and the labels and
+        weights checked, only when the labels, the groups or the weights
+        change (a NaN never equals the checked labels or weights)."""
         cache = getattr(self, "_cache", None)
-        if (cache is not None and np.array_equal(cache[0], y_pos)
-                and np.array_equal(cache[1], sizes)
+        if (cache is not None and np.array_equal(cache[1], sizes)
+                and labels.dtype == cache[0].dtype
+                and np.array_equal(cache[0], labels)
                 and (cache[2] is None) == (weight is None)
                 and (weight is None or np.array_equal(cache[2], weight))):
             return cache[3:]
+        if labels.dtype.kind not in "biuf":
+            raise TypeError(
+                f"y_true (the labels) must hold numbers, relevant when > 0, "
+                f"got an array of dtype {labels.dtype}; pass 0/1 (or graded) "
+                f"relevance labels."
+            )
+        if labels.dtype.kind == "f" and np.isnan(labels).any():
+            raise ValueError(
+                "y_true (the labels) holds NaN: every row needs a label, "
+                "relevant when > 0; drop the rows without one, or label them "
+                "0 (irrelevant)."
+            )
+        if weight is not None and (not np.all(np.isfinite(weight))
+                                   or np.any(weight < 0)):
+            raise ValueError("weight must hold finite non-negative values.")
+        y_pos = labels > 0
         n_groups = sizes.shape[0]
         codes = codes_from_sizes(sizes)
         layout = make_pair_layout(y_pos, codes, n_groups, weight)
-        self._cache = (y_pos, sizes.copy(),
+        self._cache = (labels.copy(), sizes.copy(),
                        None if weight is None else weight.copy(),
-                       codes, n_groups, layout)
-        return codes, n_groups, layout
+                       y_pos, codes, n_groups, layout)
+        return y_pos, codes, n_groups, layout
 
     def __getstate__(self):
         state = self.__dict__.copy()
         state.pop("_cache", None)  # rebuilt at the next call
+        state.pop("_checked", None)
         return state
 
     def __repr__(self):

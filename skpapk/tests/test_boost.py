@@ -18,7 +18,10 @@ import pytest
 import scipy.sparse as sp
 import sklearn
 from sklearn.model_selection import GridSearchCV, GroupKFold
-from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils._param_validation import (
+    InvalidParameterError,
+    validate_parameter_constraints,
+)
 
 from skpapk import PApKBoostRanker
 from skpapk._lightgbm_params import _aliases
@@ -270,6 +273,39 @@ def test_objective_takes_labels_of_any_numeric_dtype():
                    np.array([1, 0, 0, 1], dtype=object)]:
         np.testing.assert_array_equal(objective(labels, s, None, [2, 2]),
                                       expected)
+
+
+def test_objective_checks_again_only_what_changed(monkeypatch):
+    # LightGBM calls the objective every round: the parameters are validated
+    # once for each set of values, the labels and weights once for each
+    # layout; a change is checked, also where the relevance it gives would
+    # not change the layout (NaN > 0 is False, as 0 > 0)
+    checks = []
+    monkeypatch.setattr("skpapk.losses._lightgbm.validate_parameter_constraints",
+                        lambda *args, **kwargs: (
+                            checks.append(args[1]),
+                            validate_parameter_constraints(*args, **kwargs)))
+    y, w = np.array([1.0, 0.0, 0.0, 1.0]), np.ones(4)
+    s = np.array([0.3, -0.2, 0.1, 0.5])
+    objective = LightGBMObjective("pairwise_logistic")
+    expected = objective(y.copy(), s, w, [2, 2])
+    for labels in (y, y.astype(np.float32), y.astype(int)):
+        np.testing.assert_array_equal(objective(labels, s, w, [2, 2]), expected)
+    assert len(checks) == 1
+    y[1] = np.nan  # in place, in the array of the last call but one
+    with pytest.raises(ValueError, match=r"y_true \(the labels\) holds NaN"):
+        objective(y, s, w, [2, 2])
+    with pytest.raises(TypeError, match="y_true .* must hold numbers"):
+        objective(np.array([1, 0, 0, 1], dtype=complex), s, w, [2, 2])
+    w[0] = np.nan
+    with pytest.raises(ValueError, match="weight must hold finite"):
+        objective(np.array([1.0, 0.0, 0.0, 1.0]), s, w, [2, 2])
+    objective.n_jobs = True
+    with pytest.raises(ValueError, match="'n_jobs' parameter"):
+        objective(np.array([1.0, 0.0, 0.0, 1.0]), s, None, [2, 2])
+    objective.n_jobs = 1
+    objective(np.array([1.0, 0.0, 0.0, 1.0]), s, None, [2, 2])
+    assert len(checks) == 3
 
 
 @pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
