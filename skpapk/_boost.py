@@ -25,6 +25,7 @@ from ._categorical import _category_columns, categorical_codes
 from ._lightgbm_params import (
     _BOOSTING_ALIASES,
     _EARLY_STOPPING_ROUND_ALIASES,
+    _aliases,
     fit_arguments,
     with_passed_through,
 )
@@ -74,6 +75,12 @@ def _lightgbm_input(X):
     data to scipy sparse matrix"); the CSR matrix view of the same arrays
     avoids that warning."""
     return sp.csr_matrix(X) if sp.issparse(X) and not sp.isspmatrix(X) else X
+
+
+def _bagging_freq(subsample):
+    """LightGBM's ``subsample_freq`` of ``subsample``: every round below 1,
+    else never."""
+    return 1 if isinstance(subsample, Real) and subsample < 1 else 0
 
 
 def _no_usable_feature(error):
@@ -362,8 +369,9 @@ class PApKBoostRanker(BaseRanker):
     subsample : float, default=1.0
         Fraction of the rows drawn (without replacement) for every tree.
         Unlike ``LGBMRanker``, no ``subsample_freq`` is needed: rows are
-        redrawn every round when ``subsample < 1`` (LightGBM's alias
-        ``bagging_fraction`` does not do that: set ``subsample``).
+        redrawn every round when ``subsample < 1`` (or LightGBM's alias
+        ``bagging_fraction``, passed through, is), unless ``subsample_freq``
+        (``bagging_freq``) is passed through.
 
     colsample_bytree : float, default=1.0
         Fraction of the features drawn for every tree.
@@ -818,8 +826,14 @@ class PApKBoostRanker(BaseRanker):
     def _lightgbm_params(self, seed):
         """Keyword arguments of ``lightgbm.LGBMRanker`` (and of
         ``lightgbm.DaskLGBMRanker``): the one translation of this ranker's
-        parameters, then the LightGBM parameters passed through."""
-        return with_passed_through(self._translated(seed), self._other_params)
+        parameters, then the LightGBM parameters passed through; an alias
+        of ``subsample`` passed through without ``subsample_freq`` redraws
+        the rows every round as ``subsample`` does."""
+        params = with_passed_through(self._translated(seed), self._other_params)
+        if all(self._other_params.get(name) is None
+               for name in ("subsample_freq", *_aliases("subsample_freq"))):
+            params["subsample_freq"] = _bagging_freq(params["subsample"])
+        return params
 
     def _translated(self, seed):
         """This ranker's parameters as LightGBM's."""
@@ -832,7 +846,7 @@ class PApKBoostRanker(BaseRanker):
             "min_child_samples": self.min_child_samples,
             "min_child_weight": self.min_child_weight,
             "subsample": self.subsample,
-            "subsample_freq": 1 if self.subsample < 1 else 0,
+            "subsample_freq": _bagging_freq(self.subsample),
             "colsample_bytree": self.colsample_bytree,
             "reg_alpha": self.reg_alpha,
             "reg_lambda": self.reg_lambda,

@@ -1325,6 +1325,30 @@ def test_lightgbm_trains_with_an_alias_of_a_translated_parameter(name, alias):
     assert re.search(rf"\n\[{lightgbm_name}: .*\]\n", plain)[0] in none
 
 
+@pytest.mark.parametrize("alias", sorted(_aliases("subsample")))
+def test_an_alias_of_subsample_draws_the_rows_of_every_round(alias):
+    X, y, groups = make_data()
+
+    def predict(**params):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # set subsample instead
+            return PApKBoostRanker(k=3, n_estimators=5, random_state=0,
+                                   **params).fit(X, y, groups=groups).predict(X)
+
+    bagged = predict(**{alias: 0.5})
+    np.testing.assert_array_equal(bagged, predict(subsample=0.5))
+    assert not np.array_equal(bagged, predict())
+    # subsample_freq passed through is LightGBM's, as with subsample
+    for freq in ("subsample_freq", "bagging_freq"):
+        for every in (0, 2):
+            np.testing.assert_array_equal(
+                predict(**{alias: 0.5, freq: every}),
+                predict(subsample=0.5, **{freq: every}))
+        np.testing.assert_array_equal(predict(**{alias: 0.5, freq: None}), bagged)
+    np.testing.assert_array_equal(predict(**{alias: 0.5, "subsample_freq": 0}),
+                                  predict())
+
+
 def test_two_aliases_of_a_translated_parameter_are_refused():
     X, y, groups = make_data()
     with pytest.raises(ValueError, match="eta and shrinkage_rate are aliases of "
