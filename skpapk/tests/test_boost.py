@@ -1312,12 +1312,18 @@ def test_lightgbm_trains_with_an_alias_of_a_translated_parameter(name, alias):
     # precedence over an alias: the ranker's warning said the opposite
     X, y, groups = make_data()
     lightgbm_name, value = _TRANSLATED[name]
+    # rows drawn every other round, not every round
+    bagged = {"subsample": 0.5} if name == "subsample_freq" else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        ranker = PApKBoostRanker(k=3, n_estimators=4, **{alias: value}).fit(
-            X, y, groups=groups)
+        ranker, main = [PApKBoostRanker(**{
+            "k": 3, "n_estimators": 4, **bagged, **given}).fit(
+                X, y, groups=groups) for given in ({alias: value}, {name: value})]
     model = ranker.booster_.model_to_string()
     assert f"\n[{lightgbm_name}: {value}]\n" in model
+    # the trees of the name it stands for (those of an alias of subsample
+    # were the default's: subsample_freq stayed 0)
+    np.testing.assert_array_equal(ranker.predict(X), main.predict(X))
     # None: not given (LightGBM's default is not read instead of the ranker's)
     plain, none = [PApKBoostRanker(k=3, n_estimators=4, **given).fit(
         X, y, groups=groups).booster_.model_to_string()
