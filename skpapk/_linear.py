@@ -34,7 +34,7 @@ from ._solver import (
 )
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import n_undefined_groups
-from .utils._routing import _stacklevel, check_groups_routing
+from .utils._routing import _stacklevel, check_groups_routing, warn_again
 from .utils._validation import (
     binary_classes,
     check_groups,
@@ -319,9 +319,7 @@ class BaseLinearRanker(BaseRanker):
                 warnings.warn(f"{record.message} {advice}", ConvergenceWarning,
                               stacklevel=_stacklevel())
             else:
-                warnings.warn_explicit(record.message, record.category,
-                                       record.filename, record.lineno,
-                                       source=record.source)
+                warn_again(record)
         return state, len(state.objective_curve) - n_before  # epochs evaluated
 
     def _no_descent_advice(self, loss, state, validation):

@@ -75,6 +75,12 @@ def _stacklevel():
     return level
 
 
+def warn_again(record):
+    """Warn the ``warnings.WarningMessage`` ``record`` again, where it was warned."""
+    warnings.warn_explicit(record.message, record.category, record.filename,
+                           record.lineno, source=record.source)
+
+
 def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True):
     """Warn when ``groups=None`` most likely lost the groups; record fit groups.
 
