@@ -15,7 +15,7 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 from .. import __version__
 from ..io._csv import _rows
-from ..utils._groups import defined_groups
+from ..utils._groups import n_undefined_groups
 from ._csv import choose_relevant, read_csv, relevant_rows, split_names
 from ._files import check_input_file, check_output, load_model, save_model, write_output
 from ._methods import (
@@ -43,8 +43,7 @@ def describe_groups(y, groups, error=None):
     ``error``, raise ``CLIError(error)`` when no group has both labels."""
     codes, uniques = pd.factorize(groups)
     n_groups = len(uniques)
-    undefined = n_groups - int(np.count_nonzero(defined_groups(
-        np.asarray(y, dtype=bool), codes, n_groups)))
+    undefined = n_undefined_groups(np.asarray(y, dtype=bool), codes, n_groups)
     if error is not None and undefined == n_groups:
         raise CLIError(error)
     text = f"{len(codes)} rows, {n_groups} groups"
@@ -132,8 +131,9 @@ def check_options(args, methods, progress, fixed=()):
     tuning = [f"--{name.replace('_', '-')}" for name in ("cv", "cv_folds", "grid")
               if name in args.given and (name != "cv" or args.command == "fit")]
     if tuning and not any(grid_for(m, args.grid, fixed) for m in methods):
-        progress(f"note: nothing is tuned (every parameter of the grid is "
-                 f"given, or the grid is empty), so {' and '.join(tuning)} "
+        why = ("every parameter of the grid is given" if fixed else
+               f"no grid for {' or '.join(methods)} with --grid {args.grid}")
+        progress(f"note: nothing is tuned ({why}), so {' and '.join(tuning)} "
                  f"{'is' if len(tuning) == 1 else 'are'} not used")
 
 
@@ -157,8 +157,7 @@ def cmd_fit(args):
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
-    with captured_warnings(progress, REPORTED), \
-            limit_threads(args.n_jobs):
+    with captured_warnings(progress, REPORTED), limit_threads(args.n_jobs):
         X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
         tuned = tune_and_check(method, grid, X, y, groups, args, progress,
                                method, fixed)

@@ -177,8 +177,7 @@ def cmd_compare(args):
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     start, k = time.perf_counter(), args.k
-    with captured_warnings(progress, REPORTED), \
-            limit_threads(args.n_jobs):
+    with captured_warnings(progress, REPORTED), limit_threads(args.n_jobs):
         X, y, groups, description = load_data(args, progress)
         groups = np.asarray(groups)
         train, test = _split_train_test(args, y, groups)

@@ -20,7 +20,8 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
 from ..model_selection import WithinGroupKFold
-from ._methods import available_methods, make_model
+from ..utils._routing import warn_again
+from ._methods import available_methods, has_epochs, make_model
 from ._output import CLIError, format_param, format_params
 
 
@@ -200,12 +201,30 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
             status=1)
     for record in caught:  # the final model's; a divergence: check_tuned's note
         if not issubclass(record.category, ConvergenceWarning):
-            warnings.warn_explicit(record.message, record.category,
-                                   record.filename, record.lineno)
+            warn_again(record)
         elif not tuned.diverged:
             progress(f"{title}: warning: ConvergenceWarning: "
-                     f"{' '.join(str(record.message).split())}")
+                     f"{_not_converged(record.message, method, command)}")
     return tuned
+
+
+def _not_converged(message, method, command):
+    """A ``ConvergenceWarning`` of the final fit in one line whose advice names
+    options of ``command`` (the estimators' advice names Python parameters)."""
+    text, (_, steps, others, elsewhere) = str(message), _hints(method, command)
+    reached = re.search(r"max_iter=(\d+)", text)
+    if reached and has_epochs(method):
+        return (f"the fit reached --max-iter {reached[1]} before it converged; "
+                f"use a larger --max-iter")
+    if text.startswith("The objective never went below"):
+        return (f"no step lowered the objective below its value at w = 0 (too large "
+                f"steps, or a surrogate lowest there); use {steps}, or {elsewhere}")
+    if text.startswith("L-BFGS"):
+        return (f"L-BFGS could not lower the objective (extreme feature values?); use "
+                f"--scale minmax or standard, or other hyper-parameters ({others})")
+    reason = re.sub(r"\s*\([^()]*=[^()]*\)|\b\w+=", "",
+                    re.split(r"[.:;]\s", text)[0])
+    return f"{reason}; try other hyper-parameters ({others}) or {elsewhere}"
 
 
 def check_tuned(tuned, X, y, groups, k, progress, title, *, method,

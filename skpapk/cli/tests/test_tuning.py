@@ -1,18 +1,27 @@
 """The checks on a tuned model: flat scores, worse than random, grid edges."""
 
+import inspect
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GroupKFold
+from sklearn.pipeline import Pipeline
 
+from skpapk.cli import _tuning
 from skpapk.cli._methods import make_model
 from skpapk.cli._output import CLIError, Progress
 from skpapk.cli._tuning import (
     Tuned,
     _FoldScorer,
+    _not_converged,
     _refused,
     check_tuned,
     is_flat,
     make_cv,
+    tune,
 )
 from skpapk.model_selection import WithinGroupKFold
 
@@ -155,6 +164,59 @@ def test_hints_name_only_what_the_method_takes(capsys, command, method, flat,
             f"{'another --method' if fit else 'other --methods'}") in err
 
 
+@pytest.mark.parametrize("command", ["fit", "compare"])
+@pytest.mark.parametrize("method, message, shown", [
+    ("avg", "Maximum number of iterations max_iter=200 reached before the "
+            "objective stopped improving by tol=0.0001; increase max_iter or "
+            "tol, or tune eta0.",
+     "the fit reached --max-iter 200 before it converged; use a larger "
+     "--max-iter"),
+    ("papk", "L-BFGS stopped after 3 iterations, unable to decrease the "
+             "objective further (ABNORMAL); the features may hold extreme "
+             "values: scale them (e.g. MinMaxScaler) or raise alpha.",
+     "L-BFGS could not lower the objective (extreme feature values?); use "
+     "--scale minmax or standard, or other hyper-parameters (--grid paper{alpha})"),
+    # SelectPApKRanker's rounds and LogisticRegression's iterations: no
+    # --max-iter; the estimators' parameters are left out
+    ("select", "The pool of top rows still changed after max_iter=10 rounds; "
+               "increase max_iter.",
+     "The pool of top rows still changed after 10 rounds; try other "
+     "hyper-parameters (--grid paper{alpha}) or {other}"),
+    ("logreg", "lbfgs failed to converge after 2 iteration(s) (status=1):\n"
+               "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT\n\nIncrease the "
+               "number of iterations (max_iter=2).",
+     "lbfgs failed to converge after 2 iteration(s); try other "
+     "hyper-parameters (--grid paper) or {other}"),
+])
+def test_convergence_warnings_name_the_options_of_the_command(command, method,
+                                                              message, shown):
+    fit = command == "fit"
+    assert _not_converged(ConvergenceWarning(message), method, command) == \
+        shown.format(alpha=", --alpha" if fit else "",
+                     other="another --method" if fit else "other --methods")
+
+
+class _Warns(BaseEstimator):
+    def fit(self, X, y):
+        warnings.warn("a warning of the final fit", UserWarning)
+        self.line_ = inspect.currentframe().f_lineno - 1
+        return self
+
+
+def test_the_final_fit_warnings_are_warned_again_as_warned(monkeypatch):
+    model = Pipeline([("scale", "passthrough"), ("model", _Warns())])
+    monkeypatch.setattr(_tuning, "make_model", lambda *args, **kwargs: model)
+    X, y = np.ones((4, 1)), np.array([0, 1, 0, 1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tune("logreg", {}, X, y, np.zeros(4), cv=None, n_jobs=1,
+             settings={"k": 1, "scale": "none"}, progress=Progress(), title="t")
+    [record] = caught
+    assert (record.category, str(record.message), record.filename,
+            record.lineno) == (UserWarning, "a warning of the final fit",
+                               __file__, model[-1].line_)
+
+
 def test_an_estimator_message_of_two_lines_is_cut_to_its_first_sentence():
     model = make_model("papk", k=5, scale="none", random_state=0)
     with pytest.raises(CLIError) as exc, _refused("papk", "compare", model,
@@ -206,7 +268,6 @@ def test_rankers_fit_in_the_threads_of_n_jobs(method, grid, n_jobs, threads):
         pytest.importorskip("lightgbm")
         grid = {"num_leaves": [4]} if grid else {}
     from skpapk.cli._methods import make_model
-    from skpapk.cli._tuning import tune
     from skpapk.datasets import make_papk_simulation
 
     assert make_model("logreg", k=5, scale="none", random_state=0,
