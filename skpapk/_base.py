@@ -2,12 +2,14 @@
 
 import contextlib
 import functools
+import inspect
 import warnings
 from collections import namedtuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
+from sklearn.utils._available_if import _AvailableIfDescriptor
 from sklearn.utils._param_validation import InvalidParameterError, make_constraint
 from sklearn.utils.validation import (
     _get_feature_names,
@@ -173,6 +175,13 @@ def _restoring_state(method):
     return wrapper
 
 
+def _needs_restoring(method):
+    """Whether ``method``, found in a class's ``__dict__``, is a function
+    that ``_restoring_state`` has not wrapped yet."""
+    return (inspect.isfunction(method)
+            and not getattr(method, "_restores_state", False))
+
+
 class BaseRanker(BaseEstimator):
     """Base class of every skpapk ranker of top-k lists per group.
 
@@ -221,8 +230,11 @@ class BaseRanker(BaseEstimator):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for name in ("fit", "partial_fit"):
-            method = getattr(cls, name, None)
-            if method is not None and not getattr(method, "_restores_state", False):
+            method = cls.__dict__.get(name)
+            if isinstance(method, _AvailableIfDescriptor):
+                if _needs_restoring(method.fn):
+                    method.fn = _restoring_state(method.fn)
+            elif _needs_restoring(method):
                 setattr(cls, name, _restoring_state(method))
 
     def __sklearn_tags__(self):

@@ -17,6 +17,7 @@ from sklearn.exceptions import (
     NotFittedError,
     UndefinedMetricWarning,
 )
+from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skpapk import (
@@ -579,3 +580,43 @@ def test_a_partial_fit_step_that_raises_leaves_the_previous_step():
             ranker.partial_fit(100 * X, y, groups=g)
     assert all(vars(ranker)[name] is value for name, value in before.items())
     assert (state.t, state.objective_curve) == (t, curve)
+
+
+class _OnlineRanker(PApKAvgRanker):
+    """A user's subclass whose ``partial_fit`` is there when ``online``."""
+
+    def __init__(self, k=3, online=False):
+        super().__init__(k=k)
+        self.online = online
+
+    @available_if(lambda self: self.online)
+    def partial_fit(self, X, y, groups=None, classes=None):
+        return super().partial_fit(X, y, groups=groups, classes=classes)
+
+
+class _FittingRanker(_OnlineRanker):
+    def fit(self, X, y, groups=None):
+        return super().fit(X, y, groups=groups)
+
+
+def test_a_subclass_partial_fit_under_available_if_keeps_it():
+    assert not hasattr(_OnlineRanker(online=False), "partial_fit")
+    X, y, g = make_data(3)
+    ranker = _OnlineRanker(online=True)
+    assert hasattr(ranker, "partial_fit")
+    params = dict(vars(ranker))
+    with pytest.raises(ValueError):  # one label: no pair to rank
+        ranker.partial_fit(X, np.zeros_like(y), groups=g)
+    assert vars(ranker) == params
+    ranker.partial_fit(X, y, groups=g)
+    assert not hasattr(_FittingRanker(online=False), "partial_fit")
+
+
+def test_an_inherited_fit_is_wrapped_once():
+    assert "fit" not in _OnlineRanker.__dict__
+    assert "partial_fit" not in _FittingRanker.__dict__
+    assert _OnlineRanker.fit is PApKAvgRanker.fit
+    for method in (_FittingRanker.__dict__["fit"],
+                   _OnlineRanker.__dict__["partial_fit"].fn):
+        assert method._restores_state
+        assert not hasattr(method.__wrapped__, "__wrapped__")
