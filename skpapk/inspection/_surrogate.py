@@ -230,12 +230,19 @@ class SurrogateDisplay:
         surrogates = _check_surrogates(surrogates)
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                         input_name="X")
-        if hasattr(coefs, "__len__") and len(coefs) == 0:
+        coefs = check_array(coefs, dtype=np.float64, ensure_2d=False,
+                            ensure_min_samples=0, input_name="coefs")
+        if coefs.size == 0:
             raise ValueError(
                 "coefs is empty: give the iterates w_t to plot, one row of "
                 "n_features weights each (e.g. [ranker.coef_])."
             )
-        coefs = check_array(coefs, dtype=np.float64, input_name="coefs")
+        if coefs.ndim != 2:
+            raise ValueError(
+                f"coefs must be 2D, one iterate w_t of n_features weights per "
+                f"row (e.g. [ranker.coef_]); got an array of shape "
+                f"{coefs.shape}."
+            )
         if coefs.shape[1] != X.shape[1]:
             raise ValueError(
                 f"coefs has {coefs.shape[1]} columns but X has {X.shape[1]} "

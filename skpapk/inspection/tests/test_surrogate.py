@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy import sparse
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
@@ -125,8 +126,6 @@ def test_surrogate_ordering_facts_on_random_iterates(data):
 
 
 def test_from_iterates_values_match_the_loss_functions_sparse_and_labels():
-    from scipy import sparse
-
     X, y, g = make_papk_simulation(6, n_pos=(1, 4), n_neg=(3, 9), random_state=3)
     y_str = np.where(y == 1, "yes", "no")
     coefs = np.random.default_rng(0).normal(size=(4, X.shape[1]))
@@ -204,6 +203,12 @@ def test_from_iterates_errors():
     for empty in ([], np.zeros((0, 3))):
         with pytest.raises(ValueError, match="coefs is empty"):
             SurrogateDisplay.from_iterates(empty, X, y, k=1)
+    for one_dimensional in (np.array(1.0), np.ones(3)):
+        with pytest.raises(ValueError, match=r"coefs must be 2D, .* shape \("):
+            SurrogateDisplay.from_iterates(one_dimensional, X, y, k=1)
+    with pytest.raises(TypeError, match="Sparse data was passed for coefs"):
+        SurrogateDisplay.from_iterates(sparse.csr_matrix(np.ones((2, 3))), X, y,
+                                       k=1)
     with pytest.raises(ValueError, match="shape"):
         SurrogateDisplay(values=np.zeros((3, 2)), columns=("avg",))
 
