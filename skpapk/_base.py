@@ -121,24 +121,29 @@ def _text_column(X):
     return None
 
 
-def _text_column_message(estimator, X, input_name):
-    """The message of a column of ``X`` that holds text, or None."""
+def _text_column_message(estimator, X, input_name, fitting):
+    """The message of a column of ``X`` that holds text, or None; the fix
+    advised depends on whether ``X`` is being fitted (``fitting``)."""
     found = _text_column(X)
     if found is None:
         return None
     name, category, detail = found
     ranker = type(estimator).__name__
-    where = (f"column {name!r}" if hasattr(X, "columns")
+    has_columns = hasattr(X, "columns")
+    where = (f"column {name!r}" if has_columns
              else f"column {name} ({input_name}[:, {name}])")
-    message = (
-        f"{input_name} {where} holds text ({detail}), but {ranker} takes "
-        f"numbers only. Encode it first, e.g. with OneHotEncoder or "
-        f"OrdinalEncoder (sklearn.preprocessing) in a Pipeline: "
-        f"make_pipeline(make_column_transformer((OneHotEncoder("
-        f"handle_unknown='ignore'), [{name!r}]), remainder='passthrough'), "
-        f"{ranker}())."
+    message = (f"{input_name} {where} holds text ({detail}), but {ranker} "
+               f"takes numbers only")
+    if not fitting:
+        return message + ": encode it as X was encoded for fit."
+    message += (
+        f". Encode it first, e.g. with OneHotEncoder or OrdinalEncoder "
+        f"(sklearn.preprocessing) in a Pipeline: make_pipeline("
+        f"make_column_transformer((OneHotEncoder(handle_unknown='ignore'), "
+        f"[{name!r}]), remainder='passthrough'), {ranker}()), whose fit takes "
+        f"groups under sklearn.set_config(enable_metadata_routing=True)."
     )
-    if estimator._splits_categories:
+    if estimator._splits_categories and has_columns:
         return (message + f" Or make it a pandas 'category' column "
                 f"({input_name}[{name!r}].astype('category')), which {ranker} "
                 f"splits as categories.")
@@ -265,14 +270,16 @@ class BaseRanker(BaseEstimator):
                 f"{expected}, not a bool. Got {value!r} instead.")
 
     @contextlib.contextmanager
-    def _numbers_of(self, X, input_name="X"):
+    def _numbers_of(self, X, input_name="X", fitting=False):
         """Name the column of ``X`` and the fix when ``X``, converted to
-        float in this context, holds text (NumPy's message names neither)."""
+        float in this context, holds text (NumPy's message names neither).
+        ``fitting``: whether ``X`` is the training data of a fit, to encode
+        (else it is to be encoded as that data was)."""
         try:
             yield
         except ValueError as exc:
             message = ("could not convert" in str(exc)
-                       and _text_column_message(self, X, input_name))
+                       and _text_column_message(self, X, input_name, fitting))
             if not message:
                 raise
             raise ValueError(message) from exc
@@ -294,7 +301,7 @@ class BaseRanker(BaseEstimator):
         """
         check_k(self.k)  # also past 2**63 - 1, which the constraints let by
         check_label_values(y, input_name="y")
-        with self._numbers_of(X):
+        with self._numbers_of(X, fitting=True):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32],
                                  ensure_all_finite=self._ensure_all_finite())

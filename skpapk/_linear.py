@@ -440,7 +440,7 @@ class BaseLinearRanker(BaseRanker):
         """
         check_k(self.k)
         first_call = not hasattr(self, "_solver_state")
-        with self._numbers_of(X):
+        with self._numbers_of(X, fitting=first_call):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32], reset=first_call)
         y_pos = self._check_partial_fit_target(y, classes, first_call)

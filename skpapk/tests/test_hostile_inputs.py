@@ -251,8 +251,13 @@ def test_a_column_of_text_is_named_with_the_fix(make_ranker, kind):
     with pytest.raises(ValueError, match=rf"^X {where}.* holds text \(could "
                        rf"not convert string to float: .*\), but "
                        rf"{type(ranker).__name__} takes numbers only\. Encode "
-                       rf"it first, e\.g\. with OneHotEncoder or OrdinalEncoder"):
+                       rf"it first, e\.g\. with OneHotEncoder or OrdinalEncoder"
+                       rf".* whose fit takes groups under sklearn\.set_config\("
+                       rf"enable_metadata_routing=True\)\.") as error:
         ranker.fit(X_text, y, groups=g)
+    category_column = "Or make it a pandas 'category' column (X['c']"
+    assert (category_column in str(error.value)) == (
+        ranker._splits_categories and kind != "array")
 
 
 @pytest.mark.parametrize("kind", ["category", "object", "array"])
@@ -267,8 +272,15 @@ def test_a_column_of_text_is_named_in_every_method(kind, method):
             "X_val": lambda: ranker.fit(X_fit, y, groups=g, X_val=X_text,
                                         y_val=y, groups_val=g)}[method]
     name = "X_val" if method == "X_val" else "X"
-    with pytest.raises(ValueError, match=rf"^{name} {where}.* holds text"):
+    fix = ("Encode it first" if method == "partial_fit"  # its first call
+           else "encode it as X was encoded for fit\\.$")
+    with pytest.raises(ValueError, match=rf"^{name} {where}.* holds text.* {fix}"):
         call()
+    if method == "partial_fit":  # a later call: X encoded as in the first
+        ranker.partial_fit(X_fit, y, groups=g)
+        with pytest.raises(ValueError, match="encode it as X was encoded for "
+                                             "fit"):
+            ranker.partial_fit(X_text, y, groups=g)
 
 
 @pytest.mark.parametrize("kind", ["object", "array"])
@@ -277,8 +289,9 @@ def test_a_column_of_text_is_named_by_the_boosted_rankers_predict(kind):
     X_text, where = _with_text_column(X, kind)
     X_fit = X if kind == "array" else X_text.assign(c=X[:, 2])
     ranker = _boost_ranker(k=3).fit(X_fit, y, groups=g)
-    with pytest.raises(ValueError, match=rf"^X {where}.* holds text.* Or make "
-                                         rf"it a pandas 'category' column"):
+    with pytest.raises(ValueError, match=rf"^X {where}.* holds text .*, but "
+                                         rf"PApKBoostRanker takes numbers only: "
+                                         rf"encode it as X was encoded for fit\.$"):
         ranker.predict(X_text)
 
 
