@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from ._samples_generator import _check_count, _check_random_state
+from ..utils._validation import validate_random_state
+from ._samples_generator import _check_count
 
 #: Names of the informative simulated features (beyond them: pure noise).
 ENGAGEMENT_FEATURES = ("taste_1", "taste_2", "taste_3", "popularity", "activity")
@@ -67,7 +68,7 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
     n_users = _check_count(n_users, "n_users")
     n_features = _check_count(n_features, "n_features",
                               minimum=len(ENGAGEMENT_FEATURES))
-    rng = _check_random_state(random_state)
+    rng = validate_random_state(random_state)
     engagement = rng.normal(size=n_users)
     n_items = rng.randint(40, 200, size=n_users)
     share = 1.0 / (1.0 + np.exp(-(-2.2 + 1.2 * engagement)))

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from scipy import linalg
 from sklearn.utils import Bunch
 
-from ._samples_generator import _check_random_state
+from ..utils._validation import validate_random_state
 
 ML100K_URL = "https://files.grouplens.org/datasets/movielens/ml-100k.zip"
 ML100K_PAGE = "https://grouplens.org/datasets/movielens/100k/"
@@ -240,7 +240,7 @@ def _masked_nmf(rows, cols, values, shape, n_components, *, max_iter, tol,
     losses : list of float
         The loss after every iteration.
     """
-    rng = _check_random_state(random_state)
+    rng = validate_random_state(random_state)
     eps = np.finfo(np.float64).tiny
     # canonical CSR structure; ``rows``/``cols`` re-read in its data order
     R = sp.csr_matrix((np.asarray(values, dtype=np.float64), (rows, cols)),

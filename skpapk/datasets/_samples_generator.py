@@ -4,24 +4,10 @@ import numbers
 
 import numpy as np
 from scipy.stats import truncnorm
-from sklearn.utils import check_random_state
 
-from ..utils._validation import check_k
+from ..utils._validation import check_k, validate_random_state
 
 _CONDITIONS = ("beta", "moderate_beta", "strong_beta")
-
-
-def _check_random_state(random_state):
-    """``check_random_state`` in a message that names ``random_state``."""
-    if not isinstance(random_state, (bool, np.bool_)):  # not seed 0 or 1
-        try:
-            return check_random_state(random_state)
-        except ValueError:
-            pass
-    raise ValueError(
-        f"random_state must be None, an int in [0, 2**32 - 1] or a "
-        f"numpy.random.RandomState instance, got {random_state!r}."
-    )
 
 
 def _check_count(value, name, *, minimum=1):
@@ -136,7 +122,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     >>> [int(v) for v in np.bincount(groups, weights=y)]
     [17, 20, 10]
     """
-    rng = _check_random_state(random_state)
+    rng = validate_random_state(random_state)
     n_users = _check_count(n_users, "n_users")
     n_features = _check_count(n_features, "n_features")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
@@ -270,7 +256,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
             f"beta-margin, moderate beta-margin and strong beta-margin, Defs. "
             f"3-5), got {condition!r}."
         )
-    rng = _check_random_state(random_state)
+    rng = validate_random_state(random_state)
     if w is None:
         n_features = 5 if n_features is None else _check_count(n_features, "n_features")
         w = np.ones(n_features)

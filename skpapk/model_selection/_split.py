@@ -19,13 +19,17 @@ import warnings
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state, column_or_1d
+from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from ..utils._groups import defined_groups, rank_within_segments
 from ..utils._routing import _stacklevel
-from ..utils._validation import check_groups, check_label_values
+from ..utils._validation import (
+    check_groups,
+    check_label_values,
+    validate_random_state,
+)
 
 
 def _encode_labels(y, n_samples, *, input_name="y"):
@@ -212,15 +216,8 @@ class WithinGroupKFold(BaseCrossValidator):
         n_groups = labels.shape[0]
         rng = None
         if self.shuffle:
-            try:
-                rng = check_random_state(self.random_state)
-            except ValueError:
-                raise ValueError(
-                    f"random_state of {type(self).__name__} must be None, an "
-                    f"int in [0, 2**32 - 1] or a numpy.random.RandomState "
-                    f"instance (it seeds the shuffling), got "
-                    f"{self.random_state!r}."
-                ) from None
+            rng = validate_random_state(
+                self.random_state, f"random_state of {type(self).__name__}")
         seg = _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng)
         group_sizes = np.bincount(group_codes, minlength=n_groups)
         small = group_sizes < self.n_splits
@@ -358,7 +355,7 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     n = _num_samples(y)
     group_codes, labels = _require_groups(groups, n)
     label_codes, n_classes = _encode_labels(y, n)
-    rng = check_random_state(random_state)
+    rng = validate_random_state(random_state)
     seg = _segment_ranks(label_codes, n_classes, group_codes, labels.shape[0], rng)
     segment = group_codes * n_classes + label_codes
     seg_size = seg.counts[segment].astype(np.float64)

@@ -5,7 +5,12 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import DataConversionWarning
-from sklearn.utils import assert_all_finite, check_consistent_length, column_or_1d
+from sklearn.utils import (
+    assert_all_finite,
+    check_consistent_length,
+    check_random_state,
+    column_or_1d,
+)
 from sklearn.utils.multiclass import type_of_target
 
 from ._groups import encode_compact_ints
@@ -50,6 +55,42 @@ def check_k(k, name="k"):
             f"result (a shorter list is shown whole): pass e.g. {name}=n_samples."
         )
     return int(k)
+
+
+def validate_random_state(random_state, name="random_state"):
+    """:func:`sklearn.utils.check_random_state`, refusing bools, in a message
+    that names the argument ``name``.
+
+    Parameters
+    ----------
+    random_state : None, int or numpy.random.RandomState
+        The seed: ``True`` and ``False`` are no seeds (not 1 and 0).
+    name : str, default="random_state"
+        The argument's name in the message.
+
+    Returns
+    -------
+    rng : numpy.random.RandomState
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import validate_random_state
+    >>> validate_random_state(0).randint(10)
+    5
+    >>> validate_random_state(True)
+    Traceback (most recent call last):
+    ...
+    ValueError: random_state must be None, an int in [0, 2**32 - 1] or a ...
+    """
+    if not isinstance(random_state, (bool, np.bool_)):
+        try:
+            return check_random_state(random_state)
+        except ValueError:
+            pass
+    raise ValueError(
+        f"{name} must be None, an int in [0, 2**32 - 1] or a "
+        f"numpy.random.RandomState instance, got {random_state!r}."
+    )
 
 
 def column_1d(values, *, input_name):

@@ -172,12 +172,21 @@ def test_kfold_bad_parameters(params, error, match):
         WithinGroupKFold(**params)
 
 
-@pytest.mark.parametrize("random_state", [-1, 1.5, "seed", np.random.default_rng(0)])
+BAD_RANDOM_STATES = [-1, 1.5, "seed", np.random.default_rng(0), True, np.False_]
+
+
+@pytest.mark.parametrize("random_state", BAD_RANDOM_STATES)
 def test_kfold_bad_random_state_is_named(random_state):
     cv = WithinGroupKFold(2, shuffle=True, random_state=random_state)
     with pytest.raises(ValueError, match="random_state of WithinGroupKFold must "
                                          "be None, an int"):
         next(cv.split(np.zeros((4, 1)), [0, 1, 0, 1], [0, 0, 1, 1]))
+
+
+@pytest.mark.parametrize("random_state", BAD_RANDOM_STATES)
+def test_within_group_split_bad_random_state_is_named(random_state):
+    with pytest.raises(ValueError, match="^random_state must be None, an int"):
+        within_group_split([0, 1], [0, 0], random_state=random_state)
 
 
 @pytest.mark.parametrize(
