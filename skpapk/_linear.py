@@ -41,6 +41,7 @@ from .utils._validation import (
     check_k,
     check_label_values,
     check_pos_label,
+    float_array,
     relevant_last,
     unknown_labels,
 )
@@ -48,14 +49,9 @@ from .utils._validation import (
 
 def _check_coef_init(coef_init, n_features):
     """``coef_init`` as a finite float64 vector of length ``n_features``."""
-    try:
-        coef = np.asarray(coef_init, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"coef_init must be an array of {n_features} real numbers (the "
-            f"starting weights w_0, one per feature), got {type(coef_init).__name__}"
-            f" that does not convert to float: {exc}"
-        ) from None
+    coef = float_array(
+        coef_init, input_name="coef_init", expected=f"an array of {n_features} "
+        f"real numbers (the starting weights w_0, one per feature)")
     if coef.ndim != 1 or coef.shape[0] != n_features:
         raise ValueError(
             f"coef_init must have shape ({n_features},), one weight per feature "

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 from scipy.stats import truncnorm
 
-from ..utils._validation import check_k, validate_random_state
+from ..utils._validation import check_k, float_array, validate_random_state
 
 _CONDITIONS = ("beta", "moderate_beta", "strong_beta")
 
@@ -261,13 +261,8 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
         n_features = 5 if n_features is None else _check_count(n_features, "n_features")
         w = np.ones(n_features)
     else:
-        try:
-            w = np.asarray(w, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"w must be a vector of real numbers (the scoring vector), got "
-                f"{w!r}, which does not convert to float: {exc}."
-            ) from None
+        w = float_array(w, input_name="w", expected="a vector of real numbers "
+                        "(the scoring vector)")
         if w.ndim != 1 or w.shape[0] == 0:
             raise ValueError(f"w must be a non-empty 1-d vector, got shape {w.shape}.")
         if (n_features is not None

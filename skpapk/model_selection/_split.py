@@ -28,6 +28,7 @@ from ..utils._routing import _stacklevel
 from ..utils._validation import (
     check_groups,
     check_label_values,
+    float_array,
     validate_random_state,
 )
 
@@ -278,13 +279,8 @@ class WithinGroupKFold(BaseCrossValidator):
 
 
 def _check_sizes(sizes):
-    try:
-        sizes = np.asarray(sizes, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"sizes must be a sequence of fractions, e.g. (0.6, 0.2, 0.2), "
-            f"got {sizes!r}."
-        ) from exc
+    sizes = float_array(sizes, input_name="sizes", expected="a sequence of "
+                        "fractions, e.g. (0.6, 0.2, 0.2)")
     if sizes.ndim != 1 or sizes.shape[0] < 1:
         raise ValueError(
             f"sizes must be a non-empty 1-d sequence of fractions, e.g. "

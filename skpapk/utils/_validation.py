@@ -93,6 +93,29 @@ def validate_random_state(random_state, name="random_state"):
     )
 
 
+def float_array(values, *, input_name, expected):
+    """``values`` as a float64 array; a ``TypeError`` that names
+    ``input_name`` and says what is ``expected`` when they do not convert.
+
+    Examples
+    --------
+    >>> from skpapk.utils._validation import float_array
+    >>> float_array([1, 2], input_name="w", expected="a vector of numbers")
+    array([1., 2.])
+    >>> float_array("abc", input_name="w", expected="a vector of numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: w must be a vector of numbers, got str that does not convert ...
+    """
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{input_name} must be {expected}, got {type(values).__name__} "
+            f"that does not convert to float: {exc}."
+        ) from None
+
+
 def column_1d(values, *, input_name):
     """``values`` as a 1-d array; an error or warning that names ``input_name``.
 

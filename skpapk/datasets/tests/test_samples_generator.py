@@ -202,7 +202,7 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
         (("beta",), {"margin": -1.0}, ValueError, "margin"),
         (("beta",), {"margin": True}, ValueError, "margin"),
-        (("beta", "abc"), {}, ValueError, "w must be a vector of real numbers"),
+        (("beta", "abc"), {}, TypeError, "w must be a vector of real numbers"),
         (("beta",), {"random_state": -1}, ValueError, "random_state must be"),
         (("beta",), {"random_state": True}, ValueError, "random_state must be"),
         (("beta",), {"k": 0}, ValueError, "k must be"),
