@@ -49,7 +49,7 @@ import numpy as np
 from scipy.special import expit
 
 from .. import _defaults
-from ..utils._groups import segment_starts, stable_sort_by_codes
+from ..utils._groups import label_segments, segment_starts, stable_sort_by_codes
 from ._losses import BaseSurrogate
 
 #: Maximum number of safeguarded Newton steps for the soft thresholds.
@@ -203,7 +203,7 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     """
     y_pos = np.asarray(y_pos, dtype=bool)
     codes = np.asarray(codes, dtype=np.intp)
-    segments = _segment_ids(y_pos, codes)
+    segments = label_segments(y_pos, codes, n_groups)
     order = stable_sort_by_codes(segments, 2 * n_groups)
     counts = np.bincount(segments, minlength=2 * n_groups)
     starts = segment_starts(counts)
@@ -222,11 +222,6 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
         n_pos=n_pos, n_neg=n_neg, mass_pos=mass_pos, mass_neg=mass_neg,
         defined=defined, pair_start=pair_start,
     )
-
-
-def _segment_ids(y_pos, codes):
-    """Segment of every row: ``2 g`` relevant, ``2 g + 1`` irrelevant."""
-    return 2 * codes + (~y_pos)
 
 
 def soft_top_weights(scores, layout, k, temperature):
@@ -254,7 +249,7 @@ def soft_top_weights(scores, layout, k, temperature):
         scores).
     """
     n_seg = 2 * layout.n_groups
-    seg = _segment_ids(layout.y_pos, layout.codes)
+    seg = label_segments(layout.y_pos, layout.codes, layout.n_groups).astype(np.intp)
     mass = np.empty(n_seg)
     mass[0::2], mass[1::2] = layout.mass_pos, layout.mass_neg
     defined = np.repeat(layout.defined, 2)
@@ -884,8 +879,9 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
         ``d z_l / d s_r = (delta_lr - a_r / W - z_l z_r a_r / W) / std``.
         """
         slope, top_mass, soft, z, row_std = implicit
-        seg = _segment_ids(layout.y_pos, layout.codes)
         n_seg = 2 * layout.n_groups
+        seg = label_segments(layout.y_pos, layout.codes,
+                             layout.n_groups).astype(np.intp)
         slope_sum = np.bincount(seg, weights=slope, minlength=n_seg)
         weighted_L = np.bincount(seg, weights=slope * L, minlength=n_seg)
         with np.errstate(invalid="ignore", divide="ignore"):
