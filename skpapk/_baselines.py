@@ -31,6 +31,7 @@ from ._ranker import _FixedSurrogateRanker
 from .model_selection._split import _held_out_split
 from .utils._groups import (
     defined_groups,
+    n_defined_groups,
     rank_by_group_and_label,
     rank_within_segments,
 )
@@ -763,8 +764,7 @@ class GreedyPApKRanker(BaseRanker):
         fit_rows, val_rows = rows[fit_part], rows[val_part]
         X_fit, y_fit = X[fit_rows], y_pos[fit_rows]
         X_val, y_val, codes_val = X[val_rows], y_pos[val_rows], codes[val_rows]
-        self.n_validation_groups_ = int(np.count_nonzero(
-            defined_groups(y_val, codes_val, n_groups)))
+        self.n_validation_groups_ = n_defined_groups(y_val, codes_val, n_groups)
         if self.n_validation_groups_ == 0:
             raise ValueError(
                 f"No group has a held-out relevant and irrelevant row for the "

@@ -32,7 +32,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .losses import SmoothPairwiseSurrogate, make_pair_layout
 from .metrics import papk_score
-from .utils._groups import defined_groups
+from .utils._groups import n_defined_groups
 
 Evaluation = namedtuple(
     "Evaluation", ["objective", "value", "gradient", "train_papk"])
@@ -116,7 +116,7 @@ def _train_papk(y_pos, scores, codes, k, *, average="micro"):
 
 def gain_sums(y_pos, scores, codes, n_groups, k):
     """Sum of the pAp@k gains of the defined groups, and their number."""
-    n_defined = int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+    n_defined = n_defined_groups(y_pos, codes, n_groups)
     if n_defined == 0:
         return 0.0, 0
     gains = _train_papk(y_pos, scores, codes, k, average=None)

@@ -32,7 +32,7 @@ from .._linear_loss import (
 )
 from ..losses import SmoothPairwiseSurrogate, make_pair_layout
 from ..model_selection._split import _held_out_split
-from ..utils._groups import defined_groups
+from ..utils._groups import n_defined_groups
 from ..utils._validation import binary_classes, check_fitted_labels, check_groups
 
 
@@ -141,15 +141,14 @@ def n_val_defined(val, n_groups):
     if val is None:
         return None
     _, y_val, codes_val = val
-    return int(np.count_nonzero(defined_groups(y_val, codes_val, n_groups)))
+    return n_defined_groups(y_val, codes_val, n_groups)
 
 
 def summarize_prepared(part):
     """Defined groups of the training and of the validation rows, the
     ``max |X_j|`` of the training rows (for L-BFGS's column scaling) and
     their number."""
-    n_train = int(np.count_nonzero(
-        defined_groups(part.y_pos, part.codes, part.n_groups)))
+    n_train = n_defined_groups(part.y_pos, part.codes, part.n_groups)
     return (n_train, n_val_defined(part.val, part.n_groups),
             column_abs_max(part.X), part.X.shape[0])
 

@@ -377,6 +377,11 @@ def count_at_least(ref_codes, ref_values, query_codes, query_values, n_groups,
     return refs_so_far[query_pos] - refs_before_group[query_codes]
 
 
+def n_defined_groups(y_pos, codes, n_groups):
+    """Number of the groups with a relevant and an irrelevant row."""
+    return int(np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+
+
 def n_undefined_groups(y_pos, codes, n_groups):
     """Number of the groups without a relevant or without an irrelevant row."""
-    return int(n_groups - np.count_nonzero(defined_groups(y_pos, codes, n_groups)))
+    return int(n_groups - n_defined_groups(y_pos, codes, n_groups))
