@@ -18,7 +18,7 @@ from sklearn.exceptions import (
     UndefinedMetricWarning,
 )
 from sklearn.utils._available_if import available_if
-from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils._param_validation import InvalidParameterError, make_constraint
 
 from skpapk import (
     GreedyPApKRanker,
@@ -308,11 +308,17 @@ def test_bad_k_raises_naming_k(k, error, method):
         getattr(PApKRanker(k=k), method)(X, y, groups=g)
 
 
-def _number_parameters(cls):
-    """The parameters of ``cls`` whose constraints take no boolean."""
-    return [name for name, constraints in cls._parameter_constraints.items()
+def _bool_cases(cls):
+    """The ``(parameter, bool)`` pairs of ``cls`` that only the bool check
+    refuses: the parameter takes no boolean, but the number 1 or 0 that the
+    bool stands for meets one of its constraints."""
+    return [(name, value)
+            for name, constraints in cls._parameter_constraints.items()
             if not {"boolean", "verbose"} & {c for c in constraints
-                                             if isinstance(c, str)}]
+                                             if isinstance(c, str)}
+            for value in (True, False)
+            if any(make_constraint(c).is_satisfied_by(int(value))
+                   for c in constraints)]
 
 
 def _public_rankers():
@@ -324,9 +330,9 @@ def _public_rankers():
             and not name.startswith("Base")]
 
 
-@pytest.mark.parametrize("cls, name", [
-    (cls, name) for cls in _public_rankers() for name in _number_parameters(cls)])
-@pytest.mark.parametrize("value", [True, False])
+@pytest.mark.parametrize("cls, name, value", [
+    (cls, name, value) for cls in _public_rankers()
+    for name, value in _bool_cases(cls)])
 def test_a_bool_is_no_number_parameter(cls, name, value):
     # Interval(Integral) and Interval(Real) take True as 1 and False as 0
     X, y, g = make_data(9)
