@@ -1,6 +1,7 @@
 """Base classes of the rankers: validation, scoring, recommendation, fitting."""
 
 import contextlib
+import copy
 import functools
 import inspect
 import warnings
@@ -181,8 +182,8 @@ def _restoring_state(method):
 
 
 def _needs_restoring(method):
-    """Whether ``method``, found in a class's ``__dict__``, is a function
-    that ``_restoring_state`` has not wrapped yet."""
+    """Whether ``method``, found in a class's MRO, is a function that
+    ``_restoring_state`` has not wrapped yet."""
     return (inspect.isfunction(method)
             and not getattr(method, "_restores_state", False))
 
@@ -235,10 +236,15 @@ class BaseRanker(BaseEstimator):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for name in ("fit", "partial_fit"):
-            method = cls.__dict__.get(name)
+            # as found in the MRO (a mixin's fit before this class's too),
+            # without calling a descriptor
+            method = inspect.getattr_static(cls, name, None)
             if isinstance(method, _AvailableIfDescriptor):
                 if _needs_restoring(method.fn):
+                    if name not in cls.__dict__:  # a base's: left as it is
+                        method = copy.copy(method)
                     method.fn = _restoring_state(method.fn)
+                    setattr(cls, name, method)
             elif _needs_restoring(method):
                 setattr(cls, name, _restoring_state(method))
 

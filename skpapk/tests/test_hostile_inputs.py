@@ -631,6 +631,28 @@ def test_a_subclass_partial_fit_under_available_if_keeps_it():
     assert not hasattr(_FittingRanker(online=False), "partial_fit")
 
 
+class _FailingMixin:
+    """A mixin placed before a ranker (as skpapk.dask's are), whose fit
+    sets an attribute and raises."""
+
+    def fit(self, X, y, groups=None):
+        self.n_features_in_ = -1
+        raise ValueError("the mixin's fit failed")
+
+
+class _MixedRanker(_FailingMixin, PApKAvgRanker):
+    pass
+
+
+def test_a_mixins_fit_before_the_ranker_is_wrapped():
+    X, y, g = make_data(3)
+    ranker = _MixedRanker(k=3)
+    with pytest.raises(ValueError, match="the mixin's fit failed"):
+        ranker.fit(X, y, groups=g)
+    assert "n_features_in_" not in vars(ranker)
+    assert not hasattr(_FailingMixin.fit, "_restores_state")  # left as it is
+
+
 def test_an_inherited_fit_is_wrapped_once():
     assert "fit" not in _OnlineRanker.__dict__
     assert "partial_fit" not in _FittingRanker.__dict__
