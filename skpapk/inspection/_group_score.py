@@ -69,6 +69,21 @@ def _by_label(models, what):
     return labelled
 
 
+def _check_labels(labels, baseline_shown):
+    """Fail unless the models' ``labels`` are distinct strings, none of them
+    the baseline's name when the baseline is drawn (each would hide one)."""
+    for label in labels:
+        if not isinstance(label, str):
+            raise TypeError(f"the model names must be str, got {label!r} of type "
+                            f"{type(label).__name__}.")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"the model names must be distinct, got {labels}: "
+                         f"one model would hide another.")
+    if baseline_shown and _BASELINE_NAME in labels:
+        raise ValueError(f"{_BASELINE_NAME!r} names the random baseline: rename "
+                         f"the model, or pass show_baseline=False.")
+
+
 def _check_kind(kind):
     if kind not in _KINDS:
         raise ValueError(
@@ -276,6 +291,7 @@ default="papk"
                     f"name has {len(labels)} entries for {len(self.scores)} "
                     f"models: give one name per model."
                 )
+        _check_labels(labels, show_baseline and self.baseline is not None)
         series = {label: values for label, values in zip(labels, self.scores.values())}
         legend = {label: f"{label} (micro = {np.nanmean(v):.3f})"
                   if np.any(np.isfinite(v)) else label
@@ -410,7 +426,11 @@ default="papk"
                 raise ValueError("y_score is an empty dict: give at least one model.")
             scores = _by_label(y_score, "y_score")
         else:
-            scores = {"Ranker" if name is None else str(name): y_score}
+            if not (name is None or isinstance(name, str)):
+                raise TypeError(f"name must be a str (the model's name) or None, "
+                                f"got {name!r}; pass a dict of scores to name "
+                                f"several models.")
+            scores = {"Ranker" if name is None else name: y_score}
         values, labels, n_pos, n_neg, baseline = _per_group_scores(
             y_true, scores, groups, k=k, metric=metric, ties=ties,
             pos_label=pos_label, zero_division=zero_division)

@@ -227,6 +227,22 @@ def test_plot_name_relabels_models():
         disp.plot(name="A")
 
 
+@pytest.mark.parametrize("name, show_baseline, error, match", [
+    (["x", "x"], False, ValueError, r"distinct, got \['x', 'x'\]: one model"),
+    (["A", "random ranking"], True, ValueError, "names the random baseline"),
+    (["A", 1], False, TypeError, "must be str, got 1"),
+])
+def test_plot_refuses_names_that_would_hide_a_model(name, show_baseline, error,
+                                                     match):
+    y, scores, g = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        disp = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=3)
+    with pytest.raises(error, match=match):
+        disp.plot(name=name, show_baseline=show_baseline)
+    disp.plot(name=["A", "random ranking"], show_baseline=False)  # no baseline
+
+
 def test_constructor_checks_shapes():
     with pytest.raises(ValueError, match="one value per group"):
         GroupScoreDisplay(scores={"a": [0.5, 0.5]}, n_pos=[1, 2, 3])
@@ -243,6 +259,8 @@ def test_constructor_checks_shapes():
     ({"y_score": {1: [1, 2, 3, 4], "1": [4, 3, 2, 1]}}, ValueError,
      r"distinct, but the keys of y_score, 1, '1', give the labels \['1', '1'\]"),
     ({"y_score": [1, 2, 3]}, ValueError, "same length"),
+    ({"name": ["a"]}, TypeError, r"name must be a str .* got \['a'\]"),
+    ({"name": "random ranking"}, ValueError, "names the random baseline"),
 ])
 def test_from_predictions_errors(kwargs, error, match):
     params = {"y_score": [0.1, 0.2, 0.3, 0.4], "k": 2, **kwargs}
