@@ -63,12 +63,14 @@ def load_data(args, progress):
                 bunch = load_movielens_100k(args.path,
                                             random_state=args.random_state,
                                             download=not args.no_download)
-            except FileNotFoundError as exc:
+            except (OSError, ValueError) as exc:  # missing, not official, ...
                 message = str(exc)
                 for name, option in [("path=None", "--path not given"),
                                      ("path=", "--path "),
                                      ("the path argument", "--path"),
-                                     ("download=False", "--no-download")]:
+                                     ("download=False", "--no-download"),
+                                     ("pass check_sha256=False", "load it in "
+                                      "Python with check_sha256=False")]:
                     message = message.replace(name, option)
                 raise CLIError(message) from None
         return (bunch.data, bunch.target.astype(np.int64), bunch.groups,

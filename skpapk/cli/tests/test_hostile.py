@@ -188,6 +188,18 @@ def test_movielens_path_error_names_the_option(path, message, tmp_path, capsys,
     assert path or "--no-download forbids fetching it" in err
 
 
+def test_movielens_file_that_is_not_the_official_one_names_the_option(
+        tmp_path, capsys):
+    data = tmp_path / "u.data"  # the format of u.data, not its checksum
+    data.write_text("".join(f"{u}\t{i}\t{1 + (u * i) % 5}\t88125{u}{i}\n"
+                            for u in range(1, 4) for i in range(1, 4)))
+    status, out, err = run(["compare", "--data", "movielens", "--path", data,
+                            "--no-download", "-q"], capsys)
+    assert_one_line_error(status, out, err, "is not the official MovieLens 100K")
+    assert "--path '" in err and "path='" not in err
+    assert "load it in Python with check_sha256=False" in err
+
+
 def test_a_method_that_cannot_use_the_rows_names_no_python_parameter(
         tmp_path, capsys):
     # one user of ten rows: the greedy baseline has no held-out rows for its
