@@ -63,14 +63,16 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
         raise CLIError(exc.with_names(OPTIONS, hint=hint)) from None
     if data.labels is not None:
         values = distinct_labels([str(v) for v in pd.unique(data.labels)])
-        if len(values) > 2:
-            line, _ = _row(path, delimiter, int(np.argmax(data.labels == values[2])))
-            shown = ", ".join(cut(v, 20) for v in values[:3])
+        if len(values) > 2:  # each value's first line: which is odd is theirs
+            shown = ", ".join(
+                f"{cut(v, 20)} on line "
+                f"{_row(path, delimiter, int(np.argmax(data.labels == v)))[0]}"
+                for v in values[:3])
             raise CLIError(
-                f"{path}, line {line}: label column {label_col!r} must be binary "
-                f"(two values: relevant or not), but it holds a third value "
-                f"({shown}); threshold it first, e.g. 1 for rating 5 and 0 "
-                f"otherwise.")
+                f"{path}: label column {label_col!r} must be binary (two "
+                f"values: relevant or not), but it holds a third value (first "
+                f"seen: {shown}); threshold it first, e.g. 1 for rating 5 and "
+                f"0 otherwise.")
     return data
 
 

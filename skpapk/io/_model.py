@@ -731,8 +731,10 @@ def load_ranker(path):
                            and len(names) == scorer.n_features
                            and len(set(names)) == len(names)
                            and all(isinstance(name, str) for name in names)),
-         "its feature_names_in one distinct string per feature"),
-        (_is_count(n_fit_groups, 2**63), "its n_fit_groups a positive integer"),
+         f"its feature_names_in must be one distinct string per feature "
+         f"({scorer.n_features} coefficients)"),
+        (_is_count(n_fit_groups, 2**63), "its n_fit_groups must be a positive "
+                                         "integer"),
     ] if not ok]
     if wrong:  # each faulty entry named
         raise ValueError(f"{what} ({', '.join(wrong)}).")

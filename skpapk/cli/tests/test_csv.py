@@ -163,10 +163,10 @@ def test_a_third_label_is_refused_with_its_line(tmp_path):
     path = write(tmp_path, "group,label,a\n" + "\n".join(rows) + "\n")
     text = raises("must be binary", read_csv, path, group_col="group",
                   label_col="label")
-    assert text == (f"{path}, line 33: label column 'label' must be binary (two "
-                    f"values: relevant or not), but it holds a third value ('0', "
-                    f"'1', '2'); threshold it first, e.g. 1 for rating 5 and 0 "
-                    f"otherwise.")
+    assert text == (f"{path}: label column 'label' must be binary (two values: "
+                    f"relevant or not), but it holds a third value (first seen: "
+                    f"'0' on line 2, '1' on line 3, '2' on line 33); threshold "
+                    f"it first, e.g. 1 for rating 5 and 0 otherwise.")
     # the library reads the labels as text, whatever their number
     labels = read_ranking_csv(path, group_col="group", label_col="label").labels
     assert (labels[25], labels[30]) == ("1.0", "2")

@@ -275,11 +275,13 @@ def _valid():
     (lambda c: c.pop("scorer"), "no scorer"),
     (lambda c: c.update(classes=[1, 1]), "two distinct labels"),
     (lambda c: c.update(classes=[[0], 1]), "two distinct labels"),
-    (lambda c: c.update(feature_names_in=["a", "b"]), "one distinct string"),
+    (lambda c: c.update(feature_names_in=["a", "b"]),
+     r"its feature_names_in must be one distinct string per feature \(3 "
+     r"coefficients\)"),
     (lambda c: c.update(feature_names_in=["a", "a", "b"]), "one distinct string"),
-    (lambda c: c.update(n_fit_groups=0), "n_fit_groups a positive integer"),
-    (lambda c: c.update(n_fit_groups=2.0), "n_fit_groups a positive integer"),
-    (lambda c: c.update(n_fit_groups=True), "n_fit_groups a positive integer"),
+    (lambda c: c.update(n_fit_groups=0), "n_fit_groups must be a positive integer"),
+    (lambda c: c.update(n_fit_groups=2.0), "n_fit_groups must be a positive integer"),
+    (lambda c: c.update(n_fit_groups=True), "n_fit_groups must be a positive integer"),
 ])
 def test_invalid_model_files(tmp_path, change, message):
     content = _valid()
@@ -292,13 +294,14 @@ def test_invalid_model_files(tmp_path, change, message):
 def test_invalid_metadata_names_each_faulty_entry(tmp_path):
     content = _valid()
     content.update(n_fit_groups=0)
-    with pytest.raises(ValueError, match=r"\(its n_fit_groups a positive "
-                       r"integer\)\.$") as exc:
+    with pytest.raises(ValueError, match=r"\(its n_fit_groups must be a "
+                       r"positive integer\)\.$") as exc:
         load_ranker(_write(tmp_path, content))
     assert "classes" not in str(exc.value) and "feature_names_in" not in str(exc.value)
     content.update(classes=[1, 1])
     with pytest.raises(ValueError, match=r"\(its classes must be two distinct "
-                       r"labels, its n_fit_groups a positive integer\)\.$"):
+                       r"labels, its n_fit_groups must be a positive "
+                       r"integer\)\.$"):
         load_ranker(_write(tmp_path, content))
 
 
