@@ -159,9 +159,12 @@ def _frame_partitions(X, y, groups):
                     f"{name}'s partitions (divisions {_shown(v.divisions)}) "
                     f"differ from X's ({_shown(X.divisions)}): joining them by "
                     f"index would cut X's partitions, and its users, anew. Take "
-                    f"{name} from the same DataFrame as X (e.g. df['{name}']), "
-                    f"or repartition it like X: "
-                    f"{name}.repartition(divisions=X.divisions)."
+                    f"{name} from the same DataFrame as X (e.g. df['{name}'])"
+                    + (f", or repartition it like X: "
+                       f"{name}.repartition(divisions=X.divisions)."
+                       if X.known_divisions else
+                       " (X's divisions are unknown, so it cannot be "
+                       "repartitioned like X).")
                 )
             columns[key] = v
     clash = set(columns) & set(X.columns)

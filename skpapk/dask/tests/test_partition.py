@@ -135,6 +135,13 @@ def test_a_series_partitioned_unlike_x_is_named(column):
             PApKRanker(k=5).fit(ddf[["a", "b", "c", "d"]],
                                 *[{**parts, column: bad}[c] for c in ("label",)],
                                 groups={**parts, column: bad}["user"])
+    # X's divisions unknown: no advice to repartition like X
+    unknown = ddf.clear_divisions()
+    with pytest.raises(ValueError, match=r"X's divisions are unknown, so it "
+                                         r"cannot be repartitioned like X\)\.$"):
+        PApKRanker(k=5).fit(unknown[["a", "b", "c", "d"]],
+                            *[{**parts, column: other}[c] for c in ("label",)],
+                            groups={**parts, column: other}["user"])
     local = skpapk.PApKRanker(k=5).fit(frame[["a", "b", "c", "d"]], y,
                                        groups=groups)
     # X's divisions, or coarser ones among them (the join keeps X's)
