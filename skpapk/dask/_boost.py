@@ -271,8 +271,7 @@ class DaskBoostMixin(DaskRankerMixin):
                 f"codes (X[col].cat.codes, -1 as NaN) and their positions as "
                 f"categorical_feature=[...].")
         client = _client()
-        X, loaded, summaries = load_partitions(
-            X, y, groups, ensure_all_finite=self._ensure_all_finite())
+        X, loaded, summaries = load_partitions(self, X, y, groups)
         classes, n_groups = check_partitions(self, X, summaries, groups)
         self.classes_ = classes
         self._category_positions = []  # none on dask input (refused above)

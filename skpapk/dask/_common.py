@@ -133,9 +133,26 @@ def check_whole_groups(group_labels, has_groups, n_rows):
     return distinct.shape[0]
 
 
-def load_partitions(X, y, groups, *, ensure_all_finite=True):
+def _check_number_columns(estimator, X):
+    """Fail, before any work, on a column of a dask DataFrame ``X`` whose
+    values are not numbers (text, or categories that are not numbers): the
+    workers would only say that a string does not convert to float."""
+    dtypes = getattr(getattr(X, "_meta", None), "dtypes", None)
+    for name, dtype in ({} if dtypes is None else dtypes.items()):
+        values = getattr(dtype, "categories", None)
+        kind = (dtype if values is None else values.dtype).kind
+        if kind not in "biuf":
+            raise ValueError(
+                f"X column {name!r} holds {dtype} values, not numbers, but "
+                f"{type(estimator).__name__} takes numbers only: encode it as "
+                f"numbers first (e.g. the codes of a category column, "
+                f"X[{name!r}].astype('category').cat.as_known().cat.codes), "
+                f"or leave it out.")
+
+
+def load_partitions(estimator, X, y, groups):
     """Load and check every partition on the workers (NaN features pass
-    with ``ensure_all_finite="allow-nan"``).
+    when ``estimator`` handles them).
 
     Returns
     -------
@@ -146,7 +163,9 @@ def load_partitions(X, y, groups, *, ensure_all_finite=True):
     summaries : list of dict
         :func:`~._worker.summarize_partition` of every partition.
     """
+    _check_number_columns(estimator, X)
     X, triples = split_partitions(X, y, groups)
+    ensure_all_finite = estimator._ensure_all_finite()
     loaded = [dask.delayed(_worker.load_partition)(
                   x, yy, g, i, ensure_all_finite=ensure_all_finite)
               for i, (x, yy, g) in enumerate(triples)]

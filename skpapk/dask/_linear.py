@@ -140,8 +140,7 @@ class _DaskRows:
     """
 
     def __init__(self, ranker, X, y, groups):
-        X, self.loaded, self.summaries = load_partitions(
-            X, y, groups, ensure_all_finite=ranker._ensure_all_finite())
+        X, self.loaded, self.summaries = load_partitions(ranker, X, y, groups)
         self.classes, self.n_groups = check_partitions(ranker, X, self.summaries,
                                                        groups)
         ranker.classes_ = self.classes

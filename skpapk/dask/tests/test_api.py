@@ -218,3 +218,20 @@ def test_a_fit_that_raises_leaves_the_ranker_as_it_was(cluster_client):
     with pytest.raises(ValueError):
         fresh.fit(dX, da.zeros_like(dy), groups=dgroups)
     assert "n_features_in_" not in vars(fresh)
+
+
+@pytest.mark.parametrize("ranker", [skpapk.dask.PApKRanker, skpapk.dask.PApKAvgRanker])
+@pytest.mark.parametrize("dtype", ["object", "string", "category"])
+def test_a_column_that_is_not_numbers_is_named(cluster_client, ranker, dtype):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(0)
+    frame = pd.DataFrame(X, columns=list("abcd")).assign(
+        b=np.where(X[:, 1] > 0, "x", "y")).astype({"b": dtype})
+    rows = dict(npartitions=2, sort=False)
+    with pytest.raises(ValueError, match=rf"^X column 'b' holds \w+ values, "
+                                         rf"not numbers, but {ranker.__name__} "
+                                         rf"takes numbers only: encode it"):
+        ranker(k=5).fit(dd.from_pandas(frame, **rows),
+                        dd.from_pandas(pd.Series(y), **rows),
+                        groups=dd.from_pandas(pd.Series(groups), **rows))
