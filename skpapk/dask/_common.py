@@ -134,20 +134,16 @@ def check_whole_groups(group_labels, has_groups, n_rows):
 
 
 def _check_number_columns(estimator, X):
-    """Fail, before any work, on a column of a dask DataFrame ``X`` whose
-    values are not numbers (text, or categories that are not numbers): the
-    workers would only say that a string does not convert to float."""
-    dtypes = getattr(getattr(X, "_meta", None), "dtypes", None)
-    for name, dtype in ({} if dtypes is None else dtypes.items()):
-        values = getattr(dtype, "categories", None)
-        kind = (dtype if values is None else values.dtype).kind
-        if kind not in "biuf":
+    """Fail, before any work, on a category column of a dask DataFrame ``X``
+    whose (known) categories are not numbers; a column of text is named by
+    the workers (:func:`~._worker.load_partition`), which see its values."""
+    meta = getattr(X, "_meta", None)
+    for name, dtype in (meta.dtypes.items() if hasattr(meta, "columns") else ()):
+        if (getattr(dtype, "categories", None) is not None and X[name].cat.known
+                and dtype.categories.dtype.kind not in "biuf"):
             raise ValueError(
-                f"X column {name!r} holds {dtype} values, not numbers, but "
-                f"{type(estimator).__name__} takes numbers only: encode it as "
-                f"numbers first (e.g. the codes of a category column, "
-                f"X[{name!r}].astype('category').cat.as_known().cat.codes), "
-                f"or leave it out.")
+                f"X column {name!r} holds categories that are not numbers, but "
+                f"{type(estimator).__name__} takes numbers only: {_worker.TEXT_FIX}")
 
 
 def load_partitions(estimator, X, y, groups):

@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.validation import column_or_1d
 
+from .._base import _text_column
 from .._categorical import categorical_codes
 from .._linear_loss import (
     abs_max,
@@ -63,6 +64,11 @@ class PreparedPartition:
     val: tuple = None
 
 
+#: The fix of a column of X that is not numbers, on dask input.
+TEXT_FIX = ("encode it as numbers first (one-hot columns, e.g. with "
+            "dask.dataframe.get_dummies), or leave it out.")
+
+
 def load_partition(X, y, groups, index, *, ensure_all_finite=True):
     """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
 
@@ -71,9 +77,16 @@ def load_partition(X, y, groups, index, *, ensure_all_finite=True):
     the wrong length...), naming the partition when its pieces have
     different lengths.
     """
-    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                    ensure_min_samples=0, input_name="X",
-                    ensure_all_finite=ensure_all_finite)
+    try:
+        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                        ensure_min_samples=0, input_name="X",
+                        ensure_all_finite=ensure_all_finite)
+    except ValueError as exc:
+        found = "could not convert" in str(exc) and _text_column(X)
+        if not found:
+            raise
+        raise ValueError(f"X column {found[0]!r} holds text ({found[2]}), but "
+                         f"the rankers take numbers only: {TEXT_FIX}") from exc
     n = X.shape[0]
     if y is None:
         raise ValueError("y is required.")

@@ -221,17 +221,44 @@ def test_a_fit_that_raises_leaves_the_ranker_as_it_was(cluster_client):
 
 
 @pytest.mark.parametrize("ranker", [skpapk.dask.PApKRanker, skpapk.dask.PApKAvgRanker])
-@pytest.mark.parametrize("dtype", ["object", "string", "category"])
-def test_a_column_that_is_not_numbers_is_named(cluster_client, ranker, dtype):
+@pytest.mark.parametrize("dtype, message", [
+    ("object", r"X column 'b' holds text \(could not convert string to float: "
+               r"'[xy]'\), but the rankers take numbers only: encode it"),
+    ("string", r"X column 'b' holds text"),
+    ("category", r"X column 'b' holds categories that are not numbers, but "
+                 r"{ranker} takes numbers only: encode it as numbers first "
+                 r"\(one-hot columns"),
+])
+def test_a_column_that_is_not_numbers_is_named(cluster_client, ranker, dtype,
+                                               message):
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
     X, y, groups = grouped_data(0)
     frame = pd.DataFrame(X, columns=list("abcd")).assign(
         b=np.where(X[:, 1] > 0, "x", "y")).astype({"b": dtype})
     rows = dict(npartitions=2, sort=False)
-    with pytest.raises(ValueError, match=rf"^X column 'b' holds \w+ values, "
-                                         rf"not numbers, but {ranker.__name__} "
-                                         rf"takes numbers only: encode it"):
+    with pytest.raises(ValueError, match=message.format(ranker=ranker.__name__)):
         ranker(k=5).fit(dd.from_pandas(frame, **rows),
                         dd.from_pandas(pd.Series(y), **rows),
                         groups=dd.from_pandas(pd.Series(groups), **rows))
+
+
+@pytest.mark.parametrize("column", ["numbers as text", "unknown categories"])
+def test_columns_that_convert_to_numbers_are_fitted(cluster_client, column):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(0)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    rows = dict(npartitions=1, sort=False)  # whole users
+    dX = dd.from_pandas(frame.assign(b=np.round(X[:, 1], 1)), **rows)
+    dX = dX.assign(b=dX["b"].astype(str if column == "numbers as text"
+                                    else "category"))
+    ranker = skpapk.dask.PApKRanker(k=5).fit(
+        dX, dd.from_pandas(pd.Series(y), **rows),
+        groups=dd.from_pandas(pd.Series(groups), **rows))
+    assert ranker.coef_.shape == (4,)
+    series = dd.from_pandas(pd.Series(X[:, 0]), **rows)
+    with pytest.raises(ValueError, match="to_frame"):  # a Series, not a frame
+        skpapk.dask.PApKRanker(k=5).fit(series, dd.from_pandas(pd.Series(y), **rows),
+                                        groups=dd.from_pandas(pd.Series(groups),
+                                                              **rows))
