@@ -72,7 +72,7 @@ def load_data(args, progress):
                                      ("pass check_sha256=False", "load it in "
                                       "Python with check_sha256=False")]:
                     message = message.replace(name, option)
-                raise CLIError(message) from None
+                raise CLIError(message) from exc
         return (bunch.data, bunch.target.astype(np.int64), bunch.groups,
                 "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
                 "relevant)")

@@ -218,7 +218,8 @@ def _not_converged(message, method, command):
                 f"use a larger --max-iter")
     if text.startswith("The objective never went below"):
         return (f"no step lowered the objective below its value at w = 0 (too large "
-                f"steps, or a surrogate lowest there); use {steps}, or {elsewhere}")
+                f"steps, or a surrogate lowest there); use {steps or others}, or "
+                f"{elsewhere}")
     if text.startswith("L-BFGS"):
         return (f"L-BFGS could not lower the objective (extreme feature values?); use "
                 f"--scale minmax or standard, or other hyper-parameters ({others})")

@@ -74,11 +74,12 @@ def _check_labels(labels, baseline_shown):
     the baseline's name when the baseline is drawn (each would hide one)."""
     for label in labels:
         if not isinstance(label, str):
-            raise TypeError(f"the model names must be str, got {label!r} of type "
+            raise TypeError(f"name must be a str or a list of str (one per "
+                            f"model), got {label!r} of type "
                             f"{type(label).__name__}.")
     if len(set(labels)) != len(labels):
-        raise ValueError(f"the model names must be distinct, got {labels}: "
-                         f"one model would hide another.")
+        raise ValueError(f"name must give distinct names, got {labels}: one "
+                         f"model would hide another.")
     if baseline_shown and _BASELINE_NAME in labels:
         raise ValueError(f"{_BASELINE_NAME!r} names the random baseline: rename "
                          f"the model, or pass show_baseline=False.")
@@ -285,7 +286,8 @@ default="papk"
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
         labels = list(self.scores)
         if name is not None:
-            labels = [name] if isinstance(name, str) else list(name)
+            labels = ([name] if isinstance(name, str) or not np.iterable(name)
+                      else list(name))
             if len(labels) != len(self.scores):
                 raise ValueError(
                     f"name has {len(labels)} entries for {len(self.scores)} "

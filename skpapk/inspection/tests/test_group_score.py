@@ -228,9 +228,10 @@ def test_plot_name_relabels_models():
 
 
 @pytest.mark.parametrize("name, show_baseline, error, match", [
-    (["x", "x"], False, ValueError, r"distinct, got \['x', 'x'\]: one model"),
+    (["x", "x"], False, ValueError, r"name must give distinct names, got "
+                                    r"\['x', 'x'\]: one model"),
     (["A", "random ranking"], True, ValueError, "names the random baseline"),
-    (["A", 1], False, TypeError, "must be str, got 1"),
+    (["A", 1], False, TypeError, "name must be a str or a list of str .* got 1"),
 ])
 def test_plot_refuses_names_that_would_hide_a_model(name, show_baseline, error,
                                                      match):
@@ -241,6 +242,9 @@ def test_plot_refuses_names_that_would_hide_a_model(name, show_baseline, error,
     with pytest.raises(error, match=match):
         disp.plot(name=name, show_baseline=show_baseline)
     disp.plot(name=["A", "random ranking"], show_baseline=False)  # no baseline
+    one = GroupScoreDisplay(scores={"a": [0.5, 0.25]}, n_pos=[1, 2])
+    with pytest.raises(TypeError, match="name must be a str or a list of str"):
+        one.plot(name=5)
 
 
 def test_constructor_checks_shapes():
