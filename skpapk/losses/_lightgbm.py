@@ -9,6 +9,7 @@ pass it to their own ``lightgbm.LGBMRanker(objective=...)`` or
 ``lightgbm.train``. This module never imports LightGBM.
 """
 
+import inspect
 from numbers import Integral, Real
 
 import numpy as np
@@ -187,9 +188,6 @@ class LightGBMObjective:
                    _NumberInterval(Integral, 1, None, closed="left"), None],
     }
 
-    _param_names = ("surrogate", "k", "temperature", "group_weight",
-                    "truncation_level", "scale", "weight_total", "n_jobs")
-
     def __init__(self, surrogate=_defaults.BOOST_OBJECTIVE, *, k=_defaults.K,
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
@@ -208,7 +206,7 @@ class LightGBMObjective:
         """The loss-layer surrogate of the parameters, validated once for
         each set of their values (LightGBM calls the objective every
         round)."""
-        values = tuple(getattr(self, name) for name in self._param_names)
+        values = tuple(getattr(self, name) for name in _PARAMETERS)
         checked = getattr(self, "_checked", None)
         if checked is not None and all(
                 old is new for old, new in zip(checked[0], values)):
@@ -390,3 +388,8 @@ class LightGBMObjective:
                 f"truncation_level={self.truncation_level!r}, "
                 f"scale={self.scale!r}, weight_total={self.weight_total!r}, "
                 f"n_jobs={self.n_jobs!r})")
+
+
+#: LightGBMObjective's parameters, as its signature names them (the values
+#: its parameter check is cached on).
+_PARAMETERS = tuple(inspect.signature(LightGBMObjective).parameters)

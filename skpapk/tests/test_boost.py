@@ -306,6 +306,18 @@ def test_objective_checks_again_only_what_changed(monkeypatch):
     objective.n_jobs = 1
     objective(np.array([1.0, 0.0, 0.0, 1.0]), s, None, [2, 2])
     assert len(checks) == 3
+    # labels and weights flipped in place in the arrays of the last call:
+    # the gradient follows them (a cache holding the arrays would not)
+    y, w = np.array([1.0, 0.0, 0.0, 1.0]), np.array([1.0, 2.0, 1.0, 1.0])
+    before = objective(y, s, w, [2, 2])
+    y[:] = 1 - y
+    np.testing.assert_array_equal(objective(y, s, w, [2, 2]),
+                                  objective(1 - np.array([1.0, 0.0, 0.0, 1.0]),
+                                            s, w, [2, 2]))
+    assert not np.array_equal(objective(y, s, w, [2, 2])[0], before[0])
+    w[:] = 1.0
+    np.testing.assert_array_equal(objective(y, s, w, [2, 2]),
+                                  objective(y.copy(), s, np.ones(4), [2, 2]))
 
 
 @pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
