@@ -653,6 +653,34 @@ def test_a_mixins_fit_before_the_ranker_is_wrapped():
     assert not hasattr(_FailingMixin.fit, "_restores_state")  # left as it is
 
 
+class _OnlineMixin:
+    """A mixin before the ranker, whose ``partial_fit`` is there when
+    ``online``."""
+
+    @available_if(lambda self: self.online)
+    def partial_fit(self, X, y, groups=None, classes=None):
+        self.n_features_in_ = -1
+        raise ValueError("the mixin's partial_fit failed")
+
+
+class _OnlineMixedRanker(_OnlineMixin, PApKAvgRanker):
+    def __init__(self, k=3, online=False):
+        super().__init__(k=k)
+        self.online = online
+
+
+def test_a_mixins_available_if_partial_fit_is_wrapped_in_a_copy():
+    assert not hasattr(_OnlineMixedRanker(online=False), "partial_fit")
+    ranker = _OnlineMixedRanker(online=True)
+    X, y, g = make_data(3)
+    with pytest.raises(ValueError, match="the mixin's partial_fit failed"):
+        ranker.partial_fit(X, y, groups=g)
+    assert "n_features_in_" not in vars(ranker)
+    mixin = _OnlineMixin.__dict__["partial_fit"]  # left as it is
+    assert not hasattr(mixin.fn, "_restores_state")
+    assert _OnlineMixedRanker.__dict__["partial_fit"] is not mixin
+
+
 def test_an_inherited_fit_is_wrapped_once():
     assert "fit" not in _OnlineRanker.__dict__
     assert "partial_fit" not in _FittingRanker.__dict__
