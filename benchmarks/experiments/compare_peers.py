@@ -18,17 +18,18 @@ run):
   the kept candidate (one thread where the library allows it);
 - the random ranking row is the exact expectation
   (:func:`skpapk.metrics.expected_papk_score` and friends);
-- per k, the best skpapk row and the best peer row (by mean test
-  micro-pAp@k) are compared user by user on the test parts of every split
-  with :func:`skpapk.metrics.paired_comparison` (difference, its standard
+- per k, the best skpapk row and the best peer row, each chosen by its
+  mean **validation** micro-pAp@k over the splits (never by test), are
+  compared user by user on the test parts of every split with
+  :func:`skpapk.metrics.paired_comparison` (difference, its standard
   error, sign-flip p-value, bootstrap interval).
 
 Methods absent from the environment (lightgbm, xgboost) are left out with a
 note. ``--quick`` runs one split and small grids (a smoke test, not a
 result).
 
-Run ``python -m benchmarks run-all --only compare_peers`` (about an hour on
-2 cores). The data are read from ``--path`` (default: the loader's own
+Run ``python -m benchmarks run-all --only compare_peers`` (about half an
+hour on 2 idle cores). The data are read from ``--path`` (default: the loader's own
 search, ``SKPAPK_DATA`` first); never copy them into the repository.
 """
 
@@ -245,7 +246,8 @@ def evaluate(y, scores, g, k):
 
 
 def run_method(method, parts, ks):
-    """Per k: the chosen candidate's test metrics and fit seconds."""
+    """Per k: the chosen candidate's validation micro-pAp@k, test metrics
+    and fit seconds."""
     (_, _, _), (_, yv, gv), (_, ys, gs) = parts
     best = {k: (-np.inf, None) for k in ks}
     fitted = {}
@@ -262,8 +264,8 @@ def run_method(method, parts, ks):
     for k in ks:
         params = best[k][1]
         test_scores, seconds = fitted[(str(params), k)]
-        out[k] = dict(evaluate(ys, test_scores, gs, k), seconds=seconds,
-                      params=params)
+        out[k] = dict(evaluate(ys, test_scores, gs, k), val_papk=best[k][0],
+                      seconds=seconds, params=params)
     return out
 
 
@@ -308,30 +310,42 @@ def summarise(results, names, ks, n_splits):
     return "\n".join(lines)
 
 
+def _mean(results, name, k, n_splits, metric="papk"):
+    """Mean over the splits of a row's ``metric`` at ``k``, in %."""
+    return np.mean([results[name][s][k][metric] for s in range(n_splits)]) * 100
+
+
+def _chosen(results, candidates, k, n_splits):
+    """The row of ``candidates`` with the best mean validation micro-pAp@k:
+    the choice never sees the test parts."""
+    return max(candidates, key=lambda n: _mean(results, n, k, n_splits, "val_papk"))
+
+
 def targets(results, names, ks, n_splits):
     """The project's quality targets, from the measured means (no threshold
-    is tuned)."""
-    def mean(name, k):
-        return np.mean([results[name][s][k]["papk"] for s in range(n_splits)]) * 100
-
+    is tuned); the best rows are chosen on validation."""
     boosted = [n for n in names if n.startswith("PApKBoostRanker")]
     peers = [n for n in names if not n.startswith(("PApK", "random"))]
-    lines = ["### Targets (test micro-pAp@k, mean over splits, %)", ""]
+    lines = ["### Targets (test micro-pAp@k, mean over splits, %)", "",
+             "The best PApKBoostRanker row and the best peer row are the ones "
+             "with the best mean validation micro-pAp@k.", ""]
     rows = []
     for k in ks:
         cells = [f"k={k}"]
         if boosted and peers:
-            best_b = max(boosted, key=lambda n: mean(n, k))
-            best_p = max(peers, key=lambda n: mean(n, k))
-            gap = mean(best_b, k) - mean(best_p, k)
-            cells += [f"{best_b}: {mean(best_b, k):.2f}",
-                      f"{best_p}: {mean(best_p, k):.2f}", f"{gap:+.2f}"]
+            best_b, best_p = (_chosen(results, rows_, k, n_splits)
+                              for rows_ in (boosted, peers))
+            test_b, test_p = (_mean(results, n, k, n_splits) for n in (best_b, best_p))
+            cells += [f"{best_b}: {test_b:.2f}", f"{best_p}: {test_p:.2f}",
+                      f"{test_b - test_p:+.2f}"]
         else:
             cells += ["-", "-", "-"]
         lr = "LogisticRegression (C tuned)"
         default = "PApKRanker() (defaults)"
         if lr in names and default in names:
-            cells.append(f"{mean(default, k) - mean(lr, k):+.2f}")
+            gap = (_mean(results, default, k, n_splits)
+                   - _mean(results, lr, k, n_splits))
+            cells.append(f"{gap:+.2f}")
         else:
             cells.append("-")
         rows.append(cells)
@@ -344,22 +358,19 @@ def targets(results, names, ks, n_splits):
 def paired(results, names, ks, n_splits):
     """Best skpapk ranker against the best peer, paired over the test users.
 
-    Per k, the two rows with the highest mean test micro-pAp@k over the
-    splits; their per-user test pAp@k of every split are paired (a unit is
-    one user of one split) and compared by
+    Per k, the skpapk row and the peer row with the best mean validation
+    micro-pAp@k over the splits; their per-user test pAp@k of every split
+    are paired (a unit is one user of one split) and compared by
     :func:`skpapk.metrics.paired_comparison`.
     """
-    def mean(name, k):
-        return np.mean([results[name][s][k]["papk"] for s in range(n_splits)])
-
     ours = [n for n in names if n.startswith("PApK")]
     peers = [n for n in names if not n.startswith(("PApK", "random"))]
     if not ours or not peers:
         return ""
     rows = []
     for k in ks:
-        best_a = max(ours, key=lambda n: mean(n, k))
-        best_b = max(peers, key=lambda n: mean(n, k))
+        best_a, best_b = (_chosen(results, rows_, k, n_splits)
+                          for rows_ in (ours, peers))
         gains = [np.concatenate([results[n][s][k]["papk_per_user"]
                                  for s in range(n_splits)]) for n in (best_a, best_b)]
         res = paired_comparison(*gains, random_state=0)
@@ -369,10 +380,12 @@ def paired(results, names, ks, n_splits):
                      f"[{low * 100:+.2f}, {high * 100:+.2f}]", str(res.n_groups)])
     return "\n".join([
         "### Best skpapk ranker against the best peer, paired per test user", "",
-        "Test pAp@k differences (points) of the same users (a unit is one user "
-        "of one split), `skpapk.metrics.paired_comparison(random_state=0)`: "
-        "mean, standard error, two-sided sign-flip randomization p-value "
-        "(9999 flips) and 95% percentile bootstrap interval.", "",
+        "The two rows with the best mean validation micro-pAp@k (the choice "
+        "never sees the test parts); test pAp@k differences (points) of the "
+        "same users (a unit is one user of one split), "
+        "`skpapk.metrics.paired_comparison(random_state=0)`: mean, standard "
+        "error, two-sided sign-flip randomization p-value (9999 flips) and "
+        "95% percentile bootstrap interval.", "",
         markdown_table(["k", "best skpapk ranker", "best peer", "difference",
                         "standard error", "p-value", "95% interval", "units"], rows),
         ""])
