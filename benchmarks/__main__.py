@@ -133,10 +133,10 @@ REGISTRY = (
     Result("boost_objectives", (
         Run("experiments.boost_objectives", quick=("--splits", "1", "--quick"),
             flag=None, heading="PApKBoostRanker's objectives at its default trees "
-                               "(MovieLens 100K)"),), data=True, hours=0.2),
+                               "(MovieLens 100K)"),), data=True, hours=0.1),
     Result("boost_defaults", (
         Run("experiments.boost_defaults", (), ("--seeds", "1", "--quick"),
-            flag="--out"),), hours=0.5),
+            flag="--out"),), hours=0.05),
     Result("boost_user_weights", (
         Run("experiments.boost_user_weights", quick=("--splits", "1", "--quick"),
             flag=None),), data=True, hours=0.1),
@@ -147,7 +147,8 @@ REGISTRY = (
         Run("experiments.boost_refine", quick=("--splits", "1", "--quick"),
             flag=None),), data=True, hours=0.1),
     Result("compare_peers", (
-        Run("experiments.compare_peers", quick=("--quick",)),), data=True, hours=1.5),
+        Run("experiments.compare_peers", quick=("--quick",)),), data=True,
+        hours=0.6),
     Result("early_stopping_movielens", (
         Run("experiments.early_stopping", ("--runs", "5"),
             ("--runs", "1", "--max-iter", "5")),), data=True),
@@ -348,7 +349,9 @@ def main(argv=None):
            else RESULTS)
     out.mkdir(parents=True, exist_ok=True)
     for result in chosen:
-        print(f"== {result.name} (about {result.hours:g} h)", flush=True)
+        print(f"== {result.name} ("
+              f"{'--quick' if args.quick else f'about {result.hours:g} h'})",
+              flush=True)
         build(result, args.quick, out,
               lambda line: print(line, flush=True))
     print(f"results in {out}")
