@@ -24,8 +24,9 @@ each with the same versions of skpapk, scikit-learn and numpy; or a
 
 For the smooth surrogates (the default), start the workers with
 ``MALLOC_MMAP_THRESHOLD_=33554432`` in their environment: dask sets
-``MALLOC_TRIM_THRESHOLD_``, which otherwise doubles the CPU time of the
-pair terms (see :mod:`skpapk.dask`).
+``MALLOC_TRIM_THRESHOLD_``, under which a partition's sums took 10-35%
+longer in a plain process (the fits of ``benchmarks/results/dask.md`` took
+the same time per epoch with it alone; see :mod:`skpapk.dask`).
 
 Read the data where it lives (``dask.dataframe.read_parquet``,
 ``dask.array.from_zarr``...), with every user's rows in one partition:
