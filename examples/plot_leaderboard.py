@@ -17,7 +17,7 @@ The boosted ranker :class:`skpapk.PApKBoostRanker` needs LightGBM
 
 # %%
 # Data: 200 simulated users (:func:`skpapk.datasets.make_engagement_simulation`,
-# the data of ``skpapk compare``). For 95% of the users, 1% to 55% of their
+# the data of ``skpapk compare``). For 95% of the users, 1% to 54% of their
 # items are relevant (a few have none); a tenth of the irrelevant items are
 # decoys that look popular; the ``activity`` feature predicts relevance
 # *across* users (engaged users have more relevant items) but not *within*
