@@ -40,13 +40,17 @@ def counted_pairs(labels, k):
     return [(i, j, i < j) for i in relevant[:beta] for j in irrelevant[:k]]
 
 
+# AUC, for comparison, counts every (relevant, irrelevant) pair: all of
+# them are the pairs of pAp@k with ``k`` the number of items.
 for name, labels in rankings.items():
     pairs = counted_pairs(labels, K)
     by_pairs = sum(right for _, _, right in pairs) / len(pairs)
+    all_pairs = counted_pairs(labels, len(labels))
     scores = np.arange(len(labels), 0, -1)
     print(f"{name}: {sum(right for _, _, right in pairs)} of {len(pairs)} "
           f"pairs ordered right; pAp@{K} = {by_pairs:.2f}, "
-          f"papk_score = {papk_score(labels, scores, k=K):.2f}")
+          f"papk_score = {papk_score(labels, scores, k=K):.2f}; "
+          f"AUC = {sum(right for _, _, right in all_pairs)}/{len(all_pairs)}")
 
 # %%
 # Each column is one ranking, top first. Green squares are relevant items,
