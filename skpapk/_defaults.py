@@ -14,8 +14,11 @@ K = 10
 TEMPERATURE = 1.0
 #: The boosted ranker's (``PApKBoostRanker``, ``LightGBMObjective``): chosen
 #: by its own measurement on MovieLens 100K (10 scored as high as
-#: ``"pairwise_logistic"``, 3 and below lower); no such measurement exists
-#: for the linear ranker, so each model keeps its value.
+#: ``"pairwise_logistic"``, 3 and below lower). The linear ranker's 1.0 was
+#: not chosen that way: on MovieLens 100K (``linear_rankers_why.md``,
+#: section 8) every temperature from 0.5 to 8 scored below its default
+#: surrogate ``"pairwise_logistic"``, the higher ones closer (8 above 1);
+#: it was not re-chosen on other data, so each model keeps its value.
 BOOST_TEMPERATURE = 10.0
 
 #: Weight of each user in the smooth surrogates' mean, for the estimators
