@@ -27,8 +27,8 @@ The data are read from ``--path`` (default: the loader's own search,
 ``$SKPAPK_DATA`` first); never copy them into the repository (their licence
 forbids redistribution).
 
-Run ``python -m benchmarks.experiments.early_stopping --markdown
-benchmarks/results/early_stopping_movielens.md``.
+Run ``python -m benchmarks run-all --only early_stopping_movielens``, which
+writes ``benchmarks/results/early_stopping_movielens.md`` with its notes.
 """
 
 import argparse

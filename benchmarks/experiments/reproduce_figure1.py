@@ -23,8 +23,10 @@ resumable state: the iterates are exactly those of
 Writes a CSV always and a PNG when matplotlib is installed::
 
     python -m benchmarks.experiments.reproduce_figure1 \
-        --csv benchmarks/results/figure1_surrogates.csv \
-        --png figure1_surrogates.png
+        --csv figure1_surrogates.csv --png figure1_surrogates.png
+
+(``python -m benchmarks run-all --only figure1_surrogates`` writes the
+committed ``benchmarks/results/figure1_surrogates.*`` with its notes.)
 """
 
 import argparse

@@ -25,10 +25,10 @@ models alternately and reports the median of ``--repeats`` fits:
 6. ``truncation``: test micro-pAp@10 of the default (truncated) objective
    against the exact one on 2,000-item users.
 
-Run ``python -m benchmarks.timing.bench_boost --out
-benchmarks/results/boost_speed.md`` (about 15 minutes on 2 quiet cores);
-``--quick`` runs every part on small data. The tables go to stdout and,
-with ``--out``, to a Markdown file.
+The committed ``benchmarks/results/boost_speed.md`` is written by
+``python -m benchmarks run-all --only boost_speed`` (about 15 minutes on 2
+quiet cores), which adds its notes; ``--quick`` runs every part on small
+data. The tables go to stdout and, with ``--out``, to a Markdown file.
 """
 
 import argparse

@@ -21,10 +21,11 @@ and the memory of a process that only imports what ``score`` imports
 ``score`` at most 3x ``pandas.read_csv``; ``fit`` at most 60 s;
 ``compare`` at most 10 min, on a 2-core machine.
 
-Usage::
+Usage (the committed ``benchmarks/results/cli.md``, with its notes, is
+written by ``python -m benchmarks run-all --only cli``)::
 
     python -m benchmarks.timing.bench_cli --compare --default-compare 3 \\
-        --out benchmarks/results/cli.md
+        --out cli.md
 """
 
 import argparse
