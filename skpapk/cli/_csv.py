@@ -13,15 +13,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..io._csv import CSVFormatError, _row, read_ranking_csv
+from ..io._csv import ARGUMENTS, CSVFormatError, _row, read_ranking_csv
 from ..utils._messages import cut
 from ._files import check_input_file
 from ._output import CLIError
 
 #: The reader's arguments -> the options that set them, for its messages.
-OPTIONS = {"group_col": "--group-col", "label_col": "--label-col",
-           "features": "--features", "ignore_cols": "--ignore-cols",
-           "delimiter": "--delimiter"}
+OPTIONS = {name: f"--{name.replace('_', '-')}" for name in ARGUMENTS}
 #: Word pairs with an obvious relevant word (lowercase): relevant -> other.
 _WORD_PAIRS = {"yes": "no", "y": "n", "t": "f", "true": "false",
                "positive": "negative", "pos": "neg", "relevant": "irrelevant",
