@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from .. import __version__
 from ..io._csv import _rows
@@ -23,7 +24,6 @@ from ._methods import (
     effective_n_jobs,
     grid_for,
     has_epochs,
-    limit_threads,
     parse_methods,
 )
 from ._output import (
@@ -157,7 +157,9 @@ def cmd_fit(args):
     data, y, labels = read_training_csv(args.file, args, progress)
     groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
     progress(f"data: {describe_groups(y, groups)}")
-    with captured_warnings(progress, REPORTED), limit_threads(args.n_jobs):
+    # at most --n-jobs BLAS and OpenMP threads: oversubscribed OpenMP threads
+    # are many times slower
+    with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):
         X = np.ascontiguousarray(data.X)  # read column-major, fitted row-major
         tuned = tune_and_check(method, grid, X, y, groups, args, progress,
                                method, fixed)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import GroupShuffleSplit
+from threadpoolctl import threadpool_limits
 
 from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
@@ -27,7 +28,6 @@ from ._methods import (
     available_methods,
     effective_n_jobs,
     grid_for,
-    limit_threads,
     parse_methods,
 )
 from ._output import (
@@ -179,7 +179,8 @@ def cmd_compare(args):
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)
     start, k = time.perf_counter(), args.k
-    with captured_warnings(progress, REPORTED), limit_threads(args.n_jobs):
+    # at most --n-jobs BLAS and OpenMP threads, as in fit
+    with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):
         X, y, groups, description = load_data(args, progress)
         groups = np.asarray(groups)
         train, test = _split_train_test(args, y, groups)

@@ -7,7 +7,6 @@ of :func:`skpapk.io.save_ranker`; None: ``compare`` only). ``boost``
 LightGBM is installed. Nothing here imports an estimator before a fit.
 """
 
-import importlib
 import importlib.util
 from typing import NamedTuple
 
@@ -174,12 +173,3 @@ def effective_n_jobs(n_jobs, progress):
         progress(f"note: --n-jobs {n_jobs} capped at {n_cpus}, the number of "
                  f"CPUs available")
     return min(joblib.effective_n_jobs(n_jobs), n_cpus)
-
-
-def limit_threads(n_jobs):
-    """At most ``n_jobs`` BLAS and OpenMP threads (oversubscribed OpenMP
-    threads are many times slower); threadpoolctl is a dependency of
-    scikit-learn."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=n_jobs)
