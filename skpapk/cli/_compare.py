@@ -114,21 +114,19 @@ def _check_plot_path(args):
 
 
 def _write_group_plot(path, y_true, scores, groups, k, progress, force):
-    """Box plots of every method's per-user test pAp@k, beside random ranking."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Box plots of every method's per-user test pAp@k, beside random ranking
+    (a Figure outside pyplot: no GUI backend, nothing left open)."""
+    from matplotlib.figure import Figure
 
     from ..inspection import GroupScoreDisplay
 
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * (len(scores) + 1)), 4.5))
+    fig = Figure(figsize=(max(6.0, 1.3 * (len(scores) + 1)), 4.5))
+    ax = fig.subplots()
     GroupScoreDisplay.from_predictions(y_true, scores, groups=groups, k=k, ax=ax)
     ax.set_title(f"test pAp@{k} of each user")
     fig.tight_layout()
     with write_output(path, option="--plot", force=force, mode="wb") as handle:
         fig.savefig(handle, format="png", dpi=100)
-    plt.close(fig)
     progress(f"wrote {path}")
 
 
