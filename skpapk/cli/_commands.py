@@ -28,7 +28,6 @@ from ._methods import (
 )
 from ._output import (
     CLIError,
-    Progress,
     captured_warnings,
     format_params,
     render,
@@ -137,8 +136,7 @@ def check_options(args, methods, progress, fixed=()):
                  f"{'is' if len(tuning) == 1 else 'are'} not used")
 
 
-def cmd_fit(args):
-    progress = Progress(args.quiet)
+def cmd_fit(args, progress):
     names = parse_methods(args.method, option="--method")
     if len(names) != 1:
         raise CLIError(f"--method takes one method, got {args.method!r}.")
@@ -211,8 +209,7 @@ def ranking_metrics(y, scores, groups, k):
             m.papk_score, m.precision_at_k_score, m.partial_auc_score)]
 
 
-def cmd_score(args):
-    progress = Progress(args.quiet)
+def cmd_score(args, progress):
     model = load_model(args.model, args.command)
     k = model.k if args.k is None else args.k
     data = _read_for_model(args, model, require_label=True)
@@ -252,8 +249,7 @@ def _rows_as_written(path, header, rows, delimiter):
     return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
 
 
-def cmd_recommend(args):
-    progress = Progress(args.quiet)
+def cmd_recommend(args, progress):
     model = load_model(args.model, args.command)
     k = model.k if args.k is None else args.k
     to_stdout = args.out in (None, "-")

@@ -32,7 +32,6 @@ from ._methods import (
 )
 from ._output import (
     CLIError,
-    Progress,
     captured_warnings,
     format_params,
     render,
@@ -170,8 +169,7 @@ def verdict(results, y, groups, k):
     return lines
 
 
-def cmd_compare(args):
-    progress = Progress(args.quiet)
+def cmd_compare(args, progress):
     methods = parse_methods(args.methods)
     check_options(args, methods, progress)
     _check_plot_path(args)

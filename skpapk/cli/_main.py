@@ -9,7 +9,7 @@ import sys
 
 from .. import __version__, _defaults
 from ._methods import available_methods
-from ._output import PROG, CLIError
+from ._output import PROG, CLIError, Progress
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
 #: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
@@ -330,7 +330,7 @@ def _run(argv, *, stdout_closed):
     command = getattr(importlib.import_module(module, __package__),
                       f"cmd_{args.command}")  # imported when it runs
     try:
-        return command(args)
+        return command(args, Progress(args.quiet))
     except BrokenPipeError:  # stdout to /dev/null: the final flush must not fail
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
