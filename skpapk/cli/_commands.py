@@ -168,8 +168,7 @@ def cmd_fit(args, progress):
     meta = {
         "skpapk_version": __version__, "method": method,
         "estimator": type(tuned.model[-1]).__name__,
-        "params": {**{n: v.item() if isinstance(v, np.generic) else v
-                      for n, v in tuned.params.items()},
+        "params": {**tuned.params,  # numpy scalars: save_ranker writes them as numbers
                    **({} if args.max_iter is None else {"max_iter": args.max_iter})},
         "k": args.k, "group_col": args.group_col, "label_col": args.label_col,
         "feature_cols": data.feature_names, "labels": labels,

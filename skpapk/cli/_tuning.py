@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import sklearn
 from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
-from sklearn.model_selection import GridSearchCV, GroupKFold
+from sklearn.model_selection import GridSearchCV, GroupKFold, ParameterGrid
 
 from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
 from ..model_selection import WithinGroupKFold
@@ -161,8 +161,7 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
         search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
                               scoring=_FoldScorer(settings["k"], cv), cv=cv,
                               n_jobs=n_jobs, error_score="raise", refit=False)
-        n_fits = cv.get_n_splits(X, y, groups) * int(np.prod(
-            [len(v) for v in grid.values()]))
+        n_fits = cv.get_n_splits(X, y, groups) * len(ParameterGrid(grid))
         with progress.task(f"{title}: cross-validation ({n_fits} fits)",
                            total=n_fits) as advance, \
                 _refused(method, command, model, X, settings["scale"]), \
