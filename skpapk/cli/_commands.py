@@ -26,12 +26,7 @@ from ._methods import (
     has_epochs,
     parse_methods,
 )
-from ._output import (
-    CLIError,
-    captured_warnings,
-    format_params,
-    render,
-)
+from ._output import CLIError, captured_warnings, format_params, render
 
 #: The warning categories the commands report themselves.
 REPORTED = (UndefinedMetricWarning, ConvergenceWarning)

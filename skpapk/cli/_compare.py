@@ -24,18 +24,8 @@ from ._commands import (
     tune_and_check,
 )
 from ._files import check_output, write_output
-from ._methods import (
-    available_methods,
-    effective_n_jobs,
-    grid_for,
-    parse_methods,
-)
-from ._output import (
-    CLIError,
-    captured_warnings,
-    format_params,
-    render,
-)
+from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
+from ._output import CLIError, captured_warnings, format_params, render
 from ._tuning import make_cv
 
 
