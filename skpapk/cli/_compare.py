@@ -30,7 +30,7 @@ from ._tuning import make_cv
 
 
 def load_data(args, progress):
-    """``(X, y, groups, description)`` for ``compare --data``."""
+    """``(X, y, groups, description)`` for ``compare --data``; numpy arrays."""
     if args.data == "synthetic":
         if args.n_features < len(ENGAGEMENT_FEATURES):
             raise CLIError(f"--n-features must be at least "
@@ -168,7 +168,6 @@ def cmd_compare(args, progress):
     # at most --n-jobs BLAS and OpenMP threads, as in fit
     with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):
         X, y, groups, description = load_data(args, progress)
-        groups = np.asarray(groups)
         train, test = _split_train_test(args, y, groups)
         if any(grid_for(m, args.grid) for m in methods):  # --cv-folds, early
             make_cv(args.cv, args.cv_folds, args.random_state, groups[train])
