@@ -255,7 +255,10 @@ def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
                  f"would be safer")
     paper = available_methods()[method].grids["paper"]
     for name, value in tuned.params.items():
-        values = sorted(tuned.grid.get(name, []))
+        values = tuned.grid.get(name, [])
+        if any(isinstance(v, (str, bool)) for v in values):
+            continue  # a choice (papk's group_weight) has no edge to go beyond
+        values = sorted(values)
         if len(values) >= 2 and value in (values[0], values[-1]):
             side = "largest" if value == values[-1] else "smallest"
             beyond = grid_name == "small" and any(

@@ -80,6 +80,12 @@ def test_grid_edges_are_noted(capsys):
     assert "alpha=" not in err
     assert "value of the grid" not in _check(1, capsys, params={"C": 1.0},
                                              grid={"C": [1.0]})
+    # a choice is not ordered: either value of group_weight is no edge
+    for weight in ("uniform", "inverse_variance"):
+        assert "value of the grid" not in _check(
+            1, capsys, params={"group_weight": weight}, method="papk",
+            grid={"group_weight": ["uniform", "inverse_variance"]},
+            grid_name="paper")
 
 
 # --grid paper only where the paper grid goes beyond the edge (alpha's
