@@ -588,11 +588,14 @@ def _shown(value):
 
 
 def _unique_keys(pairs):
-    keys = [key for key, _ in pairs]
-    if len(set(keys)) != len(keys):
-        twice = next(key for key in keys if keys.count(key) > 1)
-        raise ValueError(f"the key {_shown(twice)} appears twice in one "
-                         f"object")
+    """The object of ``pairs``; a ValueError naming a key given twice (found
+    in one pass: an object may hold many keys)."""
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {_shown(key)} appears twice in one "
+                             f"object")
+        seen.add(key)
     return dict(pairs)
 
 

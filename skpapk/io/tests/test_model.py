@@ -20,7 +20,7 @@ from skpapk import PApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.io import SavedRanker, load_ranker, save_ranker
 from skpapk.io._booster_text import check_booster_text
-from skpapk.io._model import FORMAT_VERSION
+from skpapk.io._model import FORMAT_VERSION, _unique_keys
 
 
 @pytest.fixture(scope="module")
@@ -976,3 +976,40 @@ def test_feature_names_of_a_ranker_fitted_on_an_array(tmp_path, data, ranker):
         save_ranker(lgbm, tmp_path / "bad.json", k=3,
                     feature_names=["c", "b", "a"])
     assert not (tmp_path / "bad.json").exists()
+
+
+class _CountedKey(str):
+    """A key that counts its comparisons (str's hash, so a set finds it)."""
+
+    comparisons = 0
+
+    def __eq__(self, other):
+        type(self).comparisons += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("twice", ["k0", "k1000", "k1999"])
+def test_a_key_twice_is_found_in_one_pass(twice):
+    # comparisons counted, not time: a key's count per key compared every
+    # pair of keys (quadratic: a file of 40,000 keys took 17 s)
+    pairs = [(_CountedKey(f"k{i}"), i) for i in range(2000)]
+    pairs.append((_CountedKey(twice), -1))
+    _CountedKey.comparisons = 0
+    with pytest.raises(ValueError, match=f"the key \"{twice}\" appears twice"):
+        _unique_keys(pairs)
+    assert _CountedKey.comparisons <= 2 * len(pairs)
+
+
+@pytest.mark.parametrize("twice", [None, "x0", "x19999"])
+def test_a_file_of_many_keys_loads_and_a_key_twice_is_named(tmp_path, twice):
+    text = json.dumps(_valid())[:-1] + "".join(f', "x{i}": {i}' for i in range(20000))
+    text += ("" if twice is None else f', "{twice}": -1') + "}"
+    path = _write(tmp_path, text)
+    if twice is None:
+        metadata = load_ranker(path).metadata
+        assert len(metadata) == 20000 and metadata["x19999"] == 19999
+    else:
+        with pytest.raises(ValueError, match=f"the key \"{twice}\" appears twice"):
+            load_ranker(path)
