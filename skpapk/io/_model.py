@@ -603,6 +603,17 @@ def _no_constant(name):
     raise ValueError(f"{name} is not JSON (JSON has no NaN or infinity)")
 
 
+def _finite_float(text):
+    """A JSON number with a fraction or exponent as a float; a ValueError for
+    one beyond float64 (``1e999`` would be infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {cut(text, 40, quote=False)} is beyond "
+                         f"float64 (it would be infinity; model files hold "
+                         f"finite numbers)")
+    return value
+
+
 def _content(path):
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path} is a folder, not a model file.")
@@ -625,7 +636,7 @@ def _content(path):
                          f"joblib files are refused).") from None
     try:
         return json.loads(text, object_pairs_hook=_unique_keys,
-                          parse_constant=_no_constant)
+                          parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         problem = (f"not JSON: {exc}; skpapk model files are JSON, and pickle "
                    f"or joblib files are refused")
@@ -667,8 +678,8 @@ def load_ranker(path):
         When there is no such file.
     ValueError
         When the file is not a valid model file (saying what is wrong: also
-        a pipe or device, a key twice in one object, NaN), or
-        was written by a newer skpapk.
+        a pipe or device, a key twice in one object, NaN, a number beyond
+        float64), or was written by a newer skpapk.
     ImportError
         When the model is a LightGBM booster and LightGBM is not installed.
 

@@ -834,6 +834,13 @@ def test_metadata_nested_or_circular_and_numpy_scalars(tmp_path, ranker):
     (lambda t: t.replace('"k": 3', '"k": 3, "k": 4'), "the key \"k\" appears twice"),
     (lambda t: t.replace('"k": 3', '"k": 3, "x": NaN'), "NaN is not JSON"),
     (lambda t: t.replace('"k": 3', '"k": 3, "x": -Infinity'), "-Infinity is not"),
+    # numbers beyond float64 overflow to infinity (metadata, nested too)
+    (lambda t: t.replace('"k": 3', '"k": 3, "x": 1e999'),
+     r"the number 1e999 is beyond float64 \(it would be infinity"),
+    (lambda t: t.replace('"k": 3', '"k": 3, "x": {"y": [0.5, -2.5E+400]}'),
+     "the number -2.5E\\+400 is beyond float64"),
+    (lambda t: t.replace('"intercept": 0.0', '"intercept": 1.8e308'),
+     "the number 1.8e308 is beyond"),
     (lambda t: t.replace('"k": 3', '"k": ' + "9" * 5000), "4300 digits"),
     (lambda t: t.replace('"k": 3', '"k": 3, "classes": ["1", 1]'),
      "two distinct labels"),
@@ -841,8 +848,9 @@ def test_metadata_nested_or_circular_and_numpy_scalars(tmp_path, ranker):
 def test_edited_json_is_refused(tmp_path, edit, message):
     path = _write(tmp_path, _valid())
     path.write_text(edit(path.read_text()))
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as exc:
         load_ranker(path)
+    assert str(exc.value).startswith(f"{path} is not a skpapk model file")
 
 
 def test_text_encodings_and_files_that_are_not_regular(tmp_path):
@@ -1013,3 +1021,9 @@ def test_a_file_of_many_keys_loads_and_a_key_twice_is_named(tmp_path, twice):
     else:
         with pytest.raises(ValueError, match=f"the key \"{twice}\" appears twice"):
             load_ranker(path)
+
+
+def test_finite_numbers_at_float64s_ends_load(tmp_path):
+    text = json.dumps(_valid())[:-1] + ', "x": [1.7976931348623157e308, -5e-324]}'
+    assert load_ranker(_write(tmp_path, text)).metadata == {
+        "x": [np.finfo(np.float64).max, -5e-324]}
