@@ -38,8 +38,10 @@ from ._booster_text import check_booster_text
 FORMAT = "skpapk-model"
 #: Version of the layout; a reader refuses newer versions.
 FORMAT_VERSION = 2
-#: Version 1 has no ``shift`` in linear scorers (a reader of version 1 would
-#: ignore it and score wrong); a file without one is written as version 1.
+# Version 1 has no ``shift`` in linear scorers (a reader of version 1 would
+# ignore it and score wrong; this one refuses it there); a file without one
+# is written as version 1.
+
 #: Keys of a model file that are not the user's metadata.
 _RESERVED = ("format", "format_version", "k", "scorer", "classes",
              "feature_names_in", "n_fit_groups")
@@ -79,6 +81,8 @@ class _LinearScorer:
     (as it computes ``X * scale_ + min_``); no scaler: no shift."""
 
     kind = "linear"
+    #: The keys of its dict in a model file (``shift``: version 2 only).
+    keys = ("kind", "coef", "intercept", "shift")
     #: Rows scored at a time when there is a shift (no copy of all of X).
     _BLOCK = 1 << 16
 
@@ -149,6 +153,8 @@ class _LightGBMScorer:
     """A LightGBM booster, kept in LightGBM's text format."""
 
     kind = "lightgbm"
+    #: The keys of its dict in a model file.
+    keys = ("kind", "booster", "num_iteration")
 
     def __init__(self, booster, num_iteration=None):
         self.booster, self.num_iteration = booster, num_iteration
@@ -732,6 +738,17 @@ def load_ranker(path):
         raise ValueError(f"{path} holds a model of kind {_shown(scorer['kind'])}, "
                          f"which this skpapk cannot use (kinds: "
                          f"{', '.join(SCORER_KINDS)}); upgrade skpapk.")
+    unknown = [key for key in scorer if key not in SCORER_KINDS[scorer["kind"]].keys]
+    if unknown:  # what a newer format may add: this reader would ignore it
+        raise ValueError(f"{what} (its {scorer['kind']} scorer has the key(s) "
+                         f"{', '.join(_shown(key) for key in unknown)}, which "
+                         f"this skpapk does not know: remove them, or upgrade "
+                         f"skpapk if a newer one wrote the file).")
+    if version < 2 and "shift" in scorer:
+        raise ValueError(f"{what} (its linear scorer has a shift, which format "
+                         f"version 1 does not have: skpapk writes it in "
+                         f"version 2 files; a reader of version 1 would score "
+                         f"without it).")
     try:
         scorer = SCORER_KINDS[scorer["kind"]].from_dict(scorer)
     except ValueError as exc:

@@ -282,6 +282,16 @@ def _valid():
     (lambda c: c.update(n_fit_groups=0), "n_fit_groups must be a positive integer"),
     (lambda c: c.update(n_fit_groups=2.0), "n_fit_groups must be a positive integer"),
     (lambda c: c.update(n_fit_groups=True), "n_fit_groups must be a positive integer"),
+    # a shift is format version 2's: a reader of version 1 would ignore it
+    (lambda c: c["scorer"].update(shift=[0.0, 0.0, 0.0]),
+     r"its linear scorer has a shift, which format version 1 does not have"),
+    # keys of the scorer that this skpapk does not know, named
+    (lambda c: c["scorer"].update(offset=1.0),
+     r"its linear scorer has the key\(s\) \"offset\", which this skpapk does "
+     r"not know"),
+    (lambda c: c.update(format_version=2, scorer={
+        "kind": "lightgbm", "booster": "tree", "num_iteration": None, "x": 1,
+        "y": 2}), r"its lightgbm scorer has the key\(s\) \"x\", \"y\", which"),
 ])
 def test_invalid_model_files(tmp_path, change, message):
     content = _valid()
@@ -1027,3 +1037,12 @@ def test_finite_numbers_at_float64s_ends_load(tmp_path):
     text = json.dumps(_valid())[:-1] + ', "x": [1.7976931348623157e308, -5e-324]}'
     assert load_ranker(_write(tmp_path, text)).metadata == {
         "x": [np.finfo(np.float64).max, -5e-324]}
+
+
+def test_a_shift_is_read_in_format_version_2(tmp_path):
+    content = _valid()
+    content.update(format_version=2)
+    content["scorer"].update(shift=[1.0, 0.0, -1.0])
+    model = load_ranker(_write(tmp_path, content))
+    np.testing.assert_allclose(model.decision_function(np.eye(3)),
+                               [3.0, 4.0, 5.0])  # (X - shift) @ coef
