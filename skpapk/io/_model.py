@@ -490,7 +490,9 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         an array (one of a DataFrame keeps its own; given, they must be the
         same): the loaded model's ``feature_names_in_``, so that a
         DataFrame is scored by column name and one with other or reordered
-        columns is refused.
+        columns is refused. A LightGBM model keeps no names unless given
+        (LightGBM stores a space of a column name as ``"_"``): give the
+        DataFrame's columns.
     overwrite : bool, default=True
         False: never replace a file (a ``FileExistsError``), not even one
         that another process writes at ``path`` while this one saves, where
@@ -558,7 +560,7 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
     fitted = getattr(ranker, "feature_names_in_",
                      getattr(estimator, "feature_names_in_", None))
     # LightGBM's estimators rename columns (spaces to "_"): theirs are not
-    # kept unless given
+    # kept unless given (the DataFrame's, or LightGBM's)
     lightgbm = type(estimator).__module__.partition(".")[0] == "lightgbm"
     names = None if lightgbm else fitted
     if feature_names is not None:
@@ -573,10 +575,18 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
             raise ValueError(f"feature_names must be {scorer.n_features} distinct "
                              f"strings, one per feature of the ranker; got "
                              f"{cut(repr(given), 80, quote=False)}.")
-        if fitted is not None and list(fitted) != given:
-            raise ValueError("feature_names differ from the ranker's "
-                             "feature_names_in_ (it was fitted on a DataFrame "
-                             "of other columns); leave feature_names out.")
+        # LightGBM keeps a space of a column name as "_": the DataFrame's
+        # own names are those given
+        kept = [name.replace(" ", "_") for name in given] if lightgbm else given
+        if fitted is not None and [str(name) for name in fitted] != kept:
+            spaces = (" (LightGBM keeps a space of a column name as '_': give "
+                      "the DataFrame's columns, spaces and all, or these)"
+                      if lightgbm else "")
+            raise ValueError(f"feature_names differ from the ranker's "
+                             f"feature_names_in_ "
+                             f"{cut(repr([str(n) for n in fitted]), 80, quote=False)}"
+                             f" (it was fitted on a DataFrame of other "
+                             f"columns){spaces}; leave feature_names out.")
         names = given
     if names is not None:
         content["feature_names_in"] = [str(name) for name in names]

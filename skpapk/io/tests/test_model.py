@@ -1046,3 +1046,27 @@ def test_a_shift_is_read_in_format_version_2(tmp_path):
     model = load_ranker(_write(tmp_path, content))
     np.testing.assert_allclose(model.decision_function(np.eye(3)),
                                [3.0, 4.0, 5.0])  # (X - shift) @ coef
+
+
+def test_lightgbm_fitted_on_columns_with_spaces_keeps_the_frames_names(tmp_path,
+                                                                       data):
+    # LightGBM keeps "a b" as "a_b": the DataFrame's names were refused as
+    # other columns
+    lightgbm = pytest.importorskip("lightgbm")
+    X, y, groups = data
+    frame = pd.DataFrame(X, columns=["a b", "c", "d  e"])
+    order = np.argsort(groups, kind="stable")
+    lgbm = lightgbm.LGBMRanker(n_estimators=3, min_child_samples=2, verbose=-1)
+    lgbm.fit(frame.iloc[order], y[order], group=np.bincount(groups))
+    assert list(lgbm.feature_names_in_) == ["a_b", "c", "d__e"]
+    save_ranker(lgbm, tmp_path / "m.json", k=3, feature_names=frame.columns)
+    model = load_ranker(tmp_path / "m.json")
+    assert list(model.feature_names_in_) == ["a b", "c", "d  e"]
+    np.testing.assert_allclose(model.decision_function(frame),
+                               lgbm.predict(frame, raw_score=True))
+    for names in (["a b", "d  e", "c"], ["a-b", "c", "d  e"], ["a  b", "c", "d e"]):
+        with pytest.raises(ValueError, match=r"differ from the ranker's "
+                           r"feature_names_in_ \['a_b', 'c', 'd__e'\].*LightGBM "
+                           r"keeps a space of a column name as '_'"):
+            save_ranker(lgbm, tmp_path / "bad.json", k=3, feature_names=names)
+    assert not (tmp_path / "bad.json").exists()
