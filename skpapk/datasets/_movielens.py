@@ -171,9 +171,16 @@ def _read_udata(path):
 
     Strict: every line holds 4 integers (no comment, no blank line: numpy's
     ``loadtxt`` would skip them silently); an error names the file's line.
+    Lines end at ``"\n"`` (a ``"\r"`` before it is dropped), not at the
+    other breaks of ``str.splitlines`` (``"\x0c"``, ``"\x85"``...): those
+    would split one line of the file in two.
     """
     with open(path, "rb") as file:
-        lines = file.read().decode("latin-1").splitlines()
+        text = file.read().decode("latin-1")
+    lines = text.split("\n")
+    if lines[-1] == "":  # the file's last line ends with "\n"
+        lines.pop()
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     if not lines:
         raise ValueError(f"{str(path)!r} holds no ratings.")
     try:

@@ -211,13 +211,37 @@ def test_sha256_mismatch_is_an_error(udata):
         ("1\t2\t3\t4\n\n1\t3\t5\t9\n", "line 2 is blank"),
         ("1\t2\t3\t4\n1\t2\t5\t9\n",
          r"pair \[1, 2\] twice \(lines 1 and 2\)"),
+        # lines end at "\n" only: str.splitlines also split at these (two
+        # ratings of one line read silently, the lines after misnumbered)
+        ("1\t1\t3\t5\x0c2\t1\t3\t6\n3\t1\t3\t7\n4\t1\t9\t8\n",
+         r"line 1 has 8 fields \('1\\t1\\t3\\t5\\x0c2"),
+        ("1\t1\t3\t5\n2\t1\t3\t6\x853\t1\t3\t7\n", "line 2 has 8 fields"),
+        ("1\t1\t3\t5\r\n2\t1\t3\t6\x1c3\t1\t3\t7\r\n", "line 2 has 8 fields"),
+        ("1\t1\t3\t5\x0b2\t1\t3\t6\n", "line 1 has 8 fields"),
+        ("1\t1\t3\t5\r2\t1\t3\t6\n", "line 1 has 8 fields"),
+        ("1\t1\t3\t5\n2\t1\t3\t6\n3\t1\t9\t7\x1e\n",
+         r"ratings outside 1..5 \(first at line 3"),
     ],
 )
 def test_malformed_files(tmp_path, content, match):
     path = tmp_path / "u.data"
-    path.write_text(content)
+    path.write_bytes(content.encode("latin-1"))  # "\x85": the byte 0x85
     with pytest.raises(ValueError, match=match):
         load_movielens_100k(path, **SMALL)
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\n"])
+@pytest.mark.parametrize("last", [True, False])
+def test_lines_end_at_a_newline_with_or_without_a_return(udata, tmp_path, end,
+                                                        last):
+    path, rows = udata
+    text = end.join("%d\t%d\t%d\t%d" % r for r in rows) + (end if last else "")
+    other = tmp_path / "other.data"
+    other.write_bytes(text.encode("latin-1"))
+    expected = load_movielens_100k(path, **SMALL)
+    got = load_movielens_100k(other, **SMALL)
+    np.testing.assert_array_equal(got.data, expected.data)
+    np.testing.assert_array_equal(got.groups, expected.groups)
 
 
 def test_errors_name_the_files_lines(udata, tmp_path):
