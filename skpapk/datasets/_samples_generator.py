@@ -21,8 +21,27 @@ def _check_count(value, name, *, minimum=1):
     return int(value)
 
 
-def _per_user_counts(value, n_users, name, rng):
+def _max_rows(n_features):
+    """The most rows of ``n_features`` float64 columns in one numpy array (its
+    size in bytes is an ``intp``)."""
+    return np.iinfo(np.intp).max // (8 * n_features)
+
+
+def _check_rows(n_rows, what, n_features, fix):
+    """``n_rows`` if one array holds that many rows of ``n_features``
+    columns; else a ValueError saying ``what`` asks for them and the ``fix``."""
+    if n_rows > _max_rows(n_features):
+        raise ValueError(
+            f"{what}, beyond the largest array size: {_max_rows(n_features)} "
+            f"rows of n_features={n_features} float64 columns (memory runs out "
+            f"well before); {fix}."
+        )
+    return n_rows
+
+
+def _per_user_counts(value, n_users, name, rng, n_features):
     """Counts per user from an int, a (low, high) tuple or one value per user."""
+    fix = f"lower {name}"
     if isinstance(value, tuple):
         if len(value) != 2:
             raise ValueError(
@@ -34,11 +53,14 @@ def _per_user_counts(value, n_users, name, rng):
         high = _check_count(value[1], f"{name}[1]", minimum=0)
         if low > high:
             raise ValueError(f"{name}=(low, high) needs low <= high, got {value!r}.")
+        _check_rows(high, f"{name}[1] is {high}", n_features, fix)
         return rng.randint(low, high + 1, size=n_users)
     if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
         value, (bool, np.bool_)
     ):
-        return np.full(n_users, _check_count(value, name, minimum=0), dtype=np.intp)
+        count = _check_count(value, name, minimum=0)
+        _check_rows(count, f"{name} is {count}", n_features, fix)
+        return np.full(n_users, count, dtype=np.intp)
     counts = np.asarray(value)
     if counts.ndim != 1 or counts.dtype.kind not in "iu":
         raise TypeError(
@@ -54,12 +76,9 @@ def _per_user_counts(value, n_users, name, rng):
         raise ValueError(
             f"{name} must hold non-negative counts, got {counts.tolist()}."
         )
-    if counts.size and int(counts.max()) > np.iinfo(np.intp).max:
-        raise ValueError(
-            f"{name} holds the count {int(counts.max())}, beyond the largest "
-            f"array size {np.iinfo(np.intp).max}; pass counts of rows that fit "
-            f"in memory."
-        )
+    if counts.size:
+        _check_rows(int(counts.max()), f"{name} holds the count "
+                    f"{int(counts.max())}", n_features, fix)
     return counts.astype(np.intp)
 
 
@@ -83,7 +102,10 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
         all; a ``(low, high)`` *tuple* draws each user's count uniformly from
         the integers ``low .. high`` (inclusive); a list or array gives one
         count per user. Every user needs a row: a user with no positive and
-        no negative is a ``ValueError``.
+        no negative is a ``ValueError``, and so are more rows in all than
+        one numpy array of ``n_features`` float64 columns holds
+        (``np.iinfo(np.intp).max // (8 * n_features)``; memory runs out
+        well before).
     n_features : int, default=5
         Dimension ``d``.
     pos_mean, neg_mean : float, default=-1.0 and 0.0
@@ -131,10 +153,16 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
             raise TypeError(f"{name} must be a finite real number, got {value!r}.")
     if not isinstance(shuffle, (bool, np.bool_)):  # "no" would be true
         raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
-    pos_counts = _per_user_counts(n_pos, n_users, "n_pos", rng)
-    neg_counts = _per_user_counts(n_neg, n_users, "n_neg", rng)
-    if pos_counts.sum() + neg_counts.sum() == 0:
+    _check_rows(n_users, f"n_users is {n_users}", n_features,
+                "lower n_users (a row per user at least)")
+    pos_counts = _per_user_counts(n_pos, n_users, "n_pos", rng, n_features)
+    neg_counts = _per_user_counts(n_neg, n_users, "n_neg", rng, n_features)
+    # summed as Python ints: an int64 sum may wrap (to 0 or below)
+    n_rows = int(pos_counts.sum(dtype=object)) + int(neg_counts.sum(dtype=object))
+    if n_rows == 0:
         raise ValueError("n_pos and n_neg are all 0: there would be no rows.")
+    _check_rows(n_rows, f"n_pos and n_neg ask for {n_rows} rows in all",
+                n_features, "lower n_pos, n_neg or n_users")
     empty = np.flatnonzero(pos_counts + neg_counts == 0)
     if empty.size:  # its id would be missing from groups
         raise ValueError(
@@ -212,7 +240,9 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
         The scoring vector; ``None`` means ``1_d``. Finite, not zero, and
         of a squared norm that float64 holds (e.g. ``|w|`` near 1).
     n_pos, n_neg : int, default=250 and 2000
-        Numbers of positives and negatives (both at least 1).
+        Numbers of positives and negatives (both at least 1; in all, at
+        most the rows of one numpy array of ``n_features`` float64 columns,
+        ``np.iinfo(np.intp).max // (8 * n_features)``).
     k : int, default=30
         The ``k`` of pAp@k; ``beta = min(k, n_pos)``.
     margin : float, default=1.0
@@ -287,6 +317,10 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
             )
     n_pos = _check_count(n_pos, "n_pos")
     n_neg = _check_count(n_neg, "n_neg")
+    for name, count in (("n_pos", n_pos), ("n_neg", n_neg)):
+        _check_rows(count, f"{name} is {count}", n_features, f"lower {name}")
+    _check_rows(n_pos + n_neg, f"n_pos and n_neg ask for {n_pos + n_neg} rows "
+                f"in all", n_features, "lower n_pos or n_neg")
     beta = min(check_k(k), n_pos)
     if (isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real)
             or not np.isfinite(margin) or margin < 0):

@@ -56,6 +56,11 @@ def test_papk_simulation_reproducible():
     assert not np.array_equal(a[0][:5], c[0][:5])
 
 
+# the most rows of float64 columns in one numpy array (8 bytes each)
+_MAX_ROWS_1 = np.iinfo(np.intp).max // 8
+_MAX_ROWS_5 = np.iinfo(np.intp).max // 40
+
+
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
@@ -74,6 +79,23 @@ def test_papk_simulation_reproducible():
          ValueError, "would have no row"),
         ({"n_pos": np.array([2**63], dtype=np.uint64)}, ValueError,
          "beyond the largest array size"),
+        # counts beyond one array: named, the int64 sum no longer overflows
+        ({"n_users": 4, "n_pos": [2**62] * 4, "n_neg": [0] * 4}, ValueError,
+         rf"n_pos holds the count {2**62}, beyond the largest array size: "
+         rf"{_MAX_ROWS_5} rows of n_features=5 float64 columns"),
+        ({"n_users": 4, "n_pos": (0, 2**63 - 1)}, ValueError,
+         rf"n_pos\[1\] is {2**63 - 1}, beyond the largest array size"),
+        ({"n_users": 4, "n_pos": (0, 2**64)}, ValueError,
+         rf"n_pos\[1\] is {2**64}, beyond the largest array size"),
+        ({"n_neg": 2**64}, ValueError, rf"n_neg is {2**64}, beyond the largest"),
+        ({"n_users": 2**62}, ValueError, rf"n_users is {2**62}, beyond the "
+         rf"largest array size.*a row per user"),
+        # each count fits, their int64 sum wraps to -2**63
+        ({"n_users": 16, "n_pos": [2**59] * 16, "n_neg": 0, "n_features": 1},
+         ValueError, rf"n_pos and n_neg ask for {2**63} rows in all, beyond the "
+         rf"largest array size: {_MAX_ROWS_1} rows of n_features=1"),
+        ({"n_users": 2, "n_pos": _MAX_ROWS_1 // 2 + 1, "n_neg": (0, 0),
+          "n_features": 1}, ValueError, rf"ask for {_MAX_ROWS_1 + 1} rows in all"),
         ({"n_features": 0}, ValueError, "n_features"),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
         ({"pos_mean": True}, TypeError, "pos_mean"),
@@ -207,6 +229,10 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta",), {"random_state": True}, ValueError, "random_state must be"),
         (("beta",), {"k": 0}, ValueError, "k must be"),
         (("beta",), {"n_neg": 0}, ValueError, "n_neg"),
+        (("beta",), {"n_pos": 2**64}, ValueError,
+         rf"n_pos is {2**64}, beyond the largest array size"),
+        (("beta",), {"n_pos": _MAX_ROWS_5, "n_neg": 1}, ValueError,
+         rf"n_pos and n_neg ask for {_MAX_ROWS_5 + 1} rows in all, beyond"),
         # finite, but the negatives' scores fall beyond float64 (-inf)
         (("strong_beta",), {"margin": 1e160}, ValueError, "smaller margin"),
         (("beta",), {"margin": 1e300, "n_pos": 5, "n_neg": 20}, ValueError,
