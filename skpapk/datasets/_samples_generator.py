@@ -332,16 +332,27 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     if not isinstance(shuffle, (bool, np.bool_)):  # "no" would be true
         raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
 
-    X_pos = rng.standard_normal((n_pos, n_features)) + float(pos_mean)
-    threshold = _margin_threshold(condition, X_pos @ w, beta, float(margin))
-    threshold -= 1e-9 * (1.0 + abs(threshold))
+    def beyond_float64(why):
+        return ValueError(
+            f"margin={margin!r} with pos_mean={pos_mean!r} and "
+            f"neg_mean={neg_mean!r} puts the negatives' features beyond what "
+            f"float64 samples ({why}); use a smaller margin, or means closer "
+            f"to 0."
+        )
 
+    X_pos = rng.standard_normal((n_pos, n_features)) + float(pos_mean)
     norm2 = float(w @ w)
     norm = np.sqrt(norm2)
     mu = float(neg_mean) * np.ones(n_features)
-    # score t = w @ z ~ N(w @ mu, ||w||^2), truncated to t <= threshold
-    t_mean = float(w @ mu)
-    upper = (threshold - t_mean) / norm
+    with np.errstate(over="ignore", invalid="ignore"):  # checked below
+        threshold = _margin_threshold(condition, X_pos @ w, beta, float(margin))
+        threshold -= 1e-9 * (1.0 + abs(threshold))
+        # score t = w @ z ~ N(w @ mu, ||w||^2), truncated to t <= threshold
+        t_mean = float(w @ mu)
+        upper = (threshold - t_mean) / norm
+    if not np.isfinite([threshold, t_mean, upper]).all():
+        raise beyond_float64("the scores w @ x, their mean or their bound are "
+                             "not finite")
     t = t_mean + norm * truncnorm.rvs(-np.inf, upper, size=n_neg, random_state=rng)
     t = np.minimum(t, threshold)  # guard against rounding in the tail sampler
     # orthogonal part: project a N(mu, I) draw off the w direction
@@ -349,12 +360,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     Z -= np.outer(Z @ w / norm2, w)
     X_neg = Z + np.outer(t / norm2, w)
     if not np.isfinite(X_neg).all():  # the far tail is beyond float64
-        raise ValueError(
-            f"margin={margin!r} with pos_mean={pos_mean!r} and "
-            f"neg_mean={neg_mean!r} puts the negatives' features beyond what "
-            f"float64 samples (some came out infinite); use a smaller margin, "
-            f"or means closer to 0."
-        )
+        raise beyond_float64("some came out infinite")
 
     X = np.concatenate([X_pos, X_neg])
     y = np.concatenate([np.ones(n_pos, dtype=np.int64),

@@ -1,3 +1,5 @@
+import re
+import warnings
 from itertools import combinations
 
 import numpy as np
@@ -259,3 +261,20 @@ def test_engagement_simulation_bad_input(kwargs, error, match):
 
     with pytest.raises(error, match=match):
         make_engagement_simulation(**kwargs)
+
+
+@pytest.mark.parametrize("condition", ["beta", "moderate_beta", "strong_beta"])
+@pytest.mark.parametrize("means", [{"pos_mean": 1e308}, {"pos_mean": -1e308},
+                                   {"neg_mean": 1e308}, {"neg_mean": -1e308},
+                                   {"pos_mean": 1e308, "neg_mean": -1e308}])
+def test_margin_data_means_beyond_float64_scores_are_named(condition, means):
+    # finite means whose scores w @ x overflow: NumPy's warnings, then
+    # scipy's "Domain error in arguments" of truncnorm
+    kwargs = {"pos_mean": 0.0, "neg_mean": 0.5, **means}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=re.escape(
+                f"margin=1.0 with pos_mean={kwargs['pos_mean']!r} and "
+                f"neg_mean={kwargs['neg_mean']!r} puts the negatives' features "
+                f"beyond what float64 samples")):
+            make_margin_data(condition, n_pos=5, n_neg=20, **kwargs)
