@@ -424,7 +424,8 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     max_iter = _check_int(max_iter, "max_iter", 1)
     n_first = _check_int(n_first, "n_first", 1)
     min_rows = _check_int(min_rows, "min_rows", 1)
-    if not isinstance(tol, numbers.Real) or not tol >= 0:
+    if (isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real)
+            or not tol >= 0):
         raise ValueError(f"tol must be a number >= 0, got {tol!r}.")
     if not isinstance(nmf_init, str) or nmf_init not in _NMF_INITS:
         raise ValueError(f"nmf_init must be one of {_NMF_INITS}, got {nmf_init!r}.")

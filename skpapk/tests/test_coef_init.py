@@ -135,10 +135,13 @@ def test_non_finite_raises(value):
         PApKMaxRanker(k=2).fit(X, y, groups=groups, coef_init=w0)
 
 
-def test_non_numeric_raises_type_error():
+@pytest.mark.parametrize("coef_init", [["a", "b", "c", "d"],
+                                       [True, False, 0.5, 1.0],
+                                       np.ones(4, dtype=bool)])
+def test_non_numeric_raises_type_error(coef_init):
     X, y, groups = _data(7)
     with pytest.raises(TypeError, match="coef_init must be an array"):
-        PApKMaxRanker(k=2).fit(X, y, groups=groups, coef_init=["a", "b", "c", "d"])
+        PApKMaxRanker(k=2).fit(X, y, groups=groups, coef_init=coef_init)
 
 
 def test_baseline_on_the_same_solver_takes_coef_init():

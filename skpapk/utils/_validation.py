@@ -93,9 +93,27 @@ def validate_random_state(random_state, name="random_state"):
     )
 
 
+def _holds_bool(values):
+    """Whether ``values`` (a scalar, array or nested sequence) holds a bool."""
+    if isinstance(values, (bool, np.bool_)):
+        return True
+    dtype = getattr(values, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind != "O":
+        return dtype.kind == "b"
+    if isinstance(values, (str, bytes)):
+        return False
+    try:  # a list (of numbers and bools, which numpy takes as 1.0 and 0.0)
+        items = np.asarray(values, dtype=object)
+    except (TypeError, ValueError):
+        return False
+    return any(isinstance(item, (bool, np.bool_)) for item in items.flat)
+
+
 def float_array(values, *, input_name, expected):
     """``values`` as a float64 array; a ``TypeError`` that names
-    ``input_name`` and says what is ``expected`` when they do not convert.
+    ``input_name`` and says what is ``expected`` when they do not convert,
+    or hold ``True``/``False`` (numpy's 1.0 and 0.0: refused, as booleans
+    are for the numeric parameters).
 
     Examples
     --------
@@ -106,7 +124,16 @@ def float_array(values, *, input_name, expected):
     Traceback (most recent call last):
     ...
     TypeError: w must be a vector of numbers, got str that does not convert ...
+    >>> float_array([1.0, True], input_name="w", expected="a vector of numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: w must be a vector of numbers, got True/False (booleans) ...
     """
+    if _holds_bool(values):
+        raise TypeError(
+            f"{input_name} must be {expected}, got True/False (booleans) in "
+            f"it; pass numbers (1.0 and 0.0 if you mean them)."
+        )
     try:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -280,6 +280,9 @@ def test_parameters_that_leave_no_user_are_an_error(udata):
         ({"n_first": 0}, ValueError),
         ({"min_rows": True}, TypeError),
         ({"tol": -1.0}, ValueError),
+        ({"tol": True}, ValueError),  # as timeout=True
+        ({"tol": np.True_}, ValueError),
+        ({"timeout": True}, ValueError),
         ({"nmf_init": "nndsvd"}, ValueError),
         ({"nmf_init": None}, ValueError),
         ({"download": "no"}, TypeError),
@@ -290,7 +293,8 @@ def test_parameters_that_leave_no_user_are_an_error(udata):
 )
 def test_bad_parameters(udata, kwargs, error):
     path, _ = udata
-    with pytest.raises(error):
+    (name,) = kwargs
+    with pytest.raises(error, match=f"^{name} must be"):
         load_movielens_100k(path, **{**SMALL, **kwargs})
 
 

@@ -337,6 +337,7 @@ def test_within_group_split_deterministic_rounding_and_seed():
         ((), ValueError, "non-empty"),
         (((0.5, 0.5),), ValueError, "1-d"),
         (("a", "b"), TypeError, "sequence of fractions"),
+        ((True,), TypeError, r"sizes must be .* got True/False"),  # sums to 1
         ((np.nan, 1.0), ValueError, "positive"),
     ],
 )

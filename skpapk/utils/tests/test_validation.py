@@ -15,6 +15,7 @@ from skpapk.utils._validation import (
     check_k,
     check_ranking_inputs,
     check_scores,
+    float_array,
 )
 
 
@@ -291,3 +292,24 @@ def test_check_fitted_labels_rejects_labels_not_fitted(y, classes, unknown):
     with pytest.raises(ValueError, match=re.escape(f"y has the label(s) {unknown}")
                        + ".*Recode y to the fitted labels"):
         check_fitted_labels(y, np.asarray(classes))
+
+
+@pytest.mark.parametrize("values", [
+    [True, False], np.array([True, False]), [1.0, True], [[0.5], [np.True_]],
+    np.array([1.0, False], dtype=object), pd.Series([True, False]), True,
+])
+def test_float_array_refuses_booleans(values):
+    # numpy takes True/False as 1.0/0.0: not numbers here, as for the scalars
+    with pytest.raises(TypeError, match=r"w must be a vector of numbers, got "
+                       r"True/False \(booleans\)"):
+        float_array(values, input_name="w", expected="a vector of numbers")
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([1, 2.5], [1.0, 2.5]), (np.array([3], dtype=np.uint8), [3.0]),
+    (np.array([0.5, 1], dtype=object), [0.5, 1.0]), (pd.Series([1, 0]), [1.0, 0.0]),
+    ([], []),
+])
+def test_float_array_takes_numbers(values, expected):
+    got = float_array(values, input_name="w", expected="a vector of numbers")
+    assert got.dtype == np.float64 and got.tolist() == expected
