@@ -33,8 +33,8 @@ def _check_rows(n_rows, what, n_features, fix):
     if n_rows > _max_rows(n_features):
         raise ValueError(
             f"{what}, beyond the largest array size: {_max_rows(n_features)} "
-            f"rows of n_features={n_features} float64 columns (memory runs out "
-            f"well before); {fix}."
+            f"rows of {n_features} float64 features (memory runs out well "
+            f"before); {fix}."
         )
     return n_rows
 

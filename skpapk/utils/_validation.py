@@ -103,10 +103,15 @@ def _holds_bool(values):
     if isinstance(values, (str, bytes)):
         return False
     try:  # a list (of numbers and bools, which numpy takes as 1.0 and 0.0)
-        items = np.asarray(values, dtype=object)
+        items = np.asarray(values, dtype=object).ravel()
     except (TypeError, ValueError):
         return False
-    return any(isinstance(item, (bool, np.bool_)) for item in items.flat)
+    types = set(map(type, items))  # one pass in C: a list of floats is cheap
+    if types.isdisjoint((bool, np.bool_, np.ndarray)):  # neither subclassable
+        return False
+    return (not types.isdisjoint((bool, np.bool_))
+            or any(_holds_bool(item) for item in items
+                   if isinstance(item, np.ndarray)))  # np.array(True) in a list
 
 
 def float_array(values, *, input_name, expected):

@@ -84,7 +84,7 @@ _MAX_ROWS_5 = np.iinfo(np.intp).max // 40
         # counts beyond one array: named, the int64 sum no longer overflows
         ({"n_users": 4, "n_pos": [2**62] * 4, "n_neg": [0] * 4}, ValueError,
          rf"n_pos holds the count {2**62}, beyond the largest array size: "
-         rf"{_MAX_ROWS_5} rows of n_features=5 float64 columns"),
+         rf"{_MAX_ROWS_5} rows of 5 float64 features"),
         ({"n_users": 4, "n_pos": (0, 2**63 - 1)}, ValueError,
          rf"n_pos\[1\] is {2**63 - 1}, beyond the largest array size"),
         ({"n_users": 4, "n_pos": (0, 2**64)}, ValueError,
@@ -95,7 +95,7 @@ _MAX_ROWS_5 = np.iinfo(np.intp).max // 40
         # each count fits, their int64 sum wraps to -2**63
         ({"n_users": 16, "n_pos": [2**59] * 16, "n_neg": 0, "n_features": 1},
          ValueError, rf"n_pos and n_neg ask for {2**63} rows in all, beyond the "
-         rf"largest array size: {_MAX_ROWS_1} rows of n_features=1"),
+         rf"largest array size: {_MAX_ROWS_1} rows of 1 float64 features"),
         ({"n_users": 2, "n_pos": _MAX_ROWS_1 // 2 + 1, "n_neg": (0, 0),
           "n_features": 1}, ValueError, rf"ask for {_MAX_ROWS_1 + 1} rows in all"),
         ({"n_features": 0}, ValueError, "n_features"),

@@ -297,6 +297,7 @@ def test_check_fitted_labels_rejects_labels_not_fitted(y, classes, unknown):
 @pytest.mark.parametrize("values", [
     [True, False], np.array([True, False]), [1.0, True], [[0.5], [np.True_]],
     np.array([1.0, False], dtype=object), pd.Series([True, False]), True,
+    [np.array(True), 1.0], [[np.array(False)]],
 ])
 def test_float_array_refuses_booleans(values):
     # numpy takes True/False as 1.0/0.0: not numbers here, as for the scalars
