@@ -4,8 +4,10 @@ import collections
 import contextlib
 import inspect
 import io
+import math
 import sys
 import warnings
+from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,6 +28,7 @@ from ._lightgbm_params import (
     _BOOSTING_ALIASES,
     _EARLY_STOPPING_ROUND_ALIASES,
     _aliases,
+    _same,
     fit_arguments,
     with_passed_through,
 )
@@ -35,6 +38,7 @@ from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .losses._lightgbm import codes_from_sizes
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import n_undefined_groups, stable_sort_by_codes
+from .utils._messages import cut
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
 
@@ -81,6 +85,45 @@ def _bagging_freq(subsample):
     """LightGBM's ``subsample_freq`` of ``subsample``: every round below 1,
     else never."""
     return 1 if isinstance(subsample, Real) and subsample < 1 else 0
+
+
+def _class_row_weights(class_weight, classes, y_pos):
+    """The weight of every row of ``y_pos`` (True: relevant) under
+    ``class_weight``, a LightGBM parameter passed through, keyed by the
+    labels of ``y`` (``classes``, the relevant one last), as
+    ``LGBMClassifier`` reads it: ``"balanced"`` (``n_rows / (2 * n_label)``
+    over these rows, :func:`sklearn.utils.class_weight.compute_sample_weight`)
+    or a dict (a label left out weighs 1); ``None`` without it. LightGBM
+    would apply it to the ranker's 0/1 relevance codes instead."""
+    if class_weight is None:
+        return None
+    shown = cut(" ".join(repr(class_weight).split()), 60, quote=False)
+    if isinstance(class_weight, str) and class_weight == "balanced":
+        from sklearn.utils.class_weight import compute_sample_weight
+
+        # the relevance codes: the counts, so the weights, of the labels
+        return compute_sample_weight("balanced", y_pos.astype(np.float64))
+    if not isinstance(class_weight, Mapping):
+        raise ValueError(
+            f"class_weight={shown} must be None, 'balanced' or a dict of a "
+            f"weight for each label of y (as LightGBM's LGBMClassifier), "
+            f"e.g. class_weight={{{classes[0]!r}: 1.0, {classes[1]!r}: 3.0}}.")
+    for key in class_weight:
+        if not any(_same(key, label) for label in classes):
+            raise ValueError(
+                f"class_weight={shown} has a key that is not a label of y: "
+                f"{key!r}; key it by the labels of y, {classes[0]!r} and "
+                f"{classes[1]!r} (classes_).")
+    weights = []
+    for label in classes:
+        weight = class_weight.get(label, 1.0)
+        if (not isinstance(weight, Real) or isinstance(weight, (bool, np.bool_))
+                or not math.isfinite(weight) or weight < 0):
+            raise ValueError(
+                f"class_weight={shown}: the weight of label {label!r} is "
+                f"{weight!r}; give a finite number >= 0.")
+        weights.append(float(weight))
+    return np.where(y_pos, weights[1], weights[0])
 
 
 def _no_usable_feature(error):
@@ -455,7 +498,13 @@ class PApKBoostRanker(BaseRanker):
         ``eval_at`` (the cut-offs of ``metric="ndcg"``), and
         ``categorical_feature``, the positions or, for a DataFrame, the
         names of integer-coded columns to split as categories (besides a
-        DataFrame's ``category`` columns). A name that LightGBM does not
+        DataFrame's ``category`` columns). ``class_weight`` weighs the rows
+        by their label, as in ``LGBMClassifier``: a dict keyed by the labels
+        of ``y`` (``classes_``; a label left out weighs 1, a key that is not
+        a label is refused) or ``"balanced"`` (``n_rows / (2 * n_label)``,
+        counted over the training rows); :meth:`fit` multiplies
+        ``sample_weight`` by these weights (LightGBM itself would weigh the
+        ranker's 0/1 relevance codes). A name that LightGBM does not
         know (a typo, which LightGBM ignores) or an alias of a parameter
         above with another value (``max_iter``, ``min_data_in_leaf``...,
         which LightGBM would read instead of it) gives a ``UserWarning``.
@@ -830,6 +879,9 @@ class PApKBoostRanker(BaseRanker):
         of ``subsample`` passed through without ``subsample_freq`` redraws
         the rows every round as ``subsample`` does."""
         params = with_passed_through(self._translated(seed), self._other_params)
+        # applied by fit to the rows, by the labels of y (LightGBM would
+        # weigh the 0/1 relevance codes)
+        params.pop("class_weight", None)
         if all(self._other_params.get(name) is None
                for name in ("subsample_freq", *_aliases("subsample_freq"))):
             params["subsample_freq"] = _bagging_freq(params["subsample"])
@@ -882,7 +934,8 @@ class PApKBoostRanker(BaseRanker):
             Group (user) label of every row, any sortable hashable values,
             rows in any order; ``None``: all rows form one group.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative row weights (see the class Notes). Not requested by
+            Non-negative row weights (see the class Notes), multiplied by
+            those of ``class_weight`` when it is given. Not requested by
             metadata routing: call ``set_fit_request(sample_weight=True)``.
         X_val : {array-like, sparse matrix, DataFrame} of shape \
                 (n_val, n_features), default=None
@@ -942,6 +995,14 @@ class PApKBoostRanker(BaseRanker):
             "sample_weight": (None if sample_weight is None
                               else sample_weight[order]),
         }
+        # class_weight by the labels of y, times sample_weight (as LightGBM
+        # does, which would weigh the 0/1 relevance codes)
+        weights = _class_row_weights(self._other_params.get("class_weight"),
+                                     self.classes_.tolist(), y_pos[order])
+        if weights is not None:
+            fit_params["sample_weight"] = (
+                weights if sample_weight is None
+                else np.multiply(fit_params["sample_weight"], weights))
 
         if early_stopping:
             if given is None:  # held out of X

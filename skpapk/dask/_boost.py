@@ -224,7 +224,7 @@ class DaskBoostMixin(DaskRankerMixin):
             form one group, which must then lie in one partition.
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights, for in-memory input only (a ``ValueError`` with
-            dask input).
+            dask input, as ``class_weight``).
         X_val, y_val, groups_val : default=None
             Validation rows of early stopping, for in-memory input only (a
             ``ValueError`` with dask input): see
@@ -246,6 +246,12 @@ class DaskBoostMixin(DaskRankerMixin):
                 f"{type(self).__name__}.fit takes no sample_weight with dask "
                 f"input (the distributed fit is unweighted); drop it, or "
                 f"repeat the rows to weigh them."
+            )
+        if self._other_params.get("class_weight") is not None:
+            raise ValueError(
+                f"{type(self).__name__}.fit takes no class_weight with dask "
+                f"input (the distributed fit is unweighted); drop it "
+                f"(set_params(class_weight=None)), or fit in memory."
             )
         return self._fit_dask(X, y, groups)
 
@@ -471,12 +477,12 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     :class:`skpapk.PApKBoostRanker`, whose docstring gives the two sections
     below. ``n_jobs`` sets the threads of ``decision_function``; training
     runs as many LightGBM threads on each worker as it has Dask threads
-    (``nthreads``), as ``lightgbm.dask`` does. ``sample_weight`` is for
-    in-memory input only. Whatever ``verbose``, the workers' LightGBM
-    prints the lines of its network setup (``[LightGBM] [Info] Trying to
-    bind port ...``, ``Connected to rank 0``): LightGBM writes them from
-    its own threads, before it reads its ``verbosity``, straight to the
-    workers' standard output.
+    (``nthreads``), as ``lightgbm.dask`` does. ``sample_weight`` and
+    ``class_weight`` are for in-memory input only. Whatever ``verbose``,
+    the workers' LightGBM prints the lines of its network setup
+    (``[LightGBM] [Info] Trying to bind port ...``, ``Connected to rank
+    0``): LightGBM writes them from its own threads, before it reads its
+    ``verbosity``, straight to the workers' standard output.
 
     Parameters
     ----------

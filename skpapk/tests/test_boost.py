@@ -617,6 +617,73 @@ def test_bad_sample_weight_is_rejected():
         PApKBoostRanker(**SMALL).fit(X, y, groups=g, sample_weight=-np.ones(y.size))
 
 
+@pytest.mark.parametrize("early_stopping", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("labels, pos_label, class_weight", [
+    ((0, 1), 0, {0: 5.0, 1: 1.0}),  # 0 relevant: LightGBM weighted label 1
+    ((-1, 1), None, {-1: 3.0, 1: 1.0}),  # LightGBM: "[0] not in class_weight"
+    (("no", "yes"), "yes", {"no": 3.0, "yes": 0.5}),
+    ((0, 1), None, {1: 2.0}),  # a label left out weighs 1
+    ((0, 1), None, {0: 2, 1: 1}),
+])
+def test_class_weight_weighs_the_labels_of_y(labels, pos_label, class_weight,
+                                             weighted, early_stopping):
+    # LightGBM applied class_weight to the ranker's 0/1 relevance codes
+    X, y, g = make_data(16)
+    y = np.asarray(labels)[y]
+    w = np.random.default_rng(0).random(y.size) if weighted else None
+    rows = np.array([class_weight.get(label, 1.0) for label in y.tolist()])
+    params = dict(SMALL, k=3, pos_label=pos_label, random_state=0,
+                  early_stopping=early_stopping)
+    ranker = PApKBoostRanker(class_weight=class_weight, **params).fit(
+        X, y, groups=g, sample_weight=w)
+    expected = PApKBoostRanker(**params).fit(
+        X, y, groups=g, sample_weight=rows if w is None else w * rows)
+    assert (ranker.booster_.model_to_string()
+            == expected.booster_.model_to_string())
+
+
+@pytest.mark.parametrize("early_stopping", [False, True])
+@pytest.mark.parametrize("labels, pos_label", [((0, 1), None),
+                                               (("b", "a"), "a")])
+def test_class_weight_balanced_weighs_the_labels_of_the_training_rows(
+        labels, pos_label, early_stopping):
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    X, y, g = make_data(17)
+    y = np.asarray(labels)[y]
+    params = dict(SMALL, k=3, pos_label=pos_label, random_state=0,
+                  early_stopping=early_stopping)
+    ranker = PApKBoostRanker(class_weight="balanced", **params).fit(
+        X, y, groups=g)
+    train = np.arange(y.size)
+    if early_stopping:  # the rows held out for validation are not counted
+        train, _ = within_group_split(y, g, sizes=(0.9, 0.1), random_state=0)
+    w = np.zeros(y.size)
+    w[train] = compute_sample_weight("balanced", y[train])
+    expected = PApKBoostRanker(**params).fit(X, y, groups=g, sample_weight=w)
+    np.testing.assert_array_equal(ranker.predict(X), expected.predict(X))
+
+
+@pytest.mark.parametrize("class_weight, match", [
+    ({"yes": 2.0, "maybe": 1.0}, r"class_weight=\{'yes': 2.0, 'maybe': 1.0\} "
+                                 r"has a key that is not a label of y: 'maybe'"),
+    ({0: 2.0}, "has a key that is not a label of y: 0"),
+    ({"yes": -1.0}, r"weight of label 'yes' is -1.0.*>= 0"),
+    ({"yes": np.nan}, "weight of label 'yes' is nan"),
+    ({"yes": True}, "weight of label 'yes' is True"),
+    ({"yes": "2"}, "weight of label 'yes' is '2'"),
+    ("auto", "class_weight='auto' must be None, 'balanced' or a dict"),
+    ([{0: 1.0}], r"class_weight=\[\{0: 1.0\}\] must be None"),
+])
+def test_bad_class_weight_is_refused(class_weight, match):
+    X, y, g = make_data(18)
+    y = np.asarray(["no", "yes"])[y]
+    with pytest.raises(ValueError, match=match):
+        PApKBoostRanker(class_weight=class_weight, pos_label="yes",
+                        **SMALL).fit(X, y, groups=g)
+
+
 @pytest.mark.parametrize("params", [
     dict(objective="lambdamart"), dict(temperature=0.0), dict(num_leaves=1),
     dict(max_depth=1.5), dict(early_stopping="yes"), dict(validation_fraction=1.0),

@@ -339,6 +339,25 @@ def test_validation_rows_with_dask_input_are_refused():
             dX, dy, groups=dgroups, X_val=X, y_val=y, groups_val=groups)
 
 
+@pytest.mark.parametrize("class_weight", ["balanced", {0: 2.0, 1: 1.0}])
+def test_class_weight_with_dask_input_is_refused(class_weight):
+    # LightGBM's Dask interface weighed the 0/1 relevance codes, and
+    # "balanced" counted the rows of each worker
+    X, y, groups = simulation(8, n_users=10)
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
+    ranker = skpapk.dask.PApKBoostRanker(k=5, n_estimators=3,
+                                         class_weight=class_weight)
+    with pytest.raises(ValueError, match="no class_weight with dask input.*"
+                                         r"set_params\(class_weight=None\)"):
+        ranker.fit(dX, dy, groups=dgroups)
+    # in-memory input: the in-memory ranker's weights, by the labels of y
+    local = skpapk.PApKBoostRanker(k=5, n_estimators=3,
+                                   class_weight=class_weight).fit(
+        X, y, groups=groups)
+    assert (ranker.fit(X, y, groups=groups).booster_.model_to_string()
+            == local.booster_.model_to_string())
+
+
 def test_a_dask_frame_is_scored_with_the_categories_of_the_fit(cluster_client):
     # fitted in memory on category columns: a dask DataFrame's are coded as
     # the fit's (they reached the trees as raw values, or failed as text)
