@@ -30,6 +30,7 @@ from ._lightgbm_params import (
     _aliases,
     _same,
     fit_arguments,
+    refuse_fit_keywords,
     with_passed_through,
 )
 from ._linear_loss import _train_papk
@@ -55,6 +56,11 @@ _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
     "it with pip install 'skpapk[lightgbm]' (or pip install lightgbm)."
 )
+
+
+#: The arguments of ``PApKBoostRanker.fit``, for the message about others.
+_FIT_ARGUMENTS = ("X", "y", "groups", "sample_weight", "X_val", "y_val",
+                  "groups_val")
 
 
 def _import_lightgbm():
@@ -913,7 +919,7 @@ class PApKBoostRanker(BaseRanker):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
-            y_val=None, groups_val=None):
+            y_val=None, groups_val=None, **kwargs):
         """Fit the boosted trees.
 
         Parameters
@@ -948,6 +954,12 @@ class PApKBoostRanker(BaseRanker):
             Labels of the validation rows, among those of ``y``.
         groups_val : array-like of shape (n_val,), default=None
             Group (user) of every validation row; given with ``groups``.
+        **kwargs : dict
+            None taken: the arguments of ``LGBMRanker.fit`` (``group``,
+            ``eval_set``, ``eval_at``, ``categorical_feature``,
+            ``callbacks``...) and LightGBM's parameters raise a
+            ``TypeError`` that says what to do instead (``groups=``,
+            ``X_val``, the constructor...).
 
         Returns
         -------
@@ -955,6 +967,7 @@ class PApKBoostRanker(BaseRanker):
             Fitted ranker.
         """
         lgb = _import_lightgbm()
+        refuse_fit_keywords(self, lgb, kwargs, _FIT_ARGUMENTS)
         positions = _category_columns(X)  # checked in predict and for X_val
         X, categories, categorical = categorical_codes(X)
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)

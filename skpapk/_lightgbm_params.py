@@ -162,6 +162,41 @@ _FIT_ARGUMENT_HINTS = {
 }
 
 
+#: The arguments of ``LGBMRanker.fit`` that the ranker's constructor takes
+#: (among LightGBM's parameters, ``**kwargs``).
+_CONSTRUCTOR_ARGUMENTS = ("eval_at", "categorical_feature")
+
+
+def refuse_fit_keywords(ranker, lgb, keywords, arguments):
+    """A ``TypeError`` for the first of ``keywords`` given to the ranker's
+    ``fit``, which takes none but its ``arguments``: for an argument of
+    ``LGBMRanker.fit``, what to do instead (:data:`_FIT_ARGUMENT_HINTS`),
+    for a LightGBM parameter, to give it to the constructor; else
+    Python's message, with the arguments ``fit`` takes."""
+    if not keywords:
+        return
+    key, value = next(iter(keywords.items()))
+    name = type(ranker).__name__
+    shown = cut(" ".join(repr(value).split()), 60, quote=False)
+    if key in _CONSTRUCTOR_ARGUMENTS:
+        problem = (f"an argument of LGBMRanker.fit that it does not take; "
+                   f"give it to the constructor ({name}({key}=...)) or to "
+                   f"set_params")
+    elif key in _FIT_ARGUMENT_HINTS or key in inspect.signature(
+            lgb.LGBMRanker.fit).parameters:
+        problem = (f"an argument of LGBMRanker.fit that it does not take; "
+                   f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
+    elif key in set().union(*(_alias_groups() or ()), inspect.signature(
+            lgb.LGBMModel.__init__).parameters) - {"self", "kwargs"}:
+        problem = (f"a LightGBM parameter: give it to the constructor "
+                   f"({name}({key}={shown})) or to set_params")
+    else:
+        raise TypeError(
+            f"{name}.fit() got an unexpected keyword argument {key!r}; it "
+            f"takes {', '.join(arguments[:-1])} and {arguments[-1]}.")
+    raise TypeError(f"{name}.fit got {key}={shown}, {problem}.")
+
+
 def _check_passed_through(ranker, lgb, seed):
     """Warn about a LightGBM parameter passed through that LightGBM does
     not know (a typo: LightGBM ignores it, silently at ``verbose=0``),

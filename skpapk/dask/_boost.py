@@ -31,7 +31,7 @@ from sklearn.utils import check_random_state
 from .. import _boost
 from .._base import check_defined_groups
 from .._categorical import _category_columns
-from .._lightgbm_params import fit_arguments
+from .._lightgbm_params import fit_arguments, refuse_fit_keywords
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
@@ -203,7 +203,7 @@ class DaskBoostMixin(DaskRankerMixin):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
-            y_val=None, groups_val=None):
+            y_val=None, groups_val=None, **kwargs):
         """Fit on the workers holding ``X``'s partitions, or in memory.
 
         Parameters
@@ -229,6 +229,11 @@ class DaskBoostMixin(DaskRankerMixin):
             Validation rows of early stopping, for in-memory input only (a
             ``ValueError`` with dask input): see
             :meth:`skpapk.PApKBoostRanker.fit`.
+        **kwargs : dict
+            None taken: the arguments of ``LGBMRanker.fit`` (``group``,
+            ``eval_set``...) and LightGBM's parameters raise a
+            ``TypeError`` that says what to do instead, as
+            :meth:`skpapk.PApKBoostRanker.fit`.
 
         Returns
         -------
@@ -236,6 +241,8 @@ class DaskBoostMixin(DaskRankerMixin):
             Fitted ranker (an in-memory one: ``booster_`` is a
             ``lightgbm.Booster``).
         """
+        refuse_fit_keywords(self, _boost._import_lightgbm(), kwargs,
+                            _boost._FIT_ARGUMENTS)
         if not any_dask(X, y, groups, sample_weight, X_val, y_val, groups_val):
             return self._local_class.fit(
                 self, X, y, groups=groups, sample_weight=sample_weight,

@@ -1134,6 +1134,73 @@ def test_grid_search_under_routing(cv):
     assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
 
 
+@pytest.mark.parametrize("dask", [False, True])
+@pytest.mark.parametrize("name, fix", [
+    ("group", "pass the group of every row to fit as groups="),
+    ("eval_set", "give the validation rows to fit as X_val, y_val and "
+                 "groups_val"),
+    ("eval_group", "give the validation rows to fit as X_val"),
+    ("eval_metric", "give the validation rows to fit as X_val"),
+    ("eval_at", r"give it to the constructor \(PApKBoostRanker\(eval_at=\.\.\.\)"
+                r"\) or to set_params"),
+    ("categorical_feature", r"give it to the constructor \(PApKBoostRanker\("
+                            r"categorical_feature=\.\.\.\)\)"),
+    ("callbacks", r"drop it \(early_stopping=True stops"),
+    ("init_score", "every fit starts from zero scores: drop it"),
+    ("init_model", "every fit starts from zero scores: drop it"),
+    ("feature_name", "the feature names are those of a DataFrame.s columns"),
+])
+def test_lgbmranker_fit_arguments_given_to_fit_say_what_to_do(name, fix, dask):
+    # Python's bare "got an unexpected keyword argument" before
+    X, y, g = make_data(22)
+    cls = PApKBoostRanker
+    if dask:
+        pytest.importorskip("dask")
+        import skpapk.dask
+
+        cls = skpapk.dask.PApKBoostRanker
+    with pytest.raises(TypeError, match=f"{cls.__name__}.fit got {name}=.*, an "
+                                        f"argument of LGBMRanker.fit that it "
+                                        f"does not take; {fix}"):
+        cls(k=3, **SMALL).fit(X, y, groups=g, **{name: [1]})
+
+
+def test_other_keywords_given_to_fit_are_refused():
+    X, y, g = make_data(22)
+    ranker = PApKBoostRanker(k=3, **SMALL)
+    with pytest.raises(TypeError, match=r"fit got max_bin=63, a LightGBM "
+                                        r"parameter: give it to the constructor "
+                                        r"\(PApKBoostRanker\(max_bin=63\)\) or "
+                                        r"to set_params"):
+        ranker.fit(X, y, groups=g, max_bin=63)
+    with pytest.raises(TypeError, match=r"fit\(\) got an unexpected keyword "
+                                        r"argument 'grups'; it takes X, y, "
+                                        r"groups, sample_weight, X_val"):
+        ranker.fit(X, y, grups=g)
+    assert not hasattr(ranker, "booster_")
+
+
+def test_fits_signature_is_what_metadata_routing_reads():
+    # the keywords refused by fit are not metadata to route
+    X, y, g = make_data(23, n_groups=30)
+    w = np.random.default_rng(0).random(y.size)
+    base = PApKBoostRanker(k=4, random_state=0, **SMALL)
+    with sklearn.config_context(enable_metadata_routing=True):
+        routing = sklearn.utils.metadata_routing.get_routing_for_object(base)
+        assert set(routing.fit.requests) == {"groups", "sample_weight",
+                                             "X_val", "y_val", "groups_val"}
+        ranker = sklearn.clone(base).set_fit_request(groups=True,
+                                                     sample_weight=True)
+        search = GridSearchCV(ranker, {"num_leaves": [3, 7]}, cv=GroupKFold(2),
+                              scoring=micro_papk_scorer(k=4),
+                              error_score="raise").fit(X, y, groups=g,
+                                                       sample_weight=w)
+    expected = sklearn.clone(base).set_params(**search.best_params_).fit(
+        X, y, groups=g, sample_weight=w)
+    np.testing.assert_array_equal(search.best_estimator_.predict(X),
+                                  expected.predict(X))
+
+
 def test_search_without_routing_warns_that_groups_are_lost():
     X, y, g = make_data(20)
     with pytest.warns(MissingGroupsWarning):
