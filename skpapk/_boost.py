@@ -420,7 +420,11 @@ class PApKBoostRanker(BaseRanker):
         Unlike ``LGBMRanker``, no ``subsample_freq`` is needed: rows are
         redrawn every round when ``subsample < 1`` (or LightGBM's alias
         ``bagging_fraction``, passed through, is), unless ``subsample_freq``
-        (``bagging_freq``) is passed through.
+        (``bagging_freq``) is passed through. Not with GOSS
+        (``boosting_type="goss"`` or ``data_sample_strategy="goss"`` in
+        ``**kwargs``), which draws the rows of every round itself
+        (``top_rate``, ``other_rate``): ``subsample < 1`` is refused there
+        with a ``ValueError`` (``LGBMRanker`` ignores it).
 
     colsample_bytree : float, default=1.0
         Fraction of the features drawn for every tree.
@@ -818,6 +822,7 @@ class PApKBoostRanker(BaseRanker):
                 f"takes its own objectives only; use objective='lambdarank', "
                 f"'rank_xendcg' or 'binary' (with subsample < 1), or "
                 f"{rf}='gbdt'.")
+        self._check_goss_sampling()
         if dart is not None and (validation or not auto and self.early_stopping):
             given, fix = (
                 ("X_val, y_val and groups_val (the validation rows of early "
@@ -834,6 +839,32 @@ class PApKBoostRanker(BaseRanker):
         if auto:
             return validation or (dart is None and n_samples > 10_000)
         return bool(self.early_stopping)
+
+    def _check_goss_sampling(self):
+        """Refuse ``subsample < 1`` (or an alias) with GOSS: LightGBM fails
+        on bagging there ("Cannot use bagging in GOSS"), and
+        ``LGBMRanker``, which bags only with ``subsample_freq``, ignores
+        ``subsample`` silently."""
+        modes = [(alias, "gbdt") for alias in _BOOSTING_ALIASES] + [
+            (alias, "bagging") for alias in
+            ("data_sample_strategy", *sorted(_aliases("data_sample_strategy")))]
+        goss, other = next(((alias, other) for alias, other in modes
+                            if isinstance(self._other_params.get(alias), str)
+                            and self._other_params[alias].lower() == "goss"),
+                           (None, None))
+        if goss is None:
+            return
+        name = next((alias for alias in sorted(_aliases("subsample"))
+                     if self._other_params.get(alias) is not None), "subsample")
+        value = getattr(self, name)
+        if isinstance(value, Real) and value < 1:
+            raise ValueError(
+                f"{name}={value!r} cannot be used with "
+                f"{goss}={self._other_params[goss]!r}: GOSS draws the rows of "
+                f"every round itself (top_rate, other_rate), and LightGBM "
+                f"bags no rows with it (LGBMRanker ignores subsample there); "
+                f"set {name}=1.0, or {goss}={other!r} to draw a fraction of "
+                f"the rows every round.")
 
     def _boosting(self, *modes):
         """The ``boosting_type`` alias passed through set to one of

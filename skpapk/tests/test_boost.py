@@ -1623,6 +1623,38 @@ def test_random_forest_mode_needs_a_lightgbm_objective(alias):
     assert np.unique(scores).shape[0] > 1
 
 
+@pytest.mark.parametrize("sampling", [{"subsample": 0.5},
+                                      {"bagging_fraction": 0.5},
+                                      {"subsample": 0.5, "subsample_freq": 0}])
+@pytest.mark.parametrize("goss, fix", [
+    ({"boosting_type": "goss"}, "boosting_type='gbdt'"),
+    ({"boosting": "GOSS"}, "boosting='gbdt'"),
+    ({"data_sample_strategy": "goss"}, "data_sample_strategy='bagging'")])
+def test_goss_refuses_subsample_below_one(goss, fix, sampling):
+    # the ranker's bagging frequency made LightGBM fail ("Cannot use bagging
+    # in GOSS"); without it, LGBMRanker ignores subsample there
+    X, y, groups = make_data()
+    (mode, value), = goss.items()
+    name = next(iter(sampling))
+    params = dict(n_estimators=3, learning_rate=0.1, num_leaves=6,
+                  min_child_samples=4, random_state=0, n_jobs=1, **goss)
+    ranker = PApKBoostRanker(k=3, **params, **sampling)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # set subsample instead
+        with pytest.raises(ValueError, match=(
+                rf"{name}=0.5 cannot be used with {mode}={value!r}: GOSS draws "
+                rf"the rows of every round itself \(top_rate, other_rate\).*"
+                rf"set {name}=1.0, or {fix}")):
+            ranker.fit(X, y, groups=groups)
+    # GOSS with every row given: LGBMRanker's trees
+    ranker.set_params(**{**dict.fromkeys(sampling), "subsample": 1.0})
+    Xs, ys, _, sizes = sorted_by_group(X, y, groups)
+    lgbm = lgb.LGBMRanker(objective=LightGBMObjective(k=3), verbose=-1,
+                          **params).fit(Xs, ys, group=sizes)
+    np.testing.assert_allclose(ranker.fit(X, y, groups=groups).predict(X),
+                               lgbm.predict(X), rtol=1e-12, atol=1e-12)
+
+
 def test_default_threads_follow_the_openmp_limits():
     # as HistGradientBoostingClassifier: one thread in each worker of a
     # parallel search (LightGBM's own None took every physical core there)

@@ -265,7 +265,8 @@ def test_input_errors(cluster_client):
 
 def test_dart_and_lightgbms_early_stopping_are_refused(cluster_client):
     # the in-memory ranker's rules: dart rescales earlier trees in later
-    # rounds (no early stopping), LightGBM's own early stopping is refused
+    # rounds (no early stopping), LightGBM's own early stopping is refused,
+    # subsample < 1 with GOSS too
     X, y, groups = simulation(9, n_users=20)
     dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
     params = dict(k=5, n_estimators=3, random_state=0)
@@ -277,6 +278,11 @@ def test_dart_and_lightgbms_early_stopping_are_refused(cluster_client):
                                          "own early stopping"):
         skpapk.dask.PApKBoostRanker(early_stopping_round=2, **params).fit(
             dX, dy, groups=dgroups)
+    # GOSS draws its own rows (LightGBM failed on the workers)
+    with pytest.raises(ValueError, match="subsample=0.5 cannot be used with "
+                                         "boosting_type='goss'"):
+        skpapk.dask.PApKBoostRanker(boosting_type="goss", subsample=0.5,
+                                    **params).fit(dX, dy, groups=dgroups)
     dart = skpapk.dask.PApKBoostRanker(early_stopping="auto", boosting="dart",
                                        **params).fit(dX, dy, groups=dgroups)
     assert dart.validation_scores_ is None and dart.evals_result_ is None
