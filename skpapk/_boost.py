@@ -17,6 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
     _check_sample_weight,
+    _get_feature_names,
     check_is_fitted,
     validate_data,
 )
@@ -31,6 +32,7 @@ from ._lightgbm_params import (
     _same,
     fit_arguments,
     refuse_fit_keywords,
+    refuse_predict_keywords,
     with_passed_through,
 )
 from ._linear_loss import _train_papk
@@ -1180,7 +1182,8 @@ class PApKBoostRanker(BaseRanker):
         return self._predict_booster(X)
 
     def predict(self, X, *, raw_score=True, start_iteration=0, num_iteration=None,
-                pred_leaf=False, pred_contrib=False):
+                pred_leaf=False, pred_contrib=False, validate_features=False,
+                num_threads=None, **kwargs):
         """The scores of the rows, or what ``LGBMRanker.predict`` gives.
 
         Parameters
@@ -1206,6 +1209,20 @@ class PApKBoostRanker(BaseRanker):
             (SHAP values, LightGBM's TreeSHAP), of shape (n_samples,
             n_features + 1), the last column the trees' expected value:
             each row adds up to its score.
+        validate_features : bool, default=False
+            As LightGBM's: with a DataFrame ``X``, raise a ``ValueError``
+            unless its column names are the feature names of the fit
+            (``feature_names_in_``), also when the ranker was fitted on an
+            array (scikit-learn's check only warns then); nothing is
+            checked of an array.
+        num_threads : int or None, default=None
+            Threads of LightGBM's prediction, as ``n_jobs`` (-1: every
+            core); None: those of ``n_jobs``.
+        **kwargs : dict
+            None taken: LightGBM's other prediction parameters, which
+            ``LGBMRanker.predict`` passes to the booster
+            (``pred_early_stop``, an alias of ``num_threads``...), raise a
+            ``TypeError``.
 
         Returns
         -------
@@ -1236,16 +1253,33 @@ class PApKBoostRanker(BaseRanker):
                 f"raw scores, the only scores of a ranker (with "
                 f"objective='binary' too); for probabilities of the binary "
                 f"objective, take scipy.special.expit of them.")
-        if (start_iteration, num_iteration, pred_leaf, pred_contrib) == (
-                0, None, False, False):
+        refuse_predict_keywords(self, kwargs)
+        if not isinstance(validate_features, (bool, np.bool_)):
+            raise TypeError(f"validate_features={validate_features!r} must be "
+                            f"True or False.")
+        if num_threads is not None and (
+                not isinstance(num_threads, Integral)
+                or isinstance(num_threads, (bool, np.bool_)) or num_threads == 0):
+            raise ValueError(
+                f"num_threads={num_threads!r}: give a number of threads >= 1, "
+                f"-1 for every core (-2: all but one...), or None for those "
+                f"of n_jobs.")
+        if (start_iteration, num_iteration, pred_leaf, pred_contrib,
+                validate_features, num_threads) == (0, None, False, False,
+                                                    False, None):
             return self.decision_function(X)  # (on Dask: of dask X too)
         return self._predict_booster(
             X, start_iteration=start_iteration, num_iteration=num_iteration,
-            pred_leaf=pred_leaf, pred_contrib=pred_contrib)
+            pred_leaf=pred_leaf, pred_contrib=pred_contrib,
+            validate_features=validate_features, num_threads=num_threads)
 
-    def _predict_booster(self, X, **options):
-        """``booster_.predict`` of checked ``X`` with LightGBM's ``options``."""
+    def _predict_booster(self, X, validate_features=False, num_threads=None,
+                         **options):
+        """``booster_.predict`` of checked ``X`` with LightGBM's ``options``
+        (``num_threads``: as ``n_jobs``, None: this ranker's threads)."""
         check_is_fitted(self)
+        if validate_features:
+            self._validate_feature_names(X)
         X = categorical_codes(
             X, self.booster_.pandas_categorical or [],
             positions=getattr(self, "_category_positions", None),
@@ -1257,5 +1291,20 @@ class PApKBoostRanker(BaseRanker):
         if options.get("num_iteration") is None and not options.get(
                 "start_iteration"):
             options["num_iteration"] = self.best_iteration_
+        threads = (self._n_threads() if num_threads is None
+                   else effective_n_threads(num_threads))
         return self.booster_.predict(_lightgbm_input(X), raw_score=True,
-                                     num_threads=self._n_threads(), **options)
+                                     num_threads=threads, **options)
+
+    def _validate_feature_names(self, X):
+        """``validate_features=True`` of ``predict``: the column names of a
+        DataFrame ``X`` are the feature names of the fit (scikit-learn's
+        check raises when they differ, and only warns when the ranker was
+        fitted without names)."""
+        given = _get_feature_names(X)
+        if given is not None and getattr(self, "feature_names_in_", None) is None:
+            shown = cut(", ".join(map(str, given)), 60, quote=False)
+            raise ValueError(
+                f"validate_features=True: X has feature names ({shown}), but "
+                f"{type(self).__name__} was fitted without feature names; "
+                f"give X as an array, or set validate_features=False.")

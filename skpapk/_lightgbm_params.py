@@ -197,6 +197,28 @@ def refuse_fit_keywords(ranker, lgb, keywords, arguments):
     raise TypeError(f"{name}.fit got {key}={shown}, {problem}.")
 
 
+def refuse_predict_keywords(ranker, keywords):
+    """A ``TypeError`` for the first of ``keywords`` given to the ranker's
+    ``predict``, which takes none of LightGBM's prediction parameters but
+    ``num_threads`` (``LGBMRanker.predict`` passes them to the booster)."""
+    if not keywords:
+        return
+    key, value = next(iter(keywords.items()))
+    name = type(ranker).__name__
+    shown = cut(" ".join(repr(value).split()), 60, quote=False)
+    if key in _aliases("num_threads"):
+        raise TypeError(f"{name}.predict got {key}={shown}, LightGBM's alias "
+                        f"of num_threads: give num_threads={shown} instead.")
+    if key in set().union(*(_alias_groups() or ())):
+        raise TypeError(
+            f"{name}.predict got {key}={shown}, a LightGBM parameter that it "
+            f"does not take; of LGBMRanker.predict's keywords it takes "
+            f"validate_features and num_threads (with raw_score, "
+            f"start_iteration, num_iteration, pred_leaf and pred_contrib).")
+    raise TypeError(f"{name}.predict() got an unexpected keyword argument "
+                    f"{key!r}.")
+
+
 def _check_passed_through(ranker, lgb, seed):
     """Warn about a LightGBM parameter passed through that LightGBM does
     not know (a typo: LightGBM ignores it, silently at ``verbose=0``),

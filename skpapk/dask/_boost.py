@@ -266,7 +266,8 @@ class DaskBoostMixin(DaskRankerMixin):
         if any_dask(X):
             raise TypeError(
                 f"{type(self).__name__}.predict with start_iteration, "
-                f"num_iteration, pred_leaf or pred_contrib takes in-memory X; "
+                f"num_iteration, pred_leaf, pred_contrib, validate_features "
+                f"or num_threads takes in-memory X; "
                 f"for dask X, predict the scores (no option), or compute X "
                 f"block by block with the in-memory ranker (to_local())."
             )

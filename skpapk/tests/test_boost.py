@@ -30,6 +30,7 @@ from skpapk.losses import LightGBMObjective, _smooth, get_surrogate
 from skpapk.metrics import micro_papk_scorer, papk_score
 from skpapk.model_selection import WithinGroupKFold, within_group_split
 from skpapk.tests._helpers import make_grouped_data
+from skpapk.utils._parallel import effective_n_threads
 
 lgb = pytest.importorskip("lightgbm")
 
@@ -512,6 +513,68 @@ def test_predict_options_are_lgbmrankers():
     np.testing.assert_array_equal(  # all the trees from the second
         ranker.predict(X, start_iteration=1),
         booster.predict(X, start_iteration=1, num_iteration=-1, raw_score=True))
+
+
+def test_predict_takes_validate_features_and_num_threads(monkeypatch):
+    # LGBMRanker.predict's validate_features and num_threads were a TypeError
+    X, y, g = make_data(5)
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    named = PApKBoostRanker(k=3, **SMALL).fit(frame, y, groups=g)
+    scores = named.predict(frame)
+    np.testing.assert_array_equal(named.predict(frame, validate_features=True),
+                                  scores)
+    leaves = named.predict(frame, pred_leaf=True)
+    np.testing.assert_array_equal(
+        named.predict(frame, pred_leaf=True, validate_features=True), leaves)
+    # as LightGBM's (Booster.predict): the names of a DataFrame's columns
+    # must be those of the fit
+    with pytest.raises(ValueError, match="feature names"):
+        named.predict(frame.rename(columns={"f0": "g0"}), validate_features=True)
+    plain = PApKBoostRanker(k=3, **SMALL).fit(X, y, groups=g)
+    with pytest.raises(ValueError, match=r"validate_features=True: X has "
+                                         r"feature names \(f0, f1, f2, f3\), "
+                                         r"but PApKBoostRanker was fitted "
+                                         r"without feature names"):
+        plain.predict(frame, validate_features=True)
+    np.testing.assert_array_equal(plain.predict(X, validate_features=True),
+                                  plain.predict(X))
+    # the threads of LightGBM's prediction: None, those of n_jobs
+    threads, predict = [], named.booster_.predict
+
+    def spy(*args, **kwargs):
+        threads.append(kwargs["num_threads"])
+        return predict(*args, **kwargs)
+
+    monkeypatch.setattr(named.booster_, "predict", spy)
+    np.testing.assert_array_equal(named.predict(frame, num_threads=1), scores)
+    np.testing.assert_array_equal(
+        named.predict(frame, pred_leaf=True, num_threads=2), leaves)
+    named.set_params(n_jobs=3).predict(frame, num_threads=None)
+    named.predict(frame, num_threads=-1)
+    assert threads == [1, 2, 3, effective_n_threads(-1)]
+
+
+@pytest.mark.parametrize("keywords, match", [
+    ({"n_jobs": 2}, r"predict got n_jobs=2, LightGBM's alias of num_threads: "
+                    r"give num_threads=2 instead"),
+    ({"nthread": 2}, "LightGBM's alias of num_threads"),
+    ({"pred_early_stop": True}, r"predict got pred_early_stop=True, a LightGBM "
+                                r"parameter that it does not take; of "
+                                r"LGBMRanker.predict's keywords it takes "
+                                r"validate_features and num_threads"),
+    ({"num_threds": 2}, r"predict\(\) got an unexpected keyword argument "
+                        r"'num_threds'"),
+    ({"num_threads": 0}, r"num_threads=0: give a number of threads >= 1"),
+    ({"num_threads": 1.5}, r"num_threads=1.5: give a number of threads"),
+    ({"num_threads": True}, r"num_threads=True: give a number of threads"),
+    ({"validate_features": "yes"}, r"validate_features='yes' must be True or "
+                                   r"False"),
+])
+def test_predict_refuses_other_lightgbm_keywords(keywords, match):
+    X, y, g = make_data(5)
+    ranker = PApKBoostRanker(k=3, **SMALL).fit(X, y, groups=g)
+    with pytest.raises((TypeError, ValueError), match=match):
+        ranker.predict(X, **keywords)
 
 
 @pytest.mark.parametrize("method", ["fit", "predict"])

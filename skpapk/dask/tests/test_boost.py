@@ -189,8 +189,13 @@ def test_the_fitted_ranker_is_an_in_memory_ranker(cluster_client):
     np.testing.assert_array_equal(remote.predict(dX).compute(), scores)
     np.testing.assert_array_equal(remote.predict(X, pred_contrib=True),
                                   local.predict(X, pred_contrib=True))
-    with pytest.raises(TypeError, match="pred_contrib takes in-memory X"):
-        remote.predict(dX, pred_contrib=True)
+    np.testing.assert_array_equal(
+        remote.predict(X, validate_features=True, num_threads=1), scores)
+    for option in [{"pred_contrib": True}, {"validate_features": True},
+                   {"num_threads": 1}]:
+        with pytest.raises(TypeError, match="pred_contrib, validate_features or "
+                                            "num_threads takes in-memory X"):
+            remote.predict(dX, **option)
 
 
 @pytest.mark.parametrize("container", ["csr chunks", "dataframe"])
