@@ -833,7 +833,8 @@ class PApKBoostRanker(BaseRanker):
                 ("early_stopping=True", "set early_stopping=False (or "
                  "'auto', which does not stop dart)"))
             raise ValueError(
-                f"{given} cannot be used with {dart}='dart': dart rescales "
+                f"{given} cannot be used with "
+                f"{dart}={self._other_params[dart]!r}: dart rescales "
                 f"the earlier trees at every round, so the trees of the best "
                 f"round are not the model that was scored at that round "
                 f"(LightGBM turns its own early stopping off in dart mode); "

@@ -1031,6 +1031,15 @@ def test_dart_refuses_early_stopping(alias):
     assert ranker.n_iter_ == ranker.best_iteration_ == SMALL["n_estimators"]
 
 
+@pytest.mark.parametrize("spelling", ["DART", "Dart"])
+def test_dart_refusal_quotes_the_users_spelling(spelling):
+    X, y, g = make_data(4, n_groups=30)
+    with pytest.raises(ValueError, match=f"early_stopping=True cannot be used "
+                                         f"with boosting_type='{spelling}'"):
+        PApKBoostRanker(**{**SMALL, "k": 4, "boosting_type": spelling,
+                           "early_stopping": True}).fit(X, y, groups=g)
+
+
 def test_early_stopping_auto_does_not_stop_dart():
     rng = np.random.default_rng(0)
     n = 10_001  # "auto" is on above 10,000 rows, but not for dart
