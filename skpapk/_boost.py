@@ -1119,13 +1119,17 @@ class PApKBoostRanker(BaseRanker):
         """Importance of every feature in the trees used.
 
         As ``LGBMRanker.feature_importances_``: the number of splits on
-        the feature (``importance_type="split"``, the default), or their
-        total gain (``importance_type="gain"``, a LightGBM keyword passed
-        to the constructor), over the first ``best_iteration_`` trees; an
-        ndarray of shape (`n_features_in_`,).
+        the feature (``importance_type="split"``, the default, or None),
+        or their total gain (``importance_type="gain"``, a LightGBM keyword
+        passed to the constructor), over the first ``best_iteration_``
+        trees; an ndarray of shape (`n_features_in_`,).
         """
         check_is_fitted(self)
-        importance_type = self._other_params.get("importance_type", "split")
+        # None: not given, as LightGBM's other parameters (LightGBM's own
+        # feature_importance fails on it)
+        importance_type = self._other_params.get("importance_type")
+        if importance_type is None:
+            importance_type = "split"
         if importance_type not in ("split", "gain"):
             raise ValueError(
                 f"importance_type must be 'split' or 'gain' (as in LightGBM), "

@@ -1339,6 +1339,16 @@ def test_feature_importances_count_the_splits_of_the_trees_used():
         ranker.feature_importances_
 
 
+def test_importance_type_none_is_lightgbms_default():
+    # None stands for "not given", as for LightGBM's other parameters
+    X, y, g = make_data(0)
+    ranker = PApKBoostRanker(k=3, random_state=0, importance_type=None,
+                             **SMALL).fit(X, y, groups=g)
+    np.testing.assert_array_equal(ranker.feature_importances_,
+                                  ranker.set_params(importance_type="split")
+                                  .feature_importances_)
+
+
 def test_other_lightgbm_parameters_pass_through():
     X, y, g = make_data(5)
     params = dict(n_estimators=10, learning_rate=0.1, num_leaves=6,
