@@ -516,10 +516,15 @@ class PApKBoostRanker(BaseRanker):
         a label is refused) or ``"balanced"`` (``n_rows / (2 * n_label)``,
         counted over the training rows); :meth:`fit` multiplies
         ``sample_weight`` by these weights (LightGBM itself would weigh the
-        ranker's 0/1 relevance codes). A name that LightGBM does not
-        know (a typo, which LightGBM ignores) or an alias of a parameter
-        above with another value (``max_iter``, ``min_data_in_leaf``...,
-        which LightGBM would read instead of it) gives a ``UserWarning``.
+        ranker's 0/1 relevance codes). Under ``"pairwise_logistic"`` a
+        weight shared by every row of a label scales all the pairs of a
+        user alike: it moves the users' weights (``"inverse_variance"``
+        counts weighted rows), not a user's own pairs, so with
+        ``group_weight="uniform"`` it changes nothing but rounding. A name
+        that LightGBM does not know (a typo, which LightGBM ignores) or an
+        alias of a parameter above with another value (``max_iter``,
+        ``min_data_in_leaf``..., which LightGBM would read instead of it)
+        gives a ``UserWarning``.
 
     Attributes
     ----------
@@ -1215,11 +1220,13 @@ class PApKBoostRanker(BaseRanker):
             n_features + 1), the last column the trees' expected value:
             each row adds up to its score.
         validate_features : bool, default=False
-            As LightGBM's: with a DataFrame ``X``, raise a ``ValueError``
-            unless its column names are the feature names of the fit
-            (``feature_names_in_``), also when the ranker was fitted on an
-            array (scikit-learn's check only warns then); nothing is
-            checked of an array.
+            True: a DataFrame ``X`` with string column names is refused (a
+            ``ValueError``) when the ranker was fitted on an array, where
+            scikit-learn's check only warns. Whatever this flag, a ranker
+            fitted on a DataFrame refuses other or reordered columns
+            (``feature_names_in_``). Unlike LightGBM's flag, names are
+            those of scikit-learn (not the booster's ``Column_i``), and
+            non-string column names and arrays are not checked.
         num_threads : int or None, default=None
             Threads of LightGBM's prediction, as ``n_jobs`` (-1: every
             core); None: those of ``n_jobs``.

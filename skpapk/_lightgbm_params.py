@@ -188,8 +188,12 @@ def refuse_fit_keywords(ranker, lgb, keywords, arguments):
                    f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
     elif key in set().union(*(_alias_groups() or ()), inspect.signature(
             lgb.LGBMModel.__init__).parameters) - {"self", "kwargs"}:
+        # an alias of one of the ranker's own parameters: that one's name
+        own = next((param for param in ranker.get_params(deep=False)
+                    if key in _aliases(param)), key)
         problem = (f"a LightGBM parameter: give it to the constructor "
-                   f"({name}({key}={shown})) or to set_params")
+                   f"{f'as {own} ' if own != key else ''}"
+                   f"({name}({own}={shown})) or to set_params")
     else:
         raise TypeError(
             f"{name}.fit() got an unexpected keyword argument {key!r}; it "

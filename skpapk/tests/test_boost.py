@@ -1245,6 +1245,13 @@ def test_other_keywords_given_to_fit_are_refused():
                                         r"\(PApKBoostRanker\(max_bin=63\)\) or "
                                         r"to set_params"):
         ranker.fit(X, y, groups=g, max_bin=63)
+    # an alias of the ranker's own parameter: its name (the constructor
+    # would warn about the alias)
+    for alias, own in [("num_threads", "n_jobs"), ("eta", "learning_rate"),
+                       ("min_data_in_leaf", "min_child_samples")]:
+        with pytest.raises(TypeError, match=rf"give it to the constructor as "
+                                            rf"{own} \(PApKBoostRanker\({own}=1\)"):
+            ranker.fit(X, y, groups=g, **{alias: 1})
     with pytest.raises(TypeError, match=r"fit\(\) got an unexpected keyword "
                                         r"argument 'grups'; it takes X, y, "
                                         r"groups, sample_weight, X_val"):
