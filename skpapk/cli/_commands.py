@@ -48,8 +48,8 @@ def describe_groups(y, groups, error=None):
 
 
 def read_training_csv(path, args, progress):
-    """``(data, y, labels)`` of a training file; ``labels``: ``[irrelevant,
-    relevant]``."""
+    """``(data, y, labels, groups)`` of a training file; ``labels``:
+    ``[irrelevant, relevant]``, ``groups``: codes in id order."""
     features = split_names(args.features, "--features")
     if features is not None and args.ignore_cols:
         raise CLIError("--ignore-cols leaves columns out of the default "
@@ -63,8 +63,12 @@ def read_training_csv(path, args, progress):
                                        label_col=args.label_col)
     y = relevant_rows(data.labels, labels, labels[1], path=path,  # 1, 1.0 alike
                       label_col=args.label_col, delimiter=args.delimiter)
-    progress(f"read {path}: {data.X.shape[0]} rows; features: "
-             f"{', '.join(data.feature_names)}")
+    groups = pd.factorize(data.groups, sort=True)[0]
+    progress(f"read {path}: " + describe_groups(y, groups, error=(
+        f"{path}: no {args.group_col!r} group has both a relevant and an "
+        f"irrelevant row, so there is no pair to rank; train on a file with both "
+        f"labels in some groups, or check --group-col.")) +
+        f"; features: {', '.join(data.feature_names)}")
     if data.skipped_columns:
         progress(f"not used as features (no number in their first rows): "
                  f"{', '.join(data.skipped_columns)}")
@@ -76,7 +80,7 @@ def read_training_csv(path, args, progress):
     if announce:
         progress(f"relevant label: {labels[1]!r} (irrelevant: {labels[0]!r}; "
                  f"choose with --pos-label)")
-    return data, y, labels
+    return data, y, labels, groups
 
 
 def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None):
@@ -147,9 +151,7 @@ def cmd_fit(args, progress):
              if getattr(args, name) is not None}
     check_options(args, [method], progress, fixed)
     grid = grid_for(method, args.grid, fixed)
-    data, y, labels = read_training_csv(args.file, args, progress)
-    groups = pd.factorize(data.groups, sort=True)[0]  # codes in id order
-    progress(f"data: {describe_groups(y, groups)}")
+    data, y, labels, groups = read_training_csv(args.file, args, progress)
     # at most --n-jobs BLAS and OpenMP threads: oversubscribed OpenMP threads
     # are many times slower
     with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):

@@ -6,7 +6,6 @@ import time
 import warnings
 
 import numpy as np
-import pandas as pd
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import GroupShuffleSplit
 from threadpoolctl import threadpool_limits
@@ -65,8 +64,8 @@ def load_data(args, progress):
         return (bunch.data, bunch.target.astype(np.int64), bunch.groups,
                 "MovieLens 100K (paper App. F.1: 90 NMF features, rating 5 = "
                 "relevant)")
-    data, y, _ = read_training_csv(args.data, args, progress)
-    return data.X, y, pd.factorize(data.groups, sort=True)[0], args.data
+    data, y, _, groups = read_training_csv(args.data, args, progress)
+    return data.X, y, groups, args.data
 
 
 def _split_train_test(args, y, groups):

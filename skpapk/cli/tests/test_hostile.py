@@ -456,3 +456,20 @@ def test_fit_out_dash_is_a_file_that_force_replaces(dataset, tmp_path, capsys,
     status, out, err = run(args, capsys)
     assert_one_line_error(status, out, err, "--out - already exists; add --force")
     assert run([*args, "--force"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize("command", ["fit", "fit logreg", "compare"])
+def test_a_file_without_a_group_of_both_labels_is_refused_up_front(
+        command, tmp_path, capsys):
+    # fit said "choose another --method" (status 1) or blamed a fold, compare
+    # asked for a larger --test-size: no method nor option can help
+    path = write_csv(tmp_path / "sep.csv", ["user", "label", "f1"],
+                     [[u, int(u < 3), (7 * i % 10) / 10] for u in range(6)
+                      for i in range(8)])
+    args = {"fit": ["fit", path, "--out", tmp_path / "m.json"],
+            "fit logreg": ["fit", path, "--method", "logreg",
+                           "--out", tmp_path / "m.json"],
+            "compare": ["compare", "--data", path, "--methods", "logreg"]}[command]
+    status, out, err = run([*args, "--group-col", "user", "-q"], capsys)
+    assert_one_line_error(status, out, err, "sep.csv: no 'user' group has both "
+                          "a relevant and an irrelevant row", "--group-col")
