@@ -32,8 +32,10 @@ def make_cv(kind, n_splits, random_state, groups):
         if n_groups < n_splits:
             raise CLIError(f"--cv group holds out whole users, but there are "
                            f"{n_groups} users for --cv-folds {n_splits}; use "
-                           f"--cv-folds {max(n_groups, 2)} or fewer, or --cv "
-                           f"within-group.")
+                           f"--cv-folds {n_groups} or fewer, or --cv within-group."
+                           if n_groups > 1 else "--cv group holds out whole "
+                           "users and needs 2 or more; there is 1 user. Use --cv "
+                           "within-group.")
         return GroupKFold(n_splits=n_splits)
     most = int(np.unique(groups, return_counts=True)[1].max(initial=0))
     if most < n_splits:

@@ -129,6 +129,10 @@ def test_group_cv_with_fewer_users_than_folds_names_the_option():
                                        "--cv-folds 4 or fewer"):
         make_cv("group", 5, 0, groups)
     assert isinstance(make_cv("group", 4, 0, groups), GroupKFold)
+    # one user: it said "there are 1 users ...; use --cv-folds 2 or fewer"
+    with pytest.raises(CLIError, match="--cv group holds out whole users and "
+                       "needs 2 or more; there is 1 user. Use --cv within-group"):
+        make_cv("group", 2, 0, groups[:3])
 
 
 def test_hints_name_the_options_of_the_command(capsys):
