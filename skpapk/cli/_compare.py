@@ -70,6 +70,13 @@ def load_data(args, progress):
 
 def _split_train_test(args, y, groups):
     if args.cv == "group":
+        n = np.unique(groups).shape[0]
+        if n - np.ceil(args.test_size * n) < 1:  # as GroupShuffleSplit rounds
+            raise CLIError(f"--cv group holds out whole users for the test, but "
+                           f"--test-size {args.test_size:g} of {n} user"
+                           f"{'s' * (n > 1)} leaves none to train on; use "
+                           f"{'a smaller --test-size, ' * (n > 1)}more users, or "
+                           f"--cv within-group.")
         splitter = GroupShuffleSplit(n_splits=1, test_size=args.test_size,
                                      random_state=args.random_state)
         train, test = map(np.sort, next(splitter.split(y, y, groups)))

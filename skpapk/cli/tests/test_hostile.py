@@ -473,3 +473,18 @@ def test_a_file_without_a_group_of_both_labels_is_refused_up_front(
     status, out, err = run([*args, "--group-col", "user", "-q"], capsys)
     assert_one_line_error(status, out, err, "sep.csv: no 'user' group has both "
                           "a relevant and an irrelevant row", "--group-col")
+
+
+@pytest.mark.parametrize("n_users, test_size", [(1, "0.2"), (3, "0.9")])
+def test_compare_cv_group_with_too_few_users_names_the_options(
+        n_users, test_size, tmp_path, capsys):
+    # scikit-learn's "With n_samples=1, test_size=0.2 ... the resulting train
+    # set will be empty" reached the user
+    path = write_csv(tmp_path / "few.csv", ["user", "label", "f1"],
+                     [[u, i % 2, i / 8] for u in range(n_users) for i in range(8)])
+    status, out, err = run(["compare", "--data", path, "--group-col", "user",
+                            "--cv", "group", "--test-size", test_size,
+                            "--methods", "logreg", "-q"], capsys)
+    assert_one_line_error(status, out, err, f"--test-size {test_size} of "
+                          f"{n_users} user", "--cv within-group")
+    assert "n_samples" not in err
