@@ -68,8 +68,10 @@ def captured_warnings(progress, ignore=()):
         for category in ignore:
             warnings.filterwarnings("ignore", category=category)
         yield
-    counts = collections.Counter(
-        (r.category.__name__, " ".join(str(r.message).split())) for r in records)
+    counts = collections.Counter(  # WithinGroupKFold's n_splits: --cv-folds
+        (r.category.__name__, " ".join(str(r.message).replace(
+            "n_splits=", "n_splits ").replace("n_splits", "--cv-folds").split()))
+        for r in records)
     for (category, message), count in counts.items():
         times = f" (x{count})" if count > 1 else ""
         progress(f"warning: {category}: {message}{times}")

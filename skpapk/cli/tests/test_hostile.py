@@ -488,3 +488,16 @@ def test_compare_cv_group_with_too_few_users_names_the_options(
     assert_one_line_error(status, out, err, f"--test-size {test_size} of "
                           f"{n_users} user", "--cv within-group")
     assert "n_samples" not in err
+
+
+def test_the_warning_of_small_groups_names_cv_folds(tmp_path, capsys):
+    # it said "fewer than n_splits=2 rows ... Lower n_splits"
+    rows = [[u, i % 2, (5 * i + u) % 7] for u in range(6) for i in range(6)]
+    path = write_csv(tmp_path / "small.csv", ["user", "label", "f1"],
+                     rows + [[9, 0, 1.0], [10, 1, 2.0]])
+    status, out, err = run(["fit", path, "--group-col", "user", "--method",
+                            "logreg", "--cv-folds", "2", "--out",
+                            tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    assert "2 of 8 groups have fewer than --cv-folds 2 rows" in err
+    assert "Lower --cv-folds to test them" in err and "n_splits" not in err
