@@ -54,8 +54,8 @@ _cv_folds = _typed(int, lambda v: 2 <= v <= MAX_INT,
                    f"an integer from 2 to {MAX_INT}")
 _positive_float = _typed(float, lambda v: math.isfinite(v) and v > 0,
                          "a number > 0")
-_nonnegative_float = _typed(float, lambda v: math.isfinite(v) and v >= 0,
-                            "a number >= 0")
+_alpha = _typed(float, lambda v: 0 <= v <= 1e100,  # 1e308: w = 0 overflows
+                "a number from 0 to 1e100")
 _seed = _typed(int, lambda v: 0 <= v <= 2**32 - 1,
                f"an integer from 0 to {2**32 - 1}")
 _fraction = _typed(float, lambda v: 0 < v < 1,
@@ -221,7 +221,7 @@ def build_parser():
     add("--eta0", type=_positive_float, default=None,
         help="fixed initial step size of the subgradient rankers (default: "
              "tuned; papk, fitted by L-BFGS, takes none)")
-    add("--alpha", type=_nonnegative_float, default=None,
+    add("--alpha", type=_alpha, default=None,
         help="fixed regularisation weight (default: tuned)")
     add("--out", required=True, metavar="MODEL.json", help="where to save the model")
     _add(fit, ["training"], force="the --out file")

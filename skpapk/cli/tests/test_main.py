@@ -111,6 +111,9 @@ def _error_cases(base, dataset_path, model_path):
                                     "single value '1' (written '1' and '1.0')"),
         "usage_eta0_zero": ([*fit, d, "--method", "avg", "--eta0", "0"],
                             "--eta0: expected a number > 0"),
+        # it overflowed: "the starting weights (coef_init ... warm_start)", status 1
+        "usage_huge_alpha": ([*fit, d, "--alpha", "1e308"],
+                             "--alpha: expected a number from 0 to 1e100"),
         "ragged_line": ([*fit, ragged], "line 3: 2 fields"),
         "unclosed_quote": ([*fit, quote], "line 3: this quoted field is never "
                                           "closed"),
