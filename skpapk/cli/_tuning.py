@@ -90,7 +90,7 @@ class _FoldScorer:
     def __init__(self, k, cv):
         self._scorer = micro_papk_scorer(k)
         fewer = "fewer --cv-folds, or " if cv.get_n_splits() > 2 else ""
-        self._fix = fewer + ("--cv within-group" if isinstance(cv, GroupKFold)
+        self.fix = fewer + ("--cv within-group" if isinstance(cv, GroupKFold)
                              else "users with more rows of each label")
 
     def __call__(self, estimator, X, y, groups=None):
@@ -103,7 +103,7 @@ class _FoldScorer:
         if np.isnan(score):
             raise CLIError("a cross-validation fold has no user with both a "
                            "relevant and an irrelevant row, so it cannot be "
-                           f"scored; use {self._fix}.")
+                           f"scored; use {self.fix}.")
         return score
 
     def get_metadata_routing(self):
@@ -123,13 +123,19 @@ class Tuned:
 
 
 @contextlib.contextmanager
-def _refused(method, command, model, X, scale):
+def _refused(method, command, model, X, scale, fold_fix=None):
     """An estimator's ``ValueError`` about the data: one line that names no
-    Python parameter (the command line cannot set them)."""
+    Python parameter (the command line cannot set them); ``fold_fix``: what
+    helps a CV fold without both labels (None: not in a CV fold)."""
     try:
         yield
     except ValueError as exc:
         label, scaler = available_methods()[method].label, model.named_steps["scale"]
+        if fold_fix and re.search("only one class|No group has both", str(exc)):
+            raise CLIError(f"the training rows of a cross-validation fold have no "
+                           f"user with both a relevant and an irrelevant row, so "
+                           f"{label} cannot be trained on them; use {fold_fix}."
+                           ) from exc
         with np.errstate(all="ignore"):  # huge values, --scale standard: NaN
             overflow = not isinstance(scaler, str) and not np.isfinite(
                 sklearn.clone(scaler).fit_transform(X)).all()
@@ -160,13 +166,15 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
                        **settings)
     params, cv_score = dict(fixed or {}), None
     if grid:
+        scorer = _FoldScorer(settings["k"], cv)
         search = GridSearchCV(model, {f"model__{n}": v for n, v in grid.items()},
-                              scoring=_FoldScorer(settings["k"], cv), cv=cv,
+                              scoring=scorer, cv=cv,
                               n_jobs=n_jobs, error_score="raise", refit=False)
         n_fits = cv.get_n_splits(X, y, groups) * len(ParameterGrid(grid))
         with progress.task(f"{title}: cross-validation ({n_fits} fits)",
                            total=n_fits) as advance, \
-                _refused(method, command, model, X, settings["scale"]), \
+                _refused(method, command, model, X, settings["scale"],
+                         scorer.fix), \
                 sklearn.config_context(enable_metadata_routing=True), \
                 warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="One or more of the test "

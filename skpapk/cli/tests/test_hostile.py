@@ -501,3 +501,18 @@ def test_the_warning_of_small_groups_names_cv_folds(tmp_path, capsys):
     assert status == 0, err
     assert "2 of 8 groups have fewer than --cv-folds 2 rows" in err
     assert "Lower --cv-folds to test them" in err and "n_splits" not in err
+
+
+def test_a_fold_of_a_single_label_is_said_in_cli_terms(tmp_path, capsys):
+    # LogisticRegression's "only one class: np.int64(0)" reached the user
+    rows = [[u, int(u == 0 and i < 3), (7 * i + u) % 10]
+            for u in range(3) for i in range(12 if u == 0 else 8)]
+    path = write_csv(tmp_path / "one.csv", ["user", "label", "f1"], rows)
+    status, out, err = run(["fit", path, "--group-col", "user", "--method",
+                            "logreg", "--cv", "group", "--cv-folds", "3", "-q",
+                            "--out", tmp_path / "m.json"], capsys)
+    assert_one_line_error(status, out, err, "the training rows of a "
+                          "cross-validation fold have no user with both a "
+                          "relevant and an irrelevant row, so LogisticRegression "
+                          "cannot be trained on them; use fewer --cv-folds, or "
+                          "--cv within-group.")
