@@ -113,8 +113,9 @@ def load_model(path, command="score"):
                        f"'skpapk fit FILE.csv ... --out {path}'.")
     try:
         model = load_ranker(path)
-    except (ValueError, ImportError, OSError) as exc:
-        raise CLIError(str(exc)) from None
+    except (ValueError, ImportError, OSError) as exc:  # no Python advice:
+        raise CLIError(str(exc).replace("; use sys.set_int_max_str_digits() to "
+                                        "increase the limit", "")) from None
     what, meta = f"{path} is not a model file written by 'skpapk fit'", model.metadata
     names = getattr(model, "feature_names_in_", None)
     if names is not None:  # a file of save_ranker, from a DataFrame

@@ -141,6 +141,17 @@ def test_score_names_no_option_it_does_not_have(dataset, fitted, tmp_path,
     assert "--group-col" not in err and "--label-col" not in err
 
 
+def test_a_k_of_5000_digits_in_a_model_file_is_refused(dataset, fitted,
+                                                       tmp_path, capsys):
+    # the error advised "use sys.set_int_max_str_digits()"
+    model = _model(tmp_path, fitted, k=1)
+    model.write_text(model.read_text().replace('"k": 1', '"k": ' + "9" * 5000))
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, "is not a skpapk model file",
+                          "value has 5000 digits)")
+    assert "sys." not in err
+
+
 def test_huge_numbers_and_names_in_a_model_file(dataset, fitted, tmp_path,
                                                 capsys):
     # a 400-digit intercept was an OverflowError traceback with status 1
