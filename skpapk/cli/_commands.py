@@ -26,7 +26,7 @@ from ._methods import (
     has_epochs,
     parse_methods,
 )
-from ._output import CLIError, captured_warnings, format_params, render
+from ._output import CLIError, captured_warnings, format_params, render, to_stdout
 
 #: The warning categories the commands report themselves.
 REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
@@ -177,8 +177,9 @@ def cmd_fit(args, progress):
     }
     save_model(args.out, meta, tuned.model, force=args.force)
     progress(f"saved the model to {args.out}")
-    print(f"{method}: k={args.k}{', ' + params if params else ''}"
-          f"{cv_text.replace(' = ', '=')} -> {args.out}")
+    with to_stdout():
+        print(f"{method}: k={args.k}{', ' + params if params else ''}"
+              f"{cv_text.replace(' = ', '=')} -> {args.out}")
     return 0
 
 
@@ -226,7 +227,8 @@ def cmd_score(args, progress):
     rows = [[name, f"{v:.4f}", f"{r:.4f}"] for name, v, r in zip(
         names, ranking_metrics(y, scores, groups, k),
         ranking_metrics(y, None, groups, k))]
-    sys.stdout.write(render(["metric", "model", "random"], rows, args.format))
+    with to_stdout():
+        sys.stdout.write(render(["metric", "model", "random"], rows, args.format))
     return 0
 
 
@@ -248,9 +250,9 @@ def _rows_as_written(path, header, rows, delimiter):
 def cmd_recommend(args, progress):
     model = load_model(args.model, args.command)
     k = model.k if args.k is None else args.k
-    to_stdout = args.out in (None, "-")
+    stdout = args.out in (None, "-")
     check_input_file(args.file)
-    if not to_stdout:
+    if not stdout:
         check_output(args.out, option="--out", inputs=[args.file, args.model],
                      force=args.force, hint=", or --out - to write to stdout")
     data = _read_for_model(args, model, require_label=False)
@@ -269,13 +271,13 @@ def cmd_recommend(args, progress):
     end = "\r\n" if any("\r" in c for c in data.header) or any(
         table[c].str.contains("\r", regex=False).any() for c in data.header) \
         else "\n"
-    if to_stdout:
-        table.to_csv(sys.stdout, index=False, lineterminator=end)
-        sys.stdout.flush()
+    if stdout:
+        with to_stdout():
+            table.to_csv(sys.stdout, index=False, lineterminator=end)
     else:
         with write_output(args.out, option="--out", force=args.force,
                           newline="") as handle:
             table.to_csv(handle, index=False, lineterminator=end)
     progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
-             f"({len(table)} rows) to {'stdout' if to_stdout else args.out}")
+             f"({len(table)} rows) to {'stdout' if stdout else args.out}")
     return 0

@@ -24,7 +24,7 @@ from ._commands import (
 )
 from ._files import check_output, write_output
 from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
-from ._output import CLIError, captured_warnings, format_params, render
+from ._output import CLIError, captured_warnings, format_params, render, to_stdout
 from ._tuning import make_cv
 
 
@@ -219,7 +219,8 @@ def cmd_compare(args, progress):
                               progress, args.force)
     header = ["method", "estimator", "parameters", f"cv pAp@{k}", f"test pAp@{k}",
               f"test prec@{k}", f"test pAUC@{k}", "seconds"]
-    sys.stdout.write(render(header, rows, args.format))
+    with to_stdout():
+        sys.stdout.write(render(header, rows, args.format))
     lines = verdict(results, y_test, g_test, k) if results else [
         "no method could be trained"]
     if any(row[3] == "-" for row in rows[:-1]):
@@ -230,5 +231,6 @@ def cmd_compare(args, progress):
         for line in lines:
             progress(line)
     else:
-        sys.stdout.write("\n" + "\n".join(lines) + "\n")
+        with to_stdout():
+            sys.stdout.write("\n" + "\n".join(lines) + "\n")
     return 0 if results else 1

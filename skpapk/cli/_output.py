@@ -59,6 +59,19 @@ class Progress:
 
 
 @contextlib.contextmanager
+def to_stdout():
+    """Write the results to stdout; a failed write (a full disk) names it."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that stopped: main ends quietly
+        raise
+    except OSError as exc:
+        raise CLIError(f"cannot write the results to stdout: "
+                       f"{exc.strerror or exc}.") from None
+
+
+@contextlib.contextmanager
 def captured_warnings(progress, ignore=()):
     """Catch a command's warnings; show each distinct one once after it
     (``ignore``: categories the command reports itself)."""

@@ -527,3 +527,27 @@ def test_a_fold_of_a_single_label_is_said_in_cli_terms(tmp_path, capsys):
                           "relevant and an irrelevant row, so LogisticRegression "
                           "cannot be trained on them; use fewer --cv-folds, or "
                           "--cv within-group.")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["score", "recommend", "fit", "compare"])
+def test_a_full_stdout_is_named(command, dataset, fitted, tmp_path):
+    # "skpapk: error: [Errno 28] No space left on device" named nothing
+    import subprocess
+    import sys
+
+    from .conftest import cli_env
+
+    args = {"score": ["score", dataset[0], "--model", fitted[0]],
+            "recommend": ["recommend", dataset[0], "--model", fitted[0]],
+            "fit": ["fit", dataset[0], *FIT, "--alpha", "0.1", "--out",
+                    tmp_path / "m.json"],
+            "compare": ["compare", "--n-users", "20", "--methods", "logreg",
+                        *FAST_CV]}[command]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "skpapk", *map(str, args),
+                               "-q"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=cli_env(), timeout=300)
+    assert proc.returncode == 2 and proc.stderr == (
+        "skpapk: error: cannot write the results to stdout: No space left on "
+        "device.\n"), proc.stderr
