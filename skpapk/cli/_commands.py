@@ -17,7 +17,7 @@ from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 from .. import __version__
 from ..io._csv import _rows
 from ..utils._groups import n_undefined_groups
-from ._csv import choose_relevant, read_csv, relevant_rows, split_names
+from ._csv import choose_relevant, listed, read_csv, relevant_rows, split_names
 from ._files import check_input_file, check_output, load_model, save_model, write_output
 from ._methods import (
     available_methods,
@@ -68,12 +68,12 @@ def read_training_csv(path, args, progress):
         f"{path}: no {args.group_col!r} group has both a relevant and an "
         f"irrelevant row, so there is no pair to rank; train on a file with both "
         f"labels in some groups, or check --group-col.")) +
-        f"; features: {', '.join(data.feature_names)}")
+        f"; features: {listed(data.feature_names)}")
     if data.skipped_columns:
         progress(f"not used as features (no number in their first rows): "
-                 f"{', '.join(data.skipped_columns)}")
+                 f"{listed(data.skipped_columns)}")
     if data.id_like_columns and features is None:
-        progress(f"warning: the integer column(s) {', '.join(data.id_like_columns)} "
+        progress(f"warning: the integer column(s) {listed(data.id_like_columns)} "
                  f"look like identifiers (e.g. item ids) and are used as "
                  f"features; leave them out with --ignore-cols, or name the "
                  f"features with --features")

@@ -38,6 +38,12 @@ def split_names(values, option):
     return names
 
 
+def listed(names, most=10):
+    """The first ``most`` of ``names`` (each cut), and their count if more."""
+    more = f", ... ({len(names)} in all)" if len(names) > most else ""
+    return ", ".join(cut(n, 40, quote=False) for n in names[:most]) + more
+
+
 def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
              require_label=True, delimiter=",", for_model=False):
     """:func:`~skpapk.io.read_ranking_csv`, with binary labels.

@@ -551,3 +551,19 @@ def test_a_full_stdout_is_named(command, dataset, fitted, tmp_path):
     assert proc.returncode == 2 and proc.stderr == (
         "skpapk: error: cannot write the results to stdout: No space left on "
         "device.\n"), proc.stderr
+
+
+def test_a_wide_file_names_a_few_features_in_progress(tmp_path, capsys):
+    # fit printed a 61,930-character line naming all 3,000 features
+    names = [f"feature_{j}" for j in range(3000)]
+    rows = [[u, i % 2, *[(i * j + u) % 5 for j in range(3000)], "x"]
+            for u in range(2) for i in range(6)]
+    path = write_csv(tmp_path / "wide.csv", ["user", "label", *names, "item"],
+                     rows)
+    status, out, err = run(["fit", path, "--group-col", "user", "--alpha", "1",
+                            "--max-iter", "2", "--out", tmp_path / "m.json"],
+                           capsys)
+    assert status == 0, err
+    assert max(map(len, err.splitlines())) < 300, err
+    assert "features: feature_0, feature_1," in err
+    assert ", ... (3000 in all)" in err
