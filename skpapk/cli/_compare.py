@@ -228,6 +228,7 @@ def cmd_compare(args, progress):
                      f"{args.grid}); it was fitted once with its defaults")
     lines.append(f"total time: {time.perf_counter() - start:.0f} s")
     if args.format == "csv":  # keep stdout a CSV file
+        progress.quiet = False  # results: shown even with -q
         for line in lines:
             progress(line)
     else:

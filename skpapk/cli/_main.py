@@ -149,7 +149,8 @@ def _add(parser, groups, *, force=None):
         help="field separator of the CSV files: one character or 'tab' "
              "(default: ,)")
     add("-q", "--quiet", action="store_true",
-        help="print no progress, notes or warnings on stderr")
+        help="print no progress, notes or warnings on stderr (compare "
+             "--format csv still prints its verdict there)")
     add("--traceback", action="store_true",
         help="on error, show the full Python traceback (for bug reports) "
              "instead of one line")

@@ -168,6 +168,16 @@ def test_one_test_user_names_the_winner_and_cannot_test_the_margin(capsys):
             "irrelevant row, got 1\n") in out
 
 
+def test_csv_format_keeps_the_verdict_under_quiet(capsys):
+    # with --format csv the verdict goes to stderr, which -q silenced: lost
+    assert main(["compare", "--n-users", "12", "--methods", "avg,logreg",
+                 "--format", "csv", "-q", *FAST]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("method,estimator,") and "winner" not in out
+    assert err.startswith("skpapk: winner: ")
+    assert "skpapk: margin over the runner-up, " in err and "[1/2]" not in err
+
+
 def test_no_scorable_test_user_is_refused_before_tuning(tmp_path, capsys):
     # 2 relevant rows of 20: the test part (4 rows a user) holds none; every
     # metric was nan, the winner 'nan' and a RuntimeWarning leaked under -q
