@@ -29,6 +29,9 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     """Fail before any training if ``path`` (of ``option``) cannot or must not
     be written (an input, a folder, a pipe or device, an existing file
     without ``force``); ``hint``: another way out, for the pipe message."""
+    if path == "-":  # stdout for recommend's --out only
+        raise CLIError(f"{option} -: {option} is a file, not stdout; give a file "
+                       f"name (./- for a file named '-').")
     if not path:
         raise CLIError(f"{option} is empty; give a file name.")
     if is_folder_name(path):  # "out.json/": realpath would make it out.json

@@ -458,15 +458,17 @@ def test_an_option_that_would_be_ignored_is_refused(args, message, dataset,
     assert not (tmp_path / "m.json").exists()
 
 
-def test_fit_out_dash_is_a_file_that_force_replaces(dataset, tmp_path, capsys,
-                                                    monkeypatch):
-    # '-' is stdout for recommend only: fit writes a file named '-'
+@pytest.mark.parametrize("option", ["fit --out", "compare --plot"])
+def test_a_dash_for_a_file_option_is_refused(option, dataset, tmp_path, capsys,
+                                             monkeypatch):
+    # '-' is stdout for recommend only: fit wrote a file named '-'
     monkeypatch.chdir(tmp_path)
-    args = ["fit", dataset[0], *FIT, "--alpha", "0.1", "-q", "--out", "-"]
-    assert run(args, capsys)[0] == 0 and (tmp_path / "-").is_file()
-    status, out, err = run(args, capsys)
-    assert_one_line_error(status, out, err, "--out - already exists; add --force")
-    assert run([*args, "--force"], capsys)[0] == 0
+    command, flag = option.split()
+    args = {"fit": ["fit", dataset[0], *FIT, "--alpha", "0.1"],
+            "compare": ["compare", "--methods", "logreg"]}[command]
+    status, out, err = run([*args, flag, "-"], capsys)
+    assert_one_line_error(status, out, err, f"{flag} -: ", "./-")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("command", ["fit", "fit logreg", "compare"])
