@@ -5,6 +5,7 @@ import contextlib
 import importlib
 import math
 import os
+import re
 import sys
 
 from .. import __version__, _defaults
@@ -37,8 +38,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _typed(convert, ok, expected):
     def parse(text):
-        try:
-            value = convert(text)
+        try:  # int and float alone take ' 3', '1_0' and other scripts' digits
+            value = None if convert in (int, float) and not re.fullmatch(
+                r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text) \
+                else convert(text)
         except ValueError:
             value = None
         if value is None or not ok(value):
@@ -60,7 +63,7 @@ _seed = _typed(int, lambda v: 0 <= v <= 2**32 - 1,
                f"an integer from 0 to {2**32 - 1}")
 _fraction = _typed(float, lambda v: 0 < v < 1,
                    "a fraction strictly between 0 and 1")
-_n_jobs = _typed(int, lambda v: v != 0, "1, N or -1 (all CPUs), not 0")
+_n_jobs = _typed(int, lambda v: v >= 1 or v == -1, "1, N or -1 (all CPUs)")
 _delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
                     lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
                     "one ASCII character, not a quote or line end (or 'tab')")

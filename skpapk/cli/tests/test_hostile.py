@@ -569,3 +569,15 @@ def test_a_wide_file_names_a_few_features_in_progress(tmp_path, capsys):
     assert max(map(len, err.splitlines())) < 300, err
     assert "features: feature_0, feature_1," in err
     assert ", ... (3000 in all)" in err
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--k", "1_0"), ("--k", "\uff13"), ("--k", " 3"), ("--alpha", "1_0"),
+    ("--cv-folds", "\u0663"), ("--n-jobs", "-1000"), ("--n-jobs", "-2")])
+def test_option_numbers_are_plain_ascii_and_n_jobs_minus_one(option, value,
+                                                              capsys):
+    # Python's int and float take '1_0' and other scripts' digits; --n-jobs
+    # -1000 was silently 1
+    status, out, err = run(["fit", "x.csv", "--out", "m.json", option, value],
+                           capsys)
+    assert_one_line_error(status, out, err, f"argument {option}: expected ")
