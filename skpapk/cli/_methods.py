@@ -108,9 +108,11 @@ def parse_methods(text, *, option="--methods"):
     if unknown or not names:
         hint = (" (boost needs LightGBM: pip install lightgbm)"
                 if "boost" in unknown else "")
+        many = option == "--methods"  # fit's --method: a model it can save
+        choices = [m for m in methods if many or methods[m].kind] + [
+            "or 'default', 'paper', 'all'"] * many
         raise CLIError(f"unknown method(s) {', '.join(unknown) or repr(text)}"
-                       f"{hint}; choose from {', '.join(methods)}, or 'default', "
-                       f"'paper', 'all' ({option}).")
+                       f"{hint}; choose from {', '.join(choices)} ({option}).")
     if len(set(names)) != len(names):
         raise CLIError(f"{option} names a method twice: {text!r}.")
     return names

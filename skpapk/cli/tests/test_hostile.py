@@ -581,3 +581,12 @@ def test_option_numbers_are_plain_ascii_and_n_jobs_minus_one(option, value,
     status, out, err = run(["fit", "x.csv", "--out", "m.json", option, value],
                            capsys)
     assert_one_line_error(status, out, err, f"argument {option}: expected ")
+
+
+def test_fit_lists_only_the_methods_it_can_save(capsys):
+    # its list of choices held hgb (which fit refuses) and 'all'
+    status, out, err = run(["fit", "x.csv", "--out", "m.json", "--method",
+                            "PAPK"], capsys)
+    assert_one_line_error(status, out, err, "unknown method(s) PAPK; choose "
+                          "from papk, avg,")
+    assert "hgb" not in err and "'all'" not in err
