@@ -110,7 +110,7 @@ def _unused(name, method):
     return {"alpha": "no parameter alpha",
             "scale": None if spec.scale else "trees need no scaling",
             "max_iter": None if has_epochs(method) else (
-                "--max-iter sets the epochs of skpapk's linear rankers only")}[name]
+                "--max-iter sets the iterations of skpapk's linear rankers only")}[name]
 
 
 def check_options(args, methods, progress, fixed=()):

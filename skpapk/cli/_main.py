@@ -118,8 +118,9 @@ def _add(parser, groups, *, force=None):
             help="feature scaling fitted on the training rows, for the linear "
                  "models (default: minmax, as the paper)")
         add("--max-iter", type=_positive_int, default=None, metavar="N",
-            help="maximum number of epochs of the subgradient rankers (default: "
-                 "theirs, 200)")
+            help="maximum number of iterations of skpapk's linear rankers: "
+                 "L-BFGS iterations of papk, epochs (full subgradient steps) of "
+                 "the others (default: theirs, 200)")
         add("--n-jobs", type=_n_jobs, default=1, metavar="N",
             help="CPUs to use: parallel CV fits, and threads within a fit; at "
                  "most the number available (-1: all; default: 1)")

@@ -124,7 +124,7 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
 
     The estimator gets ``k``, ``params`` and ``random_state`` on every
     parameter of that name (nested ones too: the same command twice gives
-    the same model); ``max_iter`` (epochs) goes to the linear rankers;
+    the same model); ``max_iter`` goes to skpapk's linear rankers;
     ``n_threads`` to skpapk's rankers' ``n_jobs`` (threads within a fit:
     their default, every core, is many times slower on a busy machine).
     """
@@ -140,7 +140,7 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
     if spec.family == "ranker" and "n_jobs" in own:
         settings["n_jobs"] = n_threads
     if max_iter is not None and has_epochs(method):
-        settings["max_iter"] = max_iter  # epochs; other models' max_iter differ
+        settings["max_iter"] = max_iter  # other models' max_iter differ
     for name, value in (params or {}).items():
         if name not in own:
             raise CLIError(f"{spec.label} has no parameter {name!r}.")
@@ -153,7 +153,7 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
 
 
 def has_epochs(method):
-    """Whether ``--max-iter`` (epochs) reaches ``method``: skpapk's linear
+    """Whether ``--max-iter`` reaches ``method``: skpapk's linear
     rankers (other estimators' ``max_iter`` means other things)."""
     from .._linear import BaseLinearRanker
 

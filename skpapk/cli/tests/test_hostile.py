@@ -427,7 +427,7 @@ def test_score_reads_the_labels_in_any_case(labels, written, ok, tmp_path,
     # written on the command line, even with the default value
     (["fit", "--method", "boost", "--scale", "minmax"], "--scale: boost "),
     (["fit", "--method", "logreg", "--max-iter", "3"], "--max-iter: logreg "
-     "(LogisticRegression) does not use it (--max-iter sets the epochs of "
+     "(LogisticRegression) does not use it (--max-iter sets the iterations of "
      "skpapk's linear rankers only); leave --max-iter out."),
     (["fit", "--method", "greedy", "--max-iter", "3"], "--max-iter: greedy "),
     (["fit", "--features", "f0", "--ignore-cols", "f1"],
@@ -438,7 +438,7 @@ def test_score_reads_the_labels_in_any_case(labels, written, ok, tmp_path,
      "(HistGradientBoostingClassifier) does not use it (trees need no scaling)"),
     (["compare", "--methods", "logreg,hgb", "--max-iter", "5"], "--max-iter: "
      "logreg (LogisticRegression), hgb (HistGradientBoostingClassifier) do not "
-     "use it (--max-iter sets the epochs of skpapk's linear rankers only); "
+     "use it (--max-iter sets the iterations of skpapk's linear rankers only); "
      "leave --max-iter out."),
     (["compare", "--force"], "--force replaces the --plot file, and no --plot"),
     (["recommend", "--force"], "--force replaces the --out file, and no --out"),
@@ -590,3 +590,12 @@ def test_fit_lists_only_the_methods_it_can_save(capsys):
     assert_one_line_error(status, out, err, "unknown method(s) PAPK; choose "
                           "from papk, avg,")
     assert "hgb" not in err and "'all'" not in err
+
+
+@pytest.mark.parametrize("command", ["fit", "compare"])
+def test_max_iter_help_says_what_it_does_for_papk(command):
+    # it said "epochs of the subgradient rankers", yet papk takes it too
+    text = " ".join(build_parser().commands[command].format_help().split())
+    assert ("--max-iter N maximum number of iterations of skpapk's linear "
+            "rankers: L-BFGS iterations of papk, epochs (full subgradient "
+            "steps) of the others") in text
