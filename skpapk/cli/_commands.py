@@ -271,13 +271,14 @@ def cmd_recommend(args, progress):
     end = "\r\n" if any("\r" in c for c in data.header) or any(
         table[c].str.contains("\r", regex=False).any() for c in data.header) \
         else "\n"
+    csv = dict(sep=args.delimiter, index=False, lineterminator=end)
     if stdout:
         with to_stdout():
-            table.to_csv(sys.stdout, index=False, lineterminator=end)
+            table.to_csv(sys.stdout, **csv)
     else:
         with write_output(args.out, option="--out", force=args.force,
                           newline="") as handle:
-            table.to_csv(handle, index=False, lineterminator=end)
+            table.to_csv(handle, **csv)
     progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
              f"({len(table)} rows) to {'stdout' if stdout else args.out}")
     return 0

@@ -150,8 +150,8 @@ def _add(parser, groups, *, force=None):
         add("--format", choices=["table", "csv", "markdown"], default="table",
             help="output format (default: table)")
     add("--delimiter", type=_delimiter, default=",", metavar="CHAR",
-        help="field separator of the CSV files: one character or 'tab' "
-             "(default: ,)")
+        help="field separator of the CSV files read (and of recommend's "
+             "output): one character or 'tab' (default: ,)")
     add("-q", "--quiet", action="store_true",
         help="print no progress, notes or warnings on stderr (compare "
              "--format csv still prints its verdict there)")

@@ -599,3 +599,14 @@ def test_max_iter_help_says_what_it_does_for_papk(command):
     assert ("--max-iter N maximum number of iterations of skpapk's linear "
             "rankers: L-BFGS iterations of papk, epochs (full subgradient "
             "steps) of the others") in text
+
+
+def test_recommend_writes_with_the_delimiter_it_reads(dataset, fitted, tmp_path,
+                                                      capsys):
+    # --delimiter tab read a tab-separated file and wrote commas
+    text = dataset[0].read_text().replace(",", "\t")
+    (tmp_path / "tab.csv").write_text(text)
+    status, out, err = run(["recommend", tmp_path / "tab.csv", "--model",
+                            fitted[0], "--delimiter", "tab", "-q"], capsys)
+    assert status == 0, err
+    assert out.startswith("user\trank\tscore\titem\tf0\t") and "," not in out
