@@ -40,7 +40,8 @@ def describe_groups(y, groups, error=None):
     undefined = n_undefined_groups(np.asarray(y, dtype=bool), codes, n_groups)
     if error is not None and undefined == n_groups:
         raise CLIError(error)
-    text = f"{len(codes)} rows, {n_groups} groups"
+    text = (f"{len(codes)} row{'s' * (len(codes) != 1)}, {n_groups} group"
+            f"{'s' * (n_groups != 1)}")
     if undefined:
         text += (f" ({undefined} without a relevant or an irrelevant row: left "
                  f"out of pAp@k and pAUC)")
@@ -279,6 +280,8 @@ def cmd_recommend(args, progress):
         with write_output(args.out, option="--out", force=args.force,
                           newline="") as handle:
             table.to_csv(handle, **csv)
-    progress(f"wrote the top {k} rows of {int(np.count_nonzero(sizes))} groups "
-             f"({len(table)} rows) to {'stdout' if stdout else args.out}")
+    n, top = int(np.count_nonzero(sizes)), len(table) < len(data.X)
+    progress(f"wrote {f'the top {k} rows' if top else 'every row'} of {n} group"
+             f"{'s' * (n != 1)} ({len(table)} rows) to "
+             f"{'stdout' if stdout else args.out}")
     return 0

@@ -50,8 +50,9 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     if os.path.isdir(folder):  # "in.csv/../out" has no folder
         folder = os.path.dirname(os.path.realpath(path))  # a link's target's
     if not os.path.isdir(folder):
-        raise CLIError(f"{option} {path}: the folder {folder} does not exist; "
-                       f"create it first.")
+        raise CLIError(f"{option} {path}: " + (
+            f"{folder} is a file, not a folder." if os.path.exists(folder) else
+            f"the folder {folder} does not exist; create it first."))
     if os.path.exists(path) and not force:
         raise CLIError(f"{option} {path} already exists; add --force to replace "
                        f"it, or choose another file.")

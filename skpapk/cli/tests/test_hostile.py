@@ -5,6 +5,7 @@ import json
 import os
 import warnings
 
+import numpy as np
 import pytest
 
 from skpapk.cli import main
@@ -610,3 +611,22 @@ def test_recommend_writes_with_the_delimiter_it_reads(dataset, fitted, tmp_path,
                             fitted[0], "--delimiter", "tab", "-q"], capsys)
     assert status == 0, err
     assert out.startswith("user\trank\tscore\titem\tf0\t") and "," not in out
+
+
+def test_counts_and_paths_read_as_english(dataset, fitted, tmp_path, capsys):
+    from skpapk.cli._commands import describe_groups
+
+    # "1 groups", "wrote the top 1000000000 rows", "the folder x.csv does
+    # not exist" (a file)
+    one = np.array(["a", "a"])
+    assert describe_groups(np.array([1, 0]), one) == "2 rows, 1 group"
+    assert describe_groups(np.array([1]), one[:1]).startswith(
+        "1 row, 1 group (1 without")
+    status, out, err = run(["recommend", dataset[0], "--model", fitted[0],
+                            "--k", "1000000000"], capsys)
+    assert status == 0 and f"wrote every row of 12 groups ({len(dataset[2])} " \
+        "rows) to stdout" in err, err
+    status, out, err = run(["fit", dataset[0], *FIT, "--out",
+                            f"{dataset[0]}/m.json"], capsys)
+    assert_one_line_error(status, out, err, f"{dataset[0]} is a file, not a "
+                          "folder")
