@@ -98,8 +98,10 @@ def save_model(path, meta, model, *, force=False):
                     overwrite=force)
     except ValueError as exc:  # a coefficient is not finite: nothing written
         steps = "eta0" in available_methods()[meta["method"]].grids["paper"]
-        raise CLIError(f"{exc} Scale the features"
-                       f"{' or lower --eta0' if steps else ''}.", status=1) from None
+        fix = ("Scale the features" if model[0] == "passthrough" else "Rescale the "
+               "columns of tiny or huge range (or use --scale none)")  # folded in
+        raise CLIError(f"{exc} {fix}{', or lower --eta0' if steps else ''}.",
+                       status=1) from None
     except FileExistsError:  # written by another process meanwhile
         raise appeared(path, "--out") from None
     except OSError as exc:

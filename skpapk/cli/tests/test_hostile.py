@@ -630,3 +630,25 @@ def test_counts_and_paths_read_as_english(dataset, fitted, tmp_path, capsys):
                             f"{dataset[0]}/m.json"], capsys)
     assert_one_line_error(status, out, err, f"{dataset[0]} is a file, not a "
                           "folder")
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_model_that_overflows_when_scaled_is_not_told_to_scale(tmp_path):
+    # --scale minmax folded into huge coefficients: "Scale the features"
+    import sklearn
+
+    from skpapk.cli._files import save_model
+    from skpapk.cli._methods import make_model
+    from skpapk.cli._output import CLIError
+
+    X = np.array([[0, 0.0], [1e-3, 1], [2e-3, 0], [0, 1]])
+    model = make_model("avg", k=1, scale="minmax", random_state=0, max_iter=2)
+    with sklearn.config_context(enable_metadata_routing=True):
+        model.fit(X, [1, 0, 1, 0], groups=[0, 0, 1, 1])
+    model[-1].coef_ = np.array([1e308, 1.0])
+    meta = {"k": 1, "method": "avg", "feature_cols": ["a", "b"],
+            "scale": "minmax"}
+    with pytest.raises(CLIError, match=r"not finite.*range \(or use --scale "
+                                       r"none\), or lower --eta0.$") as info:
+        save_model(tmp_path / "m.json", meta, model)
+    assert info.value.status == 1 and "Scale the features" not in str(info.value)
