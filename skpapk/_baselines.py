@@ -64,7 +64,9 @@ class PAUCRanker(_FixedSurrogateRanker):
     epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
     ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
     are broken by row order (stable sort), so the same data and parameters
-    give a bit-identical ``coef_``.
+    give a bit-identical ``coef_`` (rows in another order may not: at the
+    zero start every score ties, so the first subgradient follows the
+    order).
     :meth:`partial_fit` makes one step per chunk of whole groups, for data
     larger than memory.
 
@@ -296,7 +298,9 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     epoch costs one ``X @ w``, one ``X.T @ c`` and O(n log n) sorting;
     ``X`` (dense or CSR, float32 or float64) is not copied. Ties among scores
     are broken by row order (stable sort), so the same data and parameters
-    give a bit-identical ``coef_``.
+    give a bit-identical ``coef_`` (rows in another order may not: at the
+    zero start every score ties, so the first subgradient follows the
+    order).
     :meth:`partial_fit` makes one step per chunk of whole groups, for data
     larger than memory.
 

@@ -34,6 +34,7 @@ from ._solver import (
 )
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import n_undefined_groups
+from .utils._messages import cut
 from .utils._routing import _stacklevel, check_groups_routing, warn_again
 from .utils._validation import (
     binary_classes,
@@ -165,6 +166,18 @@ class BaseLinearRanker(BaseRanker):
                 f"previous fit had {previous.w.shape[0]}; pass data with the "
                 f"same features or set warm_start=False."
             )
+        names, before = (getattr(self, attr, None) for attr in
+                         ("feature_names_in_", "_warm_feature_names"))
+        if names is not None and before is not None and (
+                list(names) != list(before)):  # coef_ is by position
+            raise ValueError(
+                f"warm_start=True but X's columns "
+                f"({cut(', '.join(map(str, names)), 60, quote=False)}) are not "
+                f"those of the previous fit "
+                f"({cut(', '.join(map(str, before)), 60, quote=False)}), whose "
+                f"coef_ would start on other columns; pass X with the previous "
+                f"fit's columns in their order, or set warm_start=False."
+            )
         state = copy.deepcopy(previous)
         state.reset_stopping()
         return state
@@ -179,6 +192,8 @@ class BaseLinearRanker(BaseRanker):
 
     def _set_fitted(self, state, n_iter, validation):
         self._solver_state = state
+        # the columns of this coef_, for a warm start
+        self._warm_feature_names = getattr(self, "feature_names_in_", None)
         self.coef_ = state.solution(average=self.average,
                                     early_stopping=validation is not None).copy()
         self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)

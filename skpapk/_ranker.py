@@ -29,7 +29,9 @@ class PApKRanker(BaseLinearRanker):
     pair terms (``O(truncation_level * n_u)`` with ``truncation_level``),
     summed by a compiled kernel in ``n_jobs`` threads, with no pair
     array (the paper's surrogates: ``O(n log n)``).
-    The same data and parameters give the same ``coef_``.
+    The same data and parameters give the same ``coef_`` (with the paper's
+    surrogates, rows in another order may not: at the zero start every
+    score ties, and ties follow the row order).
 
     Parameters
     ----------

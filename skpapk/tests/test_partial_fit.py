@@ -142,6 +142,28 @@ def test_warm_start_with_other_features_raises():
         ranker.fit(X[:, :2], y, groups=g)
 
 
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "avg"])
+def test_warm_start_with_other_columns_raises(surrogate):
+    # coef_ is by position: reordered or renamed columns would start it on
+    # other features
+    pd = pytest.importorskip("pandas")
+    X, y, g = make_data(7)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    ranker = PApKRanker(surrogate, max_iter=2, warm_start=True).fit(
+        frame, y, groups=g)
+    coef = ranker.coef_.copy()
+    for columns in (list("dcba"), list("wxyz")):
+        with pytest.raises(ValueError, match=r"warm_start=True but X's columns "
+                                             r"\(.*\) are not those of the "
+                                             r"previous fit \(a, b, c, d\)"):
+            ranker.fit(frame.set_axis(columns, axis=1), y, groups=g)
+        assert list(ranker.feature_names_in_) == list("abcd")
+        np.testing.assert_array_equal(ranker.coef_, coef)
+    ranker.fit(frame, y, groups=g)  # the same columns: it continues
+    ranker.fit(X, y, groups=g)  # an array (by position, as scikit-learn)
+    ranker.fit(frame, y, groups=g)
+
+
 def test_partial_fit_with_average_is_the_mean_of_the_iterates():
     X, y, g = make_data(8)
     params = dict(k=3, eta0=0.5, alpha=0.01)
