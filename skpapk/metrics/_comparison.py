@@ -224,9 +224,13 @@ def _differences(scores_a, scores_b):
     for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
         try:
             values = scores if hasattr(scores, "dtype") else np.asarray(scores)
-            if values.dtype.kind in "SUV" or values.dtype.kind == "O" and any(
-                    isinstance(v, (str, bytes)) for v in np.ravel(values)):
-                raise TypeError("strings")
+            if values.dtype.kind in "SUVc" or values.dtype.kind == "O" and any(
+                    isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
+                raise TypeError("strings or complex numbers")
+            if values.dtype.kind == "O" and not hasattr(values, "to_numpy"):
+                import pandas as pd  # pandas' NA (and None) in an array: NaN
+
+                values = np.where(pd.isna(values), np.nan, values)
             values = (values.to_numpy(dtype=np.float64, na_value=np.nan)
                       if hasattr(values, "to_numpy")  # pandas NA: NaN
                       else np.asarray(values, dtype=np.float64))

@@ -184,7 +184,8 @@ def test_bad_scores(a, b, match):
 
 @pytest.mark.parametrize("a", [["a", "b"], ["0.5", "0.3"], np.array(["0.5", "0.3"]),
                                [0.5, "0.3"], np.array([b"0.5", b"0.3"]),
-                               pd.Series(["0.5", "0.3"])])
+                               pd.Series(["0.5", "0.3"]), np.array([0.5j, 0.3]),
+                               [0.5, 0.3 + 0j], np.array([0.5, 1j], dtype=object)])
 @pytest.mark.parametrize("swap", [False, True])
 def test_non_numeric_scores(a, swap):
     args = ([0.1, 0.2], a) if swap else (a, [0.1, 0.2])
@@ -210,6 +211,9 @@ def test_none_and_nullable_floats_are_nan():
     a = pd.Series([0.5, None, 0.9, 0.4], dtype="Float64")
     result = paired_comparison(a, [0.1, None, 0.3, 0.2], ci_method="t")
     assert result.n_groups == 3 and result.n_dropped == 1
+    # pandas' NA in a plain object array, as in a nullable Series
+    b = np.array([0.1, pd.NA, 0.3, 0.2], dtype=object)
+    assert paired_comparison(a, b, ci_method="t") == result
 
 
 @pytest.mark.parametrize(
