@@ -66,9 +66,9 @@ def read_training_csv(path, args, progress):
                       label_col=args.label_col, delimiter=args.delimiter)
     groups = pd.factorize(data.groups, sort=True)[0]
     progress(f"read {path}: " + describe_groups(y, groups, error=(
-        f"{path}: no {args.group_col!r} group has both a relevant and an "
-        f"irrelevant row, so there is no pair to rank; train on a file with both "
-        f"labels in some groups, or check --group-col.")) +
+        f"{path}: no group (column {args.group_col!r}) has both a relevant "
+        f"and an irrelevant row, so there is no pair to rank; train on a file "
+        f"with both labels in some groups, or check --group-col.")) +
         f"; features: {listed(data.feature_names)}")
     if data.skipped_columns:
         progress(f"not used as features (no number in their first rows): "
@@ -217,9 +217,9 @@ def cmd_score(args, progress):
                       delimiter=args.delimiter)
     groups = pd.factorize(data.groups)[0]
     progress(f"read {data.path}: " + describe_groups(y, groups, error=(
-        f"{data.path}: no {meta['group_col']!r} group has both a relevant and "
-        f"an irrelevant row, so pAp@k and pAUC are undefined for every group; "
-        f"score a file with both labels in some groups.")))
+        f"{data.path}: no group (column {meta['group_col']!r}) has both a "
+        f"relevant and an irrelevant row, so pAp@k and pAUC are undefined for "
+        f"every group; score a file with both labels in some groups.")))
     if sorted(v.lower() for v in meta["labels"]) not in (["0", "1"],
                                                           ["false", "true"]):
         progress(f"relevant label: {meta['pos_label']!r} (recorded in the model)")

@@ -38,16 +38,16 @@ class _Parser(argparse.ArgumentParser):
 
 def _typed(convert, ok, expected):
     def parse(text):
-        try:  # int and float alone take ' 3', '1_0' and other scripts' digits
+        try:  # int and float alone take '1_0' and other scripts' digits
             value = None if convert in (int, float) and not re.fullmatch(
-                r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text) \
-                else convert(text)
+                r"[ \t]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*",
+                text) else convert(text)
         except ValueError:
             value = None
         if value is None or not ok(value):
             raise argparse.ArgumentTypeError(f"expected {expected}, got "
                                              f"{text[:40]!r}")
-        return value
+        return value + 0.0 if convert is float else value  # -0: 0
     return parse
 
 

@@ -117,7 +117,7 @@ def test_score_of_a_file_without_a_scorable_group_is_an_error(fitted, dataset,
                             items)
     assert main(["score", str(one_label), "--model", str(model_path),
                  "-q"]) == 2
-    assert "no 'user' group has both a relevant and an irrelevant row" in \
+    assert "no group (column 'user') has both a relevant and an irrelevant row" in \
         capsys.readouterr().err
 
 

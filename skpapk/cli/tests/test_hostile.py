@@ -485,8 +485,8 @@ def test_a_file_without_a_group_of_both_labels_is_refused_up_front(
                            "--out", tmp_path / "m.json"],
             "compare": ["compare", "--data", path, "--methods", "logreg"]}[command]
     status, out, err = run([*args, "--group-col", "user", "-q"], capsys)
-    assert_one_line_error(status, out, err, "sep.csv: no 'user' group has both "
-                          "a relevant and an irrelevant row", "--group-col")
+    assert_one_line_error(status, out, err, "sep.csv: no group (column 'user') "
+                          "has both a relevant and an irrelevant row", "--group-col")
 
 
 @pytest.mark.parametrize("n_users, test_size", [(1, "0.2"), (3, "0.9")])
@@ -573,7 +573,7 @@ def test_a_wide_file_names_a_few_features_in_progress(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("option, value", [
-    ("--k", "1_0"), ("--k", "\uff13"), ("--k", " 3"), ("--alpha", "1_0"),
+    ("--k", "1_0"), ("--k", "\uff13"), ("--k", "3 4"), ("--alpha", "1_0"),
     ("--cv-folds", "\u0663"), ("--n-jobs", "-1000"), ("--n-jobs", "-2")])
 def test_option_numbers_are_plain_ascii_and_n_jobs_minus_one(option, value,
                                                               capsys):
@@ -582,6 +582,15 @@ def test_option_numbers_are_plain_ascii_and_n_jobs_minus_one(option, value,
     status, out, err = run(["fit", "x.csv", "--out", "m.json", option, value],
                            capsys)
     assert_one_line_error(status, out, err, f"argument {option}: expected ")
+
+
+def test_option_numbers_may_have_spaces_around_and_minus_zero_is_zero():
+    # "$(wc -l < f)" pads with spaces on some systems
+    fit = build_parser().commands["fit"]
+    args = fit.parse_args(["x.csv", "--out", "m.json", "--k", " 3 ", "--alpha",
+                           "-0", "--n-jobs", " -1\t"])
+    assert (args.k, args.n_jobs) == (3, -1)
+    assert args.alpha == 0 and str(args.alpha) == "0.0"
 
 
 def test_fit_lists_only_the_methods_it_can_save(capsys):
