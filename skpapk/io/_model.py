@@ -21,7 +21,7 @@ import math
 import os
 import stat
 import warnings
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,7 +32,7 @@ from .. import _defaults
 from .._base import BaseRanker
 from ..utils._files import atomic_write
 from ..utils._messages import cut
-from ..utils._validation import MAX_K, check_k
+from ..utils._validation import MAX_K, check_k, check_pos_label
 from ._booster_text import check_booster_text
 
 FORMAT = "skpapk-model"
@@ -283,6 +283,39 @@ def _check_scorer(ranker, estimator, scaler, scorer):
                         f"zero: use a StandardScaler).")
 
 
+def _relevant_last(estimator, scorer, pos_label):
+    """``(classes, scorer)`` to save: the estimator's two labels with the
+    relevant one last (None without two), and its scorer, negated when a
+    classifier scores the irrelevant label highest."""
+    name = type(estimator).__name__
+    classes = getattr(estimator, "classes_", None)
+    if classes is None or len(classes) != 2:
+        if pos_label is not None:
+            raise ValueError(f"pos_label={pos_label!r} is given, but the {name} "
+                             f"has no two classes_ (its scores are relevance "
+                             f"scores already); leave pos_label out.")
+        return None, scorer
+    classes = np.asarray(classes)
+    if isinstance(estimator, BaseRanker):  # classes_: relevant last already
+        if pos_label is not None and pos_label != classes[1]:
+            raise ValueError(f"pos_label={pos_label!r}, but the {name} was "
+                             f"fitted with {classes[1].item()!r} as the relevant "
+                             f"label; leave pos_label out, or refit it with "
+                             f"{name}(..., pos_label={pos_label!r}).")
+        return classes, scorer
+    relevant = check_pos_label(classes, pos_label, input_name=f"the {name}'s "
+                               f"classes_")
+    if relevant == classes[1]:
+        return classes, scorer
+    if scorer.kind != "linear":
+        raise ValueError(f"pos_label={pos_label!r} is the label that the {name} "
+                         f"scores lowest (classes_[0]); a LightGBM booster cannot "
+                         f"be negated: refit it with {pos_label!r} as the greater "
+                         f"label (classes_[1]).")
+    negated = _LinearScorer(-scorer.coef, -scorer.intercept, scorer.shift)
+    return classes[::-1].copy(), negated
+
+
 def _frame(X, columns):
     import pandas as pd
 
@@ -450,10 +483,11 @@ class SavedRanker(BaseRanker):
 @validate_params({"ranker": "no_validation", "path": [str, os.PathLike],
                   "k": [Interval(Integral, 1, MAX_K, closed="both"), None],
                   "metadata": [dict, None], "feature_names": ["array-like", None],
+                  "pos_label": [Real, str, "boolean", None],
                   "overwrite": ["boolean"]},
                  prefer_skip_nested_validation=True)
 def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
-                overwrite=True):
+                pos_label=None, overwrite=True):
     """Save a fitted ranker as plain data (JSON), never as a pickle.
 
     The file holds what scores new rows: a linear model's coefficients (a
@@ -493,6 +527,15 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         columns is refused. A LightGBM model keeps no names unless given
         (LightGBM stores a space of a column name as ``"_"``): give the
         DataFrame's columns.
+    pos_label : int, float, bool or str, default=None
+        The relevant label of a classifier that is not a skpapk ranker
+        (``LogisticRegression``...), which scores its ``classes_[1]``
+        highest: with ``classes_[0]``, a linear model is saved with its
+        scores negated, so that the loaded model ranks ``pos_label`` first.
+        None: the greater of two numbers (or ``True``) is relevant; labels
+        that are not numbers need it, as in the rankers. A skpapk ranker
+        keeps the relevant label it was fitted with (``pos_label``, if
+        given, must be that one).
     overwrite : bool, default=True
         False: never replace a file (a ``FileExistsError``), not even one
         that another process writes at ``path`` while this one saves, where
@@ -506,7 +549,9 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         what the saved model would give.
     ValueError
         When ``k`` is missing, ``metadata`` is not JSON data or uses a
-        reserved key, or the model holds a value that is not finite.
+        reserved key, the model holds a value that is not finite, or its
+        labels are not numbers and ``pos_label`` is missing (or not one of
+        them).
     OSError
         When the file cannot be written (``path`` a folder, or in a folder
         that does not exist...), or exists with ``overwrite=False``
@@ -551,8 +596,9 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
     version = FORMAT_VERSION if "shift" in model else 1
     content = {"format": FORMAT, "format_version": version, **metadata,
                "k": check_k(k), "scorer": model}
-    classes = getattr(estimator, "classes_", None)
-    if classes is not None and len(classes) == 2:
+    classes, scorer = _relevant_last(estimator, scorer, pos_label)
+    if classes is not None:
+        content["scorer"] = {"kind": scorer.kind, **scorer.to_dict()}
         content["classes"] = _plain(list(classes), "the ranker's classes_")
     n_fit_groups = getattr(estimator, "_n_fit_groups", None)
     if n_fit_groups is not None:  # score and recommend warn without groups

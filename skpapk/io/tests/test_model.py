@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import MinMaxScaler, PolynomialFeatures, StandardScaler
 
@@ -21,6 +21,7 @@ from skpapk.datasets import make_papk_simulation
 from skpapk.io import SavedRanker, load_ranker, save_ranker
 from skpapk.io._booster_text import check_booster_text
 from skpapk.io._model import FORMAT_VERSION, _unique_keys
+from skpapk.metrics import papk_score
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +85,67 @@ def test_loaded_ranker_scores_recommends_and_keeps_labels(tmp_path, data):
         model.decision_function(np.full((2, 3), 10.0))
     with pytest.raises(TypeError, match="not fitted again"):
         model.fit(X, y)
+
+
+@pytest.mark.parametrize("scaler", ["passthrough", StandardScaler()])
+@pytest.mark.parametrize("pos_label", ["click", "skip"])
+def test_classifier_on_words_is_saved_with_its_relevant_label(tmp_path, data,
+                                                               scaler, pos_label):
+    # LogisticRegression scores classes_[1] ("skip") highest: saved without
+    # pos_label, the loaded model would rank "skip" first as the relevant
+    X, y, groups = data
+    labels = np.where(y == 1, "click", "skip")
+    pipe = make_pipeline(scaler, LogisticRegression()).fit(X, labels)
+    path = tmp_path / "m.json"
+    with pytest.raises(ValueError, match="not numbers: say which one is "
+                                         "relevant with pos_label='click'"):
+        save_ranker(pipe, path, k=3)
+    assert not path.exists()
+    save_ranker(pipe, path, k=3, pos_label=pos_label)
+    model = load_ranker(path)
+    assert model.classes_[-1] == pos_label
+    sign = 1 if pos_label == "skip" else -1  # "click": the scores negated
+    np.testing.assert_allclose(model.decision_function(X),
+                               sign * pipe.decision_function(X), rtol=1e-12)
+    expected = papk_score(labels, sign * pipe.decision_function(X), k=3,
+                          groups=groups, pos_label=pos_label)
+    assert model.score(X, labels, groups=groups) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("estimator, pos_label, message", [
+    ("lr", "maybe", "pos_label='maybe' is not one of the labels"),
+    ("ranker", "skip", "was fitted with 'click' as the relevant label"),
+    ("lgbm", "click", "cannot be negated"),
+])
+def test_wrong_pos_label_is_refused(tmp_path, data, estimator, pos_label, message):
+    X, y, groups = data
+    labels = np.where(y == 1, "click", "skip")
+    if estimator == "lgbm":
+        lightgbm = pytest.importorskip("lightgbm")
+        model = lightgbm.LGBMClassifier(n_estimators=3, verbose=-1).fit(X, labels)
+    elif estimator == "lr":
+        model = LogisticRegression().fit(X, labels)
+    else:
+        model = PApKRanker(k=3, pos_label="click").fit(X, labels, groups=groups)
+    with pytest.raises(ValueError, match=message):
+        save_ranker(model, tmp_path / "m.json", k=3, pos_label=pos_label)
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_numeric_labels_need_no_pos_label(tmp_path, data):
+    X, y, groups = data
+    labels = 2 - y  # 1 relevant, 2 irrelevant
+    model = LogisticRegression().fit(X, labels)
+    save_ranker(model, tmp_path / "a.json", k=3)  # the greater, 2, relevant
+    assert load_ranker(tmp_path / "a.json").classes_.tolist() == [1, 2]
+    save_ranker(model, tmp_path / "b.json", k=3, pos_label=1)
+    loaded = load_ranker(tmp_path / "b.json")
+    assert loaded.classes_.tolist() == [2, 1]
+    expected = papk_score(labels, -model.decision_function(X), k=3,
+                          groups=groups, pos_label=1)
+    assert loaded.score(X, labels, groups=groups) == pytest.approx(expected)
+    with pytest.raises(ValueError, match="has no two classes_"):
+        save_ranker(Ridge().fit(X, y), tmp_path / "c.json", k=3, pos_label=1)
 
 
 def test_feature_names_are_kept(tmp_path, data):
