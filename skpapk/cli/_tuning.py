@@ -64,17 +64,19 @@ def is_flat(scores, groups=None):
 _ON_FOLD = [lambda: None]
 
 
-def _hints(method, command):
+def _hints(method, command, scaled=False):
     """What may fix a useless model of ``method``, naming only the options
     that it takes and ``command`` has: ``(flat, steps, others, elsewhere)``
-    (``steps`` empty for a method without a step size)."""
+    (``steps`` empty for a method without a step size; no scaling advice
+    when its features are ``scaled`` already)."""
     spec, fit = available_methods()[method], command == "fit"
     tuned = spec.grids["paper"]
     steps = (f"smaller steps (--grid paper{', or --eta0' if fit else ''})"
              if "eta0" in tuned else "")
     others = "--grid paper" + "".join(f", --{name}" for name in ("eta0", "alpha")
                                       if fit and name in tuned)
-    flat = [*["scale the features (--scale minmax or standard)"] * spec.scale,
+    flat = [*["scale the features (--scale minmax or standard)"] * (
+                spec.scale and not scaled),
             *[f"use {steps}"] * bool(steps),
             "check that the features vary within users"]
     flat = ", ".join(flat[:-1]) + ", or " * (len(flat) > 1) + flat[-1]
@@ -206,7 +208,8 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
         raise CLIError(
             f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
             f"row of each user the same score in a cross-validation fold, so "
-            f"there is no model to choose. {_hints(method, command)[0]}",
+            f"there is no model to choose. "
+            f"{_hints(method, command, settings['scale'] != 'none')[0]}",
             status=1)
     for record in caught:  # the final model's; a divergence: check_tuned's note
         if not issubclass(record.category, ConvergenceWarning):
@@ -241,7 +244,8 @@ def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
                 grid_name="small", command="fit"):
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
-    flat, steps, others, elsewhere = _hints(method, command)
+    scaled = tuned.model.named_steps["scale"] != "passthrough"
+    flat, steps, others, elsewhere = _hints(method, command, scaled)
     scores = tuned.model.decision_function(X)
     if is_flat(scores, groups):
         shown = format_params(tuned.params)

@@ -10,6 +10,7 @@ on the workers), ``recommend`` (in-memory input) and ``to_local``; each
 ranker says how a block is scored (``_block_scorer``).
 """
 
+import numbers
 import re
 import warnings
 
@@ -162,8 +163,10 @@ def load_partitions(estimator, X, y, groups):
     _check_number_columns(estimator, X)
     X, triples = split_partitions(X, y, groups)
     ensure_all_finite = estimator._ensure_all_finite()
+    n_features = (X._meta if is_frame(X) else X).shape[1]
     loaded = [dask.delayed(_worker.load_partition)(
-                  x, yy, g, i, ensure_all_finite=ensure_all_finite)
+                  x, yy, g, i, ensure_all_finite=ensure_all_finite,
+                  n_features=n_features)
               for i, (x, yy, g) in enumerate(triples)]
     loaded = PersistedPartitions(loaded)
     summaries = loaded.map(_worker.summarize_partition)
@@ -191,6 +194,12 @@ def check_partitions(estimator, X, summaries, groups):
         raise ValueError("X has no rows: every partition is empty.")
     # classes_: the labels of all partitions, the relevant one last
     seen = [s["classes"] for s in summaries if s["classes"] is not None]
+    kinds = {"number" if isinstance(label, (numbers.Real, np.bool_))
+             else type(label).__name__ for c in seen for label in c.tolist()}
+    if len(kinds) > 1:  # np.concatenate would turn numbers into text
+        raise TypeError(f"y mixes labels of types {sorted(kinds)} across its "
+                        f"partitions, which cannot be ordered; convert them to "
+                        f"one type (all numbers, or all strings).")
     classes = np.unique(np.concatenate(seen))
     check_at_most_two(classes, input_name="y", where=" across its partitions")
     classes = relevant_last(classes, getattr(estimator, "pos_label", None),
@@ -281,7 +290,7 @@ class DaskRankerMixin:
             X = X.to_dask_array()
         dtype = self._score_dtype(X.dtype)
         return X.map_blocks(_worker.decision_block, self._block_scorer(),
-                            self._ensure_all_finite(),
+                            self._ensure_all_finite(), self.n_features_in_,
                             drop_axis=1, dtype=dtype,
                             meta=np.empty((0,), dtype=dtype))
 
@@ -324,7 +333,8 @@ class DaskRankerMixin:
         scorer = dask.delayed(self._block_scorer(), pure=True)
         tasks = [dask.delayed(_worker.score_sums)(
                      x, yy, g, i, scorer, self.k, self.classes_,
-                     type(self).__name__, self._ensure_all_finite())
+                     type(self).__name__, self._ensure_all_finite(),
+                     self.n_features_in_)
                  for i, (x, yy, g) in enumerate(triples)]
         results = dask.compute(*tasks)
         labels = [r[2] for r in results]

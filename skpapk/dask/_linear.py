@@ -60,7 +60,8 @@ class DaskLinearMixin(DaskRankerMixin):
             ``y`` and ``groups``) is fitted in memory, as the in-memory
             class does.
         y : dask array, dask Series or array-like of shape (n_samples,)
-            Binary relevance (any two labels; the greater is relevant),
+            Binary relevance (``pos_label``, else the greater of two
+            numbers, is relevant; other labels need ``pos_label``),
             partitioned like ``X``: a column of the same DataFrame, a dask
             array (rechunked along ``X.chunks[0]`` when both have known
             lengths), or an in-memory array cut along ``X.chunks[0]``.

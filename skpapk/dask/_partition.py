@@ -89,10 +89,15 @@ def _vector_parts(v, name, X, n_parts):
                 f"partitioned like X (e.g. a column of the same dask DataFrame)."
             )
         v = np.asarray(v)
-        if v.ndim != 1 or v.shape[0] != X.shape[0]:
+        if v.ndim != 1:
             raise ValueError(
-                f"{name} has shape {v.shape} but X has {X.shape[0]} rows; pass "
-                f"one value per row of X."
+                f"{name} must be 1-D (one value per row of X), got shape "
+                f"{v.shape}; use {name}.ravel() for a column."
+            )
+        if v.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"{name} has {v.shape[0]} values but X has {X.shape[0]} rows; "
+                f"pass one value per row of X."
             )
         bounds = np.cumsum(x_chunks)[:-1]
         parts = [dask.delayed(piece, pure=True) for piece in np.split(v, bounds)]
@@ -126,11 +131,43 @@ def split_partitions(X, y, groups):
     """
     X, x_parts = _rows_of(X, "X")
     n_parts = len(x_parts)
+    joined = is_frame(X) and is_frame(y) and (groups is None or is_frame(groups))
+    if not joined and (y is not None or groups is not None):
+        _check_not_disk_shuffled(X, y, groups)  # computed apart: must agree
     if is_frame(X) and (is_frame(y) or is_frame(groups)):
         return X, _frame_partitions(X, y, groups)
     y_parts = _vector_parts(y, "y", X, n_parts)
     g_parts = _vector_parts(groups, "groups", X, n_parts)
     return X, list(zip(x_parts, y_parts, g_parts))
+
+
+#: Graph layers of dask's "disk" shuffle (partd): the rows of each output
+#: partition come in the order in which its pieces arrive.
+_DISK_SHUFFLE = ("diskshuffle", "shuffle-disk", "zpartd")
+
+
+def _check_not_disk_shuffled(*inputs):
+    """Refuse inputs computed apart from a frame shuffled by dask's "disk"
+    method: every computation orders a partition's rows anew, so ``X``,
+    ``y`` and ``groups`` taken from it one by one (``to_dask_array``, a
+    computed column) would not line up, and the fit would silently pair
+    rows with other rows' labels."""
+    for name, v in zip(("X", "y", "groups"), inputs):
+        if not is_dask_collection(v):
+            continue
+        names = {key[0] if isinstance(key, tuple) else key
+                 for key in v.__dask_graph__().keys()}
+        if any(str(name).startswith(_DISK_SHUFFLE) for name in names):
+            raise ValueError(
+                f"{name} comes from a DataFrame shuffled by dask's 'disk' "
+                f"method (the default without a distributed Client), which "
+                f"orders the rows of a partition differently at every "
+                f"computation: X, y and groups taken from it apart would not "
+                f"line up. Shuffle with skpapk.dask.partition_by_group(df, "
+                f"groups=...) or df.shuffle(..., shuffle_method='tasks'), or "
+                f"pass X as the DataFrame's feature columns and y and groups "
+                f"as its Series (they are joined by index)."
+            )
 
 
 _Y, _GROUPS = "__skpapk_y__", "__skpapk_groups__"
@@ -272,6 +309,22 @@ def _concat_blocks(*pieces):
     return np.concatenate(pieces, axis=0)
 
 
+def _shuffle_method():
+    """Dask's shuffle method, but "tasks" for its "disk" (the default without
+    a distributed Client), whose output rows come in another order at every
+    computation."""
+    method = dask.config.get("dataframe.shuffle.method", None)
+    if method is None:
+        try:
+            from distributed import default_client
+
+            default_client()
+            return None  # on a cluster: dask's choice ("p2p")
+        except (ImportError, ValueError):
+            return "tasks"
+    return "tasks" if method == "disk" else method
+
+
 def partition_by_group(*arrays, groups, npartitions=None):
     """Move every group's rows into one partition (a shuffle by group).
 
@@ -299,11 +352,13 @@ def partition_by_group(*arrays, groups, npartitions=None):
     -------
     shuffled : dask DataFrame, or tuple of dask arrays
         The DataFrame shuffled by its group column
-        (:meth:`dask.dataframe.DataFrame.shuffle`); or the arrays followed
-        by the groups, each partitioned alike by group. The row order
-        inside a partition follows the input partitions; the lengths of the
-        new partitions are unknown until computed (``compute_chunk_sizes``).
-        Nothing is computed by this call.
+        (:meth:`dask.dataframe.DataFrame.shuffle`, by the ``"tasks"`` method
+        where dask's default would be ``"disk"``, whose row order changes at
+        every computation); or the arrays followed by the groups, each
+        partitioned alike by group. The row order inside a partition
+        follows the input partitions, so columns computed apart line up;
+        the lengths of the new partitions are unknown until computed
+        (``compute_chunk_sizes``). Nothing is computed by this call.
 
     See Also
     --------
@@ -343,7 +398,8 @@ def partition_by_group(*arrays, groups, npartitions=None):
                 f"groups={groups!r} is not a column of the DataFrame; its "
                 f"columns are {list(first.columns)}."
             )
-        return first.shuffle(on=groups, npartitions=npartitions or first.npartitions)
+        return first.shuffle(on=groups, npartitions=npartitions or first.npartitions,
+                             shuffle_method=_shuffle_method())
     if not all(isinstance(a, da.Array) for a in arrays):
         raise TypeError(
             "partition_by_group takes one dask DataFrame or dask arrays, got "
@@ -356,6 +412,16 @@ def partition_by_group(*arrays, groups, npartitions=None):
             "dask.array.from_array(groups, chunks=X.chunks[0])."
         )
     chunks = groups.chunks[0]
+    names = [f"arrays[{i}]" for i in range(len(arrays))] + ["groups"]
+    unknown = [name for name, a in zip(names, [*arrays, groups])
+               if np.isnan(a.shape[0])]
+    if unknown and len(unknown) < len(names):
+        raise ValueError(
+            f"{', '.join(unknown)} {'has' if len(unknown) == 1 else 'have'} "
+            f"unknown chunk sizes (after a boolean mask...), the other inputs "
+            f"known ones, so their rows cannot be matched; call "
+            f".compute_chunk_sizes() on {' and '.join(unknown)} first."
+        )
     aligned = []
     for i, a in enumerate(arrays):
         if a.shape[0] != groups.shape[0] and not np.isnan(a.shape[0]):

@@ -69,13 +69,27 @@ TEXT_FIX = ("encode it as numbers first (one-hot columns, e.g. with "
             "dask.dataframe.get_dummies), or leave it out.")
 
 
-def load_partition(X, y, groups, index, *, ensure_all_finite=True):
+def check_width(X, n_features, index=None):
+    """Raise unless a block of rows has the ``n_features`` columns that its
+    dask collection declares (a chunk made by ``da.from_delayed`` with a
+    wrong ``shape`` has others)."""
+    if n_features is not None and X.shape[0] and X.shape[1] != n_features:
+        where = "A block" if index is None else f"Partition {index}"
+        raise ValueError(
+            f"{where} of X has {X.shape[1]} columns, but X declares "
+            f"{n_features} (its shape or columns); make every chunk's real "
+            f"shape the declared one (e.g. the shape given to "
+            f"dask.array.from_delayed).")
+
+
+def load_partition(X, y, groups, index, *, ensure_all_finite=True,
+                   n_features=None):
     """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
 
     Raises the in-memory errors (NaN or infinite features, NaN passing with
     ``ensure_all_finite="allow-nan"``; labels that are not binary, groups of
     the wrong length...), naming the partition when its pieces have
-    different lengths.
+    different lengths, or when ``X`` has other than ``n_features`` columns.
     """
     try:
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
@@ -87,6 +101,7 @@ def load_partition(X, y, groups, index, *, ensure_all_finite=True):
             raise
         raise ValueError(f"X column {found[0]!r} holds text ({found[2]}), but "
                          f"the rankers take numbers only: {TEXT_FIX}") from exc
+    check_width(X, n_features, index)
     n = X.shape[0]
     if y is None:
         raise ValueError("y is required.")
@@ -205,13 +220,14 @@ def validation_sums(part, w, k):
 
 
 def score_sums(X, y, groups, index, scorer, k, classes, estimator_name,
-               ensure_all_finite=True):
+               ensure_all_finite=True, n_features=None):
     """pAp@k gain sums of one partition of a scoring set, and its groups.
 
     ``scorer(X)`` scores the partition's checked rows.
     """
     part = load_partition(X, y, groups, index,
-                          ensure_all_finite=ensure_all_finite)
+                          ensure_all_finite=ensure_all_finite,
+                          n_features=n_features)
     if part.X.shape[0] == 0:
         return 0.0, 0, part.group_labels
     pos_label = check_fitted_labels(part.y, classes, estimator_name=estimator_name)
@@ -227,9 +243,10 @@ def code_categories(X, categories):
     return categorical_codes(X, categories)[0]
 
 
-def decision_block(X, scorer, ensure_all_finite=True):
+def decision_block(X, scorer, ensure_all_finite=True, n_features=None):
     """``scorer(X_b)`` of one checked block (e.g. :func:`linear_scores`)."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                     ensure_min_samples=0, input_name="X",
                     ensure_all_finite=ensure_all_finite)
+    check_width(X, n_features)
     return scorer(X)

@@ -373,6 +373,18 @@ def test_every_candidate_diverging_is_an_error(tmp_path, capsys):
     assert not (tmp_path / "m.json").exists()
 
 
+@pytest.mark.parametrize("scale", ["minmax", "none"])
+def test_constant_features_get_scaling_advice_only_when_unscaled(tmp_path, capsys,
+                                                                 scale):
+    X, y, users, items = make_dataset(seed=1)
+    path = dataset_csv(tmp_path / "const.csv", np.ones_like(X), y, users, items)
+    assert main(["fit", str(path), *FIT, "--method", "papk", "--scale", scale,
+                 "--out", str(tmp_path / "m.json"), "-q", *FAST]) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "learned nothing" in err
+    assert ("--scale minmax or standard" in err) == (scale == "none")
+
+
 def test_a_model_that_cannot_rank_is_an_error(tmp_path, capsys):
     # every feature is constant within a user: no model can rank a user's items
     X, y, users, items = make_dataset(seed=2)

@@ -30,9 +30,10 @@ class _Scores:
     """A fitted 'model' whose scores are given (and whose last step says
     whether it diverged)."""
 
-    def __init__(self, sign, diverged=False):
+    def __init__(self, sign, diverged=False, scaled=False):
         self.sign = sign
         self.diverged_ = diverged
+        self.named_steps = {"scale": "a scaler" if scaled else "passthrough"}
 
     def decision_function(self, X):
         return self.sign * X[:, 0]
@@ -42,13 +43,14 @@ class _Scores:
 
 
 def _check(sign, capsys, params=None, grid=None, X=None, diverged=False,
-           command="fit", method="avg", grid_name="small"):
+           command="fit", method="avg", grid_name="small", scaled=False):
     rng = np.random.default_rng(0)
     groups = np.repeat(np.arange(20), 15)
     y = (rng.random(groups.shape[0]) < 0.3).astype(int)
     if X is None:
         X = (y + rng.normal(scale=0.3, size=y.shape[0]))[:, None]
-    tuned = Tuned(_Scores(sign, diverged), params or {}, None, grid or {}, 0.0)
+    tuned = Tuned(_Scores(sign, diverged, scaled), params or {}, None, grid or {},
+                  0.0)
     check_tuned(tuned, X, y, groups, 5, Progress(), "avg", method=method,
                 command=command, grid_name=grid_name)
     return capsys.readouterr().err
@@ -172,6 +174,13 @@ def test_hints_name_only_what_the_method_takes(capsys, command, method, flat,
     err = _check(-1, capsys, command=command, method=method)
     assert (f"(--grid paper{others if fit else ''}) or "
             f"{'another --method' if fit else 'other --methods'}") in err
+
+
+def test_scaled_features_get_no_advice_to_scale_them(capsys):
+    with pytest.raises(CLIError) as exc:
+        _check(1, capsys, X=np.ones((300, 1)), method="papk", scaled=True)
+    assert "--scale" not in str(exc.value)
+    assert str(exc.value).endswith("Check that the features vary within users.")
 
 
 @pytest.mark.parametrize("command", ["fit", "compare"])

@@ -9,7 +9,7 @@ import dask.array as da
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 
 import skpapk
 from skpapk.dask import PApKAvgRanker, PApKRanker, partition_by_group
@@ -188,3 +188,121 @@ def test_partition_by_group_rejects_other_inputs():
         partition_by_group(dg, groups=np.arange(4))
     with pytest.raises(ValueError, match="same rows"):
         partition_by_group(da.zeros(5, chunks=5), groups=dg)
+
+
+def _shuffled_columns(method):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(2)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["label"], frame["user"] = y, groups
+    ddf = dd.from_pandas(frame.sample(frac=1.0, random_state=0), npartitions=4)
+    shuffled = (partition_by_group(ddf, groups="user") if method is None
+                else ddf.shuffle(on="user", shuffle_method=method))
+    local = skpapk.PApKRanker(k=5).fit(X, y, groups=groups)
+    return shuffled, local
+
+
+def test_columns_taken_apart_from_partition_by_group_line_up():
+    # without a distributed Client, dask's default shuffle ("disk") orders a
+    # partition's rows anew at every computation: partition_by_group uses
+    # "tasks", so columns computed apart hold the same rows
+    shuffled, local = _shuffled_columns(None)
+
+    def column(names):
+        return shuffled[names].to_dask_array(lengths=True)
+
+    for _ in range(3):
+        remote = PApKRanker(k=5).fit(column(["a", "b", "c", "d"]),
+                                     column("label"), groups=column("user"))
+        np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+
+
+def test_columns_taken_apart_from_a_disk_shuffle_are_refused():
+    shuffled, local = _shuffled_columns("disk")
+    features = ["a", "b", "c", "d"]
+    X, y = shuffled[features].to_dask_array(), shuffled["label"].to_dask_array()
+    with pytest.raises(ValueError, match="'disk' method .* would not line up"):
+        PApKRanker(k=5).fit(X, y, groups=shuffled["user"].to_dask_array())
+    with pytest.raises(ValueError, match="'disk' method"):
+        PApKRanker(k=5).fit(shuffled[features], y, groups=shuffled["user"])
+    # the DataFrame with its own Series: joined by index, the same rows
+    remote = PApKRanker(k=5).fit(shuffled[features], shuffled["label"],
+                                 groups=shuffled["user"])
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # users of one label
+        got = remote.score(shuffled[features], shuffled["label"], shuffled["user"])
+        rows = shuffled.compute()  # one computation: the columns agree
+        expected = local.score(rows[features].to_numpy(), rows["label"],
+                               rows["user"])
+    assert got == pytest.approx(expected)
+    with pytest.raises(ValueError, match="'disk' method"):
+        remote.score(shuffled[features], y, shuffled["user"].to_dask_array())
+    remote.decision_function(shuffled[features]).compute()  # alone: no alignment
+
+
+def test_chunks_narrower_or_wider_than_declared_are_named():
+    X, y, groups = grouped_data(3)
+    order = np.argsort(groups, kind="stable")
+    X, y, groups = X[order], y[order], groups[order]
+    cut = int(np.searchsorted(groups, groups[X.shape[0] // 2]))
+    chunks = ((cut, X.shape[0] - cut),)
+    dy, dg = da.from_array(y, chunks=chunks), da.from_array(groups, chunks=chunks)
+    n = X.shape[1]
+    wide = np.c_[X, X]
+
+    def declared(width):  # the second chunk's real width differs from n
+        return da.concatenate([
+            da.from_delayed(dask.delayed(X[:cut]), (cut, n), float),
+            da.from_delayed(dask.delayed(wide[cut:, :width]),
+                            (X.shape[0] - cut, n), float)])
+
+    for width in (n - 1, n + 1):
+        with pytest.raises(ValueError, match=f"Partition 1 of X has {width} "
+                                             f"columns, but X declares {n}"):
+            PApKRanker(k=5).fit(declared(width), dy, groups=dg)
+    ranker = PApKRanker(k=5).fit(da.from_array(X, chunks=(chunks[0], n)), dy,
+                                 groups=dg)
+    with pytest.raises(ValueError, match=f"Partition 1 of X has {n + 1} columns"):
+        ranker.score(declared(n + 1), dy, dg)
+    with pytest.raises(ValueError, match=f"A block of X has {n + 1} columns"):
+        ranker.decision_function(declared(n + 1)).compute()
+
+
+def test_known_and_unknown_chunk_sizes_are_named():
+    X, y, groups = grouped_data(0)
+    dX, dg = da.from_array(X, chunks=(100, X.shape[1])), da.from_array(groups,
+                                                                       chunks=100)
+    masked = dg[dg >= 0]  # the same rows, sizes unknown
+    with pytest.raises(ValueError, match=r"groups has unknown chunk sizes.*"
+                                         r"compute_chunk_sizes\(\) on groups"):
+        partition_by_group(dX, groups=masked)
+    with pytest.raises(ValueError, match=r"arrays\[0\] has unknown chunk sizes"):
+        partition_by_group(dX[dg >= 0], groups=dg)
+    X2, g2 = partition_by_group(dX[dg >= 0], groups=masked)  # all unknown: fine
+    assert g2.compute().shape == groups.shape
+
+
+def test_labels_of_other_types_in_other_partitions_are_refused():
+    X, y, groups = grouped_data(3)
+    order = np.argsort(groups, kind="stable")
+    X, y, groups = X[order], y[order], groups[order]
+    cut = int(np.searchsorted(groups, groups[X.shape[0] // 2]))
+    words = np.where(y[:cut] == 1, "yes", "no").astype(object)
+    dy = da.concatenate([da.from_delayed(dask.delayed(part), part.shape, object)
+                         for part in (words, y[cut:])])
+    chunks = ((cut, X.shape[0] - cut),)
+    with pytest.raises(TypeError, match=r"y mixes labels of types \['number', "
+                                        r"'str'\] across its partitions"):
+        PApKRanker(k=5, pos_label="yes").fit(
+            da.from_array(X, chunks=(chunks[0], X.shape[1])), dy,
+            groups=da.from_array(groups, chunks=chunks))
+
+
+def test_a_column_y_in_memory_is_named():
+    X, y, groups = grouped_data(0)
+    dX = da.from_array(X, chunks=(X.shape[0], X.shape[1]))
+    with pytest.raises(ValueError, match=r"y must be 1-D .* got shape "
+                                         rf"\({y.shape[0]}, 1\); use y\.ravel"):
+        PApKRanker(k=5).fit(dX, y[:, None], groups=groups)
