@@ -132,6 +132,68 @@ def test_routing_changes_the_search_scores_that_the_warning_is_about():
     assert not np.allclose(off, on)
 
 
+def test_rfecv_without_routing_warns_at_fit():
+    # RFECV gave groups to its splitter only: each fold's ranker was fitted
+    # on all its rows as one group, without a word (cross_val_score warned)
+    from sklearn.feature_selection import RFE, RFECV
+
+    from skpapk.metrics import papk_scorer
+
+    X, y, g = make_data()
+    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None)
+    selector = RFECV(ranker, cv=GroupKFold(3), scoring=papk_scorer(3))
+    messages = missing_groups_messages(lambda: selector.fit(X, y, groups=g))
+    assert messages and all(m.startswith("PApKAvgRanker.fit got groups=None "
+                                         "inside") for m in messages)
+    assert all(re.search(ROUTING_FIX, m) for m in messages)
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert missing_groups_messages(lambda: selector.fit(X, y, groups=g)) == []
+    # a plain RFE fits the ranker as asked: no warning
+    assert missing_groups_messages(lambda: RFE(ranker).fit(X, y)) == []
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_search_score_without_groups_names_the_search_score(routing):
+    # gs.score(X, y) is the user's call, not a fold: the message named test
+    # folds (routing off) or said to turn routing on (routing on)
+    X, y, g = make_data()
+    search = GridSearchCV(PApKAvgRanker(k=3, max_iter=5, tol=None),
+                          {"k": [2, 3]}, cv=GroupKFold(3))
+    with sklearn.config_context(enable_metadata_routing=routing):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingGroupsWarning)
+            search.fit(X, y, groups=g)
+        messages = missing_groups_messages(lambda: search.score(X, y))
+        assert len(messages) == 1
+        assert messages[0].startswith(
+            "PApKAvgRanker.score got groups=None from GridSearchCV.score")
+        assert "test fold" not in messages[0]
+        assert "search.score(X, y, groups=groups)" in messages[0]
+        assert ("sklearn.set_config(enable_metadata_routing=True)"
+                in messages[0]) is not routing
+        if routing:  # the advice works
+            assert missing_groups_messages(
+                lambda: search.score(X, y, groups=g)) == []
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_permutation_importance_without_groups_gets_a_way_to_pass_them(routing):
+    from sklearn.inspection import permutation_importance
+
+    X, y, g = make_data()
+    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None).fit(X, y, groups=g)
+    with sklearn.config_context(enable_metadata_routing=routing):
+        messages = missing_groups_messages(lambda: permutation_importance(
+            ranker, X, y, n_repeats=1, random_state=0))
+        assert messages and "enable_metadata_routing" not in messages[0]
+        assert "scoring=lambda est, X, y: est.score(X, y, groups=groups)" \
+            in messages[0]
+        # the advice works
+        assert missing_groups_messages(lambda: permutation_importance(
+            ranker, X, y, n_repeats=1, random_state=0,
+            scoring=lambda est, X, y: est.score(X, y, groups=g))) == []
+
+
 # --- outside a search --------------------------------------------------------
 
 @pytest.mark.parametrize("ranker", RANKERS, ids=IDS)

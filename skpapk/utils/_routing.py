@@ -20,12 +20,26 @@ from ..exceptions import MissingGroupsWarning
 #: the stack means the ranker is fitted or scored by GridSearchCV,
 #: RandomizedSearchCV, the halving searches (their refit included),
 #: cross_validate, cross_val_score, cross_val_predict, learning_curve,
-#: validation_curve or permutation_test_score.
+#: validation_curve or permutation_test_score -- or that a fitted search's own
+#: ``score`` scores its ``best_estimator_`` (told apart by
+#: :func:`_model_selection_call`).
 _MODEL_SELECTION_MODULES = frozenset({
     "sklearn.model_selection._validation",
     "sklearn.model_selection._search",
     "sklearn.model_selection._search_successive_halving",
 })
+
+#: The modules of the searches: their ``score`` method is a call of the
+#: user's, on the refitted ``best_estimator_``, not a cross-validation fold.
+_SEARCH_MODULES = frozenset({
+    "sklearn.model_selection._search",
+    "sklearn.model_selection._search_successive_halving",
+})
+
+#: RFECV's module: its ``fit`` cross-validates the estimator (the folds, in
+#: ``_rfe_single_fit``, and the final fits), but the plain RFE of the same
+#: module fits it as the user asked.
+_RFE_MODULE = "sklearn.feature_selection._rfe"
 
 _ROUTING_FIX = (
     "Turn metadata routing on, sklearn.set_config(enable_metadata_routing=True) "
@@ -45,9 +59,45 @@ def _in_module(*modules):
     return False
 
 
+def _is_rfecv_fit(frame):
+    """Whether ``frame`` is :class:`~sklearn.feature_selection.RFECV`'s ``fit``."""
+    if (frame.f_globals.get("__name__") != _RFE_MODULE
+            or frame.f_code.co_name != "fit"):
+        return False
+    from sklearn.feature_selection import RFECV
+
+    return isinstance(frame.f_locals.get("self"), RFECV)
+
+
+def _model_selection_call():
+    """Which scikit-learn model-selection call, if any, is on the call stack.
+
+    Returns
+    -------
+    call : None, "cv" or str
+        None: no model-selection routine. ``"cv"``: a routine that fits or
+        scores cross-validation folds (a search's ``fit``, its refit
+        included, ``cross_validate``, ``learning_curve``, RFECV's ``fit``...).
+        Else the name of the search class whose ``score`` the user called
+        (``"GridSearchCV"``): the only model-selection frames are those of a
+        fitted search's ``score``, not of a fold (a search's ``score`` called
+        by an outer ``cross_validate`` is a fold).
+    """
+    search = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__")
+        if module in _SEARCH_MODULES and frame.f_code.co_name == "score":
+            search = type(frame.f_locals.get("self")).__name__
+        elif module in _MODEL_SELECTION_MODULES or _is_rfecv_fit(frame):
+            return "cv"
+        frame = frame.f_back
+    return search
+
+
 def _in_model_selection():
-    """Whether a scikit-learn model-selection routine is on the call stack."""
-    return _in_module(*_MODEL_SELECTION_MODULES)
+    """Whether a scikit-learn model-selection routine fits or scores folds."""
+    return _model_selection_call() == "cv"
 
 
 #: scikit-learn's modules of the wrappers around skpapk's methods and
@@ -85,17 +135,29 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
     """Warn when ``groups=None`` most likely lost the groups; record fit groups.
 
     Every ranker calls this in ``fit``, ``partial_fit`` and ``score``. A
-    :class:`~skpapk.exceptions.MissingGroupsWarning` naming
-    ``sklearn.set_config(enable_metadata_routing=True)`` is issued when
+    :class:`~skpapk.exceptions.MissingGroupsWarning` is issued when
     ``groups`` is None and
 
     - metadata routing is off and a scikit-learn model-selection routine
-      (a search, ``cross_validate``, ``learning_curve``...) is on the call
-      stack: that routine gave ``groups`` to its splitter only; or
+      (a search, ``cross_validate``, ``learning_curve``, RFECV's ``fit``...)
+      fits or scores a fold (or a search refits): that routine gave
+      ``groups`` to its splitter only; the message names
+      ``sklearn.set_config(enable_metadata_routing=True)``;
+    - ``method="score"`` is called by a fitted search's own ``score``
+      (``search.score(X, y)``, not a fold), with routing off, or with
+      routing on and a ranker fitted on more than one group: the message
+      says how to pass ``groups`` to that call; or
     - ``method="score"`` and the ranker was fitted on more than one group
       (the message says so when a scikit-learn ``Pipeline`` with routing
       off called it: ``Pipeline.score`` passes its last step no ``groups``,
-      even when given some).
+      even when given some; and when ``permutation_importance`` did, which
+      passes none, routing or not). Routing advice is given only while
+      routing is off.
+
+    Inside joblib workers (``n_jobs`` > 1 with a process-based backend,
+    scikit-learn's default) the warning is issued in the worker: it is
+    printed there but never reaches the caller's ``warnings.catch_warnings``
+    or ``pytest.warns``.
 
     Parameters
     ----------
@@ -129,27 +191,53 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
     if groups is not None:
         return
     name = f"{type(estimator).__name__}.{method}"
-    if not sklearn.get_config()["enable_metadata_routing"] and _in_model_selection():
+    routing = sklearn.get_config()["enable_metadata_routing"]
+    call = _model_selection_call()
+    if not routing and call == "cv":
         what = ("fitted the ranker on all its training rows as ONE group (user)"
                 if method != "score" else
                 "scored each test fold as ONE list, not per group (user)")
         message = (
             f"{name} got groups=None inside a scikit-learn model-selection "
-            f"routine (GridSearchCV, cross_validate, ...) while metadata routing "
-            f"is off: scikit-learn then passes groups to the splitter only, so "
-            f"it {what} and the scores, and the model a search picks, are not "
-            f"the per-user ones. {_ROUTING_FIX} If all the rows really form one "
-            f"list, ignore this warning."
+            f"routine (GridSearchCV, cross_validate, RFECV, ...) while metadata "
+            f"routing is off: scikit-learn then passes groups to the splitter "
+            f"only, so it {what} and the scores, and the model a search picks, "
+            f"are not the per-user ones. {_ROUTING_FIX} If all the rows really "
+            f"form one list, ignore this warning."
+        )
+    elif method == "score" and call not in (None, "cv") and (
+            not routing or getattr(estimator, "_n_fit_groups", 1) > 1):
+        # a fitted search's own score, on the user's rows: not a fold (with
+        # routing off, its refit saw no groups either: no count to go by)
+        if routing:
+            fix = f"search.score(X, y, groups=groups) (the {call} routes them)."
+        else:
+            fix = (f"search.best_estimator_.score(X, y, groups=groups), or turn "
+                   f"metadata routing on, sklearn.set_config("
+                   f"enable_metadata_routing=True), and call search.score(X, "
+                   f"y, groups=groups): with routing off, {call}.score passes "
+                   f"no groups (and refuses them).")
+        message = (
+            f"{name} got groups=None from {call}.score, so the rows are scored "
+            f"as ONE list, not per group (user): pass groups to score each "
+            f"group's list (micro-pAp@k): {fix} If X holds a single group's "
+            f"rows, pass groups=np.zeros(len(X)) to say so."
         )
     elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
         fix = "score each group's list (micro-pAp@k)"
-        if (_in_module("sklearn.pipeline")
-                and not sklearn.get_config()["enable_metadata_routing"]):
+        if _in_module("sklearn.inspection._permutation_importance"):
+            fix += (". permutation_importance passes its scorer no groups, "
+                    "with metadata routing on or off; with max_samples=1.0 "
+                    "(the default) it keeps every row in place, so pass "
+                    "scoring=lambda est, X, y: est.score(X, y, groups=groups).")
+        elif _in_module("sklearn.pipeline") and not routing:
             fix += (". A scikit-learn Pipeline gives its last step no groups "
                     "while metadata routing is off, even when its score got "
                     "some: turn routing on, sklearn.set_config("
                     "enable_metadata_routing=True), and pass groups to the "
                     "pipeline's score.")
+        elif routing:
+            fix += "."
         else:
             fix += f". Inside a search or cross_validate: {_ROUTING_FIX}"
         message = (

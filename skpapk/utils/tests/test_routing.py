@@ -76,3 +76,88 @@ def test_records_the_fit_groups_and_warns_at_score():
 def test_unfitted_estimator_scored_without_groups_does_not_warn():
     assert messages_of(
         lambda: check_groups_routing(Estimator(), None, method="score")) == []
+
+
+
+
+def call_search_score(func, module="sklearn.model_selection._search"):
+    """``GridSearchCV().score(func)`` with ``score`` a frame of ``module``."""
+    namespace = {"__name__": module}
+    exec("def score(self, func):\n    return func()\n", namespace)
+    search = type("GridSearchCV", (), {"score": namespace["score"]})()
+    return search.score(func)
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_a_search_s_own_score_is_not_a_fold(routing):
+    # gs.score(X, y) after the search: "scored each test fold as ONE list"
+    # (routing off) and "turn metadata routing on" (routing on) were wrong
+    est = Estimator()
+    check_groups_routing(est, [0, 1], method="fit", n_groups=2)
+    with sklearn.config_context(enable_metadata_routing=routing):
+        messages = messages_of(lambda: call_search_score(
+            lambda: check_groups_routing(est, None, method="score")))
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        "Estimator.score got groups=None from GridSearchCV.score")
+    assert "search.score(X, y, groups=groups)" in messages[0]
+    assert "test fold" not in messages[0]
+    assert ("Turn metadata routing on" in messages[0]) is False
+    assert ("turn metadata routing on" in messages[0]) is not routing
+
+
+def test_a_search_s_score_inside_an_outer_cross_validation_is_a_fold():
+    est = Estimator()
+    messages = messages_of(lambda: call_from_module(
+        "sklearn.model_selection._validation", lambda: call_search_score(
+            lambda: check_groups_routing(est, None, method="score"))))
+    assert len(messages) == 1 and "scored each test fold as ONE list" in messages[0]
+
+
+def test_search_score_of_one_group_with_routing_does_not_warn():
+    est = Estimator()
+    check_groups_routing(est, None, method="fit", n_groups=1)
+    with sklearn.config_context(enable_metadata_routing=True):
+        assert messages_of(lambda: call_search_score(
+            lambda: check_groups_routing(est, None, method="score"))) == []
+
+
+def test_no_routing_advice_when_routing_is_on():
+    est = Estimator()
+    check_groups_routing(est, [0, 1], method="fit", n_groups=2)
+    with sklearn.config_context(enable_metadata_routing=True):
+        messages = messages_of(
+            lambda: check_groups_routing(est, None, method="score"))
+    assert len(messages) == 1 and "fitted on 2 groups" in messages[0]
+    assert "enable_metadata_routing" not in messages[0]
+
+
+@pytest.mark.parametrize("routing", [False, True])
+def test_permutation_importance_gets_its_own_advice(routing):
+    est = Estimator()
+    check_groups_routing(est, [0, 1], method="fit", n_groups=2)
+    with sklearn.config_context(enable_metadata_routing=routing):
+        messages = messages_of(lambda: call_from_module(
+            "sklearn.inspection._permutation_importance",
+            lambda: check_groups_routing(est, None, method="score")))
+    assert len(messages) == 1
+    assert "permutation_importance passes its scorer no groups" in messages[0]
+    assert "scoring=lambda est, X, y: est.score(X, y, groups=groups)" in messages[0]
+    assert "enable_metadata_routing" not in messages[0]
+
+
+def test_rfecv_fit_is_model_selection_but_rfe_fit_is_not():
+    from sklearn.feature_selection import RFE, RFECV
+
+    est = Estimator()
+    namespace = {"__name__": "sklearn.feature_selection._rfe"}
+    exec("def fit(self, func):\n    return func()\n", namespace)
+
+    def messages_in_fit_of(selector):
+        return messages_of(lambda: namespace["fit"](
+            selector, lambda: check_groups_routing(est, None, method="fit")))
+
+    rfecv = messages_in_fit_of(RFECV(Estimator()))
+    assert len(rfecv) == 1 and "RFECV" in rfecv[0]
+    assert "sklearn.set_config(enable_metadata_routing=True)" in rfecv[0]
+    assert messages_in_fit_of(RFE(Estimator())) == []
