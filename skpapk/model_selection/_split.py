@@ -33,12 +33,13 @@ from ..utils._validation import (
 )
 
 
-def _encode_labels(y, n_samples, *, input_name="y"):
-    """Integer codes of a discrete target used for stratification."""
+def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)"):
+    """Integer codes of a discrete target used for stratification;
+    ``example`` is the call a missing ``y`` is told to make."""
     if y is None:
         raise ValueError(
             f"{input_name} is required: the rows of every group are stratified "
-            f"by label. Pass the target, e.g. split(X, y, groups)."
+            f"by label. Pass the target, e.g. {example}."
         )
     check_label_values(y, input_name=input_name)  # a list keeps its types
     y = np.asarray(y)
@@ -62,13 +63,18 @@ def _encode_labels(y, n_samples, *, input_name="y"):
     return codes.reshape(-1).astype(np.intp, copy=False), classes.shape[0]
 
 
-def _require_groups(groups, n_samples):
+_SPLIT_GROUPS_EXAMPLE = (
+    "split(X, y, groups=user_ids); under metadata routing pass it as "
+    "params={'groups': user_ids} or fit(X, y, groups=user_ids)")
+
+
+def _require_groups(groups, n_samples, *, example=_SPLIT_GROUPS_EXAMPLE):
+    """``check_groups`` of required ``groups``; ``example`` is the call a
+    missing one is told to make."""
     if groups is None:
         raise ValueError(
             "groups is required: every group's (user's) rows are split into "
-            "the parts. Pass one group id per row, e.g. split(X, y, "
-            "groups=user_ids); under metadata routing pass it as "
-            "params={'groups': user_ids} or fit(X, y, groups=user_ids)."
+            f"the parts. Pass one group id per row, e.g. {example}."
         )
     return check_groups(groups, n_samples)
 
@@ -346,10 +352,11 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     True
     """
     sizes = _check_sizes(sizes)
-    if y is None:
-        _encode_labels(None, 0)  # raises, naming y
+    if y is None:  # raises, naming y
+        _encode_labels(None, 0, example="within_group_split(y, groups)")
     n = _num_samples(y)
-    group_codes, labels = _require_groups(groups, n)
+    group_codes, labels = _require_groups(
+        groups, n, example="within_group_split(y, groups=user_ids)")
     label_codes, n_classes = _encode_labels(y, n)
     rng = validate_random_state(random_state)
     seg = _segment_ranks(label_codes, n_classes, group_codes, labels.shape[0], rng)

@@ -347,10 +347,15 @@ def test_within_group_split_bad_sizes(sizes, error, match):
 
 
 def test_within_group_split_requires_y_and_groups():
-    with pytest.raises(ValueError, match="^groups is required"):
+    # the messages named the splitter's split(X, y, groups) and routing
+    with pytest.raises(ValueError, match="^groups is required") as info:
         within_group_split([0, 1], None)
-    with pytest.raises(ValueError, match="^y is required"):
+    assert "e.g. within_group_split(y, groups=user_ids)." in str(info.value)
+    assert "split(X" not in str(info.value) and "params=" not in str(info.value)
+    with pytest.raises(ValueError, match="^y is required") as info:
         within_group_split(None, [0, 0])
+    assert "e.g. within_group_split(y, groups)." in str(info.value)
+    assert "split(X" not in str(info.value)
     with pytest.raises(ValueError, match="groups has 3 labels"):
         within_group_split([0, 1], [0, 0, 1])
 
