@@ -14,7 +14,7 @@ from sklearn.utils import (
 from sklearn.utils.multiclass import type_of_target
 
 from ._groups import encode_compact_ints
-from ._routing import _stacklevel
+from ._routing import _in_model_selection, _stacklevel
 
 #: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
 MAX_K = int(np.iinfo(np.int64).max)
@@ -254,9 +254,18 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     if groups.ndim != 1:
         groups = column_1d(groups, input_name=input_name)
     if groups.shape[0] != n_samples:
+        fold = ""
+        if _in_model_selection():
+            fold = (
+                f" These rows may be those of a cross-validation fold: "
+                f"{input_name} must have one label per row of the full X given "
+                f"to the search or cross_validate (scikit-learn cuts metadata "
+                f"into folds only when it has that length, and passes it "
+                f"unsliced otherwise)."
+            )
         raise ValueError(
             f"{input_name} has {groups.shape[0]} labels but there are {n_samples} "
-            f"rows; pass one group (user / query) id per row."
+            f"rows; pass one group (user / query) id per row.{fold}"
         )
     if groups.dtype.kind == "f" and not np.all(np.isfinite(groups)):
         raise ValueError(

@@ -314,3 +314,30 @@ def test_float_array_refuses_booleans(values):
 def test_float_array_takes_numbers(values, expected):
     got = float_array(values, input_name="w", expected="a vector of numbers")
     assert got.dtype == np.float64 and got.tolist() == expected
+
+
+@pytest.mark.parametrize("routing", [True, False])
+def test_groups_of_the_wrong_length_in_a_fold_say_so(routing):
+    # "groups has 175 labels but there are 120 rows": 120 is a training fold,
+    # X has 180 (scikit-learn passes metadata of another length unsliced)
+    import sklearn
+    from sklearn.model_selection import KFold, cross_validate
+
+    from skpapk import PApKAvgRanker
+    from skpapk.datasets import make_papk_simulation
+    from skpapk.metrics import micro_papk_scorer
+
+    X, y, g = make_papk_simulation(6, n_pos=5, n_neg=25, n_features=4,
+                                   random_state=0)
+    with sklearn.config_context(enable_metadata_routing=routing):
+        with pytest.raises(ValueError, match=re.escape(
+                "groups has 175 labels but there are 120 rows; pass one group "
+                "(user / query) id per row. These rows may be those of a "
+                "cross-validation fold: groups must have one label per row of "
+                "the full X")):
+            cross_validate(PApKAvgRanker(k=3), X, y, cv=KFold(3),
+                           scoring=micro_papk_scorer(3) if routing else None,
+                           params={"groups": g[:-5]}, error_score="raise")
+    # outside a cross-validation, no folds to speak of
+    with pytest.raises(ValueError, match="per row.$"):
+        PApKAvgRanker(k=3).fit(X, y, groups=g[:-5])
