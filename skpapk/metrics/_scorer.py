@@ -151,6 +151,15 @@ def ranking_scores(estimator, X, pos_label=None):
         column = classes.index(pos_label)
     if hasattr(estimator, "decision_function"):
         scores = estimator.decision_function(X)
+        shape = np.shape(scores)
+        if len(shape) == 2 and shape[1] != 1:
+            raise ValueError(
+                f"{type(estimator).__name__}.decision_function returned shape "
+                f"{shape} (one column per class: a multiclass or multilabel "
+                f"model); a ranking scorer needs a binary classifier (two "
+                f"classes) or an estimator with a 1-d decision_function or "
+                f"predict. Fit the classifier on the binary relevance labels."
+            )
         return -scores if column == 0 else scores
     if _is_classifier(estimator) and hasattr(estimator, "predict_proba"):
         proba = estimator.predict_proba(X)

@@ -257,6 +257,25 @@ def test_scorers_use_predict_proba_of_a_classifier_without_decision_function():
         papk_scorer(k=4)(GaussianNB().fit(X, y3), X, y)
 
 
+@pytest.mark.parametrize("make_scorer", [papk_scorer, micro_papk_scorer])
+def test_scorers_refuse_a_multiclass_decision_function_naming_the_model(
+        make_scorer):
+    # the message was papk_score's, "pass a single column, e.g.
+    # y_score[:, 0]": the scorer's user has no y_score
+    X, y, groups = _data(seed=4)
+    y3 = y.copy()
+    y3[::7] = 2
+    model = LogisticRegression().fit(X, y3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match=(
+                r"^LogisticRegression\.decision_function returned shape "
+                r"\(\d+, 3\) .*a ranking scorer needs a binary classifier")
+                ) as info:
+            make_scorer(3)(model, X, y, **(
+                {"groups": groups} if make_scorer is micro_papk_scorer else {}))
+    assert "y_score" not in str(info.value)
+
+
 def test_scorer_without_any_scoring_method():
     class NoMethod(BaseEstimator):
         pass
