@@ -160,8 +160,10 @@ def check_score_sample_weight(estimator, sample_weight):
         raise ValueError(
             f"{type(estimator).__name__}.score does not support sample_weight: "
             f"micro-pAp@k is the unweighted mean over groups (users); "
-            f"leave sample_weight=None, or call skpapk.metrics.papk_score "
-            f"with average=None and weigh the per-group values yourself."
+            f"leave sample_weight=None (under metadata routing: "
+            f"set_score_request(sample_weight=False)), or call "
+            f"skpapk.metrics.papk_score with average=None and weigh the "
+            f"per-group values yourself."
         )
 
 

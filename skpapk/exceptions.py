@@ -11,7 +11,8 @@ class MissingGroupsWarning(UserWarning):
 
     - inside a scikit-learn model-selection routine
       (:class:`~sklearn.model_selection.GridSearchCV`,
-      :func:`~sklearn.model_selection.cross_validate`, ...) while metadata
+      :func:`~sklearn.model_selection.cross_validate`,
+      :class:`~sklearn.feature_selection.RFECV`, ...) while metadata
       routing is off: scikit-learn then gives ``groups`` to the splitter only,
       so each candidate is fitted on all its training rows as one group and
       each test fold is scored as one list; the search can pick a worse model
@@ -22,7 +23,12 @@ class MissingGroupsWarning(UserWarning):
       (micro-pAp@k). The fix is to pass ``groups``; to a
       :class:`~sklearn.pipeline.Pipeline`'s ``score``, with metadata routing
       on (with routing off, ``Pipeline.score`` gives its last step no
-      ``groups``, even when given some).
+      ``groups``, even when given some), or to a fitted search's own
+      ``score``.
+
+    With ``n_jobs`` greater than 1, the warnings of the folds are issued in
+    joblib's worker processes: they are printed there, but never reach the
+    caller's ``warnings.catch_warnings`` or ``pytest.warns``.
 
     See Also
     --------

@@ -228,7 +228,9 @@ def test_pipeline_with_scaler_routes_groups():
 def test_score_rejects_sample_weight():
     X, y, g = make_data(3)
     ranker = PApKAvgRanker(k=5, max_iter=3).fit(X, y, groups=g)
-    with pytest.raises(ValueError, match="does not support sample_weight"):
+    with pytest.raises(ValueError, match=r"does not support sample_weight.*under "
+                                         r"metadata routing: set_score_request\("
+                                         r"sample_weight=False\)"):
         ranker.score(X, y, groups=g, sample_weight=np.ones(len(y)))
 
 
