@@ -594,7 +594,9 @@ class PApKBoostRanker(BaseRanker):
     ``sample_weight`` weighs the rows of the loss. Under the skpapk
     objectives they are exact frequency weights of the loss: a row of
     weight 2 has the gradient and Hessian of two copies of it in its
-    user's pairs and in ``n+``, ``n-``. LightGBM's own objectives weigh
+    user's pairs and in ``n+``, ``n-``; except in a user with more relevant
+    or irrelevant rows than ``truncation_level``, whose top rows are
+    counted in rows, not in weight. LightGBM's own objectives weigh
     rows as LightGBM does: ``"binary"`` multiplies each row's logistic
     gradient and Hessian by its weight, and ``"lambdarank"`` and
     ``"rank_xendcg"`` do so after computing the user's lambdas (not

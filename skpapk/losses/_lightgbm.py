@@ -84,7 +84,8 @@ class LightGBMObjective:
     surrogate : {"pairwise_logistic", "soft_papk"}, default="pairwise_logistic"
         A smooth surrogate of :data:`~skpapk.losses.SMOOTH_SURROGATES` (or
         a :class:`~skpapk.losses.SmoothPairwiseSurrogate` instance, used as
-        it is: ``temperature`` and ``group_weight`` are then ignored).
+        it is: ``temperature``, ``group_weight`` and ``truncation_level``
+        are then ignored; the instance's own hold).
         ``"pairwise_logistic"``: every pair of a user weighs alike (a
         surrogate of each user's AUC). ``"soft_papk"``: soft top-k weights
         of the pairs, which move from every pair (AUC, high
@@ -322,6 +323,7 @@ class LightGBMObjective:
         sizes = np.asarray(group)
         if (sizes.ndim != 1 or sizes.dtype.kind not in "iuf"
                 or not np.all(np.isfinite(sizes)) or np.any(sizes < 0)
+                or np.any(sizes > n)  # before the sum, which may wrap around
                 or np.any(sizes != np.round(sizes))
                 or int(sizes.sum()) != n):
             raise ValueError(

@@ -137,7 +137,10 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         pAUC(0, k/n-], ``"preck"``, the prec@k avg surrogate of Kar et al.
         (2015) (:class:`PrecAtKSurrogate`), or the smooth
         ``"pairwise_logistic"`` and ``"soft_papk"``
-        (:class:`PairwiseLogisticSurrogate`, :class:`SoftPApKSurrogate`).
+        (:class:`PairwiseLogisticSurrogate`, :class:`SoftPApKSurrogate`);
+        or a surrogate instance, used as it is: its own hyper-parameters
+        (``temperature``, ``group_weight``, ``truncation_level``) hold, and
+        ``temperature`` and ``group_weight`` below are ignored.
     temperature : float, default=1.0
         Temperature of ``"soft_papk"`` (ignored by the others).
     group_weight : {"uniform", "inverse_variance"}, default="uniform"
@@ -145,7 +148,9 @@ def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
         (:func:`~skpapk.losses.group_weights`); the others weigh every group
         alike.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights of the rows; smooth surrogates only.
+        Non-negative frequency weights of the rows; smooth surrogates only
+        (a surrogate instance with a ``truncation_level`` keeps the top rows
+        by count, not by weight: weights are then not exact copies).
     return_hessian : bool, default=False
         Also return the Hessian diagonal; smooth surrogates only.
     pos_label : int, float, bool or str, default=None

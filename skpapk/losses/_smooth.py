@@ -24,7 +24,9 @@ so every user counts equally, as in the mean over users of micro-pAp@k
 
 Row weights ``sample_weight`` act as frequency weights: a row of weight 2
 counts as two copies of the row (in ``n+``, ``n-``, the top-k masses and
-the pairs).
+the pairs). With a ``truncation_level`` ``T``, the top ``T`` rows of a
+label are counted in rows, not in weight, so a weighted row is then not
+exactly two copies.
 
 The gradient is exact, including the terms that flow through the soft
 thresholds (implicit differentiation of ``sum_i p_i = beta``). The Hessian
@@ -773,9 +775,11 @@ def _standardize(s, layout):
         var = np.bincount(codes, weights=weight * centred**2,
                           minlength=n_groups) / mass
     std = np.sqrt(np.where(mass > 0, var, 0.0))
-    # a spread below the rounding of the scores counts as no spread
+    # a spread below the rounding of the scores counts as no spread; and one
+    # below 1e-12 in absolute terms too (the pair losses are exact to about
+    # 1e-16, an error that the standardisation divides by the spread)
     scale = np.abs(np.where(mass > 0, mean, 0.0)) + std
-    std = np.where(std > 1e-12 * scale, std, 0.0)
+    std = np.where(std > 1e-12 * np.maximum(scale, 1.0), std, 0.0)
     row_std = std[codes]
     z = np.zeros_like(s)
     np.divide(centred, row_std, out=z, where=row_std > 0)
@@ -797,7 +801,8 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
     pairs of pAp@k's top ``beta`` relevant and top ``k'`` irrelevant rows
     (Definition 1 of Hiranandani et al., 2020). Not convex for a finite
     temperature (like the ramp surrogate, eq. 6, whose top-beta set moves
-    with the scores). In a group whose scores are all equal the memberships
+    with the scores). In a group whose scores are all equal (spread below
+    ``1e-12`` times the larger of 1 and the scores' size) the memberships
     are uniform.
 
     It reads ``k`` (the soft top ``min(k, n+)`` relevant and top

@@ -251,6 +251,9 @@ def test_objective_rejects_bad_parameters(params, match):
     ((np.array([1.0, 0.0]), np.zeros(2), np.array([1.0, -1.0]), [2]), "weight"),
     ((np.array([1.0, 0.0]), np.zeros(2), None, [np.inf, 2]), "group must hold"),
     ((np.array([1.0, 0.0]), np.zeros(2), None, [np.nan, 2]), "group must hold"),
+    # sizes whose int64 sum wraps around to the 4 rows (np.repeat crashed)
+    ((np.array([1.0, 0.0, 1.0, 0.0]), np.zeros(4), None, [2**62] * 4 + [4]),
+     "group must hold"),
     ((np.array([np.nan, 0.0, 0.0, 1.0]), np.zeros(4), None, [2, 2]),
      r"y_true \(the labels\) holds NaN"),
 ])

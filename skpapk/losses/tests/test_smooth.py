@@ -269,6 +269,22 @@ def test_equal_scores_give_uniform_memberships():
     np.testing.assert_allclose(grad, [-0.25, -0.25, 1 / 6, 1 / 6, 1 / 6])
 
 
+@pytest.mark.parametrize("spread", [1e-16, 1e-18, 1e-20])
+def test_a_spread_below_the_pair_losses_precision_counts_as_none(spread):
+    # the pair losses are exact to about 1e-16, an error that the
+    # standardisation divides by the spread: below 1e-12 the gradient was
+    # noise (entries of 60 at 1e-20); it is now that of equal scores
+    y = np.array([1, 0] * 6)
+    groups = np.repeat([0, 1], 6)
+    s = np.random.default_rng(3).normal(size=12)
+    _, tiny = surrogate_loss(y, spread * s, groups, k=2, surrogate="soft_papk")
+    _, equal = surrogate_loss(y, np.zeros(12), groups, k=2, surrogate="soft_papk")
+    np.testing.assert_allclose(tiny, equal, atol=1e-12)
+    # a spread of 1e-9 keeps its soft memberships (not those of equal scores)
+    _, small = surrogate_loss(y, 1e-9 * s, groups, k=2, surrogate="soft_papk")
+    assert np.abs(small - equal).max() > 1e-3
+
+
 def test_temperature_limits():
     """High T: every pair alike (AUC); low T: pAp@k's top pairs only."""
     y, s, groups = _data(10, n=60, n_groups=2)
