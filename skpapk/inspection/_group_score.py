@@ -85,6 +85,41 @@ def _check_labels(labels, baseline_shown):
                          f"the model, or pass show_baseline=False.")
 
 
+#: what the GroupScoreDisplays drew on an Axes, kept on the Axes: one entry
+#: per model or baseline, dropped once its artist is no longer on the Axes
+_DRAWN = "_skpapk_group_score_drawn"
+
+
+def _drawn_on(ax, kind, horizontal, metric_label, labels):
+    """The entries of what earlier calls drew on ``ax`` and still show (the
+    kind, the metric label, the model's label or None for a random
+    baseline, the baseline's ``(n_pos, values)``, a box's position and tick
+    label, an artist); refuses a call that would mix kinds or metrics on one
+    axis or repeat a model's name."""
+    children = ax.get_children()
+    drawn = [entry for entry in getattr(ax, _DRAWN, [])
+             if any(artist in children for artist in entry["artists"])]
+    setattr(ax, _DRAWN, drawn)
+    for entry in drawn[:1]:
+        if entry["kind"] != (kind, horizontal):
+            old, new = (f"kind={k!r}" + (" (horizontal)" if h else "")
+                        for k, h in (entry["kind"], (kind, horizontal)))
+            raise ValueError(
+                f"ax already shows a GroupScoreDisplay of {old}; this one has "
+                f"{new}: plot it on other axes, or pass the scores of every "
+                f"model as one dict to a single call.")
+        if entry["metric"] != metric_label:
+            raise ValueError(
+                f"ax already shows the {entry['metric']} of each user; this "
+                f"display's {metric_label} would share its axis: plot it on "
+                f"other axes.")
+    shown = [entry["label"] for entry in drawn if entry["label"] in labels]
+    if shown:
+        raise ValueError(
+            f"ax already shows a model named {shown[0]!r}: pass another name "
+            f"(name=...) so that one model does not hide the other.")
+    return drawn
+
 def _check_kind(kind):
     if kind not in _KINDS:
         raise ValueError(
@@ -166,6 +201,15 @@ class GroupScoreDisplay:
     paper's eq. 17 for pAp@k), shown in the legend (box plots: under each
     box, and as its mean marker).
 
+    To compare models, pass their scores as one dict (``{name: scores}``,
+    or a dict or list of estimators). A later call on the same ``ax`` adds
+    its models to those already drawn there, as scikit-learn's Displays do:
+    its boxes go after the earlier ones, whose tick labels stay, and its
+    histograms or points join the legend. The random baseline is not drawn
+    again where an equal one (the same users) is already shown. That call
+    must have the same ``kind`` (and box orientation) and the same metric
+    and ``k``, and new model names, else it raises a ``ValueError``.
+
     Parameters
     ----------
     scores : dict of str to ndarray of shape (n_groups,)
@@ -197,7 +241,8 @@ default="papk"
         Figure containing the plot.
     artists_ : dict of str to matplotlib artist(s)
         What was drawn for each model (and for ``"random ranking"`` when the
-        baseline is shown): the patches of its histogram (``kind="hist"``),
+        baseline is drawn, not when an equal one was already on the Axes):
+        the patches of its histogram (``kind="hist"``),
         its box (``kind="box"``) or its ``PathCollection`` (``kind="scatter"``).
     boxes_ : dict or None
         With ``kind="box"``, the dict returned by ``Axes.boxplot`` (keys
@@ -262,7 +307,9 @@ default="papk"
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to plot on; ``None`` creates a figure and axes.
+            Axes to plot on; ``None`` creates a figure and axes. Axes where
+            a GroupScoreDisplay has drawn keep its models: this call adds
+            after them (see the class docstring).
         name : str or list of str, default=None
             Labels of the models, replacing the keys of ``scores`` (one per
             model).
@@ -276,11 +323,15 @@ default="papk"
             Draw the random-ranking baseline when ``baseline`` is known.
         **kwargs : dict
             Passed to ``Axes.hist`` / ``Axes.boxplot`` / ``Axes.scatter``.
+            With ``kind="hist"`` or ``"scatter"``, the style keywords and
+            ``label`` apply to the models; the random baseline keeps its
+            gray dashes and its own label.
 
         Returns
         -------
         display : GroupScoreDisplay
-            Object that stores the computed values.
+            Object that stores the computed values; ``artists_`` and
+            ``boxes_`` hold what this call drew.
         """
         _check_kind(kind)
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
@@ -294,34 +345,53 @@ default="papk"
                     f"models: give one name per model."
                 )
         _check_labels(labels, show_baseline and self.baseline is not None)
+        metric_label = self._metric_label()
+        horizontal = kind == "box" and (kwargs.get("orientation") == "horizontal"
+                                        or kwargs.get("vert") is False)
+        drawn = _drawn_on(self.ax_, kind, horizontal, metric_label, labels)
         series = {label: values for label, values in zip(labels, self.scores.values())}
         legend = {label: f"{label} (micro = {np.nanmean(v):.3f})"
                   if np.any(np.isfinite(v)) else label
                   for label, v in series.items()}
-        if show_baseline and self.baseline is not None:
+        baseline_drawn = self.baseline is not None and any(
+            entry["label"] is None
+            and np.array_equal(entry["n_pos"], self.n_pos)
+            and np.array_equal(entry["baseline"], self.baseline, equal_nan=True)
+            for entry in drawn)
+        if show_baseline and self.baseline is not None and not baseline_drawn:
             series[_BASELINE_NAME] = self.baseline
             legend[_BASELINE_NAME] = (
                 f"{_BASELINE_NAME} (micro = {np.nanmean(self.baseline):.3f})"
                 if np.any(np.isfinite(self.baseline)) else _BASELINE_NAME)
-        metric_label = self._metric_label()
         self.artists_ = {}
         self.boxes_ = None
         if kind == "box":
             data = [v[np.isfinite(v)] for v in series.values()]
+            # after the boxes of earlier calls on these axes
+            ticked = [entry["tick"] for entry in drawn if entry["tick"] is not None]
+            start = max((position for position, _ in ticked), default=0)
+            positions = list(kwargs.get("positions",
+                                        np.arange(start + 1, start + len(data) + 1)))
             # the micro average: each box's mean, marked and under its name
-            self.boxes_ = self.ax_.boxplot(data, **{"showmeans": True, **kwargs})
-            horizontal = (kwargs.get("orientation") == "horizontal"
-                          or kwargs.get("vert") is False)
-            if not {"tick_labels", "labels"} & set(kwargs):
+            self.boxes_ = self.ax_.boxplot(
+                data, **{"showmeans": True, "positions": positions, **kwargs})
+            user_ticks = next((kwargs[key] for key in ("tick_labels", "labels")
+                               if kwargs.get(key) is not None), None)
+            if user_ticks is None:
                 ticks = [f"{label}\nmicro = {np.mean(values):.3f}"
                          if values.size else label
                          for label, values in zip(series, data)]
-                positions = kwargs.get("positions", np.arange(1, len(data) + 1))
+            else:
+                ticks = [str(tick) for tick in user_ticks]
+            ticked.extend(zip(positions, ticks))
+            if kwargs.get("manage_ticks", True):
+                all_positions = [position for position, _ in ticked]
+                all_ticks = [tick for _, tick in ticked]
                 # side by side, more than three two-line labels overlap
-                tilt = ({} if horizontal or len(ticks) <= 3 else
+                tilt = ({} if horizontal or len(all_ticks) <= 3 else
                         {"rotation": 30, "ha": "right", "rotation_mode": "anchor"})
                 (self.ax_.set_yticks if horizontal else self.ax_.set_xticks)(
-                    positions, ticks, **tilt)
+                    all_positions, all_ticks, **tilt)
             self.artists_ = dict(zip(series, self.boxes_["boxes"]))
             (self.ax_.set_xlabel if horizontal else self.ax_.set_ylabel)(
                 f"{metric_label} of each user")
@@ -330,11 +400,12 @@ default="papk"
                 {"bins": np.linspace(0.0, 1.0, 21), "histtype": "step",
                  "linewidth": 1.5}, kwargs)
             for label, values in series.items():
-                style = ({"linestyle": "--", "color": "0.4"}
-                         if label == _BASELINE_NAME else {})
-                _, _, patches = self.ax_.hist(
-                    values[np.isfinite(values)],
-                    **{"label": legend[label], **options, **style})
+                if label == _BASELINE_NAME:  # the user's label is a model's
+                    style = {**options, "linestyle": "--", "color": "0.4",
+                             "label": legend[label]}
+                else:
+                    style = {"label": legend[label], **options}
+                _, _, patches = self.ax_.hist(values[np.isfinite(values)], **style)
                 self.artists_[label] = patches
             self.ax_.set_xlabel(f"{metric_label} of a user")
             self.ax_.set_ylabel("number of users")
@@ -345,17 +416,27 @@ default="papk"
                                 if key not in ("edgecolor", "facecolor")}
             for label, values in series.items():
                 if label == _BASELINE_NAME:  # gray dashes ('_' has no face)
-                    style = {**baseline_options, "marker": "_", "color": "0.4"}
+                    style = {**baseline_options, "marker": "_", "color": "0.4",
+                             "label": legend[label]}
                 else:
-                    style = options
-                self.artists_[label] = self.ax_.scatter(
-                    self.n_pos, values, **{"label": legend[label], **style})
+                    style = {"label": legend[label], **options}
+                self.artists_[label] = self.ax_.scatter(self.n_pos, values, **style)
             self.ax_.set_xlabel("number of relevant items of the user (n+)")
             self.ax_.set_ylabel(f"{metric_label} of the user")
             # above the axes of a figure made here: points fill the axes
             self.ax_.legend(**({} if ax is not None else {
                 "loc": "lower center", "bbox_to_anchor": (0.5, 1.0),
                 "ncols": min(2, len(series)), "frameon": False}))
+        for i, (label, artists) in enumerate(self.artists_.items()):
+            baseline = label == _BASELINE_NAME
+            drawn.append({
+                "kind": (kind, horizontal), "metric": metric_label,
+                "label": None if baseline else label,
+                "n_pos": self.n_pos if baseline else None,
+                "baseline": self.baseline if baseline else None,
+                "tick": ticked[len(ticked) - len(series) + i] if kind == "box"
+                else None,
+                "artists": list(artists) if kind == "hist" else [artists]})
         return self
 
     @classmethod
@@ -407,7 +488,7 @@ default="papk"
         show_baseline : bool, default=True
             See :meth:`plot`.
         ax : matplotlib Axes, default=None
-            Axes to plot on.
+            Axes to plot on; see :meth:`plot` for axes already drawn on.
         **kwargs : dict
             Passed to the matplotlib call.
 
@@ -484,7 +565,7 @@ default="papk"
         show_baseline : bool, default=True
             See :meth:`plot`.
         ax : matplotlib Axes, default=None
-            Axes to plot on.
+            Axes to plot on; see :meth:`plot` for axes already drawn on.
         **kwargs : dict
             Passed to the matplotlib call.
 

@@ -413,3 +413,74 @@ def test_from_estimator_scores_the_label_the_rankers_were_fitted_as_relevant():
                                             pos_label=1)
     assert_allclose(disp.scores["PApKAvgRanker (2)"], papk_score(
         label, other.decision_function(X), k=4, groups=g, average=None))
+
+
+def _two_calls(kind, ax, **kwargs):
+    """Models A then B, one call each, on ``ax`` (the same users)."""
+    y, g = [1, 0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1]
+    first = GroupScoreDisplay.from_predictions(y, [3, 2, 1, 1, 2, 3, 0], groups=g,
+                                               k=2, ax=ax, name="A", kind=kind)
+    second = GroupScoreDisplay.from_predictions(y, [1, 2, 3, 3, 2, 1, 0], groups=g,
+                                                k=2, ax=ax, name="B", kind=kind,
+                                                **kwargs)
+    return first, second
+
+
+def test_box_calls_on_one_axes_add_boxes_after_the_earlier_ones():
+    # the second call drew its boxes at 1, 2 over A's and replaced the ticks
+    fig, ax = matplotlib.pyplot.subplots()
+    first, second = _two_calls("box", ax)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        "A\nmicro = 0.750", "random ranking\nmicro = 0.500", "B\nmicro = 0.500"]
+    assert_array_equal(ax.get_xticks(), [1, 2, 3])
+    assert list(first.artists_) == ["A", "random ranking"]
+    assert list(second.artists_) == ["B"]  # the same baseline: not drawn again
+    assert_allclose(second.boxes_["medians"][0].get_xdata().mean(), 3)
+    assert len(ax.lines) == sum(len(v) for v in first.boxes_.values()) + sum(
+        len(v) for v in second.boxes_.values())
+
+
+@pytest.mark.parametrize("kind", ["hist", "scatter"])
+def test_hist_and_scatter_calls_on_one_axes_share_the_legend(kind):
+    fig, ax = matplotlib.pyplot.subplots()
+    first, second = _two_calls(kind, ax)
+    assert ax.get_legend_handles_labels()[1] == [
+        "A (micro = 0.750)", "random ranking (micro = 0.500)", "B (micro = 0.500)"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == \
+        ax.get_legend_handles_labels()[1]
+    assert list(second.artists_) == ["B"]
+
+
+def test_a_different_baseline_is_drawn_and_a_cleared_axes_starts_afresh():
+    fig, ax = matplotlib.pyplot.subplots()
+    y, g = [1, 0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1]
+    GroupScoreDisplay.from_predictions(y, [3, 2, 1, 1, 2, 3, 0], groups=g, k=2,
+                                       ax=ax, name="A")
+    other = GroupScoreDisplay.from_predictions(  # other users: other baseline
+        [1, 0, 1, 0], [1, 2, 3, 4], groups=[0, 0, 0, 0], k=2, ax=ax, name="B")
+    assert list(other.artists_) == ["B", "random ranking"]
+    assert_array_equal(ax.get_xticks(), [1, 2, 3, 4])
+    ax.cla()  # nothing of the earlier calls is left: A may be drawn again
+    again = GroupScoreDisplay.from_predictions(y, [3, 2, 1, 1, 2, 3, 0], groups=g,
+                                               k=2, ax=ax, name="A")
+    assert list(again.artists_) == ["A", "random ranking"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        "A\nmicro = 0.750", "random ranking\nmicro = 0.500"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"kind": "hist"}, "ax already shows a GroupScoreDisplay of kind='box'; "
+                       "this one has kind='hist'"),
+    ({"orientation": "horizontal"}, r"this one has kind='box' \(horizontal\)"),
+    ({"k": 3}, "ax already shows the pAp@2 of each user; this display's pAp@3"),
+    ({"name": "A"}, "ax already shows a model named 'A'"),
+])
+def test_a_call_that_would_mix_with_the_axes_content_raises(kwargs, match):
+    fig, ax = matplotlib.pyplot.subplots()
+    y, g = [1, 0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1]
+    GroupScoreDisplay.from_predictions(y, [3, 2, 1, 1, 2, 3, 0], groups=g, k=2,
+                                       ax=ax, name="A")
+    with pytest.raises(ValueError, match=match):
+        GroupScoreDisplay.from_predictions(
+            y, [1, 2, 3, 3, 2, 1, 0], groups=g, ax=ax, **{"k": 2, "name": "B",
+                                                          **kwargs})

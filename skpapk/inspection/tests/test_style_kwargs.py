@@ -126,3 +126,10 @@ def test_a_keyword_and_its_alias_together_raise(make, kind, both):
     options = {} if kind is None else {"kind": kind}
     with pytest.raises(TypeError, match="aliases of one another"):
         make().plot(**options, **both)
+
+
+@pytest.mark.parametrize("kind", ["hist", "scatter"])
+def test_group_score_label_names_the_models_not_the_baseline(kind):
+    disp = group_display().plot(kind=kind, label="mine")
+    assert disp.ax_.get_legend_handles_labels()[1] == [
+        "mine", "mine", "random ranking (micro = 0.375)"]
