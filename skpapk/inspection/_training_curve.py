@@ -18,6 +18,32 @@ def _curve(values, name):
     return values
 
 
+#: what the TrainingCurveDisplays drew on an Axes, kept on the Axes
+_DRAWN = "_skpapk_training_curve_drawn"
+
+
+def _drawn_on(ax, has_objective):
+    """What earlier TrainingCurveDisplays drew on ``ax`` and still show: their
+    names, ``(line, default label, name)`` of their curves, whether ``ax``
+    holds an objective, the axes of their micro-pAp@k curves; refuses an
+    objective on axes whose own y axis holds micro-pAp@k curves."""
+    drawn = getattr(ax, _DRAWN, None)
+    if drawn is not None and not any(line.axes is not None and line in
+                                     line.axes.get_children()
+                                     for line, _, _ in drawn["lines"]):
+        drawn = None  # cleared (or every curve removed): start afresh
+    if drawn is None:
+        drawn = {"names": [], "lines": [], "objective": False, "score_ax": None}
+        setattr(ax, _DRAWN, drawn)
+    elif has_objective and drawn["score_ax"] is ax:
+        raise ValueError(
+            "ax already holds the micro-pAp@k curves of a ranker without an "
+            "objective on its y axis: plot a ranker with an objective "
+            "(objective_curve_) first, then the others on the same ax, or "
+            "use other axes.")
+    return drawn
+
+
 class TrainingCurveDisplay:
     """Training objective and train / validation micro-pAp@k per epoch.
 
@@ -33,6 +59,14 @@ class TrainingCurveDisplay:
     validation scores from epoch 1: early stopping scores each new iterate
     ``w_1, w_2, ...`` after its step, so ``validation_scores[i]`` belongs to
     ``w_(i+1)``.
+
+    Several rankers can share one Axes: a later call with the same ``ax``
+    adds its curves, in colours of its own, and the legend lists every
+    ranker's curves (those with the default labels then end with the
+    ranker's name, e.g. ``"objective (PApKAvgRanker)"``); the title lists
+    the names, and the micro-pAp@k curves of every ranker share one right y
+    axis. Draw the rankers with an objective first: an objective cannot
+    join axes whose own y axis holds micro-pAp@k curves (``ValueError``).
 
     Parameters
     ----------
@@ -53,11 +87,13 @@ class TrainingCurveDisplay:
     Attributes
     ----------
     ax_ : matplotlib Axes
-        Axes of the objective (left y axis); when there is no objective,
-        the axes of the scores.
+        Axes of the objective (left y axis); when there is no objective
+        (on axes that hold no earlier ranker's objective), the axes of the
+        scores.
     score_ax_ : matplotlib Axes or None
         Axes of the micro-pAp@k curves: the right y axis (a twin of
-        ``ax_``) when there is an objective too; ``None`` without scores.
+        ``ax_``, shared with the rankers drawn earlier on ``ax_``) when
+        ``ax_`` holds an objective; ``None`` without scores.
     figure_ : matplotlib Figure
         Figure containing the plot.
     lines_ : dict of str to matplotlib Line2D
@@ -116,9 +152,12 @@ class TrainingCurveDisplay:
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to plot on; ``None`` creates a figure and axes.
+            Axes to plot on; ``None`` creates a figure and axes. Axes where
+            a TrainingCurveDisplay has drawn keep its curves: this call adds
+            its own (see the class docstring).
         name : str, default=None
-            Title; ``None`` uses the ``name`` given to the constructor.
+            Title; ``None`` uses the ``name`` given to the constructor. On
+            axes where other rankers were drawn, the title lists every name.
         **kwargs : dict
             Passed to every ``Axes.plot`` call; they override the default
             style of each curve (``color``, ``linestyle``, ``label``...), their
@@ -139,21 +178,31 @@ class TrainingCurveDisplay:
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
         name = self.name if name is None else name
         papk = f"micro-pAp@{self.k if self.k is not None else 'k'}"
-        self.lines_ = {}
         has_scores = self.train_scores is not None or self.validation_scores is not None
-        handles = []
+        drawn = _drawn_on(self.ax_, self.objective is not None)
+        # the curves of the n-th display on these axes: their own colours
+        colors = [f"C{3 * len(drawn['names']) + i}" for i in range(3)]
+        self.lines_ = {}
         if self.objective is not None:
-            style = _validate_style_kwargs({"color": "C0", "label": "objective"},
-                                           kwargs)
+            style = _validate_style_kwargs({"color": colors[0],
+                                            "label": "objective"}, kwargs)
             (line,) = self.ax_.plot(np.arange(self.objective.shape[0]),
                                     self.objective, **style)
             self.lines_["objective"] = line
-            handles.append(line)
             self.ax_.set_ylabel("objective (surrogate + alpha ||w||^2)")
-            self.score_ax_ = self.ax_.twinx() if has_scores else None
+            drawn["objective"] = True
+        if not has_scores:
+            self.score_ax_ = None
+        elif drawn["score_ax"] is not None:
+            self.score_ax_ = drawn["score_ax"]
+        elif drawn["objective"]:
+            self.score_ax_ = self.ax_.twinx()
         else:
             self.score_ax_ = self.ax_
-        for key, color, style in (("train", "C1", "-"), ("validation", "C2", "--")):
+        if self.score_ax_ is not None:
+            drawn["score_ax"] = self.score_ax_
+        for key, color, style in (("train", colors[1], "-"),
+                                  ("validation", colors[2], "--")):
             values = curves[key]
             if values is None:
                 continue
@@ -163,12 +212,28 @@ class TrainingCurveDisplay:
             (line,) = self.score_ax_.plot(
                 epochs, values, **_validate_style_kwargs(defaults, kwargs))
             self.lines_[key] = line
-            handles.append(line)
         if self.score_ax_ is not None:
-            self.score_ax_.set_ylabel(papk)
+            labels = [] if drawn["score_ax"] is None else [
+                label for label in self.score_ax_.get_ylabel().split(" / ")
+                if label]
+            self.score_ax_.set_ylabel(" / ".join(dict.fromkeys([*labels, papk])))
         self.ax_.set_xlabel("epoch t (iterate w_t)")
-        if name is not None:
-            self.ax_.set_title(name)
+        default_labels = {"objective": "objective", "train": f"train {papk}",
+                          "validation": f"validation {papk}"}
+        drawn["lines"].extend((line, default_labels[key], name)
+                              for key, line in self.lines_.items())
+        drawn["names"].append(name)
+        names = [n for n in dict.fromkeys(drawn["names"]) if n is not None]
+        if len(drawn["names"]) > 1:
+            # several rankers: each curve with the default label names its own
+            for line, default, owner in drawn["lines"]:
+                if owner is not None and line.get_label() == default:
+                    line.set_label(f"{default} ({owner})")
+        if names:
+            self.ax_.set_title(", ".join(names))
+        handles = [line for axes in dict.fromkeys([self.ax_, self.score_ax_])
+                   if axes is not None
+                   for line in axes.get_legend_handles_labels()[0]]
         self.ax_.legend(handles=handles, loc="best")
         return self
 
@@ -188,7 +253,7 @@ class TrainingCurveDisplay:
         name : str, default=None
             Title; ``None``: the class name.
         ax : matplotlib Axes, default=None
-            Axes to plot on.
+            Axes to plot on; see :meth:`plot` for axes already drawn on.
         **kwargs : dict
             Passed to every ``Axes.plot`` call.
 

@@ -118,3 +118,47 @@ def test_errors(data):
         TrainingCurveDisplay(objective=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="one entry per entry"):
         TrainingCurveDisplay(validation_scores=[0.5, 0.6], validation_epochs=[1])
+
+
+def _legend(ax):
+    return [text.get_text() for text in ax.get_legend().get_texts()]
+
+
+def test_two_rankers_on_one_axes_share_the_legend_and_the_title(data):
+    # the second call's legend had only its own lines; its name replaced
+    # the first's title; a second twin axes held its scores
+    X, y, g = data
+    avg = PApKAvgRanker(k=4, eta0=0.1, max_iter=10, tol=None).fit(X, y, groups=g)
+    other = PApKAvgRanker(k=4, eta0=0.2, max_iter=10, tol=None).fit(X, y, groups=g)
+    avg.validation_scores_ = np.linspace(0.4, 0.7, 10)
+    other.validation_scores_ = np.linspace(0.3, 0.6, 10)
+    fig, ax = matplotlib.pyplot.subplots()
+    first = TrainingCurveDisplay.from_estimator(avg, ax=ax, name="eta 0.1")
+    second = TrainingCurveDisplay.from_estimator(other, ax=ax, name="eta 0.2")
+    assert ax.get_title() == "eta 0.1, eta 0.2"
+    assert _legend(ax) == ["objective (eta 0.1)", "objective (eta 0.2)",
+                           "validation micro-pAp@4 (eta 0.1)",
+                           "validation micro-pAp@4 (eta 0.2)"]
+    assert second.score_ax_ is first.score_ax_ and len(fig.axes) == 2
+    colors = [line.get_color() for line in (*first.lines_.values(),
+                                            *second.lines_.values())]
+    assert len(set(colors)) == 4
+    # a ranker without objective joins the shared right axis
+    third = TrainingCurveDisplay(train_scores=[0.1, 0.2], name="sel", k=5).plot(
+        ax=ax, label="mine")
+    assert third.ax_ is ax and third.score_ax_ is first.score_ax_
+    assert _legend(ax)[-1] == "mine" and ax.get_title() == "eta 0.1, eta 0.2, sel"
+    assert first.score_ax_.get_ylabel() == "micro-pAp@4 / micro-pAp@5"
+
+
+def test_an_objective_after_scores_on_the_same_y_axis_raises():
+    fig, ax = matplotlib.pyplot.subplots()
+    TrainingCurveDisplay(train_scores=[0.1, 0.2], name="sel", k=3).plot(ax=ax)
+    with pytest.raises(ValueError, match="ax already holds the micro-pAp@k "
+                                         "curves of a ranker without an "
+                                         "objective"):
+        TrainingCurveDisplay(objective=[2.0, 1.0], name="avg").plot(ax=ax)
+    ax.cla()  # nothing left on it: a fresh start
+    disp = TrainingCurveDisplay(objective=[2.0, 1.0], name="avg").plot(ax=ax)
+    assert _legend(ax) == ["objective"] and ax.get_title() == "avg"
+    assert disp.lines_["objective"].get_color() == "C0"
