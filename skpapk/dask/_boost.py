@@ -29,6 +29,7 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 
 from .. import _boost
+from .. import _lightgbm_engine as _engine
 from .._base import check_defined_groups
 from .._categorical import _category_columns
 from .._lightgbm_params import fit_arguments, refuse_fit_keywords
@@ -241,7 +242,7 @@ class DaskBoostMixin(DaskRankerMixin):
             Fitted ranker (an in-memory one: ``booster_`` is a
             ``lightgbm.Booster``).
         """
-        refuse_fit_keywords(self, _boost._import_lightgbm(), kwargs,
+        refuse_fit_keywords(self, _engine._import_lightgbm(), kwargs,
                             _boost._FIT_ARGUMENTS)
         if not any_dask(X, y, groups, sample_weight, X_val, y_val, groups_val):
             return self._local_class.fit(
@@ -274,7 +275,7 @@ class DaskBoostMixin(DaskRankerMixin):
         return self._local_class._predict_booster(self, X, **options)
 
     def _fit_dask(self, X, y, groups):
-        lgb = _boost._import_lightgbm()
+        lgb = _engine._import_lightgbm()
         import lightgbm.dask
 
         check_k(self.k)
@@ -329,7 +330,7 @@ class DaskBoostMixin(DaskRankerMixin):
         params.pop("n_jobs", None)  # the Dask interface uses each worker's nthreads
         if _no_feature_varies(info):  # LightGBM is not started
             self._warn_no_split()
-            return _boost._constant_booster(lgb, params, self.n_features_in_)
+            return _engine._constant_booster(lgb, params, self.n_features_in_)
         if self.objective in SMOOTH_SURROGATES:  # each worker's share
             params["objective"] = self._lightgbm_objective(
                 # the kernel's threads: each worker's (as LightGBM's)
@@ -359,7 +360,7 @@ class DaskBoostMixin(DaskRankerMixin):
         # verbosity (its network setup's [Info] lines, written by its C++
         # threads to the workers' stdout, cannot be caught here)
         try:
-            with _boost._quiet(self.verbose), warnings.catch_warnings():
+            with _engine._quiet(self.verbose), warnings.catch_warnings():
                 # DaskLGBMRanker's own n_jobs=None, replaced by the workers'
                 # nthreads (n_jobs is not passed on: see the class docstring)
                 warnings.filterwarnings(
@@ -369,13 +370,13 @@ class DaskBoostMixin(DaskRankerMixin):
                                                group=group, **arguments),
                                name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
-            if not _boost._no_usable_feature(exc):
+            if not _engine._no_usable_feature(exc):
                 raise
             # no feature can be split on: the in-memory ranker's warning and
             # constant model (LightGBM's distributed training stops there)
             self._warn_no_split("the training rows of a worker, where "
                                 "LightGBM finds each feature's bins")
-            return _boost._constant_booster(lgb, params, n_features)
+            return _engine._constant_booster(lgb, params, n_features)
         return model.booster_
 
     def _set_rounds(self, booster, parts):
@@ -399,16 +400,16 @@ class DaskBoostMixin(DaskRankerMixin):
                                                  self.n_iter_no_change)
             if self.verbose > 0:
                 for t in range(n_iter):
-                    _boost._print_round(t + 1, self.k, scores[t])
+                    _engine._print_round(t + 1, self.k, scores[t])
             if n_iter < n_rounds:
-                lgb = _boost._import_lightgbm()
+                lgb = _engine._import_lightgbm()
                 booster = lgb.Booster(
                     model_str=booster.model_to_string(num_iteration=n_iter))
             self.validation_scores_ = scores[:n_iter]
             # the in-memory ranker's record, of its own metric only (the
             # Dask interface evaluates no validation rows)
             self.evals_result_ = {"valid_0": {
-                _boost._MicroPApK(self.k).__name__:
+                _engine._MicroPApK(self.k).__name__:
                     self.validation_scores_.tolist()}}
             self.n_iter_ = n_iter
             self.best_iteration_ = best_round + 1

@@ -931,7 +931,7 @@ def test_rounds_that_add_no_tree_count_as_rounds_without_improvement():
     # later (lightgbm.train would otherwise run every round left)
     from types import SimpleNamespace
 
-    from skpapk._boost import _EarlyStopping
+    from skpapk._lightgbm_engine import _EarlyStopping
 
     stopper = _EarlyStopping("micro_papk@3", tol=0.0, n_iter_no_change=4,
                              verbose=0)

@@ -1,0 +1,200 @@
+"""LightGBM as the boosted ranker's engine: its import, its printing, and
+the callbacks and evaluation function of a training (the check for
+features it can split on, micro-pAp@k of held-out rows, early stopping by
+the linear rankers' rule), shared by :class:`~skpapk.PApKBoostRanker` and
+:class:`skpapk.dask.PApKBoostRanker`."""
+
+import collections
+import contextlib
+import inspect
+import io
+import sys
+
+import numpy as np
+
+from ._linear_loss import _train_papk
+from ._solver import BestRound
+from .losses._lightgbm import codes_from_sizes
+
+_INSTALL = (
+    "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
+    "it with pip install 'skpapk[lightgbm]' (or pip install lightgbm)."
+)
+
+
+def _import_lightgbm():
+    """``lightgbm``, or an ImportError that names the extra to install."""
+    try:
+        import lightgbm
+    except ImportError as exc:
+        raise ImportError(f"{_INSTALL} ({exc})") from exc
+    return lightgbm
+
+
+def _quiet(verbose):
+    """Silence LightGBM's own printing below ``verbose=2``."""
+    if verbose >= 2:
+        return contextlib.nullcontext()
+    return contextlib.redirect_stdout(io.StringIO())
+
+
+def _no_usable_feature(error):
+    """Whether a ``LightGBMError`` says that no feature of ``X`` can be split
+    on (LightGBM refuses a custom objective then; it has no error type or
+    code for it, only the message)."""
+    return "num_features" in str(error)
+
+
+class _NoUsableFeature(Exception):
+    """Raised by :class:`_CheckUsableFeatures` to end a fit before LightGBM
+    fails on it."""
+
+
+class _CheckUsableFeatures:
+    """LightGBM callback, before the first round: whether any feature of the
+    training ``Dataset`` can be split on.
+
+    LightGBM drops the features it cannot split on (constant over the
+    rows, or with too few rows per bin or leaf) when it builds the
+    ``Dataset``; with none left, its first round of a custom objective
+    fails, and its C++ code writes ``[LightGBM] [Fatal] Check failed:
+    (train_data->num_features()) > (0)`` to the process's stderr whatever
+    ``verbosity`` says. The ``Dataset`` is built by then (with LightGBM's
+    own parameters, so the check is exact): a dropped feature has no bins
+    (``Dataset.feature_num_bin``). With ``stop`` (a custom objective) this
+    callback raises :class:`_NoUsableFeature` before that round, which
+    prints nothing; else (LightGBM's own objectives, which fit a constant
+    tree) it sets ``none_usable`` for the ranker's warning.
+    """
+
+    def __init__(self, stop):
+        self.order = 0  # as ``_EarlyStopping.order``
+        self.before_iteration = True
+        self.stop, self.none_usable = stop, False
+
+    def __call__(self, env):
+        if env.iteration != env.begin_iteration:
+            return
+        dataset = env.model.train_set
+        if not any(dataset.feature_num_bin(j) > 0
+                   for j in range(dataset.num_feature())):
+            if self.stop:
+                raise _NoUsableFeature
+            self.none_usable = True
+
+
+def _constant_booster(lightgbm, params, n_features):
+    """A one-tree booster scoring every row 0: the model when no feature of
+    ``X`` can be split on (LightGBM cannot train a custom objective then)."""
+    core = {key: value for key, value in params.items()
+            if key not in ("objective", "n_estimators", "metric")}
+    return lightgbm.train(
+        dict(core, objective="regression", boost_from_average=False,
+             verbose=-1),
+        lightgbm.Dataset(np.zeros((2, n_features)), label=np.zeros(2),
+                         params=core),
+        num_boost_round=1)
+
+
+def _eval_rows(lightgbm, X, y):
+    """``LGBMRanker.fit``'s keywords for one held-out set: ``eval_X`` and
+    ``eval_y`` where LightGBM has them (4.7 on), else ``eval_set``."""
+    if "eval_X" in inspect.signature(lightgbm.LGBMRanker.fit).parameters:
+        return {"eval_X": (X,), "eval_y": (y,)}
+    return {"eval_set": [(X, y)]}
+
+
+class _MicroPApK:
+    """LightGBM evaluation function (``eval_metric``): the micro-pAp@k of
+    the held-out rows under the current scores, higher is better."""
+
+    def __init__(self, k):
+        self.k = k
+        self.__name__ = f"micro_papk@{k}"
+
+    def __call__(self, y_true, y_pred, weight, group):
+        score = _train_papk(y_true > 0, np.asarray(y_pred, dtype=np.float64),
+                            codes_from_sizes(group), self.k)
+        return self.__name__, score, True
+
+
+def _print_round(iteration, k, score, file=None):
+    """Print round ``iteration``'s validation micro-pAp@``k`` (``verbose=1``)."""
+    print(f"[{iteration}] validation micro-pAp@{k}: {score:.4f}", file=file)
+
+
+class _EarlyStopping(BestRound):
+    """LightGBM callback: stop the boosting by the linear rankers' rule.
+
+    Reads the micro-pAp@k of the held-out rows that LightGBM computed this
+    round (:class:`_MicroPApK`, found by its ``name`` among the results of
+    the round: LightGBM also evaluates the metrics of its ``metric``
+    parameter, passed through ``**kwargs``), records it and ends the
+    training (LightGBM's ``EarlyStopException``) when it has not reached
+    its best plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the
+    linear rankers' ``early_stopping`` (scikit-learn's ``SGDClassifier``
+    rule; the Dask ranker replays the same rule on the scores of its
+    trees).
+
+    A round in which LightGBM added no tree (no leaf met the split
+    requirements; ``lightgbm.train`` goes on calling the objective) is not
+    recorded: its index goes to ``empty_rounds``, so that every recorded
+    score is that of one more tree; it counts as a round without
+    improvement. ``best_results`` holds the evaluation
+    results of the best round, LightGBM's ``best_score``.
+    """
+
+    def __init__(self, name, tol, n_iter_no_change, verbose):
+        super().__init__(tol, n_iter_no_change)
+        # after LightGBM's own callbacks of the round (``record_evaluation``
+        # included); an attribute of the instance, which ``lightgbm.train``
+        # would otherwise set to the callback's position in the list
+        self.order = 30
+        self.name = name
+        self.verbose = verbose
+        self.out = sys.stdout  # not LightGBM's silenced one (``_quiet``)
+        self.empty_rounds, self.best_results = [], []
+
+    def __call__(self, env):
+        import lightgbm
+
+        if env.model.current_iteration() == len(self.scores):  # no new tree
+            # not recorded, but a round without improvement: once LightGBM
+            # stops adding trees (no leaf meets the split requirements), the
+            # training ends n_iter_no_change rounds later, as it would
+            self.empty_rounds.append(env.iteration - env.begin_iteration)
+            self.n_no_improvement += 1
+            if self.n_no_improvement >= self.n_iter_no_change:
+                raise lightgbm.callback.EarlyStopException(
+                    env.iteration, self.best_results)
+            return
+        score, = [result[2] for result in env.evaluation_result_list
+                  if result[1] == self.name]
+        if self.verbose > 0:
+            _print_round(len(self.scores) + 1, self.name.partition("@")[2],
+                         score, file=self.out)
+        stop = self.record(score)
+        if self.best_iteration == len(self.scores) - 1:
+            self.best_results = env.evaluation_result_list
+        if stop:
+            # named as the last round, so that LightGBM keeps every tree
+            # fitted (``booster_`` holds ``n_iter_`` trees, as the Dask
+            # ranker's); the ranker sets ``best_iteration_`` itself
+            raise lightgbm.callback.EarlyStopException(
+                env.iteration, self.best_results)
+
+    def booster_best_score(self):
+        """``best_results`` as ``Booster.best_score``: ``{data: {metric:
+        value}}``."""
+        best = collections.defaultdict(collections.OrderedDict)
+        for data, metric, value, _ in self.best_results:
+            best[data][metric] = value
+        return best
+
+    def recorded(self, evals_result):
+        """LightGBM's ``evals_result_`` without the empty rounds."""
+        empty = set(self.empty_rounds)
+        return {data: {metric: [v for i, v in enumerate(values)
+                                if i not in empty]
+                       for metric, values in metrics.items()}
+                for data, metrics in evals_result.items()}
