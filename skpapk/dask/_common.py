@@ -164,6 +164,7 @@ def load_partitions(estimator, X, y, groups):
     X, triples = split_partitions(X, y, groups)
     ensure_all_finite = estimator._ensure_all_finite()
     n_features = (X._meta if is_frame(X) else X).shape[1]
+    n_features = None if np.isnan(n_features) else int(n_features)  # unknown
     loaded = [dask.delayed(_worker.load_partition)(
                   x, yy, g, i, ensure_all_finite=ensure_all_finite,
                   n_features=n_features)

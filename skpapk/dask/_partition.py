@@ -7,9 +7,13 @@ and ``groups``. :func:`split_partitions` lays the inputs out so;
 :func:`partition_by_group` moves every group's rows into one partition.
 """
 
+import warnings
+
 import dask
 import dask.array as da
 import numpy as np
+
+from ..utils._routing import _stacklevel
 
 
 def is_dask_collection(obj):
@@ -133,7 +137,7 @@ def split_partitions(X, y, groups):
     n_parts = len(x_parts)
     joined = is_frame(X) and is_frame(y) and (groups is None or is_frame(groups))
     if not joined and (y is not None or groups is not None):
-        _check_not_disk_shuffled(X, y, groups)  # computed apart: must agree
+        _check_not_disk_shuffled(X, y, groups)  # computed apart: may disagree
     if is_frame(X) and (is_frame(y) or is_frame(groups)):
         return X, _frame_partitions(X, y, groups)
     y_parts = _vector_parts(y, "y", X, n_parts)
@@ -147,27 +151,34 @@ _DISK_SHUFFLE = ("diskshuffle", "shuffle-disk", "zpartd")
 
 
 def _check_not_disk_shuffled(*inputs):
-    """Refuse inputs computed apart from a frame shuffled by dask's "disk"
-    method: every computation orders a partition's rows anew, so ``X``,
-    ``y`` and ``groups`` taken from it one by one (``to_dask_array``, a
-    computed column) would not line up, and the fit would silently pair
-    rows with other rows' labels."""
+    """Warn about inputs computed apart from a frame shuffled by dask's
+    "disk" method: after a shuffle that does not sort the rows of each
+    partition (``DataFrame.shuffle``, a merge), every computation orders
+    them anew, so ``X``, ``y`` and ``groups`` taken from it one by one
+    (``to_dask_array``, a computed column) would not line up, and the fit
+    would pair rows with other rows' labels. A warning, not an error: after
+    ``sort_values`` or ``set_index`` (a disk shuffle too) the order is
+    fixed, and the graph does not tell them apart."""
     for name, v in zip(("X", "y", "groups"), inputs):
         if not is_dask_collection(v):
             continue
         names = {key[0] if isinstance(key, tuple) else key
                  for key in v.__dask_graph__().keys()}
         if any(str(name).startswith(_DISK_SHUFFLE) for name in names):
-            raise ValueError(
+            warnings.warn(
                 f"{name} comes from a DataFrame shuffled by dask's 'disk' "
-                f"method (the default without a distributed Client), which "
-                f"orders the rows of a partition differently at every "
-                f"computation: X, y and groups taken from it apart would not "
-                f"line up. Shuffle with skpapk.dask.partition_by_group(df, "
-                f"groups=...) or df.shuffle(..., shuffle_method='tasks'), or "
-                f"pass X as the DataFrame's feature columns and y and groups "
-                f"as its Series (they are joined by index)."
-            )
+                f"method (the default without a distributed Client). After a "
+                f"shuffle that does not sort each partition's rows "
+                f"(DataFrame.shuffle, merge), every computation orders them "
+                f"anew: X, y and groups taken from it apart would not line "
+                f"up, and the fit would pair rows with other rows' labels. "
+                f"Shuffle with skpapk.dask.partition_by_group(df, groups=...) "
+                f"or shuffle_method='tasks', persist the DataFrame before "
+                f"taking its columns, or pass X as its feature columns and y "
+                f"and groups as its Series (they are joined by index). After "
+                f"sort_values or set_index the order is fixed: ignore this "
+                f"warning.", UserWarning, stacklevel=_stacklevel())
+            return
 
 
 _Y, _GROUPS = "__skpapk_y__", "__skpapk_groups__"

@@ -392,7 +392,10 @@ default="papk"
                         {"rotation": 30, "ha": "right", "rotation_mode": "anchor"})
                 (self.ax_.set_yticks if horizontal else self.ax_.set_xticks)(
                     all_positions, all_ticks, **tilt)
-            self.artists_ = dict(zip(series, self.boxes_["boxes"]))
+            # the boxes; their medians (or means) with showbox=False
+            shown = next((self.boxes_[key] for key in ("boxes", "medians", "means")
+                          if self.boxes_.get(key)), [])
+            self.artists_ = dict(zip(series, shown))
             (self.ax_.set_xlabel if horizontal else self.ax_.set_ylabel)(
                 f"{metric_label} of each user")
         elif kind == "hist":

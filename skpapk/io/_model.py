@@ -299,7 +299,7 @@ def _relevant_last(estimator, scorer, pos_label):
     if isinstance(estimator, BaseRanker):  # classes_: relevant last already
         if pos_label is not None and pos_label != classes[1]:
             raise ValueError(f"pos_label={pos_label!r}, but the {name} was "
-                             f"fitted with {classes[1].item()!r} as the relevant "
+                             f"fitted with {classes.tolist()[1]!r} as the relevant "
                              f"label; leave pos_label out, or refit it with "
                              f"{name}(..., pos_label={pos_label!r}).")
         return classes, scorer
@@ -310,8 +310,9 @@ def _relevant_last(estimator, scorer, pos_label):
     if scorer.kind != "linear":
         raise ValueError(f"pos_label={pos_label!r} is the label that the {name} "
                          f"scores lowest (classes_[0]); a LightGBM booster cannot "
-                         f"be negated: refit it with {pos_label!r} as the greater "
-                         f"label (classes_[1]).")
+                         f"be negated: recode the labels so that {pos_label!r} "
+                         f"sorts last (e.g. y = 1 - y for 0/1 labels, or "
+                         f"booleans y == {pos_label!r}) and refit it.")
     negated = _LinearScorer(-scorer.coef, -scorer.intercept, scorer.shift)
     return classes[::-1].copy(), negated
 

@@ -210,18 +210,20 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         # a fitted search's own score, on the user's rows: not a fold (with
         # routing off, its refit saw no groups either: no count to go by)
         if routing:
-            fix = f"search.score(X, y, groups=groups) (the {call} routes them)."
+            fix = (f"search.score(X, y, groups=groups) (the {call} routes "
+                   f"them). If X holds a single group's rows, pass "
+                   f"groups=np.zeros(len(X)) to say so.")
         else:
-            fix = (f"search.best_estimator_.score(X, y, groups=groups), or turn "
-                   f"metadata routing on, sklearn.set_config("
-                   f"enable_metadata_routing=True), and call search.score(X, "
-                   f"y, groups=groups): with routing off, {call}.score passes "
-                   f"no groups (and refuses them).")
+            fix = (f"turn metadata routing on, sklearn.set_config("
+                   f"enable_metadata_routing=True), fit the search with "
+                   f"groups=groups (with routing off, its refit got no groups "
+                   f"either, nor did a Pipeline's score) and call "
+                   f"search.score(X, y, groups=groups): with routing off, "
+                   f"{call}.score passes no groups (and refuses them).")
         message = (
             f"{name} got groups=None from {call}.score, so the rows are scored "
             f"as ONE list, not per group (user): pass groups to score each "
-            f"group's list (micro-pAp@k): {fix} If X holds a single group's "
-            f"rows, pass groups=np.zeros(len(X)) to say so."
+            f"group's list (micro-pAp@k): {fix}"
         )
     elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
         fix = "score each group's list (micro-pAp@k)"

@@ -218,17 +218,22 @@ def test_columns_taken_apart_from_partition_by_group_line_up():
         np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
 
 
-def test_columns_taken_apart_from_a_disk_shuffle_are_refused():
+def test_columns_taken_apart_from_a_disk_shuffle_are_warned_about():
     shuffled, local = _shuffled_columns("disk")
     features = ["a", "b", "c", "d"]
     X, y = shuffled[features].to_dask_array(), shuffled["label"].to_dask_array()
-    with pytest.raises(ValueError, match="'disk' method .* would not line up"):
-        PApKRanker(k=5).fit(X, y, groups=shuffled["user"].to_dask_array())
-    with pytest.raises(ValueError, match="'disk' method"):
-        PApKRanker(k=5).fit(shuffled[features], y, groups=shuffled["user"])
+    for X_fit, groups_fit in ((X, shuffled["user"].to_dask_array()),
+                              (shuffled[features], shuffled["user"])):
+        # the rows may not line up: a short fit, its other warnings ignored
+        with pytest.warns(UserWarning, match="'disk' method .* would not line "
+                                             "up"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            PApKRanker(k=5, max_iter=2).fit(X_fit, y, groups=groups_fit)
     # the DataFrame with its own Series: joined by index, the same rows
-    remote = PApKRanker(k=5).fit(shuffled[features], shuffled["label"],
-                                 groups=shuffled["user"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # no warning
+        remote = PApKRanker(k=5).fit(shuffled[features], shuffled["label"],
+                                     groups=shuffled["user"])
     np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # users of one label
@@ -237,9 +242,26 @@ def test_columns_taken_apart_from_a_disk_shuffle_are_refused():
         expected = local.score(rows[features].to_numpy(), rows["label"],
                                rows["user"])
     assert got == pytest.approx(expected)
-    with pytest.raises(ValueError, match="'disk' method"):
+    with pytest.warns(UserWarning, match="'disk' method"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
         remote.score(shuffled[features], y, shuffled["user"].to_dask_array())
     remote.decision_function(shuffled[features]).compute()  # alone: no alignment
+
+
+def test_a_dask_array_of_unknown_width_fits():
+    X, y, groups = grouped_data(3)
+    order = np.argsort(groups, kind="stable")
+    X, y, groups = X[order], y[order], groups[order]
+    cut = int(np.searchsorted(groups, groups[X.shape[0] // 2]))
+    chunks = ((cut, X.shape[0] - cut),)
+    dX = da.from_array(X, chunks=(chunks[0], X.shape[1])).map_blocks(
+        lambda block: block, chunks=(chunks[0], (np.nan,)))
+    assert np.isnan(dX.shape[1])
+    remote = PApKRanker(k=5).fit(dX, da.from_array(y, chunks=chunks),
+                                 groups=da.from_array(groups, chunks=chunks))
+    local = skpapk.PApKRanker(k=5).fit(X, y, groups=groups)
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
 
 
 def test_chunks_narrower_or_wider_than_declared_are_named():

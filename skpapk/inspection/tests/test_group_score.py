@@ -440,6 +440,20 @@ def test_box_calls_on_one_axes_add_boxes_after_the_earlier_ones():
         len(v) for v in second.boxes_.values())
 
 
+def test_box_calls_without_boxes_add_after_the_earlier_ones():
+    # showbox=False: no box to remember, the medians are (they were drawn
+    # over the first call's, at 1 and 2)
+    fig, ax = matplotlib.pyplot.subplots()
+    y, g = [1, 0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1]
+    for name, scores in (("A", [3, 2, 1, 1, 2, 3, 0]), ("B", [1, 2, 3, 3, 2, 1, 0])):
+        second = GroupScoreDisplay.from_predictions(y, scores, groups=g, k=2, ax=ax,
+                                                    name=name, showbox=False)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        "A\nmicro = 0.750", "random ranking\nmicro = 0.500", "B\nmicro = 0.500"]
+    assert list(second.artists_) == ["B"]
+    assert_allclose(second.boxes_["medians"][0].get_xdata().mean(), 3)
+
+
 @pytest.mark.parametrize("kind", ["hist", "scatter"])
 def test_hist_and_scatter_calls_on_one_axes_share_the_legend(kind):
     fig, ax = matplotlib.pyplot.subplots()

@@ -115,6 +115,8 @@ def test_classifier_on_words_is_saved_with_its_relevant_label(tmp_path, data,
 @pytest.mark.parametrize("estimator, pos_label, message", [
     ("lr", "maybe", "pos_label='maybe' is not one of the labels"),
     ("ranker", "skip", "was fitted with 'click' as the relevant label"),
+    # fitted on a pandas Series: classes_ of Python str (no .item())
+    ("series", "skip", "was fitted with 'click' as the relevant label"),
     ("lgbm", "click", "cannot be negated"),
 ])
 def test_wrong_pos_label_is_refused(tmp_path, data, estimator, pos_label, message):
@@ -126,6 +128,7 @@ def test_wrong_pos_label_is_refused(tmp_path, data, estimator, pos_label, messag
     elif estimator == "lr":
         model = LogisticRegression().fit(X, labels)
     else:
+        labels = pd.Series(labels, dtype=object) if estimator == "series" else labels
         model = PApKRanker(k=3, pos_label="click").fit(X, labels, groups=groups)
     with pytest.raises(ValueError, match=message):
         save_ranker(model, tmp_path / "m.json", k=3, pos_label=pos_label)

@@ -104,6 +104,12 @@ def test_a_search_s_own_score_is_not_a_fold(routing):
     assert "test fold" not in messages[0]
     assert ("Turn metadata routing on" in messages[0]) is False
     assert ("turn metadata routing on" in messages[0]) is not routing
+    # with routing off, the refit got no groups: best_estimator_.score with
+    # groups would score a model fitted as one list (and a Pipeline's score
+    # drops them); a single group's groups cannot be passed to search.score
+    assert "best_estimator_" not in messages[0]
+    assert ("fit the search with groups=groups" in messages[0]) is not routing
+    assert ("groups=np.zeros(len(X))" in messages[0]) is routing
 
 
 def test_a_search_s_score_inside_an_outer_cross_validation_is_a_fold():
