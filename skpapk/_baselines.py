@@ -245,8 +245,7 @@ class PAUCRanker(_FixedSurrogateRanker):
     the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
     return the same ``coef_``. That ``coef_`` still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
-    regression (47.5%). Measurements: ``benchmarks/experiments/why_hinge_surrogates.py``
-    and ``benchmarks/results/linear_rankers_why.md``.
+    regression (47.5%); see :doc:`/user_guide/benchmarks`.
 
     References
     ----------
@@ -286,8 +285,8 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     computed in closed form (the best ``K`` per group, see
     :class:`skpapk.losses.PrecAtKSurrogate` for the edge cases). Convex; an
     upper bound of the prec@k risk ``1 - prec@k`` of every group with
-    ``n+ >= k`` (Claim 17 of the seed). The paper trains it by SGD over
-    users; here the full-batch subgradient solver of :class:`PApKRanker`
+    ``n+ >= k`` (Claim 17 of Kar et al. 2015). The paper trains it by SGD
+    over users; here the full-batch subgradient solver of :class:`PApKRanker`
     minimises the mean over groups (loss ``"preck"``).
 
     Training is the paper's Algorithm 1: ``w_0 = 0``,
@@ -479,8 +478,8 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     with more than ``k`` rows at the fitted ``w``. Like the pAp@k hinge
     surrogates, this one is lowest at ``w = 0`` on MovieLens (its slope
     along every direction tried is positive), so ``coef_`` is an early
-    iterate (see :class:`PApKRanker`'s Notes). Measurements:
-    ``benchmarks/results/linear_rankers_why.md``.
+    iterate (see :class:`PApKRanker`'s Notes and
+    :doc:`/user_guide/benchmarks`).
 
     References
     ----------

@@ -210,9 +210,8 @@ class PApKBoostRanker(BaseRanker):
         ``O(n+ * n-)``. ``None``: every pair. The bound has a cost where
         it is active: on a simulation of 100 users of 2,000 items (about
         300 relevant each), test micro-pAp@10 was 69.1% against 70.4% for
-        the exact objective (one split;
-        ``benchmarks/results/boost_speed.md``); on MovieLens 100K no user
-        reaches it.
+        the exact objective (one split; see :doc:`/user_guide/benchmarks`);
+        on MovieLens 100K no user reaches it.
 
     n_estimators : int, default=100
         Maximum number of boosting rounds (trees).
@@ -269,7 +268,7 @@ class PApKBoostRanker(BaseRanker):
         training (on MovieLens 100K, one seed in eight stopped at round 4
         and lost 4 points at k = 8; ``n_estimators=100`` without early
         stopping scored as well on average and never that badly; see
-        ``benchmarks/results/compare_peers.md``). Turn it on with many
+        :doc:`/user_guide/benchmarks`). Turn it on with many
         rows per user, or a larger ``n_estimators``. Not with LightGBM's
         dart boosting (``boosting_type="dart"`` in ``**kwargs``), which
         rescales the earlier trees at every round, so that the first
@@ -430,8 +429,8 @@ class PApKBoostRanker(BaseRanker):
     The defaults were chosen on validation micro-pAp@k of MovieLens 100K
     (``load_movielens_100k``, 60/20/20 split inside every user, features
     scaled on train, k in {8, 16, 24}). Untuned, with the default trees,
-    test micro-pAp@k (%) at k = 8 / 16 / 24, mean of three splits
-    (``benchmarks/experiments/boost_objectives.py``): ``"pairwise_logistic"`` 56.6 /
+    test micro-pAp@k (%) at k = 8 / 16 / 24, mean of three splits:
+    ``"pairwise_logistic"`` 56.6 /
     63.9 / 67.3; the same with ``group_weight="uniform"`` 55.4 / 62.7 /
     66.1; ``"soft_papk"`` at temperature 10, 3 and 1: 56.8 / 64.2 /
     67.4, 56.0 / 63.4 / 67.3 and 53.4 / 62.3 / 66.3;
@@ -439,7 +438,8 @@ class PApKBoostRanker(BaseRanker):
     ``"rank_xendcg"`` and ``"lambdarank"`` score 55.4 / 62.6 / 66.0 and
     54.4 / 62.0 / 65.8, and
     :class:`~sklearn.ensemble.HistGradientBoostingClassifier` with its
-    defaults 55.6 / 62.8 / 66.3 (``benchmarks/experiments/compare_peers.py``). The soft
+    defaults 55.6 / 62.8 / 66.3 (the table of
+    :doc:`/user_guide/benchmarks`). The soft
     top-k weighting does not end measurably above the pairwise logistic
     loss of every pair (the differences are within the spread of the
     splits), and colder temperatures lose. A likely reason: pAp@k's top
@@ -453,19 +453,17 @@ class PApKBoostRanker(BaseRanker):
     (``truncation_level``), and every pair plus the pairs of the top
     ``T = k`` weighted up. None scored 0.5 points above
     ``"pairwise_logistic"`` on validation at k = 8 (``T = k`` lost about
-    1.5 points, ``T = 4 k`` and the mixtures were within 0.2 points;
-    ``benchmarks/results/boost_objectives.md``), so the default stays the
-    k-blind loss. Two later studies agree: user weights that read ``k``
-    (the relevant count capped at a multiple of ``k``), chosen on
-    validation, were ahead by +0.25 / +0.46 / +0.30 points on the test
-    users, within one or two standard errors
-    (``benchmarks/results/boost_user_weights.md``); pairs weighted by the
-    change of the user's pAp@k when the two are exchanged (LambdaLoss,
-    Wang et al., CIKM 2018) fitted the training rows better and lost on
-    validation (``benchmarks/results/boost_lambda_papk.md``); the default
-    model refined by 10 or 30 trees of a loss that reads ``k`` moved by
-    -0.11 / +0.07 / -0.02 points, chosen on validation
-    (``benchmarks/results/boost_refine.md``).
+    1.5 points, ``T = 4 k`` and the mixtures were within 0.2 points), so
+    the default stays the k-blind loss. Two later studies agree: user
+    weights that read ``k`` (the relevant count capped at a multiple of
+    ``k``), chosen on validation, were ahead by +0.25 / +0.46 / +0.30
+    points on the test users, within one or two standard errors; pairs
+    weighted by the change of the user's pAp@k when the two are exchanged
+    (LambdaLoss, Wang et al., CIKM 2018) fitted the training rows better
+    and lost on validation; the default model refined by 10 or 30 trees
+    of a loss that reads ``k`` moved by -0.11 / +0.07 / -0.02 points,
+    chosen on validation. :doc:`/user_guide/benchmarks` lists these
+    studies.
 
     References
     ----------

@@ -17,8 +17,8 @@ with ``MALLOC_TRIM_THRESHOLD_=65536`` (configuration
 over 128 KiB anew, and the surrogates' per-partition sums take 10-35% more
 time (measured in a plain process on a partition of 250,000 rows under
 each environment: 0.010-0.012 against 0.009 s for the pairwise logistic
-loss, 0.048-0.050 against 0.042-0.044 s for Algorithm 1; the reading of
-``benchmarks/results/dask.md``). To avoid it, set
+loss, 0.048-0.050 against 0.042-0.044 s for Algorithm 1; the cluster's
+timings are in :doc:`/user_guide/benchmarks`). To avoid it, set
 ``MALLOC_MMAP_THRESHOLD_`` too before the workers start, e.g.
 ``dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_":
 33554432})`` (after ``import distributed``), or in the environment of

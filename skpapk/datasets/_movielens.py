@@ -370,7 +370,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         script does (github.com/stair-lab/pap-k). The two give different
         local optima: on the official file, the rankers of Table 3 score
         1.6 to 7.5 points of test micro-pAp@k higher on the ``"lstsq"``
-        features for k = 12 to 24 (``benchmarks/results/table3_movielens.md``).
+        features for k = 12 to 24 (Table 3 in :doc:`/user_guide/benchmarks`).
     timeout : float, default=60
         Download timeout in seconds.
 

@@ -36,12 +36,12 @@ class PrecAtKSurrogate(BaseSurrogate):
     """The prec@k avg surrogate (Kar et al. 2015, Appendix B.4): SGD@k-avg.
 
     The group value is ``l(s) / k`` with ``l`` the surrogate of the module
-    docstring: the seed's surrogate divided by ``k`` (as in its App. D.3), so
-    that it upper-bounds the prec@k *risk* ``1 - prec@k`` of the group when
-    ``k <= n+`` (Claim 17) and is on the scale of the pAp@k surrogates.
-    Convex in ``w`` (a maximum of linear functions).
+    docstring: Kar et al.'s surrogate divided by ``k`` (as in their App.
+    D.3), so that it upper-bounds the prec@k *risk* ``1 - prec@k`` of the
+    group when ``k <= n+`` (Kar et al. 2015, Claim 17) and is on the scale
+    of the pAp@k surrogates. Convex in ``w`` (a maximum of linear functions).
 
-    Edge cases, decided by the seed's definition (the tests compare with a
+    Edge cases, decided by Kar et al.'s definition (the tests compare with a
     brute force over every ``|yhat| = k``):
 
     - ``K = n+`` (only possible when ``n+ <= k``): the ``1 / C`` term
@@ -64,7 +64,7 @@ class PrecAtKSurrogate(BaseSurrogate):
       24 training rows) that term made the ranker learn ``w`` close to
       ``-mean(x)``, which ranks the relevant items last (test micro-pAp@24
       40.7% against 46.2% for a random ranking; 51.0% with those groups
-      adding 0, ``benchmarks/results/linear_rankers_why.md``).
+      adding 0; see :doc:`/user_guide/benchmarks`).
     - Groups without a positive or without a negative are left out of the
       mean, as for the other surrogates.
 
