@@ -707,9 +707,11 @@ class GreedyPApKRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=_defaults.K, n_estimators=5,
-                 alpha=_defaults.HINGE_ALPHA, n_line_search=21,
-                 validation_fraction=0.25, max_iter=1000, tol=1e-4,
+    def __init__(self, *, k=_defaults.K, n_estimators=_defaults.GREEDY_N_ESTIMATORS,
+                 alpha=_defaults.HINGE_ALPHA,
+                 n_line_search=_defaults.GREEDY_N_LINE_SEARCH,
+                 validation_fraction=_defaults.GREEDY_VALIDATION_FRACTION,
+                 max_iter=_defaults.LOGISTIC_MAX_ITER, tol=_defaults.TOL,
                  random_state=None, verbose=0, pos_label=None):
         self.k = k
         self.n_estimators = n_estimators
@@ -948,8 +950,8 @@ class SelectPApKRanker(BaseRanker):
         "pos_label": [Real, str, "boolean", None],
     }
 
-    def __init__(self, *, k=_defaults.K, alpha=_defaults.HINGE_ALPHA, max_iter=10,
-                 tol=_defaults.TOL, verbose=0,
+    def __init__(self, *, k=_defaults.K, alpha=_defaults.HINGE_ALPHA,
+                 max_iter=_defaults.SELECT_MAX_ITER, tol=_defaults.TOL, verbose=0,
                  pos_label=None):
         self.k = k
         self.alpha = alpha
@@ -988,7 +990,8 @@ class SelectPApKRanker(BaseRanker):
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         rows = np.flatnonzero(defined_groups(y_pos, codes, n_groups)[codes])
         X, y_pos, codes = X[rows], y_pos[rows], codes[rows]
-        coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol, max_iter=1000)
+        coef, _ = _fit_logistic(X, y_pos, self.alpha, tol=self.tol,
+                                max_iter=_defaults.LOGISTIC_MAX_ITER)
         sizes = [rows.shape[0]]
         train_scores = []
         coefs, seen = [coef], {}  # every round's model; digest of a pool -> round
@@ -1029,7 +1032,7 @@ class SelectPApKRanker(BaseRanker):
                       f"{train_scores[-1]:.4f}")
             seen[digest] = self.n_iter_
             coef, _ = _fit_logistic(X[pool], y_pos[pool], self.alpha,
-                                    tol=self.tol, max_iter=1000)
+                                    tol=self.tol, max_iter=_defaults.LOGISTIC_MAX_ITER)
             coefs.append(coef)
             sizes.append(pool.shape[0])
             self.n_iter_ += 1

@@ -58,7 +58,9 @@ HINGE_ALPHA = 1e-3
 ETA0 = 1.0
 #: Iterations (L-BFGS) or epochs (Algorithm 1) of the linear rankers.
 MAX_ITER = 200
-#: Stopping tolerance of the linear rankers.
+#: Stopping tolerance of the linear rankers, and of the lbfgs logistic
+#: regressions of the baselines ``GreedyPApKRanker`` and
+#: ``SelectPApKRanker`` (scikit-learn's ``LogisticRegression`` default).
 TOL = 1e-4
 #: Iterations without improvement before the linear rankers stop.
 N_ITER_NO_CHANGE = 10
@@ -88,3 +90,36 @@ BOOST_TOL = 1e-7
 #: 10^{-3, ..., 0}; the command line's ``--grid paper`` and the benchmarks'.
 PAPER_ETA0_GRID = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5)
 PAPER_ALPHA_GRID = (1e-3, 1e-2, 1e-1, 1.0)
+
+#: ``PApKRanker``'s surrogate (fitted by L-BFGS): the pairwise logistic loss
+#: of every pair. On MovieLens 100K the paper's hinge surrogates are lowest
+#: at or near ``w = 0`` and this one ranked above a logistic regression (see
+#: ``PApKRanker``'s Notes).
+SURROGATE = "pairwise_logistic"
+#: ``surrogate_loss``'s surrogate: the paper's avg surrogate (eq. 10), that
+#: of ``PApKAvgRanker``. Its default since the function computed the paper's
+#: surrogates only; kept apart from :data:`SURROGATE` so that a call without
+#: ``surrogate`` keeps its value.
+LOSS_SURROGATE = "avg"
+
+#: ``GreedyPApKRanker`` (the paper's Greedy-pAp@k baseline): number of base
+#: logistic regressions (folds of the fitting rows), number of weights ``a``
+#: in ``[0, 1]`` tried by every line search, and fraction of every group's
+#: relevant and irrelevant rows held out for the line searches. Its values
+#: since its first version; no measurement chose them. The held-out
+#: fraction is not :data:`VALIDATION_FRACTION` (the linear rankers' early
+#: stopping): the merges are chosen on it, and changing it changes the
+#: fitted models.
+GREEDY_N_ESTIMATORS = 5
+GREEDY_N_LINE_SEARCH = 21
+GREEDY_VALIDATION_FRACTION = 0.25
+#: lbfgs iterations of every logistic regression of the two baselines:
+#: ``GreedyPApKRanker``'s ``max_iter`` and the fixed limit of each fit of
+#: ``SelectPApKRanker`` (whose ``max_iter`` counts pooling rounds). Their
+#: value since their first version (scikit-learn's is 100).
+LOGISTIC_MAX_ITER = 1000
+#: ``SelectPApKRanker``'s ``max_iter``: pooling rounds (logistic regressions
+#: on the pool of every group's top rows, after the first fit on all rows),
+#: not iterations of a solver, hence not :data:`MAX_ITER`. Its value since
+#: its first version.
+SELECT_MAX_ITER = 10

@@ -16,8 +16,14 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
+from ._defaults import N_ITER_NO_CHANGE
 from ._solver import start_not_finite
 from .utils._routing import _stacklevel
+
+#: The relative tolerance of ``tol=None``: L-BFGS stops when the largest
+#: gradient entry falls under this fraction of its value at ``w_0`` (or when
+#: the objective stops decreasing at machine precision).
+TOL_NONE = 1e-10
 
 
 class _EarlyStop(Exception):
@@ -25,7 +31,7 @@ class _EarlyStop(Exception):
 
 
 def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
-                   n_iter_no_change=10, verbose=0):
+                   n_iter_no_change=N_ITER_NO_CHANGE, verbose=0):
     """Minimise ``objective`` by L-BFGS from ``state.w``, updating ``state``.
 
     L-BFGS runs on ``v = objective.column_scale * w`` (a diagonal
@@ -57,6 +63,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         for ``n_iter_no_change`` iterations (early stopping; never with
         ``tol=None``), as Algorithm 1's early stopping does.
     n_iter_no_change : int, default=10
+        See ``validation`` (:data:`skpapk._defaults.N_ITER_NO_CHANGE`).
     verbose : int, default=0
         Print the objective (and validation score) every iteration.
 
@@ -80,7 +87,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
     state.objective_curve.append(float(value0))
     v0 = w0 * scale
     cache = {v0.tobytes(): float(value0)}
-    gtol = (1e-10 if tol is None else tol) * max(
+    gtol = (TOL_NONE if tol is None else tol) * max(
         float(np.abs(grad0 / scale).max()), np.finfo(float).tiny)
 
     def scaled_fun(v):

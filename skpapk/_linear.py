@@ -22,8 +22,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import validate_data
 
+from . import _defaults
 from ._base import BaseRanker
-from ._lbfgs import minimize_lbfgs
+from ._lbfgs import TOL_NONE, minimize_lbfgs
 from ._linear_loss import InMemoryLinearLoss
 from ._solver import (
     NoDescentWarning,
@@ -149,7 +150,8 @@ class BaseLinearRanker(BaseRanker):
                 f"stops when the largest entry of the gradient falls under "
                 f"tol times its value at the start w_0, which tol >= 1 meets "
                 f"at w_0 itself, so it stops at w_0, before any iteration. "
-                f"Pass a tol below 1 (the default is 1e-4; None: 1e-10)."
+                f"Pass a tol below 1 (the default is {_defaults.TOL!r}; None: "
+                f"{TOL_NONE!r})."
             )
 
     def _initial_state(self, n_features, coef_init=None):

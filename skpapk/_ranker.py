@@ -314,7 +314,7 @@ class PApKRanker(BaseLinearRanker):
                    Interval(Integral, 1, None, closed="left"), None],
     }
 
-    def __init__(self, surrogate="pairwise_logistic", *, k=_defaults.K,
+    def __init__(self, surrogate=_defaults.SURROGATE, *, k=_defaults.K,
                  solver="auto", temperature=_defaults.TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
                  truncation_level=_defaults.TRUNCATION_LEVEL, eta0=_defaults.ETA0,

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ._defaults import N_ITER_NO_CHANGE
 from ._linear_loss import InMemoryLinearLoss, _train_papk, linear_scores
 from .utils._routing import _stacklevel
 
@@ -244,7 +245,8 @@ class ValidationSet(namedtuple("ValidationSet", ["X", "y_pos", "codes"])):
 
 
 def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
-                          max_iter, tol=None, n_iter_no_change=5, radius=None,
+                          max_iter, tol=None, n_iter_no_change=N_ITER_NO_CHANGE,
+                          radius=None,
                           state=None, average=False, validation=None, verbose=0,
                           n_threads=None):
     """Run projected subgradient descent (Algorithm 1) on a surrogate.
@@ -275,8 +277,9 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
         ``n_iter_no_change`` consecutive epochs (with ``validation``: when
         the validation score has not reached ``best + tol``). ``None``
         runs ``max_iter`` epochs.
-    n_iter_no_change : int, default=5
-        See ``tol``.
+    n_iter_no_change : int, default=10
+        See ``tol`` (:data:`skpapk._defaults.N_ITER_NO_CHANGE`, the linear
+        rankers' default; they always pass theirs).
     radius : float or None, default=None
         Project every iterate on the L2 ball of this radius.
     state : SolverState or None, default=None
@@ -336,7 +339,8 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
 
 
 def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
-                        n_iter_no_change=5, radius=None, average=False,
+                        n_iter_no_change=N_ITER_NO_CHANGE, radius=None,
+                        average=False,
                         validation=None, verbose=0):
     """Algorithm 1 on an objective object (see :func:`projected_subgradient`).
 

@@ -9,7 +9,13 @@ import re
 import sys
 
 from .. import __version__, _defaults
-from ._methods import available_methods
+from ._methods import (
+    DEFAULT_GRID,
+    DEFAULT_SCALE,
+    GRID_NAMES,
+    SCALERS,
+    available_methods,
+)
 from ._output import PROG, CLIError, Progress
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
@@ -103,35 +109,35 @@ def _add(parser, groups, *, force=None):
         add("--k", type=_positive_int, default=_defaults.K,
             help=f"number of items shown to each user: the k of pAp@k "
                  f"(default: {_defaults.K})")
-        add("--grid", choices=["small", "paper"], default="small",
+        add("--grid", choices=GRID_NAMES, default=DEFAULT_GRID,
             help="hyper-parameter grids: small (e.g. eta0 in {0.01, 0.1, 1} x "
                  "alpha in {0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x "
-                 "alpha 0.001 .. 1, 48 pairs) (default: small)")
+                 "alpha 0.001 .. 1, 48 pairs) (default: %(default)s)")
         add("--cv", choices=["within-group", "group"], default="within-group",
             help="within-group: CV folds (and compare's test part) hold out rows "
                  "of every user (the paper's protocol); group: they hold out "
                  "whole users, to rank items for new users (default: "
-                 "within-group)")
+                 "%(default)s)")
         add("--cv-folds", type=_cv_folds, default=3, metavar="N",
-            help="number of CV folds (default: 3)")
-        add("--scale", choices=["minmax", "standard", "none"], default="minmax",
+            help="number of CV folds (default: %(default)s)")
+        add("--scale", choices=list(SCALERS), default=DEFAULT_SCALE,
             help="feature scaling fitted on the training rows, for the linear "
-                 "models (default: minmax, as the paper)")
+                 "models (default: %(default)s, as the paper)")
         add("--max-iter", type=_positive_int, default=None, metavar="N",
             help="maximum number of iterations of skpapk's linear rankers: "
                  "L-BFGS iterations of papk, epochs (full subgradient steps) of "
-                 "the others (default: theirs, 200)")
+                 f"the others (default: theirs, {_defaults.MAX_ITER})")
         add("--n-jobs", type=_n_jobs, default=1, metavar="N",
             help="CPUs to use: parallel CV fits, and threads within a fit; at "
-                 "most the number available (-1: all; default: 1)")
+                 "most the number available (-1: all; default: %(default)s)")
         add("--random-state", type=_seed, default=0, metavar="SEED",
             help="seed of the data simulation, splits, folds and every "
                  "estimator: the same command twice gives the same result "
-                 "(default: 0)")
+                 "(default: %(default)s)")
         add("--group-col", default="group", metavar="COL",
-            help="column of the group (user) ids (default: group)")
+            help="column of the group (user) ids (default: %(default)s)")
         add("--label-col", default="label", metavar="COL",
-            help="column of the binary labels (default: label)")
+            help="column of the binary labels (default: %(default)s)")
         add("--pos-label", default=None, metavar="VALUE",
             help="the label of relevant rows (default: 1 of 0/1, the greater of "
                  "two numbers, True, yes, ...; needed for other words)")
@@ -148,10 +154,10 @@ def _add(parser, groups, *, force=None):
         add("--model", required=True, metavar="MODEL.json")
     if "format" in groups:
         add("--format", choices=["table", "csv", "markdown"], default="table",
-            help="output format (default: table)")
+            help="output format (default: %(default)s)")
     add("--delimiter", type=_delimiter, default=",", metavar="CHAR",
         help="field separator of the CSV files read (and of recommend's "
-             "output): one character or 'tab' (default: ,)")
+             "output): one character or 'tab' (default: %(default)s)")
     add("-q", "--quiet", action="store_true",
         help="print no progress, notes or warnings on stderr (compare "
              "--format csv still prints its verdict there)")
@@ -197,11 +203,11 @@ def build_parser():
              f"available: {names}")
     add("--test-size", type=_fraction, default=0.2, metavar="FRAC",
         help="fraction of every user's rows (of the users with --cv group) held "
-             "out for the test (default: 0.2)")
+             "out for the test (default: %(default)s)")
     add("--n-users", type=_positive_int, default=500, metavar="N",
-        help="synthetic data: number of users (default: 500)")
+        help="synthetic data: number of users (default: %(default)s)")
     add("--n-features", type=_positive_int, default=8, metavar="D",
-        help="synthetic data: number of features, >= 5 (default: 8)")
+        help="synthetic data: number of features, >= 5 (default: %(default)s)")
     add("--path", default=None,
         help="movielens: the u.data file or its folder (default: $SKPAPK_DATA, "
              "then the scikit-learn data folder, then download)")
@@ -222,7 +228,8 @@ def build_parser():
     add = fit.add_argument
     add("file", metavar="FILE.csv", help="training data")
     savable = ", ".join(n for n, m in available_methods().items() if m.kind)
-    add("--method", default="papk", help=f"one of {savable} (default: papk)")
+    add("--method", default="papk",
+        help=f"one of {savable} (default: %(default)s)")
     add("--eta0", type=_positive_float, default=None,
         help="fixed initial step size of the subgradient rankers (default: "
              "tuned; papk, fitted by L-BFGS, takes none)")

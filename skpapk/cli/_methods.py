@@ -16,6 +16,18 @@ from ._output import CLIError
 #: ``compare``'s default methods: the library's rankers, the paper's best
 #: baseline on MovieLens, and two pointwise classifiers.
 DEFAULT_COMPARE = ("papk", "greedy", "boost", "logreg", "hgb")
+#: The hyper-parameter grids of every method (``--grid``): ``small``, a few
+#: values, and ``paper``, the paper's grids (App. F) and their like for the
+#: other methods. Every :class:`Method` has one grid of each name.
+GRID_NAMES = ("small", "paper")
+DEFAULT_GRID = "small"
+#: ``--scale``: the scaler of each name (module, class), fitted on the
+#: training rows of the methods with scaled features; ``"none"``: none.
+SCALERS = {"minmax": ("sklearn.preprocessing", "MinMaxScaler"),
+           "standard": ("sklearn.preprocessing", "StandardScaler"),
+           "none": None}
+#: The paper's scaling (min-max), the default of ``--scale``.
+DEFAULT_SCALE = "minmax"
 
 
 class Method(NamedTuple):
@@ -129,7 +141,6 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
     their default, every core, is many times slower on a busy machine).
     """
     from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
     spec = available_methods()[method]
     estimator = spec.make()
@@ -147,8 +158,9 @@ def make_model(method, *, k, scale, random_state, max_iter=None, params=None,
         settings[name] = value
     estimator.set_params(**settings)
     scaler = "passthrough"
-    if spec.scale and scale != "none":
-        scaler = {"minmax": MinMaxScaler, "standard": StandardScaler}[scale]()
+    if spec.scale and SCALERS[scale] is not None:
+        module, name = SCALERS[scale]
+        scaler = getattr(importlib.import_module(module), name)()
     return Pipeline([("scale", scaler), ("model", estimator)])
 
 

@@ -21,7 +21,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, ParameterGrid
 from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
 from ..model_selection import WithinGroupKFold
 from ..utils._routing import warn_again
-from ._methods import available_methods, has_epochs, make_model
+from ._methods import DEFAULT_GRID, available_methods, has_epochs, make_model
 from ._output import CLIError, format_param, format_params
 
 
@@ -241,7 +241,7 @@ def _not_converged(message, method, command):
 
 
 def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
-                grid_name="small", command="fit"):
+                grid_name=DEFAULT_GRID, command="fit"):
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
     scaled = tuned.model.named_steps["scale"] != "passthrough"

@@ -109,7 +109,8 @@ def get_surrogate(surrogate, **params):
     },
     prefer_skip_nested_validation=True,
 )
-def surrogate_loss(y_true, y_score, groups=None, *, k, surrogate="avg",
+def surrogate_loss(y_true, y_score, groups=None, *, k,
+                   surrogate=_defaults.LOSS_SURROGATE,
                    temperature=_defaults.TEMPERATURE,
                    group_weight=_defaults.SURROGATE_GROUP_WEIGHT, sample_weight=None,
                    return_hessian=False, pos_label=None):

@@ -68,7 +68,11 @@ ALLOWED = {
     "group_weight": {_defaults.GROUP_WEIGHT, _defaults.SURROGATE_GROUP_WEIGHT},
     "alpha": {_defaults.ALPHA, _defaults.HINGE_ALPHA},
     "eta0": {_defaults.ETA0},
-    "validation_fraction": {_defaults.VALIDATION_FRACTION, 0.25},
+    "validation_fraction": {_defaults.VALIDATION_FRACTION,
+                            _defaults.GREEDY_VALIDATION_FRACTION},
+    "tol": {_defaults.TOL, _defaults.BOOST_TOL},
+    "n_iter_no_change": {_defaults.N_ITER_NO_CHANGE,
+                         _defaults.BOOST_N_ITER_NO_CHANGE},
     "truncation_level": {_defaults.TRUNCATION_LEVEL,
                          _defaults.BOOST_TRUNCATION_LEVEL},
 }
@@ -87,6 +91,20 @@ def test_every_public_default_comes_from_defaults(name, obj):
             if default is inspect.Parameter.empty or default is None:
                 continue
             assert default in allowed, (name, param, default)
+
+
+def test_baselines_and_surrogates_take_their_defaults_from_defaults():
+    greedy = skpapk.GreedyPApKRanker()
+    assert greedy.n_estimators == _defaults.GREEDY_N_ESTIMATORS
+    assert greedy.n_line_search == _defaults.GREEDY_N_LINE_SEARCH
+    assert greedy.validation_fraction == _defaults.GREEDY_VALIDATION_FRACTION
+    assert greedy.max_iter == _defaults.LOGISTIC_MAX_ITER
+    assert greedy.tol == _defaults.TOL
+    select = skpapk.SelectPApKRanker()
+    assert select.max_iter == _defaults.SELECT_MAX_ITER
+    assert select.tol == _defaults.TOL
+    assert skpapk.PApKRanker().surrogate == _defaults.SURROGATE
+    assert _default(surrogate_loss, "surrogate") == _defaults.LOSS_SURROGATE
 
 
 def test_boosted_objective_shares_the_boosted_ranker_defaults():

@@ -217,3 +217,43 @@ def test_traceback_option(tmp_path, capsys):
                      [["g1", 0, 0.5], ["g1", 1, 0.2], ["g1", 2, 0.3]])
     with pytest.raises(CLIError, match="must be binary"):
         main(["fit", str(path), "--out", str(tmp_path / "m.json"), "--traceback"])
+
+
+def test_choices_and_defaults_come_from_the_dispatch(capsys):
+    # --grid and --scale list what the registry and the scaler table hold,
+    # and the help states the defaults that the parser uses
+    from skpapk import _defaults
+    from skpapk.cli._main import build_parser
+    from skpapk.cli._methods import (
+        DEFAULT_GRID,
+        DEFAULT_SCALE,
+        GRID_NAMES,
+        SCALERS,
+        available_methods,
+    )
+
+    for method in available_methods().values():
+        assert tuple(method.grids) == GRID_NAMES, method.name
+    fit = build_parser().commands["fit"]
+    actions = {a.dest: a for a in fit._actions}
+    assert tuple(actions["grid"].choices) == GRID_NAMES
+    assert actions["grid"].default == DEFAULT_GRID in GRID_NAMES
+    assert list(actions["scale"].choices) == list(SCALERS)
+    assert actions["scale"].default == DEFAULT_SCALE in SCALERS
+    with pytest.raises(SystemExit):
+        main(["fit", "--help"])
+    out = " ".join(capsys.readouterr()[0].split())
+    assert f"(default: {DEFAULT_GRID})" in out
+    assert f"(default: {DEFAULT_SCALE}, as the paper)" in out
+    assert f"(default: theirs, {_defaults.MAX_ITER})" in out
+    assert "%(default)" not in out
+
+
+@pytest.mark.parametrize("scale", ["minmax", "standard", "none"])
+def test_every_scale_builds_its_scaler(scale):
+    from skpapk.cli._methods import SCALERS, make_model
+
+    step = make_model("avg", k=3, scale=scale, random_state=0).named_steps["scale"]
+    expected = SCALERS[scale]
+    assert (step == "passthrough" if expected is None
+            else type(step).__name__ == expected[1])
