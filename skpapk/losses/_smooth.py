@@ -168,18 +168,20 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
 
     The layout depends only on the labels, the groups and the row weights:
     build it once for many evaluations of a smooth surrogate on the same
-    rows (the ``layout`` argument of their methods).
+    rows (the ``layout`` argument of their methods). The arguments are
+    checked here (once), not at the evaluations that reuse the layout.
 
     Parameters
     ----------
-    y_pos : ndarray of bool of shape (n,)
-        True for relevant rows.
-    codes : ndarray of int of shape (n,)
-        Group codes in ``[0, n_groups)``.
+    y_pos : array-like of bool of shape (n,)
+        True for relevant rows (booleans, or the numbers 0 and 1).
+    codes : array-like of int of shape (n,)
+        Group codes, integers in ``[0, n_groups)``.
     n_groups : int
-        Number of groups.
-    sample_weight : ndarray of shape (n,) or None
-        Non-negative row weights (validated by the caller); ``None``: ones.
+        Number of groups (at least one more than the largest code; a group
+        without rows is allowed).
+    sample_weight : array-like of shape (n,) or None
+        Finite non-negative row (frequency) weights; ``None``: ones.
 
     Returns
     -------
@@ -203,6 +205,89 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     >>> layout.n_defined, layout.n_pairs
     (2, 2)
     """
+    return _make_pair_layout(
+        *_check_layout_inputs(y_pos, codes, n_groups, sample_weight))
+
+
+def _check_layout_inputs(y_pos, codes, n_groups, sample_weight):
+    """``(y_pos, codes, n_groups, sample_weight)`` checked, as bool, intp, int
+    and float64 (or None) arrays: what :func:`make_pair_layout` builds on.
+
+    ``O(n)``: for the public entry points, which see unchecked arguments; the
+    estimators build their layouts from checked data, once per fit.
+    """
+    if isinstance(n_groups, (bool, np.bool_)) or not isinstance(
+            n_groups, numbers.Integral):
+        raise TypeError(f"n_groups must be an int (the number of groups), got "
+                        f"{n_groups!r}.")
+    if n_groups < 0:
+        raise ValueError(f"n_groups must be a non-negative int, got {n_groups}.")
+    n_groups = int(n_groups)
+    y_pos = np.asarray(y_pos)
+    if y_pos.ndim != 1:
+        raise ValueError(f"y_pos must be one-dimensional (one relevance per "
+                         f"row), got shape {y_pos.shape}.")
+    n = y_pos.shape[0]
+    if y_pos.dtype.kind != "b":
+        if (y_pos.dtype.kind not in "iuf"
+                or not np.all((y_pos == 0) | (y_pos == 1))):  # NaN fails too
+            raise (ValueError if y_pos.dtype.kind in "iuf" else TypeError)(
+                f"y_pos must hold booleans or 0/1 (True or 1: relevant), got "
+                f"an array of dtype {y_pos.dtype} with values "
+                f"{_few_values(y_pos)}."
+            )
+        y_pos = y_pos.astype(bool)
+    codes = np.asarray(codes)
+    if codes.shape != (n,):
+        raise ValueError(f"codes has shape {codes.shape} but y_pos has {n} "
+                         f"rows; pass one group code per row.")
+    if codes.dtype.kind not in "iuf":
+        raise TypeError(f"codes must hold integers (group codes in [0, "
+                        f"n_groups)), got an array of dtype {codes.dtype}.")
+    if codes.dtype.kind == "f" and not np.all(np.floor(codes) == codes):
+        # (``astype`` truncated 0.2 and 0.9 to one group 0); a NaN fails
+        # here, an infinity at the range below
+        raise ValueError(f"codes must hold integers (group codes in [0, "
+                         f"n_groups)), got values {_few_values(codes)}.")
+    if n and (codes.min() < 0 or codes.max() >= n_groups):
+        raise ValueError(f"codes must be in [0, n_groups) = [0, {n_groups}), "
+                         f"got codes from {codes.min():g} to {codes.max():g}; "
+                         f"pass n_groups greater than every code.")
+    codes = codes.astype(np.intp, copy=False)
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight)
+        if sample_weight.shape != (n,):
+            raise ValueError(f"sample_weight has shape {sample_weight.shape} "
+                             f"but y_pos has {n} rows; pass one weight per row.")
+        if sample_weight.dtype.kind not in "biuf":
+            raise TypeError(f"sample_weight must hold numbers, got an array "
+                            f"of dtype {sample_weight.dtype}.")
+        sample_weight = sample_weight.astype(np.float64, copy=False)
+        if not np.all(np.isfinite(sample_weight)) or np.any(sample_weight < 0):
+            raise ValueError("sample_weight must hold finite non-negative "
+                             "values (frequency weights of the rows).")
+    return y_pos, codes, n_groups, sample_weight
+
+
+def _few_values(a, n=10):
+    """The first ``n`` distinct values of ``a``, as a list (for messages)."""
+    values = np.unique(a)
+    return values[:n].tolist() + (["..."] if values.shape[0] > n else [])
+
+
+def _check_scores(scores, n):
+    """``scores`` as float64, checked: ``n`` finite values."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.shape != (n,):
+        raise ValueError(f"scores has shape {scores.shape} but there are {n} "
+                         f"rows; pass one score per row.")
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("scores must be finite (no NaN or infinity).")
+    return scores
+
+
+def _make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
+    """:func:`make_pair_layout` of checked arguments (no checks)."""
     y_pos = np.asarray(y_pos, dtype=bool)
     codes = np.asarray(codes, dtype=np.intp)
     segments = label_segments(y_pos, codes, n_groups)
@@ -406,7 +491,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
     hyperparameters = ("group_weight", "truncation_level")
 
     def __init__(self, group_weight=_defaults.SURROGATE_GROUP_WEIGHT,
-                 truncation_level=None):
+                 truncation_level=_defaults.TRUNCATION_LEVEL):
         self.group_weight = group_weight
         self.truncation_level = truncation_level
 
@@ -434,8 +519,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         sample_weight : ndarray of shape (n_samples,) or None, default=None
             Non-negative frequency weights of the rows.
         layout : PairLayout or None, default=None
-            The rows' layout from :func:`make_pair_layout` (built when
-            ``None``); pass it to save the work across evaluations.
+            The rows' layout from :func:`make_pair_layout` (built, and the
+            arguments checked, when ``None``); pass it to save the work
+            across evaluations (the scores are then not checked).
         n_threads : int or None, default=None
             Threads summing the groups' pairs; ``None``: the OpenMP
             threads this process may use (respecting ``threadpoolctl``).
@@ -477,8 +563,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         sample_weight : ndarray of shape (n_samples,) or None, default=None
             Non-negative frequency weights of the rows.
         layout : PairLayout or None, default=None
-            The rows' layout from :func:`make_pair_layout` (built when
-            ``None``); pass it to save the work across evaluations.
+            The rows' layout from :func:`make_pair_layout` (built, and the
+            arguments checked, when ``None``); pass it to save the work
+            across evaluations (the scores are then not checked).
         n_threads : int or None, default=None
             Threads summing the groups' pairs; ``None``: the OpenMP
             threads this process may use (respecting ``threadpoolctl``).
@@ -505,7 +592,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
                               value=True, n_threads=None, scale=1.0):
         """Mean loss over defined groups, its gradient and Hessian diagonal.
 
-        Works on validated arrays (no checks).
+        The arguments are checked when no ``layout`` is given; a ``layout``
+        (:func:`make_pair_layout`, which checks its arguments) saves the
+        checks too, so the scores must then be finite.
 
         Parameters
         ----------
@@ -524,8 +613,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         sample_weight : ndarray of shape (n_samples,) or None, default=None
             Non-negative frequency weights of the rows.
         layout : PairLayout or None, default=None
-            The rows' layout from :func:`make_pair_layout` (built when
-            ``None``); pass it to save the work across evaluations.
+            The rows' layout from :func:`make_pair_layout` (built, and the
+            arguments checked, when ``None``); pass it to save the work
+            across evaluations (the scores are then not checked).
         hessian : bool, default=True
             Also return the Hessian diagonal (else ``None``).
         value : bool, default=True
@@ -589,8 +679,9 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
         sample_weight : ndarray of shape (n_samples,) or None, default=None
             Non-negative frequency weights of the rows.
         layout : PairLayout or None, default=None
-            The rows' layout from :func:`make_pair_layout` (built when
-            ``None``); pass it to save the work across evaluations.
+            The rows' layout from :func:`make_pair_layout` (built, and the
+            arguments checked, when ``None``); pass it to save the work
+            across evaluations (the scores are then not checked).
         hessian : bool, default=True
             Also return the Hessian diagonal (else ``None``).
         value : bool, default=True
@@ -626,16 +717,27 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
     def _sums(self, y_pos, scores, codes, n_groups, k, sample_weight, layout,
               hessian, value, n_threads, scale, *, mean):
         """:meth:`loss_gradient_hessian_sums`, divided by the total group
-        weight when ``mean`` (both factors folded into the per-row ones)."""
+        weight when ``mean`` (both factors folded into the per-row ones).
+
+        Without a ``layout`` the arguments are checked (a public call); with
+        one, built by :func:`make_pair_layout` from checked arguments, only
+        the number of scores is (the estimators' every solver step and
+        boosting round, whose scores are checked there)."""
         if layout is None:
-            layout = make_pair_layout(y_pos, codes, n_groups, sample_weight)
+            y_pos, codes, n_groups, sample_weight = _check_layout_inputs(
+                y_pos, codes, n_groups, sample_weight)
+            scores = _check_scores(scores, y_pos.shape[0])
+            layout = _make_pair_layout(y_pos, codes, n_groups, sample_weight)
         n = layout.order.shape[0]
+        scores = np.asarray(scores, dtype=np.float64)
+        if scores.shape != (n,):  # the kernel would read past the scores
+            raise ValueError(f"scores has shape {scores.shape} but the layout "
+                             f"has {n} rows; pass one score per row.")
         n_used = layout.n_defined
         if n_used == 0:
             zeros = np.zeros(n)
             return ((0.0 if value else None), zeros,
                     (zeros.copy() if hessian else None), 0.0, 0)
-        scores = np.asarray(scores, dtype=np.float64)
         s = scores[layout.order] if self._weights_read_scores else None
         u, v, implicit = self._weights(s, layout, k)
         loss_rows = ("both" if implicit is not None
@@ -850,7 +952,7 @@ class SoftPApKSurrogate(SmoothPairwiseSurrogate):
 
     def __init__(self, temperature=_defaults.TEMPERATURE,
                  group_weight=_defaults.SURROGATE_GROUP_WEIGHT,
-                 truncation_level=None):
+                 truncation_level=_defaults.TRUNCATION_LEVEL):
         self.temperature = temperature
         self.group_weight = group_weight
         self.truncation_level = truncation_level

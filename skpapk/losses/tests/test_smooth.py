@@ -398,3 +398,124 @@ def test_fuzz_value_and_gradient(seed, k, temperature, ties):
                                  temperature=temperature)[0]
     np.testing.assert_allclose(grad, _fd_gradient(f, s, eps=1e-6 * temperature),
                                rtol=1e-4, atol=1e-7)
+
+
+# --------------------------------------------------------------------------
+# make_pair_layout and the surrogates' public methods check what they get
+
+
+_Y4 = np.array([True, False, True, False])
+_C4 = np.array([0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("args, kwargs, error, match", [
+    # float codes were truncated: the distinct groups 0.2 / 0.9 merged
+    ((_Y4, [0.2, 0.9, 1.7, 1.1], 2), {}, ValueError, "codes must hold integers"),
+    ((_Y4, [0.0, np.nan, 1.0, 1.0], 2), {}, ValueError, "codes must hold integers"),
+    ((_Y4, np.array(["a", "a", "b", "b"]), 2), {}, TypeError, "codes must hold"),
+    # numpy's "provided out is the wrong size for the accumulation"
+    ((_Y4, _C4, 1), {}, ValueError, r"codes must be in \[0, n_groups\) = \[0, 1\)"),
+    ((_Y4, [0, -1, 1, 1], 2), {}, ValueError, r"codes must be in \[0, n_groups\)"),
+    ((_Y4, _C4, 1.5), {}, TypeError, "n_groups must be an int"),
+    ((_Y4, _C4, True), {}, TypeError, "n_groups must be an int"),
+    ((_Y4, _C4, -1), {}, ValueError, "n_groups must be"),
+    ((_Y4, _C4, 2), {"sample_weight": [-1.0, 1.0, 1.0, 1.0]}, ValueError,
+     "sample_weight must hold finite non-negative"),
+    ((_Y4, _C4, 2), {"sample_weight": [np.nan, 1.0, 1.0, 1.0]}, ValueError,
+     "sample_weight must hold finite non-negative"),
+    ((_Y4, _C4, 2), {"sample_weight": [np.inf, 1.0, 1.0, 1.0]}, ValueError,
+     "sample_weight must hold finite non-negative"),
+    ((_Y4, _C4, 2), {"sample_weight": ["a", "b", "c", "d"]}, TypeError,
+     "sample_weight must hold numbers"),
+    ((_Y4, _C4, 2), {"sample_weight": [1.0, 1.0]}, ValueError,
+     "sample_weight has shape"),
+    ((_Y4, [0, 0, 1], 2), {}, ValueError, "codes has shape"),
+    ((_Y4[:, None], _C4, 2), {}, ValueError, "y_pos must be one-dimensional"),
+    (([1, 0, 2, 0], _C4, 2), {}, ValueError, "y_pos must hold booleans or 0/1"),
+    (([1.0, np.nan, 1.0, 0.0], _C4, 2), {}, ValueError,
+     "y_pos must hold booleans or 0/1"),
+    ((np.array(["1", "0", "1", "0"]), _C4, 2), {}, TypeError,
+     "y_pos must hold booleans or 0/1"),
+])
+def test_make_pair_layout_checks_its_inputs(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_pair_layout(*args, **kwargs)
+
+
+def test_make_pair_layout_takes_0_1_relevance_and_integral_float_codes():
+    reference = make_pair_layout(_Y4, _C4, 3, sample_weight=[1, 2, 1, 0])
+    for y_pos, codes in [([1, 0, 1, 0], _C4), (_Y4, [0.0, 0.0, 1.0, 1.0]),
+                         (_Y4.astype(float), _C4.astype(np.uint8))]:
+        layout = make_pair_layout(y_pos, codes, np.int64(3),
+                                  sample_weight=[1, 2, 1, 0])
+        for name in ("order", "codes", "y_pos", "weight", "n_pos", "n_neg",
+                     "mass_pos", "mass_neg", "defined", "pair_start"):
+            np.testing.assert_array_equal(getattr(layout, name),
+                                          getattr(reference, name))
+    empty = make_pair_layout(np.zeros(0, bool), np.zeros(0, int), 0)
+    assert (empty.n_groups, empty.n_pairs) == (0, 0)
+
+
+_METHODS = ["loss_gradient", "loss_gradient_sums", "loss_gradient_hessian",
+            "loss_gradient_hessian_sums"]
+
+
+@pytest.mark.parametrize("surrogate", [PairwiseLogisticSurrogate(),
+                                       SoftPApKSurrogate(temperature=0.5)])
+@pytest.mark.parametrize("method", _METHODS)
+@pytest.mark.parametrize("scores, kwargs, match", [
+    # group 0 was dropped silently (n_used=1)
+    ([0.5, 0.2, -1.0, 0.3], {"sample_weight": [-1.0, 1.0, 1.0, 1.0]},
+     "sample_weight must hold finite non-negative"),
+    # (0.0, zeros, 0) was returned
+    ([0.5, 0.2, -1.0, 0.3], {"sample_weight": [-1.0, -1.0, -1.0, -1.0]},
+     "sample_weight must hold finite non-negative"),
+    ([0.5, 0.2, -1.0, 0.3], {"sample_weight": [np.nan, 1.0, 1.0, 1.0]},
+     "sample_weight must hold finite non-negative"),
+    # a NaN loss and gradient were returned
+    ([0.5, np.nan, -1.0, 0.3], {}, "scores must be finite"),
+    ([0.5, np.inf, -1.0, 0.3], {}, "scores must be finite"),
+    ([0.5, 0.2, -1.0], {}, "scores has shape"),
+])
+def test_public_methods_check_their_inputs_without_a_layout(
+        surrogate, method, scores, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        getattr(surrogate, method)(_Y4, np.array(scores), _C4, 2, 1, **kwargs)
+
+
+@pytest.mark.parametrize("method", _METHODS)
+def test_public_methods_do_not_check_again_with_a_layout(method, monkeypatch):
+    # the estimators build the layout once from checked data and evaluate
+    # the loss every solver step / boosting round: no O(n) check there
+    loss = SoftPApKSurrogate(temperature=0.5)
+    y, s, groups = _data(3)
+    codes = np.unique(groups, return_inverse=True)[1]
+    layout = make_pair_layout(y, codes, 5)
+    expected = getattr(loss, method)(y, s, codes, 5, 3)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr("skpapk.losses._smooth._check_layout_inputs", fail)
+    monkeypatch.setattr("skpapk.losses._smooth._check_scores", fail)
+    got = getattr(loss, method)(y, s, codes, 5, 3, layout=layout)
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_surrogates_truncation_level_default_is_the_shared_constant(monkeypatch):
+    # read from skpapk._defaults, not restated: a module loaded while the
+    # constant holds another value takes that value
+    import importlib.util
+
+    import skpapk.losses._smooth as smooth
+    from skpapk import _defaults
+
+    monkeypatch.setattr(_defaults, "TRUNCATION_LEVEL", 7)
+    spec = importlib.util.spec_from_file_location("skpapk.losses._smooth_copy",
+                                                  smooth.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    for cls in (copy.SmoothPairwiseSurrogate, copy.PairwiseLogisticSurrogate,
+                copy.SoftPApKSurrogate):
+        assert cls().truncation_level == 7
