@@ -23,7 +23,12 @@ from .. import _defaults
 from ..utils._validation import check_k
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
-from ._smooth import GROUP_WEIGHTS, check_truncation_level, make_pair_layout
+from ._smooth import (
+    GROUP_WEIGHTS,
+    _few_values,
+    _make_pair_layout,
+    check_truncation_level,
+)
 
 
 def _is_dataset(obj):
@@ -71,7 +76,10 @@ class LightGBMObjective:
     A row is relevant when its label is greater than 0 (binary 0/1 labels,
     or graded relevance with 0 for irrelevant). LightGBM's row weights
     (``sample_weight``, ``Dataset(weight=...)``) act as frequency weights: a
-    row of weight 2 counts as two copies of the row.
+    row of weight 2 counts as two copies of the row. Rows of which no group
+    has both a relevant and an irrelevant row (of positive weight) have no
+    pair to rank: a ``ValueError`` (but for a call that sees only some of
+    the groups, with ``weight_total``).
 
     The pairs are summed by a compiled kernel, groups in parallel threads,
     with no Python loop over groups and no pair array (see
@@ -181,8 +189,11 @@ class LightGBMObjective:
 
     _parameter_constraints: dict = {
         "surrogate": [StrOptions(set(SMOOTH_SURROGATES)), BaseSurrogate],
+        "k": [_NumberInterval(Integral, 1, None, closed="left")],
         "temperature": [_NumberInterval(Real, 0, None, closed="neither")],
         "group_weight": [StrOptions(set(GROUP_WEIGHTS))],
+        "truncation_level": [_NumberInterval(Integral, 1, None, closed="left"),
+                             None],
         "scale": [_NumberInterval(Real, 0, None, closed="neither"), None],
         "weight_total": [_NumberInterval(Real, 0, None, closed="neither"), None],
         "n_jobs": [_NumberInterval(Integral, None, -1, closed="right"),
@@ -212,11 +223,11 @@ class LightGBMObjective:
         if checked is not None and all(
                 old is new for old, new in zip(checked[0], values)):
             return checked[1]
-        check_k(self.k)
         validate_parameter_constraints(
             self._parameter_constraints,
             {name: getattr(self, name) for name in self._parameter_constraints},
             caller_name=type(self).__name__)
+        check_k(self.k)  # its bound, 2**63 - 1
         if isinstance(self.surrogate, BaseSurrogate) and not self.surrogate.smooth:
             raise ValueError(
                 f"surrogate must be smooth (it needs a Hessian), got the "
@@ -371,7 +382,26 @@ class LightGBMObjective:
         y_pos = labels > 0
         n_groups = sizes.shape[0]
         codes = codes_from_sizes(sizes)
-        layout = make_pair_layout(y_pos, codes, n_groups, weight)
+        # the labels and weights are checked above, the codes come from the
+        # checked sizes
+        layout = _make_pair_layout(y_pos, codes, n_groups, weight)
+        if layout.n_defined == 0 and self.weight_total is None:
+            # (a worker of distributed training, with ``weight_total``, may
+            # hold none: the other workers' groups carry the pairs)
+            rows = ("every row is relevant or every row is irrelevant"
+                    if weight is None else "the rows of positive weight are "
+                    "all relevant or all irrelevant")
+            raise ValueError(
+                f"No group has both a relevant and an irrelevant row"
+                f"{'' if weight is None else ' of positive weight'}: in each "
+                f"of the {n_groups} group(s) {rows}, so there is no pair to "
+                f"rank and every gradient would be 0. A row is relevant when "
+                f"its label is "
+                f"> 0 (labels seen: {_few_values(labels)}); each group (user, "
+                f"query) needs at least one row with a label > 0 and one with "
+                f"a label <= 0, e.g. 0/1 relevance labels with 0 for "
+                f"irrelevant."
+            )
         self._cache = (labels.copy(), sizes.copy(),
                        None if weight is None else weight.copy(),
                        y_pos, codes, n_groups, layout)

@@ -183,13 +183,13 @@ def test_objective_two_calling_conventions_agree():
 
 def test_objective_reuses_its_layout_until_the_data_change(monkeypatch):
     built = []
-    real = _smooth.make_pair_layout
+    real = _smooth._make_pair_layout
 
     def counting(*args, **kwargs):
         built.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("skpapk.losses._lightgbm.make_pair_layout", counting)
+    monkeypatch.setattr("skpapk.losses._lightgbm._make_pair_layout", counting)
     _, y, g = make_data(4, shuffle=False)
     sizes = np.bincount(g)
     objective = LightGBMObjective("pairwise_logistic")
@@ -267,6 +267,68 @@ def test_objective_rejects_bad_inputs(args, match):
 def test_objective_rejects_labels_that_are_not_numbers(labels):
     with pytest.raises(TypeError, match="y_true .* must hold numbers"):
         LightGBMObjective("pairwise_logistic")(labels, np.zeros(2), None, [2])
+
+
+@pytest.mark.parametrize("labels, weight, match", [
+    # every row relevant (label > 0): the gradients were all 0, silently
+    ([0.2, 0.7, 0.7, 0.2], None, r"labels seen: \[0.2, 0.7\]"),
+    ([0.0, 0.0, 0.0, 0.0], None, r"labels seen: \[0.0\]"),
+    ([1.0, 1.0, 0.0, 0.0], None, "every row is relevant or every row"),
+    # no relevant row of positive weight
+    ([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0],
+     "the rows of positive weight are all relevant or all irrelevant"),
+])
+def test_objective_refuses_rows_without_a_pair(labels, weight, match):
+    objective = LightGBMObjective("pairwise_logistic")
+    weight = None if weight is None else np.array(weight)
+    for message in (match, "No group has both a relevant and an irrelevant",
+                    r"relevant when its label is > 0"):
+        with pytest.raises(ValueError, match=message):
+            objective(np.array(labels), np.zeros(4), weight, [2, 2])
+
+
+def test_objective_of_a_worker_without_a_pair_gives_zeros():
+    # a worker of distributed training (weight_total) may hold no group with
+    # both labels: the other workers' groups carry the pairs
+    objective = LightGBMObjective("pairwise_logistic", scale=8.0,
+                                  weight_total=3.0)
+    grad, hess = objective(np.array([0.2, 0.7, 0.7, 0.2]), np.zeros(4), None,
+                           [2, 2])
+    assert not grad.any() and not hess.any() and objective.n_groups_used_ == 0
+
+
+def test_boost_ranker_reports_its_own_error_without_a_pair():
+    # the estimator refuses such rows before LightGBM calls the objective
+    X = np.random.default_rng(0).normal(size=(8, 2))
+    with pytest.raises(ValueError, match=r"No group has both .*classes seen"):
+        PApKBoostRanker(**SMALL).fit(X, np.ones(8, dtype=int),
+                                     groups=np.repeat([0, 1], 4))
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(k=0), "'k' parameter of LightGBMObjective must be an int in the "
+                r"range \[1, inf\)"),
+    (dict(k=1.5), "'k' parameter of LightGBMObjective"),
+    (dict(k=True), "'k' parameter of LightGBMObjective"),
+    (dict(truncation_level=0), "'truncation_level' parameter of "
+                               "LightGBMObjective must be an int .* or None"),
+    (dict(truncation_level=True), "'truncation_level' parameter of "
+                                  "LightGBMObjective"),
+    (dict(truncation_level=2.0), "'truncation_level' parameter of "
+                                 "LightGBMObjective"),
+])
+def test_objective_checks_k_and_truncation_level_as_its_other_parameters(
+        params, match):
+    # as PApKBoostRanker does: the same words for every parameter
+    with pytest.raises(InvalidParameterError, match=match):
+        LightGBMObjective(**params)(np.array([1.0, 0.0]), np.zeros(2), None, [2])
+
+
+def test_objective_constraints_cover_every_parameter():
+    assert (set(LightGBMObjective._parameter_constraints)
+            == set(vars(LightGBMObjective())))  # the parameters, unfitted
+    with pytest.raises(ValueError, match="k=1e\\+30 is too large"):
+        LightGBMObjective(k=10**30)(np.array([1.0, 0.0]), np.zeros(2), None, [2])
 
 
 def test_objective_takes_labels_of_any_numeric_dtype():
