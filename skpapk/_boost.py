@@ -43,7 +43,11 @@ from ._lightgbm_params import (
 )
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
-from .utils._groups import n_undefined_groups, stable_sort_by_codes
+from .utils._groups import (
+    n_defined_groups,
+    n_undefined_groups,
+    stable_sort_by_codes,
+)
 from .utils._messages import cut
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
@@ -113,6 +117,20 @@ def _class_row_weights(class_weight, classes, y_pos):
                 f"{weight!r}; give a finite number >= 0.")
         weights.append(float(weight))
     return np.where(y_pos, weights[1], weights[0])
+
+
+def _check_weighted_pairs(weight, y_pos, codes, n_groups):
+    """Raise when the row weights leave no group both a relevant and an
+    irrelevant row of positive weight (every pair weighs 0)."""
+    if weight is None:
+        return  # the labels alone are checked in ``_validate_fit_data``
+    kept = np.asarray(weight) > 0
+    if n_defined_groups(y_pos[kept], codes[kept], n_groups) == 0:
+        raise ValueError(
+            "No group has both a relevant and an irrelevant row of positive "
+            "weight: sample_weight (times class_weight) is 0 on every "
+            "relevant or every irrelevant row of each group (user), so there "
+            "is no pair to rank; give some of them a positive weight.")
 
 
 class PApKBoostRanker(BaseRanker):
@@ -874,6 +892,8 @@ class PApKBoostRanker(BaseRanker):
             fit_params["sample_weight"] = (
                 weights if sample_weight is None
                 else np.multiply(fit_params["sample_weight"], weights))
+        _check_weighted_pairs(fit_params["sample_weight"], y_pos[order],
+                              codes[order], n_groups)
 
         if early_stopping:
             if given is None:  # held out of X

@@ -10,6 +10,7 @@ pass it to their own ``lightgbm.LGBMRanker(objective=...)`` or
 """
 
 import inspect
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -20,6 +21,7 @@ from sklearn.utils._param_validation import (
 )
 
 from .. import _defaults
+from ..utils._routing import _stacklevel
 from ..utils._validation import check_k
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
@@ -78,8 +80,9 @@ class LightGBMObjective:
     (``sample_weight``, ``Dataset(weight=...)``) act as frequency weights: a
     row of weight 2 counts as two copies of the row. Rows of which no group
     has both a relevant and an irrelevant row (of positive weight) have no
-    pair to rank: a ``ValueError`` (but for a call that sees only some of
-    the groups, with ``weight_total``).
+    pair to rank: their gradients are 0, with a ``UserWarning`` (a fold of
+    ``lightgbm.cv`` or a batch of users may hold no pair; no warning for a
+    call that sees only some of the groups, with ``weight_total``).
 
     The pairs are summed by a compiled kernel, groups in parallel threads,
     with no Python loop over groups and no pair array (see
@@ -391,17 +394,18 @@ class LightGBMObjective:
             rows = ("every row is relevant or every row is irrelevant"
                     if weight is None else "the rows of positive weight are "
                     "all relevant or all irrelevant")
-            raise ValueError(
+            # a warning, not an error: a fold of lightgbm.cv, or a batch of
+            # users of a training loop, may legitimately hold no pair
+            warnings.warn(
                 f"No group has both a relevant and an irrelevant row"
                 f"{'' if weight is None else ' of positive weight'}: in each "
                 f"of the {n_groups} group(s) {rows}, so there is no pair to "
-                f"rank and every gradient would be 0. A row is relevant when "
+                f"rank and every gradient is 0. A row is relevant when "
                 f"its label is "
                 f"> 0 (labels seen: {_few_values(labels)}); each group (user, "
                 f"query) needs at least one row with a label > 0 and one with "
                 f"a label <= 0, e.g. 0/1 relevance labels with 0 for "
-                f"irrelevant."
-            )
+                f"irrelevant.", UserWarning, stacklevel=_stacklevel())
         self._cache = (labels.copy(), sizes.copy(),
                        None if weight is None else weight.copy(),
                        y_pos, codes, n_groups, layout)

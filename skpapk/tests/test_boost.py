@@ -278,13 +278,46 @@ def test_objective_rejects_labels_that_are_not_numbers(labels):
     ([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0],
      "the rows of positive weight are all relevant or all irrelevant"),
 ])
-def test_objective_refuses_rows_without_a_pair(labels, weight, match):
+def test_objective_warns_about_rows_without_a_pair(labels, weight, match):
+    # a warning, not an error: a fold of lightgbm.cv or a batch of users may
+    # hold no pair (the gradients were all 0, silently)
     objective = LightGBMObjective("pairwise_logistic")
     weight = None if weight is None else np.array(weight)
     for message in (match, "No group has both a relevant and an irrelevant",
                     r"relevant when its label is > 0"):
-        with pytest.raises(ValueError, match=message):
-            objective(np.array(labels), np.zeros(4), weight, [2, 2])
+        objective._cache = None  # warned at the layout's build
+        with pytest.warns(UserWarning, match=message):
+            grad, hess = objective(np.array(labels), np.zeros(4), weight, [2, 2])
+        assert not grad.any() and not hess.any()
+
+
+def test_objective_trains_lightgbm_cv_with_a_fold_without_a_pair():
+    lightgbm = pytest.importorskip("lightgbm")
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    y = np.zeros(40)
+    y[:3] = 1  # only the first group has pairs: 3 of 4 folds train on none
+    data = lightgbm.Dataset(X, y, group=[10] * 4,
+                            params={"verbose": -1, "min_data_in_leaf": 1})
+    with pytest.warns(UserWarning, match="No group has both"):
+        result = lightgbm.cv({"objective": LightGBMObjective(k=2), "verbose": -1,
+                              "min_data_in_leaf": 1, "metric": "ndcg",
+                              "eval_at": [2]}, data, num_boost_round=3, nfold=4,
+                             stratified=False, shuffle=False)
+    assert len(result["valid ndcg@2-mean"]) == 3
+
+
+@pytest.mark.parametrize("weights", ["sample_weight", "class_weight"])
+def test_boost_ranker_refuses_weights_that_leave_no_pair(weights):
+    # weight 0 on every relevant row: trees scoring every row 0 were fitted
+    X = np.random.default_rng(0).normal(size=(8, 2))
+    y = np.tile([1, 0, 0, 0], 2)
+    kwargs = ({"sample_weight": (y == 0).astype(float)}
+              if weights == "sample_weight" else {})
+    params = {"class_weight": {1: 0.0, 0: 1.0}} if weights == "class_weight" else {}
+    with pytest.raises(ValueError, match=r"of positive weight: sample_weight "
+                                         r"\(times class_weight\) is 0"):
+        PApKBoostRanker(**SMALL, **params).fit(X, y, groups=np.repeat([0, 1], 4),
+                                               **kwargs)
 
 
 def test_objective_of_a_worker_without_a_pair_gives_zeros():
