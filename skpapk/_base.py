@@ -122,6 +122,24 @@ def _text_column(X):
     return None
 
 
+def _refuse_datetimes(estimator, X, input_name):
+    """Refuse dates and durations in ``X``: NumPy would fail to promote them
+    beside numbers, or turn them alone into nanoseconds, without a word."""
+    dtypes = getattr(X, "dtypes", None)
+    columns = (list(dtypes.items()) if dtypes is not None
+               and not isinstance(dtypes, np.dtype)
+               else [(None, getattr(X, "dtype", None))])
+    for name, dtype in columns:
+        if getattr(dtype, "kind", None) in ("M", "m"):
+            where = "" if name is None else f" column {name!r}"
+            raise TypeError(
+                f"{input_name}{where} holds dates or durations ({dtype}), but "
+                f"{type(estimator).__name__} takes numbers only: convert them "
+                f"to numbers in the unit you mean first, e.g. days since a "
+                f"date, (X[col] - pd.Timestamp('2020-01-01')).dt.days, or "
+                f"parts such as X[col].dt.dayofweek.")
+
+
 def _text_column_message(estimator, X, input_name, fitting):
     """The message of a column of ``X`` that holds text, or None; the fix
     advised depends on whether ``X`` is being fitted (``fitting``)."""
@@ -283,6 +301,7 @@ class BaseRanker(BaseEstimator):
         float in this context, holds text (NumPy's message names neither).
         ``fitting``: whether ``X`` is the training data of a fit, to encode
         (else it is to be encoded as that data was)."""
+        _refuse_datetimes(self, X, input_name)
         try:
             yield
         except ValueError as exc:

@@ -1,8 +1,6 @@
 """Gradient-boosted trees trained for pAp@k, with LightGBM as the engine."""
 
-import math
 import warnings
-from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,7 +9,6 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
-    _check_sample_weight,
     _get_feature_names,
     check_is_fitted,
     validate_data,
@@ -35,22 +32,26 @@ from ._lightgbm_params import (
     _BOOSTING_ALIASES,
     _EARLY_STOPPING_ROUND_ALIASES,
     _aliases,
-    _same,
     fit_arguments,
     refuse_fit_keywords,
     refuse_predict_keywords,
     with_passed_through,
 )
+from ._lightgbm_rows import (
+    _check_group_sizes,
+    _check_weighted_pairs,
+    _class_row_weights,
+)
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import (
-    n_defined_groups,
     n_undefined_groups,
     stable_sort_by_codes,
 )
 from .utils._messages import cut
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
+from .utils._validation import check_sample_weight
 
 #: LightGBM's own objectives, passed through by name (for comparison).
 LIGHTGBM_OBJECTIVES = ("binary", "lambdarank", "rank_xendcg")
@@ -78,59 +79,6 @@ def _bagging_freq(subsample):
     """LightGBM's ``subsample_freq`` of ``subsample``: every round below 1,
     else never."""
     return 1 if isinstance(subsample, Real) and subsample < 1 else 0
-
-
-def _class_row_weights(class_weight, classes, y_pos):
-    """The weight of every row of ``y_pos`` (True: relevant) under
-    ``class_weight``, a LightGBM parameter passed through, keyed by the
-    labels of ``y`` (``classes``, the relevant one last), as
-    ``LGBMClassifier`` reads it: ``"balanced"`` (``n_rows / (2 * n_label)``
-    over these rows, :func:`sklearn.utils.class_weight.compute_sample_weight`)
-    or a dict (a label left out weighs 1); ``None`` without it. LightGBM
-    would apply it to the ranker's 0/1 relevance codes instead."""
-    if class_weight is None:
-        return None
-    shown = cut(" ".join(repr(class_weight).split()), 60, quote=False)
-    if isinstance(class_weight, str) and class_weight == "balanced":
-        from sklearn.utils.class_weight import compute_sample_weight
-
-        # the relevance codes: the counts, so the weights, of the labels
-        return compute_sample_weight("balanced", y_pos.astype(np.float64))
-    if not isinstance(class_weight, Mapping):
-        raise ValueError(
-            f"class_weight={shown} must be None, 'balanced' or a dict of a "
-            f"weight for each label of y (as LightGBM's LGBMClassifier), "
-            f"e.g. class_weight={{{classes[0]!r}: 1.0, {classes[1]!r}: 3.0}}.")
-    for key in class_weight:
-        if not any(_same(key, label) for label in classes):
-            raise ValueError(
-                f"class_weight={shown} has a key that is not a label of y: "
-                f"{key!r}; key it by the labels of y, {classes[0]!r} and "
-                f"{classes[1]!r} (classes_).")
-    weights = []
-    for label in classes:
-        weight = class_weight.get(label, 1.0)
-        if (not isinstance(weight, Real) or isinstance(weight, (bool, np.bool_))
-                or not math.isfinite(weight) or weight < 0):
-            raise ValueError(
-                f"class_weight={shown}: the weight of label {label!r} is "
-                f"{weight!r}; give a finite number >= 0.")
-        weights.append(float(weight))
-    return np.where(y_pos, weights[1], weights[0])
-
-
-def _check_weighted_pairs(weight, y_pos, codes, n_groups):
-    """Raise when the row weights leave no group both a relevant and an
-    irrelevant row of positive weight (every pair weighs 0)."""
-    if weight is None:
-        return  # the labels alone are checked in ``_validate_fit_data``
-    kept = np.asarray(weight) > 0
-    if n_defined_groups(y_pos[kept], codes[kept], n_groups) == 0:
-        raise ValueError(
-            "No group has both a relevant and an irrelevant row of positive "
-            "weight: sample_weight (times class_weight) is 0 on every "
-            "relevant or every irrelevant row of each group (user), so there "
-            "is no pair to rank; give some of them a positive weight.")
 
 
 class PApKBoostRanker(BaseRanker):
@@ -471,11 +419,12 @@ class PApKBoostRanker(BaseRanker):
     (``truncation_level``), and every pair plus the pairs of the top
     ``T = k`` weighted up. None scored 0.5 points above
     ``"pairwise_logistic"`` on validation at k = 8 (``T = k`` lost about
-    1.5 points, ``T = 4 k`` and the mixtures were within 0.2 points), so
-    the default stays the k-blind loss. Two later studies agree: user
+    1.5 points, ``T = 4 k`` and the weight-1 mixture were within 0.2
+    points, the weight-3 mixture 0.8 points below), so the default stays
+    the k-blind loss. Two later studies agree: user
     weights that read ``k`` (the relevant count capped at a multiple of
     ``k``), chosen on validation, were ahead by +0.25 / +0.46 / +0.30
-    points on the test users, within one or two standard errors; pairs
+    points on the test users, 1.1 / 2.2 / 1.7 standard errors; pairs
     weighted by the change of the user's pAp@k when the two are exchanged
     (LambdaLoss, Wang et al., CIKM 2018) fitted the training rows better
     and lost on validation; the default model refined by 10 or 30 trees
@@ -725,13 +674,20 @@ class PApKBoostRanker(BaseRanker):
             return self.random_state
         return int(rng.randint(np.iinfo(np.int32).max))
 
-    def _warn_no_split(self, rows="the training rows"):
-        """Every tree would be one leaf: the constant model's warning."""
-        warnings.warn(
-            f"No feature of X can be split on (every feature is constant "
-            f"over {rows}, or has too few rows for "
-            f"min_child_samples={self.min_child_samples}): the ranker "
-            f"scores every row alike.", UserWarning, stacklevel=_stacklevel())
+    def _warn_no_split(self, rows="the training rows", grown=False):
+        """Every tree would be (``grown``: is) one leaf: the constant model's
+        warning."""
+        why = (f"no split reached min_child_samples={self.min_child_samples} "
+               f"and min_child_weight={self.min_child_weight}, a sum of "
+               f"Hessians, which sample_weight scales: weights far below 1 "
+               f"leave none, multiply them by a constant, e.g. to a mean of 1"
+               ) if grown else (
+               f"every feature is constant over {rows}, or has too few rows "
+               f"for min_child_samples={self.min_child_samples}")
+        what = "The trees have no split" if grown else (
+            "No feature of X can be split on")
+        warnings.warn(f"{what} ({why}): the ranker scores every row alike.",
+                      UserWarning, stacklevel=_stacklevel())
 
     def _lightgbm_objective(self, **options):
         """The ``objective`` LightGBM gets: a callable, with
@@ -790,7 +746,8 @@ class PApKBoostRanker(BaseRanker):
             "metric": "None",
         }
         if self.objective == "lambdarank":
-            params["lambdarank_truncation_level"] = 2 * self.k
+            # an int32 of LightGBM's
+            params["lambdarank_truncation_level"] = min(2 * self.k, 2**31 - 1)
         return params
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -850,9 +807,8 @@ class PApKBoostRanker(BaseRanker):
         # (a ranker pickled before it has none: its columns are not checked)
         self._category_positions = positions
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X,
-                                                 dtype=np.float64,
-                                                 ensure_non_negative=True)
+            sample_weight = check_sample_weight(sample_weight, X,
+                                                dtype=np.float64)
         if X_val is not None:
             X_val = categorical_codes(
                 X_val, categories or [], input_name="X_val",
@@ -879,6 +835,7 @@ class PApKBoostRanker(BaseRanker):
         else:
             order = stable_sort_by_codes(codes, n_groups)
         sizes = np.bincount(codes[order], minlength=n_groups)
+        _check_group_sizes(self.objective, sizes, groups is None)
         fit_params = {
             "group": sizes[sizes > 0],
             "sample_weight": (None if sample_weight is None
@@ -942,6 +899,8 @@ class PApKBoostRanker(BaseRanker):
             return self
         if usable.none_usable:  # LightGBM's own objective: a constant tree
             self._warn_no_split()
+        elif not model.booster_.feature_importance().any():
+            self._warn_no_split(grown=True)
         self.booster_ = model.booster_
         self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         if early_stopping:
@@ -981,6 +940,24 @@ class PApKBoostRanker(BaseRanker):
                 f"set_params(importance_type='gain').")
         return self.booster_.feature_importance(
             importance_type=importance_type, iteration=self.best_iteration_)
+
+    @property
+    def n_features_(self):
+        """Number of features of the fit (``n_features_in_``).
+
+        As ``LGBMRanker.n_features_``.
+        """
+        check_is_fitted(self)
+        return self.n_features_in_
+
+    @property
+    def objective_(self):
+        """The objective fitted (``objective``).
+
+        As ``LGBMRanker.objective_``.
+        """
+        check_is_fitted(self)
+        return self.objective
 
     @property
     def n_estimators_(self):

@@ -596,9 +596,11 @@ class PApKAvgRanker(_FixedSurrogateRanker):
     direction for avg or max). The solver then never gets the objective
     below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
     ``coef_`` is an early iterate whose direction hardly depends on
-    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
-    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
-    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    ``eta0`` while ``alpha`` is small (cosine >= 0.995 over the paper's
+    ``eta0`` for ``alpha <= 1e-3``; it turns at ``alpha = 1``); while every
+    hinge is active, avg and pAUC take the same steps, so
+    :class:`PApKAvgRanker` and :class:`PAUCRanker` return the same
+    ``coef_``. The avg ranker's default fit still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
     regression (47.5%); see :doc:`/user_guide/benchmarks`.
 
@@ -821,9 +823,11 @@ class PApKMaxRanker(_FixedSurrogateRanker):
     direction for avg or max). The solver then never gets the objective
     below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
     ``coef_`` is an early iterate whose direction hardly depends on
-    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
-    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
-    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    ``eta0`` while ``alpha`` is small (cosine >= 0.995 over the paper's
+    ``eta0`` for ``alpha <= 1e-3``; it turns at ``alpha = 1``); while every
+    hinge is active, avg and pAUC take the same steps, so
+    :class:`PApKAvgRanker` and :class:`PAUCRanker` return the same
+    ``coef_``. The avg ranker's default fit still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
     regression (47.5%); see :doc:`/user_guide/benchmarks`.
 
@@ -1054,9 +1058,11 @@ class PApKTSRanker(_FixedSurrogateRanker):
     direction for avg or max). The solver then never gets the objective
     below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
     ``coef_`` is an early iterate whose direction hardly depends on
-    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
-    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
-    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    ``eta0`` while ``alpha`` is small (cosine >= 0.995 over the paper's
+    ``eta0`` for ``alpha <= 1e-3``; it turns at ``alpha = 1``); while every
+    hinge is active, avg and pAUC take the same steps, so
+    :class:`PApKAvgRanker` and :class:`PAUCRanker` return the same
+    ``coef_``. The avg ranker's default fit still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
     regression (47.5%); see :doc:`/user_guide/benchmarks`.
 
@@ -1279,9 +1285,11 @@ class PApKRampRanker(_FixedSurrogateRanker):
     direction for avg or max). The solver then never gets the objective
     below its value at ``w_0`` (a ``ConvergenceWarning`` says so) and
     ``coef_`` is an early iterate whose direction hardly depends on
-    ``eta0`` or ``alpha``; while every hinge is active, avg and pAUC take
-    the same steps, so :class:`PApKAvgRanker` and :class:`PAUCRanker`
-    return the same ``coef_``. That ``coef_`` still beats a random ranking
+    ``eta0`` while ``alpha`` is small (cosine >= 0.995 over the paper's
+    ``eta0`` for ``alpha <= 1e-3``; it turns at ``alpha = 1``); while every
+    hinge is active, avg and pAUC take the same steps, so
+    :class:`PApKAvgRanker` and :class:`PAUCRanker` return the same
+    ``coef_``. The avg ranker's default fit still beats a random ranking
     there (test micro-pAp@8 41.6% against 34.1%) but not a logistic
     regression (47.5%); see :doc:`/user_guide/benchmarks`.
 

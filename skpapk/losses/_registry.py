@@ -10,10 +10,9 @@ the dispatch here and, through its part :data:`RANKER_SURROGATES`, the
 from numbers import Real
 
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
-from sklearn.utils.validation import _check_sample_weight
 
 from .. import _defaults
-from ..utils._validation import check_k, check_ranking_inputs
+from ..utils._validation import check_k, check_ranking_inputs, check_sample_weight
 from ._losses import (
     AvgSurrogate,
     BaseSurrogate,
@@ -215,8 +214,7 @@ def surrogate_loss(y_true, y_score, groups=None, *, k,
         value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, n_groups, k)
         return value, coef
     if sample_weight is not None:
-        sample_weight = _check_sample_weight(sample_weight, y_score,
-                                             ensure_non_negative=True)
+        sample_weight = check_sample_weight(sample_weight, y_score)
     value, grad, hess, _ = loss.loss_gradient_hessian(
         y_pos, y_score, codes, n_groups, k, sample_weight=sample_weight,
         hessian=return_hessian)

@@ -878,6 +878,68 @@ def test_constant_features_give_a_constant_ranker_with_a_warning():
     assert np.all(scores == scores[0])
 
 
+@pytest.mark.parametrize("objective", ["pairwise_logistic", "binary"])
+@pytest.mark.parametrize("scale", [1e-6, 1e-30])
+def test_weights_too_small_for_any_split_warn(scale, objective):
+    # the Hessians scale with the weights: below min_child_weight, LightGBM
+    # grows one-leaf trees and stops without a word
+    X, y, g = make_data(16)
+    with pytest.warns(UserWarning, match=r"^The trees have no split \(no split "
+                      r"reached min_child_samples=5 and min_child_weight=0.001"
+                      r".* multiply them by a constant"):
+        ranker = PApKBoostRanker(**{**SMALL, "objective": objective}).fit(
+            X, y, groups=g, sample_weight=np.full(len(y), scale))
+    assert not ranker.feature_importances_.any()
+    with warnings.catch_warnings():  # the same weights times a constant
+        warnings.simplefilter("error")
+        ranker.fit(X, y, groups=g, sample_weight=np.full(len(y), scale / scale))
+    assert ranker.feature_importances_.any()
+
+
+@pytest.mark.parametrize("weight", [np.array(["1", "2"] * 80),
+                                    np.array(["1", 2.0] * 80, dtype=object)])
+def test_text_sample_weight_is_refused(weight):
+    X, y, g = make_data(16)
+    with pytest.raises(TypeError, match=r"^sample_weight holds text \(dtype "
+                                        r"(<U1|object)\), not numbers"):
+        PApKBoostRanker(**SMALL).fit(X, y, groups=g,
+                                     sample_weight=weight[:len(y)])
+
+
+@pytest.mark.parametrize("objective", ["lambdarank", "rank_xendcg"])
+@pytest.mark.parametrize("with_groups", [False, True])
+def test_lightgbms_group_size_limit_is_named(objective, with_groups):
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(10003, 1)), np.arange(10003) % 3 == 0
+    g = np.repeat([0, 1], [10001, 2]) if with_groups else None
+    with pytest.raises(ValueError, match=rf"^objective='{objective}': "
+                       rf"LightGBM's ranking objectives take at most 10,000 "
+                       rf"rows a group, and a group has "
+                       rf"{'10,001' if with_groups else '10,003'} training rows"
+                       rf"{'' if with_groups else ' .groups=None.*'}; pass "
+                       rf"smaller groups, or use objective='pairwise_logistic'"):
+        PApKBoostRanker(objective=objective, n_estimators=1).fit(X, y, groups=g)
+
+
+def test_lambdarank_takes_a_k_past_lightgbms_int32():
+    X, y, g = make_data(16)
+    big = PApKBoostRanker(**{**SMALL, "objective": "lambdarank", "k": 2**30})
+    every = PApKBoostRanker(**{**SMALL, "objective": "lambdarank", "k": 1000})
+    # a truncation level past every list: the same trees
+    np.testing.assert_array_equal(big.fit(X, y, groups=g).decision_function(X),
+                                  every.fit(X, y, groups=g).decision_function(X))
+
+
+def test_lightgbm_fitted_attribute_aliases():
+    X, y, g = make_data(16)
+    ranker = PApKBoostRanker(**{**SMALL, "objective": "soft_papk"})
+    with pytest.raises(sklearn.exceptions.NotFittedError):
+        ranker.objective_
+    ranker.fit(X, y, groups=g)
+    assert ranker.n_features_ == ranker.n_features_in_ == X.shape[1]
+    assert ranker.objective_ == "soft_papk"
+
+
 @pytest.mark.parametrize("verbose", [-1, 0, 1])
 @pytest.mark.parametrize("objective", ["pairwise_logistic", "soft_papk"])
 @pytest.mark.parametrize("data", ["constant", "too few rows"])

@@ -7,6 +7,7 @@ import pickle
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
@@ -281,6 +282,43 @@ def test_a_column_of_text_is_named_in_every_method(kind, method):
         with pytest.raises(ValueError, match="encode it as X was encoded for "
                                              "fit"):
             ranker.partial_fit(X_text, y, groups=g)
+
+
+@pytest.mark.parametrize("make_ranker", [PApKRanker, GreedyPApKRanker, _boost_ranker],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("value", [
+    pd.Timestamp("2020-01-01"), pd.Timestamp("2020-01-01", tz="UTC"),
+    pd.Timedelta("1D"), np.datetime64("2020-01-01")], ids=str)
+@pytest.mark.parametrize("where", ["beside numbers", "alone", "array"])
+@pytest.mark.parametrize("method", ["fit", "predict"])
+def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
+                                                           where, method):
+    # NumPy fails to promote them beside numbers, and turns them alone into
+    # nanoseconds without a word
+    X, y, g = make_data(2)
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    X_dates = {"beside numbers": frame.assign(c=value),
+               "alone": frame[[]].assign(c=[value] * len(y)),
+               "array": np.full((len(y), 1), pd.Timestamp(value).to_datetime64()
+                                if not isinstance(value, pd.Timedelta)
+                                else value.to_timedelta64())}[where]
+    ranker = make_ranker(k=3)
+    if method == "predict":
+        ranker.fit(X if where == "beside numbers" else X[:, :1], y, groups=g)
+    column = "" if where == "array" else " column 'c'"
+    with pytest.raises(TypeError, match=rf"^X{column} holds dates or durations "
+                       rf"\((datetime|timedelta)64.*\), but "
+                       rf"{type(ranker).__name__} takes numbers only: convert"):
+        ranker.fit(X_dates, y, groups=g) if method == "fit" else \
+            ranker.predict(X_dates)
+
+
+@pytest.mark.parametrize("y_bad", [1, 1.5, "yes", True])
+def test_a_scalar_y_raises_naming_y(y_bad):
+    X, _, g = make_data(2)
+    with pytest.raises(ValueError, match="^y should be a 1d array, got an "
+                                         "array of shape"):
+        PApKRanker(k=3).fit(X, y_bad, groups=g)
 
 
 @pytest.mark.parametrize("kind", ["object", "array"])

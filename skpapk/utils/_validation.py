@@ -2,6 +2,7 @@
 
 import numbers
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 from sklearn.exceptions import DataConversionWarning
@@ -12,6 +13,7 @@ from sklearn.utils import (
     column_or_1d,
 )
 from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import _check_sample_weight
 
 from ._groups import encode_compact_ints
 from ._routing import _in_model_selection, _stacklevel
@@ -296,8 +298,9 @@ def _as_array(values):
     """``values`` as an array; a list mixing strings and other labels stays
     one of objects (``np.asarray([1, "a"])`` would turn 1 into "1", merging
     the labels 1 and "1")."""
-    if hasattr(values, "__array__"):  # numpy, pandas: the dtype is the user's
-        return np.asarray(values)
+    if hasattr(values, "__array__") or isinstance(values, (str, bytes)) or \
+            not isinstance(values, Iterable):  # numpy, pandas: the user's dtype
+        return np.asarray(values)  # a scalar: 0-d, refused by the shape checks
     values = list(values)
     array = np.asarray(values)
     if array.dtype.kind in "US" and not all(
@@ -325,6 +328,32 @@ def _check_object_values(values, *, input_name, missing):
             f"ordered; convert them to one type, e.g. "
             f"np.asarray({input_name}).astype(str)."
         ) from None
+
+
+def check_sample_weight(sample_weight, X, *, dtype=None):
+    """scikit-learn's ``_check_sample_weight`` (non-negative weights), but
+    weights written as text are refused, not parsed as numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._validation import check_sample_weight
+    >>> check_sample_weight([1, 2], np.zeros((2, 1)))
+    array([1., 2.])
+    >>> check_sample_weight(["1", "2"], np.zeros((2, 1)))
+    Traceback (most recent call last):
+    ...
+    TypeError: sample_weight holds text (dtype <U1), not numbers; ...
+    """
+    array = _as_array(sample_weight)
+    if array.dtype.kind in "SU" or array.dtype.kind == "O" and any(
+            isinstance(v, (str, bytes)) for v in array.ravel().tolist()):
+        raise TypeError(
+            f"sample_weight holds text (dtype {array.dtype}), not numbers; "
+            f"pass one number per row, e.g. read the column as numbers "
+            f"(pd.to_numeric) where the weights come from.")
+    return _check_sample_weight(sample_weight, X, dtype=dtype,
+                                ensure_non_negative=True)
 
 
 def check_label_values(y, *, input_name="y"):

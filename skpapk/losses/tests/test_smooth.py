@@ -384,6 +384,15 @@ def test_hinge_surrogates_refuse_hessian_and_weights():
                        sample_weight=[1, 1])
 
 
+@pytest.mark.parametrize("weight", [["1", "1"], np.array([b"1", b"1"]),
+                                    np.array([1.0, "1"], dtype=object)])
+def test_text_weights_are_refused(weight):
+    # scikit-learn's _check_sample_weight would parse them as numbers
+    with pytest.raises(TypeError, match=r"^sample_weight holds text"):
+        surrogate_loss([1, 0], [0.0, 1.0], k=1, surrogate="pairwise_logistic",
+                       sample_weight=weight)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 6),
        st.floats(0.05, 20.0), st.booleans())
