@@ -5,6 +5,7 @@ model beside their expectation under a random ranking; ``recommend`` writes
 the rows of :meth:`~skpapk.BaseRanker.recommend` of the saved model.
 """
 
+import contextlib
 import itertools
 import sys
 import warnings
@@ -15,8 +16,9 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from .. import __version__
-from ..io._csv import _rows
+from ..io._csv import _row, _rows
 from ..utils._groups import n_undefined_groups
+from ..utils._messages import cut
 from ._csv import choose_relevant, listed, read_csv, relevant_rows, split_names
 from ._files import check_input_file, check_output, load_model, save_model, write_output
 from ._methods import (
@@ -28,6 +30,10 @@ from ._methods import (
 )
 from ._output import CLIError, captured_warnings, format_params, render, to_stdout
 
+#: The widest range of a feature column that ``--scale`` takes: float64
+#: ends at 1.8e308, and scaling or folding the scaler into the saved
+#: coefficients multiplies by the range.
+HUGE_RANGE = 1e300
 #: The warning categories the commands report themselves.
 REPORTED = (UndefinedMetricWarning, ConvergenceWarning)
 
@@ -48,9 +54,28 @@ def describe_groups(y, groups, error=None):
     return text
 
 
-def read_training_csv(path, args, progress):
+def _check_scalable(data, delimiter):
+    """Refuse a feature column whose range passes ``HUGE_RANGE`` (scaled, its
+    other values lose every digit, and the coefficients folded into the
+    saved model overflow), naming the line of its largest value; for fit,
+    before its tuning (compare reports such a method as failed)."""
+    with np.errstate(all="ignore"):
+        huge = np.flatnonzero(~(np.ptp(data.X, axis=0) < HUGE_RANGE))
+    if huge.size:
+        column = int(huge[0])
+        row = int(np.argmax(np.abs(data.X[:, column])))
+        raise CLIError(
+            f"{data.path}, line {_row(data.path, delimiter, row)[0]}: column "
+            f"{cut(data.feature_names[column])} holds "
+            f"{data.X[row, column]:g}, and its range is over {HUGE_RANGE:g}, "
+            f"too large to scale; clip or rescale the column (e.g. its "
+            f"logarithm), or fix the row.")
+
+
+def read_training_csv(path, args, progress, scaled=False):
     """``(data, y, labels, groups)`` of a training file; ``labels``:
-    ``[irrelevant, relevant]``, ``groups``: codes in id order."""
+    ``[irrelevant, relevant]``, ``groups``: codes in id order; ``scaled``:
+    whether a method scales the features (``--scale``)."""
     features = split_names(args.features, "--features")
     if features is not None and args.ignore_cols:
         raise CLIError("--ignore-cols leaves columns out of the default "
@@ -65,6 +90,8 @@ def read_training_csv(path, args, progress):
     y = relevant_rows(data.labels, labels, labels[1], path=path,  # 1, 1.0 alike
                       label_col=args.label_col, delimiter=args.delimiter)
     groups = pd.factorize(data.groups, sort=True)[0]
+    if scaled:
+        _check_scalable(data, args.delimiter)
     progress(f"read {path}: " + describe_groups(y, groups, error=(
         f"{path}: no group (column {args.group_col!r}) has both a relevant "
         f"and an irrelevant row, so there is no pair to rank; train on a file "
@@ -152,7 +179,8 @@ def cmd_fit(args, progress):
              if getattr(args, name) is not None}
     check_options(args, [method], progress, fixed)
     grid = grid_for(method, args.grid, fixed)
-    data, y, labels, groups = read_training_csv(args.file, args, progress)
+    data, y, labels, groups = read_training_csv(
+        args.file, args, progress, scaled=bool(spec.scale) and args.scale != "none")
     # at most --n-jobs BLAS and OpenMP threads: oversubscribed OpenMP threads
     # are many times slower
     with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):
@@ -192,6 +220,23 @@ def _read_for_model(args, model, *, require_label):
                     delimiter=args.delimiter, for_model=True)
 
 
+@contextlib.contextmanager
+def finite_scores(data, delimiter):
+    """The line of the first row whose score is not finite, as a CLIError."""
+    try:
+        yield
+    except ValueError as exc:
+        rows = getattr(exc, "rows", None)
+        if rows is None:
+            raise
+        line = _row(data.path, delimiter, int(rows[0]))[0]
+        others = f", nor of {rows.size - 1} other rows" * (rows.size > 1)
+        raise CLIError(f"{data.path}, line {line}: the model's score of the row "
+                       f"is not a finite number (NaN or infinite){others}; check "
+                       f"its features (their scale, or values far from those "
+                       f"the model was trained on).") from None
+
+
 def ranking_metrics(y, scores, groups, k):
     """micro-pAp@k, prec@k and pAUC(0, k/n-] of ``scores`` (None: their
     expectation under a random ranking)."""
@@ -223,7 +268,8 @@ def cmd_score(args, progress):
     if sorted(v.lower() for v in meta["labels"]) not in (["0", "1"],
                                                           ["false", "true"]):
         progress(f"relevant label: {meta['pos_label']!r} (recorded in the model)")
-    scores = model.decision_function(data.X)
+    with finite_scores(data, args.delimiter):
+        scores = model.decision_function(data.X)
     names = [f"micro-pAp@{k}", f"prec@{k}", f"pAUC(0, {k}/n-]"]
     rows = [[name, f"{v:.4f}", f"{r:.4f}"] for name, v, r in zip(
         names, ranking_metrics(y, scores, groups, k),
@@ -257,7 +303,7 @@ def cmd_recommend(args, progress):
         check_output(args.out, option="--out", inputs=[args.file, args.model],
                      force=args.force, hint=", or --out - to write to stdout")
     data = _read_for_model(args, model, require_label=False)
-    with progress.task("scoring and ranking"):
+    with progress.task("scoring and ranking"), finite_scores(data, args.delimiter):
         top = model.recommend(data.X, data.groups, k=k)
         scores = model.decision_function(data.X)[top.indices]
     sizes = np.diff(top.indptr)

@@ -1,5 +1,6 @@
 """The command ``compare``: every method on the same split, and a verdict."""
 
+import contextlib
 import os
 import sys
 import time
@@ -24,7 +25,14 @@ from ._commands import (
 )
 from ._files import check_output, write_output
 from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
-from ._output import CLIError, captured_warnings, format_params, render, to_stdout
+from ._output import (
+    PROG,
+    CLIError,
+    captured_warnings,
+    format_params,
+    render,
+    to_stdout,
+)
 from ._tuning import make_cv
 
 
@@ -105,6 +113,11 @@ def _check_plot_path(args):
     except ImportError as exc:
         raise CLIError(str(exc)) from exc
     inputs = [args.data] if os.path.exists(args.data) else []
+    if args.data == "movielens":  # --path, else $SKPAPK_DATA, else the cache
+        from ..datasets._movielens import _resolve_path
+
+        with contextlib.suppress(OSError, ValueError):  # not there: not read
+            inputs.append(_resolve_path(args.path, None, False, None))
     check_output(args.plot, option="--plot", inputs=inputs, force=args.force)
 
 
@@ -138,7 +151,10 @@ def verdict(results, y, groups, k):
     ranked = sorted(means, key=lambda m: -means[m])
     best = ranked[0]
     label, family, _ = results[best]
-    lines = [f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
+    tie = [m for m in ranked[1:] if means[m] == means[best]]
+    lines = [f"no winner: {best} ({label}) ties with {', '.join(tie)} at test "
+             f"micro-pAp@{k} = {means[best]:.4f}" if tie else
+             f"winner: {best} ({label}), test micro-pAp@{k} = {means[best]:.4f}"]
     if len(ranked) > 1:
         second = ranked[1]
         margin = f"margin over the runner-up, {second} ({results[second][0]}): "
@@ -159,7 +175,7 @@ def verdict(results, y, groups, k):
             if not test.pvalue < 0.05:
                 lines.append("the paired p-value is not below 0.05: on this "
                              "data the two are not clearly apart")
-    if family == "pointwise":
+    if family == "pointwise" and not tie:
         lines.append(f"note: the winner is a pointwise baseline ({label}), not a "
                      f"ranker trained for pAp@k")
     return lines
@@ -175,7 +191,8 @@ def cmd_compare(args, progress):
     with captured_warnings(progress, REPORTED), threadpool_limits(args.n_jobs):
         X, y, groups, description = load_data(args, progress)
         train, test = _split_train_test(args, y, groups)
-        if any(grid_for(m, args.grid) for m in methods):  # --cv-folds, early
+        any_grid = any(grid_for(m, args.grid) for m in methods)
+        if any_grid:  # --cv-folds, early
             make_cv(args.cv, args.cv_folds, args.random_state, groups[train])
         protocol = ("held-out users (GroupShuffleSplit test part, GroupKFold CV)"
                     if args.cv == "group" else
@@ -183,11 +200,12 @@ def cmd_compare(args, progress):
                     "WithinGroupKFold CV)")
         progress(f"data: {description}")
         progress(f"protocol: {protocol}; test part {args.test_size:g}, "
-                 f"{args.cv_folds}-fold CV on the rest; k = {k}")
+                 f"{f'{args.cv_folds}-fold CV' if any_grid else 'no tuning'} "
+                 f"on the rest; k = {k}")
         progress(f"train: {describe_groups(y[train], groups[train])}")
         progress(f"test: {describe_groups(y[test], groups[test])}")
         y_test, g_test = y[test], groups[test]
-        rows, results = [], {}
+        rows, results, failures = [], {}, []
         for i, method in enumerate(methods, 1):
             spec = available_methods()[method]
             title = f"[{i}/{len(methods)}] {method}"
@@ -199,6 +217,7 @@ def cmd_compare(args, progress):
                 if exc.status != 1:
                     raise
                 progress(f"{title}: failed: {exc}")
+                failures.append(f"{method}: {exc}")
                 rows.append([method, spec.label, "-", "failed", *"----"])
                 continue
             scores = tuned.model.decision_function(X[test])
@@ -227,6 +246,10 @@ def cmd_compare(args, progress):
         lines.append(f"cv pAp@{k} '-': the method had no grid to tune (--grid "
                      f"{args.grid}); it was fitted once with its defaults")
     lines.append(f"total time: {time.perf_counter() - start:.0f} s")
+    if not results:  # the reasons, on stderr even with -q
+        print(f"{PROG}: error: no method could be trained ("
+              f"{'; '.join(' '.join(f.split()) for f in failures)})",
+              file=sys.stderr)
     if args.format == "csv":  # keep stdout a CSV file
         progress.quiet = False  # results: shown even with -q
         for line in lines:

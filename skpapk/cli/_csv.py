@@ -41,7 +41,9 @@ def split_names(values, option):
 def listed(names, most=10):
     """The first ``most`` of ``names`` (each cut), and their count if more."""
     more = f", ... ({len(names)} in all)" if len(names) > most else ""
-    return ", ".join(cut(n, 40, quote=False) for n in names[:most]) + more
+    # quoted (escaped) when not printable: a name may hold terminal codes
+    return ", ".join(cut(n, 40, quote=not str(n).isprintable())
+                     for n in names[:most]) + more
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),

@@ -11,6 +11,7 @@ import os
 
 from ..io import load_ranker, save_ranker
 from ..utils._files import atomic_write, is_folder_name
+from ..utils._messages import cut
 from ._methods import available_methods
 from ._output import CLIError
 
@@ -56,6 +57,15 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     if os.path.exists(path) and not force:
         raise CLIError(f"{option} {path} already exists; add --force to replace "
                        f"it, or choose another file.")
+    try:
+        most = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # unknown: the usual limit
+        most = 255
+    name = os.fsencode(os.path.basename(path))
+    if len(name) > most:  # else found by the final rename, after the work
+        raise CLIError(f"{option}: the file name {cut(os.path.basename(path), 40)}"
+                       f" is {len(name)} bytes long, and the folder takes at "
+                       f"most {most}; choose a shorter name.")
     try:  # what atomic_write will do: a temporary file in the folder
         with atomic_write(path, check_only=True):
             pass

@@ -347,10 +347,12 @@ def _run(argv, *, stdout_closed):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CLIError, ValueError, TypeError, OSError) as exc:
+    except (CLIError, ValueError, TypeError, OSError, MemoryError) as exc:
         if args.traceback:
             raise
         message = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, MemoryError):  # sizes given, e.g. --n-features
+            message = f"not enough memory ({message}); use smaller sizes"
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return getattr(exc, "status", 2)
     except KeyboardInterrupt:

@@ -34,8 +34,8 @@ def make_cv(kind, n_splits, random_state, groups):
                            f"{n_groups} users for --cv-folds {n_splits}; use "
                            f"--cv-folds {n_groups} or fewer, or --cv within-group."
                            if n_groups > 1 else "--cv group holds out whole "
-                           "users and needs 2 or more; there is 1 user. Use --cv "
-                           "within-group.")
+                           "users and needs 2 or more; there is 1 training user. "
+                           "Use --cv within-group.")
         return GroupKFold(n_splits=n_splits)
     most = int(np.unique(groups, return_counts=True)[1].max(initial=0))
     if most < n_splits:

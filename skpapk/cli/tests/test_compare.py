@@ -88,6 +88,35 @@ def test_verdict_margin_and_standard_error():
                                                            good[few])},
                     y[few], groups[few], 5)
     assert "over the 10 test users" in lines[1] and "random flips" not in lines[1]
+    # the same test scores: a tie has no winner (it named the first one)
+    lines = verdict({"a": ("A", "ranker", good), "b": ("B", "pointwise", good),
+                     "c": ("C", "ranker", bad)}, y, groups, 5)
+    assert lines[0] == (f"no winner: a (A) ties with b at test micro-pAp@5 = "
+                        f"{gains_b.mean():.4f}")
+    assert "not clearly apart" in lines[2] and len(lines) == 3  # no "note:"
+
+
+def test_every_method_failing_says_why_even_when_quiet(tmp_path, capsys):
+    # a feature constant within each user: no linear model learns anything
+    rows = [[f"u{u}", int(i < 3), float(u)] for u in range(10) for i in range(10)]
+    path = write_csv(tmp_path / "flat.csv", ["user", "label", "f1"], rows)
+    assert main(["compare", "--data", str(path), "--group-col", "user",
+                 "--methods", "papk,logreg", "-q", *FAST]) == 1
+    out, err = capsys.readouterr()
+    assert "no method could be trained" in out
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "skpapk: error: no method could be trained (papk: "), err
+    assert "; logreg: " in lines[0] and "vary within users" in lines[0]
+
+
+def test_the_protocol_line_says_when_nothing_is_tuned(capsys):
+    assert main(["compare", "--n-users", "12", "--methods", "hgb",
+                 "--cv-folds", "5", "--k", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "so --cv-folds is not used" in err
+    assert "test part 0.2, no tuning on the rest; k = 4" in err
+    assert "5-fold CV" not in err
 
 
 def test_default_compare_on_the_simulation_in_process(capsys):
@@ -219,6 +248,24 @@ def test_plot_writes_a_png(tmp_path, capsys):
                  "--plot", str(tmp_path / "no" / "p.png"), *FAST]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "does not exist" in err[0]
+
+
+@pytest.mark.parametrize("given", ["path", "folder", "SKPAPK_DATA"])
+def test_plot_never_replaces_the_movielens_file(given, tmp_path, capsys,
+                                               monkeypatch):
+    # --force replaced the u.data that --path (or $SKPAPK_DATA) named
+    pytest.importorskip("matplotlib")
+    udata = tmp_path / "u.data"
+    udata.write_text("1\t1\t5\t0\n")
+    source = {"path": ["--path", str(udata)],
+              "folder": ["--path", str(tmp_path)], "SKPAPK_DATA": []}[given]
+    monkeypatch.setenv("SKPAPK_DATA", str(udata))
+    assert main(["compare", "--data", "movielens", *source, "--plot",
+                 str(udata), "--force", "--methods", "papk"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"skpapk: error: --plot {udata} is an input of this command; "
+                   f"write the output to another file.\n")
+    assert udata.read_text() == "1\t1\t5\t0\n"
 
 
 def test_method_lists():

@@ -119,7 +119,83 @@ def test_overflowing_coefficients_are_a_clean_error_without_warning(
         warnings.simplefilter("error")  # a RuntimeWarning would raise here
         status, out, err = run(["score", dataset[0], "--model", model, "-q"],
                                capsys)
-    assert_one_line_error(status, out, err, "not finite")
+    assert_one_line_error(status, out, err, ", line 2: the model's score of "
+                          "the row is not a finite number", "other rows")
+
+
+@pytest.mark.parametrize("scale", ["minmax", "standard"])
+def test_fit_names_a_column_too_wide_to_scale_before_tuning(tmp_path, capsys,
+                                                            scale):
+    # 1e308 beside small values: the scaled fit saved coefficients that
+    # overflowed, after the whole tuning, with numpy's RuntimeWarning and
+    # scikit-learn's "Input X contains infinity" despite -q
+    rows = [[f"u{u}", int(i % 3 == 0), 0.1 * i, -0.2 * u] for u in range(10)
+            for i in range(30)]
+    rows[4][2] = "1e308"
+    path = write_csv(tmp_path / "wide.csv", ["user", "rel", "a", "b"], rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status, out, err = run(["fit", path, *FIT, "--scale", scale, "-q",
+                                "--out", tmp_path / "m.json"], capsys)
+    assert_one_line_error(status, out, err, "wide.csv, line 6: column 'a' holds "
+                          "1e+308, and its range is over 1e+300, too large to "
+                          "scale; clip or rescale the column")
+    assert not (tmp_path / "m.json").exists()
+    # trees are not scaled: the same file fits
+    pytest.importorskip("lightgbm")
+    status, out, err = run(["fit", path, *FIT, "--method", "boost", "-q",
+                            "--out", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+
+
+def test_recommend_names_the_line_of_a_score_that_is_not_finite(
+        dataset, fitted, tmp_path, capsys):
+    model = _model(tmp_path, fitted, scorer={"coef": [1e308] * 5})
+    status, out, err = run(["recommend", dataset[0], "--model", model, "-q"],
+                           capsys)
+    assert_one_line_error(status, out, err, ", line 2: the model's score of "
+                          "the row is not a finite number")
+
+
+def test_a_file_name_longer_than_the_folder_takes_is_refused_first(
+        dataset, tmp_path, capsys):
+    out_path = tmp_path / ("a" * 300 + ".json")
+    status, out, err = run(["fit", "missing.csv", *FIT, "--out", out_path],
+                           capsys)
+    assert_one_line_error(status, out, err, "missing.csv")  # the input first
+    status, out, err = run(["fit", dataset[0], *FIT, "--out", out_path], capsys)
+    assert_one_line_error(status, out, err, "--out: the file name 'aaaa",
+                          "... (305 characters) is 305 bytes long, and the "
+                          "folder takes at most ")
+    assert "cross-validation" not in err  # refused before any work
+
+
+def test_a_memory_error_is_one_line(monkeypatch, capsys):
+    # --n-features 1000000000 passes the parser: a traceback and status 1
+    import skpapk.cli._compare as compare
+
+    def too_big(*args, **kwargs):
+        raise MemoryError("Unable to allocate 797. GiB for an array")
+
+    monkeypatch.setattr(compare, "make_engagement_simulation", too_big)
+    status, out, err = run(["compare", "--n-features", "1000000000", "-q"],
+                           capsys)
+    assert_one_line_error(status, out, err, "not enough memory (Unable to "
+                          "allocate 797. GiB for an array); use smaller sizes")
+
+
+def test_terminal_codes_in_column_names_are_escaped(tmp_path, capsys):
+    # a header could retitle the terminal or colour it through the progress
+    # lines (the error messages escaped them already)
+    rows = [[f"u{u}", int(i < 3), 0.1 * i * (u + 1), 1.0 * ((i * u) % 3)]
+            for u in range(4) for i in range(10)]
+    path = write_csv(tmp_path / "esc.csv",
+                     ["user", "rel", "f1", "x\x1b]0;pwned\x07\x1b[31m"], rows)
+    status, out, err = run(["fit", path, *FIT, *FAST, "--out",
+                            tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "features: f1, 'x\\x1b]0;pwned\\x07\\x1b[31m'" in err
 
 
 def test_a_huge_numeric_cell_is_echoed_cut(tmp_path, capsys):

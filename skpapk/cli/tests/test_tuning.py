@@ -133,7 +133,8 @@ def test_group_cv_with_fewer_users_than_folds_names_the_option():
     assert isinstance(make_cv("group", 4, 0, groups), GroupKFold)
     # one user: it said "there are 1 users ...; use --cv-folds 2 or fewer"
     with pytest.raises(CLIError, match="--cv group holds out whole users and "
-                       "needs 2 or more; there is 1 user. Use --cv within-group"):
+                       "needs 2 or more; there is 1 training user. Use --cv "
+                       "within-group"):
         make_cv("group", 2, 0, groups[:3])
 
 
