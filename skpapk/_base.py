@@ -83,7 +83,7 @@ Recommendations.indptr.__doc__ = "Offsets of each group's rows in ``indices``."
 Recommendations.groups.__doc__ = "The sorted distinct group labels."
 
 
-def check_defined_groups(n_defined, n_groups, classes):
+def check_defined_groups(n_defined, n_groups, classes, n_rows=None):
     """Raise unless some group has both a relevant and an irrelevant row.
 
     Parameters
@@ -94,13 +94,20 @@ def check_defined_groups(n_defined, n_groups, classes):
         Number of groups.
     classes : ndarray
         The labels seen in ``y`` (named in the message).
+    n_rows : int, default=None
+        Number of rows: a group of each row is named as a likely mix-up.
     """
     if n_defined == 0:
+        mixup = (" Every group holds one row: is groups a sample_weight? "
+                 "fit(X, y, groups, sample_weight) takes the groups third, "
+                 "where LightGBM's fit takes the weights."
+                 ) if n_groups == n_rows and n_groups > 2 else ""
         raise ValueError(
             f"No group has both a relevant and an irrelevant row: y has one "
             f"class in each of the {n_groups} group(s), so there is no pair "
             f"to rank. Each group (user) needs at least one relevant and one "
             f"irrelevant row (classes seen: {np.asarray(classes).tolist()})."
+            f"{mixup}"
         )
 
 
@@ -340,7 +347,7 @@ class BaseRanker(BaseEstimator):
         check_groups_routing(self, groups, method="fit", n_groups=n_groups)
         self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
         check_defined_groups(n_groups - self.n_groups_skipped_, n_groups,
-                             self.classes_)
+                             self.classes_, n_rows=X.shape[0])
         return X, y_pos, codes, n_groups
 
     def _check_val_feature_names(self, X_val):

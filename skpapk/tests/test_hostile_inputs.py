@@ -313,6 +313,23 @@ def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
             ranker.predict(X_dates)
 
 
+@pytest.mark.parametrize("make_ranker", [PApKRanker, _boost_ranker],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
+    # LightGBM's fit(X, y, sample_weight): here the third argument is groups
+    X, y, _ = make_data(2)
+    weights = np.random.default_rng(0).random(len(y))
+    with pytest.raises(ValueError, match=r"y has one class in each of the 96 "
+                       r"group\(s\).* Every group holds one row: is groups a "
+                       r"sample_weight\? fit\(X, y, groups, sample_weight\) "
+                       r"takes the groups third"):
+        make_ranker(k=3).fit(X, y, weights)
+    with pytest.raises(ValueError, match=r"group\(s\)") as error:  # real groups
+        make_ranker(k=3).fit(X, np.zeros_like(y) + (np.arange(len(y)) < 12),
+                             np.arange(len(y)) // 12)
+    assert "Every group holds one row" not in str(error.value)
+
+
 @pytest.mark.parametrize("y_bad", [1, 1.5, "yes", True])
 def test_a_scalar_y_raises_naming_y(y_bad):
     X, _, g = make_data(2)
