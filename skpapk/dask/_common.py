@@ -20,7 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import check_score_sample_weight
+from .._base import _refuse_datetimes, check_score_sample_weight
 from .._categorical import categorical_codes
 from ..model_selection._split import _check_early_stopping_split
 from ..utils._routing import _stacklevel, check_groups_routing
@@ -135,9 +135,11 @@ def check_whole_groups(group_labels, has_groups, n_rows):
 
 
 def _check_number_columns(estimator, X):
-    """Fail, before any work, on a category column of a dask DataFrame ``X``
-    whose (known) categories are not numbers; a column of text is named by
-    the workers (:func:`~._worker.load_partition`), which see its values."""
+    """Fail, before any work, on dates or durations in ``X``, or a category
+    column of a dask DataFrame ``X`` whose (known) categories are not
+    numbers; a column of text is named by the workers
+    (:func:`~._worker.load_partition`), which see its values."""
+    _refuse_datetimes(estimator, X, "X")  # the dtypes of the graph
     meta = getattr(X, "_meta", None)
     for name, dtype in (meta.dtypes.items() if hasattr(meta, "columns") else ()):
         if (getattr(dtype, "categories", None) is not None and X[name].cat.known

@@ -243,6 +243,28 @@ def test_a_column_that_is_not_numbers_is_named(cluster_client, ranker, dtype,
                         groups=dd.from_pandas(pd.Series(groups), **rows))
 
 
+@pytest.mark.parametrize("ranker", [skpapk.dask.PApKRanker, skpapk.dask.PApKAvgRanker])
+@pytest.mark.parametrize("kind", ["datetime", "timedelta", "array"])
+def test_dates_and_durations_are_refused_before_any_work(ranker, kind):
+    # beside numbers NumPy failed to promote them on the workers; alone they
+    # were fitted as nanoseconds
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y, groups = grouped_data(0)
+    value = (pd.Timedelta("1D") if kind == "timedelta"
+             else pd.Timestamp("2020-01-01"))
+    rows = dict(npartitions=2, sort=False)
+    frame = pd.DataFrame(X, columns=list("abcd")).assign(b=value)
+    dX = (da.from_array(frame[["b"]].to_numpy(), chunks=50) if kind == "array"
+          else dd.from_pandas(frame, **rows))
+    where = "" if kind == "array" else " column 'b'"
+    with pytest.raises(TypeError, match=rf"^X{where} holds dates or durations "
+                       rf"\((datetime|timedelta)64.*\), but {ranker.__name__} "
+                       rf"takes numbers only"):
+        ranker(k=5).fit(dX, dd.from_pandas(pd.Series(y), **rows),
+                        groups=dd.from_pandas(pd.Series(groups), **rows))
+
+
 @pytest.mark.parametrize("column", ["numbers as text", "unknown categories"])
 def test_columns_that_convert_to_numbers_are_fitted(cluster_client, column):
     dd = pytest.importorskip("dask.dataframe")
