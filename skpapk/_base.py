@@ -4,6 +4,7 @@ import contextlib
 import copy
 import functools
 import inspect
+import re
 import warnings
 from collections import namedtuple
 
@@ -129,22 +130,36 @@ def _text_column(X):
     return None
 
 
+#: NumPy's words for a date or duration that float() cannot take.
+_DATE_TYPES = re.compile(r"not '(Timestamp|Timedelta|datetime|date|timedelta|"
+                         r"datetime64|timedelta64)'")
+
+
+def _datetime_error(estimator, input_name, where="", what=""):
+    return TypeError(
+        f"{input_name}{where} holds dates or durations{what}, but "
+        f"{type(estimator).__name__} takes numbers only: convert them to "
+        f"numbers in the unit you mean first, e.g. days since a date, "
+        f"(X[col] - pd.Timestamp('2020-01-01')).dt.days, or parts such as "
+        f"X[col].dt.dayofweek.")
+
+
 def _refuse_datetimes(estimator, X, input_name):
-    """Refuse dates and durations in ``X``: NumPy would fail to promote them
-    beside numbers, or turn them alone into nanoseconds, without a word."""
+    """Refuse dates and durations in ``X`` (the dtypes of a pandas or dask
+    DataFrame, of an array, of a list's first row): NumPy would fail to
+    promote them beside numbers, or turn them alone into nanoseconds,
+    without a word."""
     dtypes = getattr(X, "dtypes", None)
-    columns = (list(dtypes.items()) if dtypes is not None
-               and not isinstance(dtypes, np.dtype)
-               else [(None, getattr(X, "dtype", None))])
+    if hasattr(dtypes, "items") and not isinstance(dtypes, np.dtype):
+        columns = list(dtypes.items())  # pandas: a Series of dtypes
+    elif isinstance(X, (list, tuple)) and len(X):
+        columns = [(None, np.asarray(X[0]).dtype)]
+    else:  # others (polars: a list of its own dtypes) are not read
+        columns = [(None, getattr(X, "dtype", None))]
     for name, dtype in columns:
         if getattr(dtype, "kind", None) in ("M", "m"):
             where = "" if name is None else f" column {name!r}"
-            raise TypeError(
-                f"{input_name}{where} holds dates or durations ({dtype}), but "
-                f"{type(estimator).__name__} takes numbers only: convert them "
-                f"to numbers in the unit you mean first, e.g. days since a "
-                f"date, (X[col] - pd.Timestamp('2020-01-01')).dt.days, or "
-                f"parts such as X[col].dt.dayofweek.")
+            raise _datetime_error(estimator, input_name, where, f" ({dtype})")
 
 
 def _text_column_message(estimator, X, input_name, fitting):
@@ -311,6 +326,10 @@ class BaseRanker(BaseEstimator):
         _refuse_datetimes(self, X, input_name)
         try:
             yield
+        except TypeError as exc:  # an object array of pd.Timestamp, say
+            if not _DATE_TYPES.search(str(exc)):
+                raise
+            raise _datetime_error(self, input_name) from exc
         except ValueError as exc:
             message = ("could not convert" in str(exc)
                        and _text_column_message(self, X, input_name, fitting))

@@ -674,13 +674,16 @@ class PApKBoostRanker(BaseRanker):
             return self.random_state
         return int(rng.randint(np.iinfo(np.int32).max))
 
-    def _warn_no_split(self, rows="the training rows", grown=False):
+    def _warn_no_split(self, rows="the training rows", grown=False,
+                       weighted=False):
         """Every tree would be (``grown``: is) one leaf: the constant model's
-        warning."""
-        why = (f"no split reached min_child_samples={self.min_child_samples} "
-               f"and min_child_weight={self.min_child_weight}, a sum of "
-               f"Hessians, which sample_weight scales: weights far below 1 "
-               f"leave none, multiply them by a constant, e.g. to a mean of 1"
+        warning (``weighted``: under a ``sample_weight``)."""
+        why = (f"no split passed LightGBM's limits, such as min_child_samples="
+               f"{self.min_child_samples} and min_child_weight="
+               f"{self.min_child_weight}" + (
+                   ", a sum of Hessians, which sample_weight scales: weights "
+                   "far below 1 leave none, multiply them by a constant, e.g. "
+                   "to a mean of 1" if weighted else "")
                ) if grown else (
                f"every feature is constant over {rows}, or has too few rows "
                f"for min_child_samples={self.min_child_samples}")
@@ -900,7 +903,8 @@ class PApKBoostRanker(BaseRanker):
         if usable.none_usable:  # LightGBM's own objective: a constant tree
             self._warn_no_split()
         elif not model.booster_.feature_importance().any():
-            self._warn_no_split(grown=True)
+            self._warn_no_split(grown=True,
+                                weighted=fit_params["sample_weight"] is not None)
         self.booster_ = model.booster_
         self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         if early_stopping:

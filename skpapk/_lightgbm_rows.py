@@ -67,11 +67,11 @@ def _check_weighted_pairs(weight, y_pos, codes, n_groups):
 
 
 def _check_group_sizes(objective, sizes, one_group):
-    """Refuse groups of more rows than LightGBM's ranking objectives take
-    (its own error names no argument); ``one_group``: ``groups=None``."""
-    if objective in ("lambdarank", "rank_xendcg") and sizes.max() > 10000:
+    """Refuse groups of more rows than LightGBM's lambdarank takes (its own
+    error names no argument); ``one_group``: ``groups=None``."""
+    if objective == "lambdarank" and sizes.max() > 10000:
         raise ValueError(
-            f"objective={objective!r}: LightGBM's ranking objectives take at "
+            f"objective={objective!r}: LightGBM's lambdarank takes at "
             f"most 10,000 rows a group, and a group has {sizes.max():,} "
             f"training rows{' (groups=None: every row is one group)' * one_group}"
             f"; pass smaller groups, or use objective='pairwise_logistic', "

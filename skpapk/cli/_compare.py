@@ -194,10 +194,10 @@ def cmd_compare(args, progress):
         any_grid = any(grid_for(m, args.grid) for m in methods)
         if any_grid:  # --cv-folds, early
             make_cv(args.cv, args.cv_folds, args.random_state, groups[train])
-        protocol = ("held-out users (GroupShuffleSplit test part, GroupKFold CV)"
-                    if args.cv == "group" else
-                    "held-out rows of every user (within_group_split, "
-                    "WithinGroupKFold CV)")
+        protocol = ("held-out users (GroupShuffleSplit test part"
+                    f"{', GroupKFold CV' * any_grid})" if args.cv == "group" else
+                    "held-out rows of every user (within_group_split"
+                    f"{', WithinGroupKFold CV' * any_grid})")
         progress(f"data: {description}")
         progress(f"protocol: {protocol}; test part {args.test_size:g}, "
                  f"{f'{args.cv_folds}-fold CV' if any_grid else 'no tuning'} "

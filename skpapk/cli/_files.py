@@ -57,15 +57,16 @@ def check_output(path, *, option, inputs=(), force=False, hint=""):
     if os.path.exists(path) and not force:
         raise CLIError(f"{option} {path} already exists; add --force to replace "
                        f"it, or choose another file.")
-    try:
-        most = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):  # unknown: the usual limit
-        most = 255
-    name = os.fsencode(os.path.basename(path))
-    if len(name) > most:  # else found by the final rename, after the work
-        raise CLIError(f"{option}: the file name {cut(os.path.basename(path), 40)}"
-                       f" is {len(name)} bytes long, and the folder takes at "
-                       f"most {most}; choose a shorter name.")
+    name, most = os.path.basename(path), 255  # unknown: the usual limit
+    try:  # in bytes (Windows, without pathconf: 255 UTF-16 units)
+        most, length, unit = os.pathconf(folder, "PC_NAME_MAX"), len(
+            os.fsencode(name)), "bytes"
+    except (OSError, ValueError, AttributeError):
+        length, unit = len(name.encode("utf-16-le", "surrogatepass")) // 2, "units"
+    if length > most:  # else found by the final rename, after the work
+        raise CLIError(f"{option}: the file name {cut(name, 40)} is {length} "
+                       f"{unit} long, and the folder takes at most {most}; "
+                       f"choose a shorter name.")
     try:  # what atomic_write will do: a temporary file in the folder
         with atomic_write(path, check_only=True):
             pass

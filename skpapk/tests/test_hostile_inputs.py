@@ -330,6 +330,34 @@ def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
     assert "Every group holds one row" not in str(error.value)
 
 
+@pytest.mark.parametrize("X_dates", [
+    [[np.datetime64("2020-01-01")]] * 96,
+    np.array([[pd.Timestamp("2020-01-01")]] * 96, dtype=object)],
+    ids=["list of datetime64", "object array of Timestamp"])
+def test_dates_in_lists_and_object_arrays_are_refused(X_dates):
+    _, y, g = make_data(2)
+    with pytest.raises(TypeError, match=r"^X holds dates or durations"):
+        PApKRanker(k=3).fit(X_dates, y, groups=g)
+
+
+def test_frames_whose_dtypes_are_not_pandas_ones_are_fitted():
+    # polars: DataFrame.dtypes is a list of its own dtypes
+    X, y, g = make_data(2)
+
+    class ListDtypes:
+        shape, columns = X.shape, ["a", "b", "c"]
+        dtypes = ["Float64"] * 3
+
+        def __array__(self, dtype=None, copy=None):
+            return X
+
+    coef = PApKRanker(k=3).fit(ListDtypes(), y, groups=g).coef_
+    np.testing.assert_array_equal(coef, PApKRanker(k=3).fit(X, y, groups=g).coef_)
+    with pytest.raises(ValueError, match="Expected a 2-dimensional container"):
+        PApKRanker(k=3).fit(pd.Series(np.arange(len(y)), dtype="Int64"), y,
+                            groups=g)
+
+
 @pytest.mark.parametrize("y_bad", [1, 1.5, "yes", True])
 def test_a_scalar_y_raises_naming_y(y_bad):
     X, _, g = make_data(2)

@@ -298,8 +298,9 @@ def _as_array(values):
     """``values`` as an array; a list mixing strings and other labels stays
     one of objects (``np.asarray([1, "a"])`` would turn 1 into "1", merging
     the labels 1 and "1")."""
-    if hasattr(values, "__array__") or isinstance(values, (str, bytes)) or \
-            not isinstance(values, Iterable):  # numpy, pandas: the user's dtype
+    if hasattr(values, "__array__") or isinstance(values, (str, bytes)) or not (
+            isinstance(values, Iterable) or hasattr(values, "__getitem__")):
+        # numpy, pandas: the user's dtype
         return np.asarray(values)  # a scalar: 0-d, refused by the shape checks
     values = list(values)
     array = np.asarray(values)

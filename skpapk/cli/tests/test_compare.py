@@ -116,7 +116,8 @@ def test_the_protocol_line_says_when_nothing_is_tuned(capsys):
     err = capsys.readouterr().err
     assert "so --cv-folds is not used" in err
     assert "test part 0.2, no tuning on the rest; k = 4" in err
-    assert "5-fold CV" not in err
+    assert "5-fold CV" not in err and "KFold CV" not in err
+    assert "(within_group_split);" in err
 
 
 def test_default_compare_on_the_simulation_in_process(capsys):

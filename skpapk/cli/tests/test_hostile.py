@@ -170,6 +170,18 @@ def test_a_file_name_longer_than_the_folder_takes_is_refused_first(
     assert "cross-validation" not in err  # refused before any work
 
 
+def test_without_pathconf_a_name_is_counted_in_utf16_units(tmp_path, capsys,
+                                                           monkeypatch):
+    # Windows: no os.pathconf, names of at most 255 UTF-16 units (not bytes)
+    from skpapk.cli._files import check_output
+
+    monkeypatch.delattr(os, "pathconf", raising=False)
+    check_output(str(tmp_path / ("\u65e5" * 100 + ".json")), option="--out")
+    with pytest.raises(Exception, match=r"is 256 units long, and the folder "
+                                        r"takes at most 255"):
+        check_output(str(tmp_path / ("\u65e5" * 251 + ".json")), option="--out")
+
+
 def test_a_memory_error_is_one_line(monkeypatch, capsys):
     # --n-features 1000000000 passes the parser: a traceback and status 1
     import skpapk.cli._compare as compare

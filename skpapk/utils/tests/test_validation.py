@@ -341,3 +341,32 @@ def test_groups_of_the_wrong_length_in_a_fold_say_so(routing):
     # outside a cross-validation, no folds to speak of
     with pytest.raises(ValueError, match="per row.$"):
         PApKAvgRanker(k=3).fit(X, y, groups=g[:-5])
+
+
+class _Sequence:
+    """Indexable, not Iterable by the ABC (``__getitem__`` and ``__len__``)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __getitem__(self, i):
+        return self.values[i]
+
+    def __len__(self):
+        return len(self.values)
+
+
+@pytest.mark.parametrize("container", [list, tuple, iter, _Sequence])
+def test_mixed_labels_keep_their_types_in_any_sequence(container):
+    # np.asarray([1, "a"]) would make 1 the label "1"
+    from skpapk.utils._validation import _as_array
+
+    array = _as_array(container([1, "a", 2]))
+    assert array.dtype == object and array.tolist() == [1, "a", 2]
+
+
+@pytest.mark.parametrize("scalar", [1, 2.5, "yes", b"no", None])
+def test_a_scalar_stays_a_scalar(scalar):
+    from skpapk.utils._validation import _as_array
+
+    assert _as_array(scalar).ndim == 0
