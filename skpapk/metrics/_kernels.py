@@ -15,7 +15,10 @@ no :mod:`scipy.stats`), so that scoring a file does not pay for them.
 
 Everything is vectorised over the groups: one score sort and one radix sort
 of the group codes, then O(n) work; no Python loop over groups and no
-(relevant x irrelevant) pair matrix.
+(relevant x irrelevant) pair matrix. The one exception: under
+``ties="random"``, a tie block that straddles a group's top ``k`` adds up
+to about ``k**2 / 4`` terms, summed in chunks of bounded memory
+(:func:`~skpapk.metrics._ties.expected_correct_pairs`).
 """
 
 from dataclasses import dataclass
@@ -29,7 +32,7 @@ from ..utils._groups import (
     ragged_range,
     segment_starts,
 )
-from ._ties import expected_correct_pairs
+from ._ties import chunks, expected_correct_pairs
 
 
 def group_ratios(numerator, denominator, defined):
@@ -418,23 +421,31 @@ def expected_papk_gain(n_pos, n_neg, k):
     n_cols = np.minimum(u_pos, beta + k_neg - 1) + 1
     total = np.zeros(tail.shape[0])
     for width in np.unique(beta):
-        sel = np.flatnonzero(beta == width)
-        # one row per (pair, draws d = 1 .. beta + k' - 1)
-        owner, d = ragged_range(width + k_neg[sel] - 1)
-        d = d[:, None] + 1
-        m = np.arange(n_cols[sel].max())[None, :]
-        pmf = _hypergeometric_rows(u_pos[sel], u_neg[sel], owner, d, m)
-        # upper tails summed from the small end (exact for tiny tails):
-        # column i holds P[H_d >= i]
-        at_least = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]
-        # the (i, j) of the row: 1 <= i <= beta, i <= d, j = d - i + 1 <= k'
-        i = m[:, 1:width + 1]
-        counted = (i <= d) & (d - i + 1 <= k_neg[sel][owner][:, None])
-        row_sums = np.where(counted, at_least[:, 1:width + 1], 0.0).sum(axis=1)
-        total[sel] += np.bincount(owner, weights=row_sums, minlength=sel.shape[0])
+        same = np.flatnonzero(beta == width)
+        # a few pairs at a time: rows x columns of at most MOST_TERMS
+        for part in chunks((width + k_neg[same] - 1) * n_cols[same].max()):
+            _add_pair_sums(total, same[part], width, u_pos, u_neg, k_neg, n_cols)
     pair_gain[tail] = total / (beta * k_neg)
     gain[defined] = pair_gain[inverse.reshape(-1)]
     return gain
+
+
+def _add_pair_sums(total, sel, width, u_pos, u_neg, k_neg, n_cols):
+    """Add to ``total[sel]`` the double sums of :func:`expected_papk_gain`
+    of the pairs ``sel``, whose ``beta`` is ``width``."""
+    # one row per (pair, draws d = 1 .. beta + k' - 1)
+    owner, d = ragged_range(width + k_neg[sel] - 1)
+    d = d[:, None] + 1
+    m = np.arange(n_cols[sel].max())[None, :]
+    pmf = _hypergeometric_rows(u_pos[sel], u_neg[sel], owner, d, m)
+    # upper tails summed from the small end (exact for tiny tails):
+    # column i holds P[H_d >= i]
+    at_least = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]
+    # the (i, j) of the row: 1 <= i <= beta, i <= d, j = d - i + 1 <= k'
+    i = m[:, 1:width + 1]
+    counted = (i <= d) & (d - i + 1 <= k_neg[sel][owner][:, None])
+    row_sums = np.where(counted, at_least[:, 1:width + 1], 0.0).sum(axis=1)
+    total[sel] += np.bincount(owner, weights=row_sums, minlength=sel.shape[0])
 
 
 def _hypergeometric_rows(n_good, n_bad, owner, d, m):

@@ -27,21 +27,48 @@ def _log_binom(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
 
+#: The most terms of a sum held at once (about 100 bytes each at the peak of
+#: their arithmetic): a few tens of MiB, however many terms a sum has (a
+#: tie block of constant scores straddling the top ``k`` has up to about
+#: ``k**2 / 4``).
+MOST_TERMS = 1 << 18
+
+
+def chunks(costs):
+    """Consecutive slices of ``range(len(costs))`` whose ``costs`` sum to at
+    most ``MOST_TERMS`` (or hold one item); a few slices, not one per item."""
+    most = MOST_TERMS
+    ends = np.cumsum(costs)
+    start = 0
+    while start < ends.shape[0]:
+        base = ends[start - 1] if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, base + most, "right")))
+        yield slice(start, stop)
+        start = stop
+
+
 def _sum_over_ranks(c, p, q, r_first, n_r):
     """``sum_{r = r_first}^{r_first + n_r - 1} E[(c - X_r)^+]`` per block.
 
     ``E[(c - X)^+] = sum_{x < c} (c - x) P(X = x)`` needs ``min(c, q + 1)``
-    terms per rank (``X_r <= q``).
+    terms per rank (``X_r <= q``), computed ``MOST_TERMS`` at a time.
     """
     owner_r, i = ragged_range(n_r)
     r = r_first[owner_r] + i
     c_r, p_r, q_r = c[owner_r], p[owner_r], q[owner_r]
-    owner_x, x = ragged_range(np.minimum(c_r, q_r + 1))
-    r, c_x, p_x, q_x = r[owner_x], c_r[owner_x], p_r[owner_x], q_r[owner_x]
-    log_pmf = (_log_binom(x + r - 1, x) + _log_binom(p_x - r + q_x - x, q_x - x)
-               - _log_binom(p_x + q_x, q_x))
-    terms = (c_x - x) * np.exp(log_pmf)
-    return np.bincount(owner_r[owner_x], weights=terms, minlength=c.shape[0])
+    n_terms = np.minimum(c_r, q_r + 1)
+    out = np.zeros(c.shape[0])
+    for part in chunks(n_terms):
+        owner_x, x = ragged_range(n_terms[part])
+        r_x, c_x = r[part][owner_x], c_r[part][owner_x]
+        p_x, q_x = p_r[part][owner_x], q_r[part][owner_x]
+        log_pmf = (_log_binom(x + r_x - 1, x)
+                   + _log_binom(p_x - r_x + q_x - x, q_x - x)
+                   - _log_binom(p_x + q_x, q_x))
+        out += np.bincount(owner_r[part][owner_x],
+                           weights=(c_x - x) * np.exp(log_pmf),
+                           minlength=c.shape[0])
+    return out
 
 
 def expected_correct_pairs(c, p, q, rho):
@@ -63,7 +90,9 @@ def expected_correct_pairs(c, p, q, rho):
 
     Otherwise the ranks ``r <= rho`` (or, when fewer, the ranks above
     ``rho``, subtracted from the closed form) are summed term by term:
-    ``min(rho, p - rho) * min(c, q + 1)`` terms per block.
+    ``min(rho, p - rho) * min(c, q + 1)`` terms per block (up to about
+    ``k**2 / 4`` for a block that straddles the top ``k``), in arrays of
+    at most ``MOST_TERMS``.
 
     Parameters
     ----------

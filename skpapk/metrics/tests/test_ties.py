@@ -424,3 +424,43 @@ def test_ranker_score_unchanged_on_tie_free_data():
     assert np.unique(s).shape[0] == s.shape[0]  # no ties
     assert ranker.score(X, y, groups=g) == papk_score(y, s, k=8, groups=g,
                                                       ties="half")
+
+
+@pytest.mark.parametrize("most", [1, 1000, 1 << 12])
+def test_tie_sums_in_chunks_are_the_sums_at_once(most, monkeypatch):
+    # a constant score straddling the top k: about k**2 / 4 terms per group
+    from skpapk.metrics import _kernels, _ties
+
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(30, 120, size=12)
+    groups = np.repeat(np.arange(12), sizes)
+    y = rng.random(groups.shape[0]) < 0.5
+    scores = rng.integers(0, 3, groups.shape[0]).astype(float)  # big ties
+    expected = papk_score(y, scores, k=40, groups=groups, average=None)
+    expected_random = expected_papk_score(y, k=20, groups=groups, average=None)
+    monkeypatch.setattr(_ties, "MOST_TERMS", most)
+    assert _kernels.chunks is _ties.chunks  # reads the patched bound
+    np.testing.assert_allclose(
+        papk_score(y, scores, k=40, groups=groups, average=None), expected,
+        rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(
+        expected_papk_score(y, k=20, groups=groups, average=None),
+        expected_random, rtol=1e-13, atol=1e-15)
+
+
+def test_a_large_tie_block_is_summed_in_bounded_memory():
+    # 8 groups of 2,000 tied rows at k = 500: 8 * 500 * 500 = 2e6 terms,
+    # 185 MiB at the peak when summed at once (1.1 GiB for 50 groups)
+    import tracemalloc
+
+    groups = np.repeat(np.arange(8), 2000)
+    y = np.tile(np.r_[np.ones(1000), np.zeros(1000)], 8)
+    tracemalloc.start()
+    try:
+        gain = papk_score(y, np.zeros(y.shape[0]), k=500, groups=groups,
+                          average=None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_allclose(gain, expected_papk(1000, 1000, k=500))
+    assert peak < 64 * 2**20, peak / 2**20
