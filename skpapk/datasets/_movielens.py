@@ -292,6 +292,10 @@ def _masked_nmf(rows, cols, values, shape, n_components, *, max_iter, tol,
     return U, V, losses
 
 
+#: The longest download timeout taken, in seconds (a year).
+_MAX_TIMEOUT = 365 * 24 * 3600.0
+
+
 def _check_int(value, name, minimum):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}.")
@@ -372,7 +376,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         1.6 to 7.5 points of test micro-pAp@k higher on the ``"lstsq"``
         features for k = 12 to 24 (Table 3 in :doc:`/user_guide/benchmarks`).
     timeout : float, default=60
-        Download timeout in seconds.
+        Download timeout in seconds, at most a year.
 
     Returns
     -------
@@ -433,8 +437,14 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         if not isinstance(value, (bool, np.bool_)):  # "no" would be true
             raise TypeError(f"{name} must be True or False, got {value!r}.")
     if (isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real)
-            or not timeout > 0):
-        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}.")
+            or not 0 < timeout <= _MAX_TIMEOUT):  # socket's limit: time_t
+        raise ValueError(f"timeout must be a number of seconds > 0 and at most "
+                         f"{_MAX_TIMEOUT:g} (a year), got {timeout!r}.")
+    if path is not None and (not isinstance(path, (str, os.PathLike))
+                             or not os.fspath(path)):
+        raise (ValueError if isinstance(path, str) else TypeError)(
+            f"path must be the u.data file or its folder (a str or a path), or "
+            f"None to look it up, got {path!r}.")
 
     file = _resolve_path(path, data_home, download, timeout)
     if check_sha256:

@@ -30,6 +30,11 @@ def _max_rows(n_features):
 def _check_rows(n_rows, what, n_features, fix):
     """``n_rows`` if one array holds that many rows of ``n_features``
     columns; else a ValueError saying ``what`` asks for them and the ``fix``."""
+    if _max_rows(n_features) == 0:  # not even one row: the features' fault
+        raise ValueError(
+            f"n_features={n_features} is beyond the largest array size (one "
+            f"row of float64 features needs {8 * n_features} bytes); lower "
+            f"n_features.")
     if n_rows > _max_rows(n_features):
         raise ValueError(
             f"{what}, beyond the largest array size: {_max_rows(n_features)} "
@@ -289,6 +294,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     rng = validate_random_state(random_state)
     if w is None:
         n_features = 5 if n_features is None else _check_count(n_features, "n_features")
+        _check_rows(1, "one row", n_features, "lower n_features")
         w = np.ones(n_features)
     else:
         w = float_array(w, input_name="w", expected="a vector of real numbers "

@@ -132,7 +132,8 @@ def check_booster_text(text, n_features=None):
     if not text.isascii():
         raise ValueError("its booster's text is not ASCII (LightGBM counts its "
                          "trees in bytes; non-ASCII feature names are not "
-                         "supported)")
+                         "supported: fit on columns renamed to ASCII, or on an "
+                         "array)")
     if "\0" in text or "\r" in text or not text.startswith("tree\n"):
         raise ValueError("its booster is not LightGBM's text format")
     header, sep, rest = text[5:].partition("\n\n")

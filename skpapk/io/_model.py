@@ -247,7 +247,9 @@ def _scorer(ranker):
             return estimator, scorer
     loaded = (" A SavedRanker is a file's model already: copy that file (a new "
               "k, metadata or feature_names need the ranker that was saved)."
-              if isinstance(estimator, SavedRanker) else "")
+              if isinstance(estimator, SavedRanker) else
+              " Save the search's best_estimator_ (fitted with refit=True)."
+              if hasattr(estimator, "best_estimator_") else "")
     raise TypeError(f"a {type(estimator).__name__} cannot be saved as plain data: "
                     f"save_ranker saves linear models (coef_) and LightGBM "
                     f"boosters (booster_).{loaded}")

@@ -24,6 +24,10 @@ from ._kernels import (
     label_counts,
 )
 
+#: The largest count of items taken: the binomials go through log Gamma,
+#: whose rounding reaches about 5e-6 of a score at 10**9 items (1e-9 at 10**6).
+MAX_COUNT = 10**9
+
 
 def _check_counts(name, values, *, minimum):
     """Integer array of counts >= ``minimum`` (a clear error otherwise)."""
@@ -39,6 +43,10 @@ def _check_counts(name, values, *, minimum):
                 f"{name} must hold whole numbers (counts of items), got "
                 f"{values!r}."
             )
+    if arr.size and np.max(arr) > MAX_COUNT:  # before int64 wraps around
+        raise ValueError(f"{name} must be at most 10**9 (a count of items; "
+                         f"beyond, the exact sums lose their digits), got "
+                         f"{values!r}.")
     arr = arr.astype(np.int64)
     if np.any(arr < minimum):
         raise ValueError(f"{name} must be >= {minimum}, got {values!r}.")
@@ -179,7 +187,10 @@ def expected_papk(n_pos, n_neg, k):
     :func:`papk_score`; with the default rule, ``ties="random"``, a scorer
     that gives all items of the group the same score gets exactly this.
     Computed once per distinct ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids
-    of all pairs in one vectorised call (``beta * k'`` terms each).
+    of all pairs in one vectorised call (``beta * k'`` terms each). Exact up
+    to rounding: the binomials go through ``log Gamma``, so the error grows
+    with the counts, about 1e-9 at a million items, 1e-7 at 10**8 and
+    5e-6 at 10**9, the largest count taken.
 
     Parameters
     ----------

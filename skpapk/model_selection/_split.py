@@ -50,6 +50,10 @@ def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)
             f"{input_name} has {y.shape[0]} labels but there are {n_samples} "
             f"rows; pass one label per row."
         )
+    if y.dtype.kind == "f" and not np.isfinite(y).all():  # before
+        # type_of_target's cast warns on NaN
+        raise ValueError(f"Input {input_name} contains NaN or infinity; every "
+                         f"row needs a label: drop or fill those rows.")
     target_type = type_of_target(y, input_name=input_name)
     if target_type == "continuous" and np.unique(y).shape[0] <= 2:
         target_type = "binary"  # any two numbers are two labels, e.g. 0 / 0.5
@@ -113,7 +117,10 @@ class WithinGroupKFold(BaseCrossValidator):
     excluded). A group with fewer than ``n_splits`` rows cannot be in every
     test fold: its rows are put in every training fold and never in a test
     fold, with one ``UserWarning`` giving how many groups this concerns (lower
-    ``n_splits`` to keep them). A group with fewer than ``n_splits`` positives
+    ``n_splits`` to keep them). The folds are then no partition of the rows,
+    which :func:`sklearn.model_selection.cross_val_predict` needs: drop such
+    groups (or lower ``n_splits``) before it. A group with fewer than
+    ``n_splits`` positives
     is kept, but some of its test folds get no positive, where pAp@k is
     undefined for it (the metrics leave such groups out with a warning).
 

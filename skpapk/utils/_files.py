@@ -23,6 +23,8 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
     ``"name/."``), or in a folder that does not exist (also
     ``"file.csv/../out"``, which the system refuses though
     :func:`os.path.realpath` would not), is an error naming ``path``.
+    A pipe, device or socket is not replaced (a ``ValueError``); a failure
+    to write names ``path``, not the temporary file.
     ``overwrite=False`` refuses to replace a file (a ``FileExistsError``),
     also one created while writing where the file system has hard links
     (the temporary file is then linked, not renamed; elsewhere the target
@@ -51,6 +53,12 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
                                 f"an existing folder.")
     path = os.path.realpath(given)  # a link: its target replaced
     folder, name = os.path.split(path)
+    if not os.path.isdir(folder):  # a link into a folder that does not exist
+        raise FileNotFoundError(f"{given} links to {path}, whose folder does "
+                                f"not exist; give a path in an existing folder.")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ValueError(f"{given} is not a regular file (a pipe, device or "
+                         f"socket), and is not replaced; give a file name.")
     # created by os.open with mode 0o666, so that the umask applies (reading
     # the umask would set it, process-wide, for a moment)
     for _ in range(100):
@@ -63,6 +71,8 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
             break
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
+        except OSError as exc:  # named by the path given, not the temporary
+            raise _named(exc, given, folder) from None
     try:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as handle:
@@ -77,11 +87,20 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
             return
         if os.path.exists(path):
             os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _named(exc, given, folder) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _named(error, given, folder):
+    """``error`` (of a temporary file in ``folder``) naming the path given."""
+    return type(error)(error.errno, f"{error.strerror} (writing {given} "
+                                    f"through a temporary file in {folder})", given)
 
 
 def is_folder_name(path):

@@ -16,6 +16,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _check_sample_weight
 
 from ._groups import encode_compact_ints
+from ._messages import cut
 from ._routing import _in_model_selection, _stacklevel
 
 #: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
@@ -127,10 +128,14 @@ def float_array(values, *, input_name, expected):
     >>> from skpapk.utils._validation import float_array
     >>> float_array([1, 2], input_name="w", expected="a vector of numbers")
     array([1., 2.])
-    >>> float_array("abc", input_name="w", expected="a vector of numbers")
+    >>> float_array("0.5", input_name="w", expected="a vector of numbers")
     Traceback (most recent call last):
     ...
-    TypeError: w must be a vector of numbers, got str that does not convert ...
+    TypeError: w must be a vector of numbers, got text ('0.5'); pass numbers.
+    >>> float_array({1: 2}, input_name="w", expected="a vector of numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: w must be a vector of numbers, got dict that does not convert ...
     >>> float_array([1.0, True], input_name="w", expected="a vector of numbers")
     Traceback (most recent call last):
     ...
@@ -141,6 +146,10 @@ def float_array(values, *, input_name, expected):
             f"{input_name} must be {expected}, got True/False (booleans) in "
             f"it; pass numbers (1.0 and 0.0 if you mean them)."
         )
+    if _holds_text(_as_array(values)):  # numpy would parse "0.5"
+        raise TypeError(f"{input_name} must be {expected}, got text "
+                        f"({cut(values, 40, quote=isinstance(values, str))}); "
+                        f"pass numbers.")
     try:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -331,6 +340,12 @@ def _check_object_values(values, *, input_name, missing):
         ) from None
 
 
+def _holds_text(array):
+    """Whether ``array`` holds strings (its dtype's or as objects)."""
+    return array.dtype.kind in "SU" or array.dtype.kind == "O" and any(
+        isinstance(v, (str, bytes)) for v in array.ravel().tolist())
+
+
 def check_sample_weight(sample_weight, X, *, dtype=None):
     """scikit-learn's ``_check_sample_weight`` (non-negative weights), but
     weights written as text are refused, not parsed as numbers.
@@ -346,9 +361,8 @@ def check_sample_weight(sample_weight, X, *, dtype=None):
     ...
     TypeError: sample_weight holds text (dtype <U1), not numbers; ...
     """
-    array = _as_array(sample_weight)
-    if array.dtype.kind in "SU" or array.dtype.kind == "O" and any(
-            isinstance(v, (str, bytes)) for v in array.ravel().tolist()):
+    if _holds_text(_as_array(sample_weight)):
+        array = np.asarray(sample_weight)
         raise TypeError(
             f"sample_weight holds text (dtype {array.dtype}), not numbers; "
             f"pass one number per row, e.g. read the column as numbers "

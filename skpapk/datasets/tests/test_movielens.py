@@ -272,6 +272,16 @@ def test_parameters_that_leave_no_user_are_an_error(udata):
         load_movielens_100k(path, **{**SMALL, "min_rows": 10**6})
 
 
+@pytest.mark.parametrize("path, error", [("", ValueError), (5, TypeError)])
+def test_a_path_that_is_no_path_is_refused(path, error, tmp_path, monkeypatch):
+    # "" read ./u.data; 5 raised os's TypeError naming no argument
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "u.data").write_text("1\t1\t5\t0\n")
+    with pytest.raises(error, match="^path must be the u.data file or its "
+                                    "folder"):
+        load_movielens_100k(path, download=False)
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [
@@ -289,6 +299,8 @@ def test_parameters_that_leave_no_user_are_an_error(udata):
         ({"check_sha256": "no"}, TypeError),
         ({"timeout": "x"}, ValueError),
         ({"timeout": 0}, ValueError),
+        ({"timeout": float("inf")}, ValueError),  # socket's OverflowError
+        ({"timeout": 1e300}, ValueError),
     ],
 )
 def test_bad_parameters(udata, kwargs, error):

@@ -7,7 +7,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skpapk.datasets import make_margin_data, make_papk_simulation
+from skpapk.datasets import (
+    make_engagement_simulation,
+    make_margin_data,
+    make_papk_simulation,
+)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: make_papk_simulation(n_features=10**19),
+    lambda: make_margin_data("beta", n_features=10**19),
+    lambda: make_engagement_simulation(5, n_features=10**19)])
+def test_features_beyond_any_array_are_named(make):
+    # it blamed n_users ("n_users is 1, ... lower n_users") or numpy spoke
+    with pytest.raises(ValueError, match=r"^n_features=10000000000000000000 is "
+                                         r"beyond the largest array size"):
+        make()
+
+
+def test_engagement_users_beyond_any_array_are_named():
+    with pytest.raises(ValueError, match=r"^n_users=10\*\*17|^n_users="
+                                         r"100000000000000000 users of up to "
+                                         r"199 items, beyond the largest"):
+        make_engagement_simulation(10**17)
 
 # ------------------------------------------------------------ make_papk_simulation
 

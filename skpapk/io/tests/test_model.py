@@ -784,7 +784,7 @@ def _lightgbm_models(X, y):
     ("random forest", "averages its trees"),
     ("multiclass", "not a LightGBM 4 ranker"),
     ("linear trees", "tree 0 is a linear tree"),
-    ("non-ASCII names", "not ASCII"),
+    ("non-ASCII names", "not ASCII .*: fit on columns renamed to ASCII"),
 ])
 def test_boosters_that_cannot_be_loaded_are_not_saved(tmp_path, data, name,
                                                       message):
@@ -995,6 +995,49 @@ def test_a_file_name_of_the_longest_length_is_written(tmp_path, ranker, name):
     save_ranker(ranker, target)
     assert load_ranker(target).k == ranker.k
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_a_search_is_refused_with_its_best_estimator_named(tmp_path, data):
+    from sklearn.model_selection import GridSearchCV
+
+    X, y, _ = data
+    search = GridSearchCV(LogisticRegression(), {"C": [1.0]}, cv=2).fit(X, y)
+    with pytest.raises(TypeError, match=r"a GridSearchCV cannot be saved as "
+                       r"plain data: .* Save the search's best_estimator_"):
+        save_ranker(search, tmp_path / "m.json", k=3)
+
+
+def test_pipes_and_devices_are_never_replaced(tmp_path, ranker):
+    # save_ranker swapped a FIFO (or, as root, /dev/null) for a regular file
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=f"^{fifo} is not a regular file .* "
+                                         f"is not replaced"):
+        save_ranker(ranker, fifo)
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_write_errors_name_the_path_not_the_temporary_file(tmp_path, ranker,
+                                                           monkeypatch):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "no" / "target.json")
+    with pytest.raises(FileNotFoundError, match=f"^{link} links to "
+                       f"{tmp_path / 'no' / 'target.json'}, whose folder does "
+                       f"not exist"):
+        save_ranker(ranker, link)
+    from skpapk.utils import _files
+
+    def denied(path, *args):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(_files.os, "open", denied)
+    target = tmp_path / "m.json"
+    with pytest.raises(PermissionError, match=re.escape(
+            f"Permission denied (writing {target} through a temporary file in "
+            f"{tmp_path}): '{target}'")):
+        save_ranker(ranker, target)
 
 
 @pytest.mark.parametrize("hard_links", [True, False])

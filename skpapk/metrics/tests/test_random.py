@@ -305,3 +305,19 @@ def test_random_prec_and_pauc_match_enumeration(counts, k):
         assert got == pytest.approx(np.mean(paucs))
     else:
         assert np.isnan(got)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: expected_papk(1e19, 3, k=2),
+    lambda: expected_papk(np.uint64(2**63), 3, k=2),
+    lambda: expected_papk(3, 10**9 + 1, k=2),
+    lambda: expected_average_precision(2**63, 2**62)])
+def test_counts_beyond_a_billion_are_refused(make):
+    # int64 wrapped around ("must be >= 0, got 1e+19", with a cast warning),
+    # and log-gamma rounding gave values above 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"must be at most 10\*\*9 \(a count "
+                                             r"of items"):
+            make()
+    assert abs(expected_papk(10**9, 10**9, k=1) - 0.5) < 1e-5  # the largest

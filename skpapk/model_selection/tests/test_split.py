@@ -374,3 +374,26 @@ def test_any_two_numbers_are_labels_to_stratify_on(relevant):
                                           cv.split(X, y, groups)):
         np.testing.assert_array_equal(tr_a, tr_b)
         np.testing.assert_array_equal(te_a, te_b)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("call", ["within_group_split", "WithinGroupKFold"])
+def test_a_label_that_is_not_finite_is_one_clean_error(bad, call):
+    # scikit-learn's type_of_target warned ("invalid value encountered in
+    # cast") before its own error
+    y = np.array([0.0, 1.0, bad, 1.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="^Input y contains NaN or "
+                                             "infinity; every row needs a label"):
+            if call == "within_group_split":
+                within_group_split(y, [0] * 5)
+            else:
+                list(WithinGroupKFold(2).split(np.zeros((5, 1)), y, [0] * 5))
+
+
+@pytest.mark.parametrize("sizes", [("0.5", "0.5"), ["0.6", 0.4]])
+def test_sizes_written_as_text_are_refused(sizes):
+    with pytest.raises(TypeError, match=r"^sizes must be a sequence of fractions"
+                                        r".*, got text"):
+        within_group_split([1, 0, 1, 0], [0] * 4, sizes=sizes, random_state=0)
