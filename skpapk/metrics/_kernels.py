@@ -422,20 +422,26 @@ def expected_papk_gain(n_pos, n_neg, k):
     total = np.zeros(tail.shape[0])
     for width in np.unique(beta):
         same = np.flatnonzero(beta == width)
-        # a few pairs at a time: rows x columns of at most MOST_TERMS
-        for part in chunks((width + k_neg[same] - 1) * n_cols[same].max()):
-            _add_pair_sums(total, same[part], width, u_pos, u_neg, k_neg, n_cols)
-    pair_gain[tail] = total / (beta * k_neg)
+        # one row per (pair, draws d = 1 .. beta + k' - 1), a few rows at a
+        # time: rows x columns of at most MOST_TERMS
+        owner, d = ragged_range(width + k_neg[same] - 1)
+        for part in chunks(np.full(owner.shape[0], n_cols[same].max())):
+            _add_row_sums(total, same, owner[part], d[part], width, u_pos,
+                          u_neg, k_neg, n_cols)
+    # rounding (log Gamma) may pass 1 by 1e-6 at 10**9 items
+    pair_gain[tail] = np.clip(total / (beta * k_neg), 0.0, 1.0)
     gain[defined] = pair_gain[inverse.reshape(-1)]
     return gain
 
 
-def _add_pair_sums(total, sel, width, u_pos, u_neg, k_neg, n_cols):
-    """Add to ``total[sel]`` the double sums of :func:`expected_papk_gain`
-    of the pairs ``sel``, whose ``beta`` is ``width``."""
-    # one row per (pair, draws d = 1 .. beta + k' - 1)
-    owner, d = ragged_range(width + k_neg[sel] - 1)
-    d = d[:, None] + 1
+def _add_row_sums(total, same, rows_owner, rows_d, width, u_pos, u_neg, k_neg,
+                  n_cols):
+    """Add to ``total`` the terms of :func:`expected_papk_gain`'s double
+    sums of the rows ``(rows_owner, rows_d)``: pair ``same[rows_owner]``
+    (whose ``beta`` is ``width``), ``rows_d + 1`` draws."""
+    urns, owner = np.unique(rows_owner, return_inverse=True)
+    sel = same[urns]
+    d = rows_d[:, None] + 1
     m = np.arange(n_cols[sel].max())[None, :]
     pmf = _hypergeometric_rows(u_pos[sel], u_neg[sel], owner, d, m)
     # upper tails summed from the small end (exact for tiny tails):

@@ -24,12 +24,15 @@ from ._kernels import (
     label_counts,
 )
 
-#: The largest count of items taken: the binomials go through log Gamma,
-#: whose rounding reaches about 5e-6 of a score at 10**9 items (1e-9 at 10**6).
+#: The largest count of items that pAp@k's expectation takes: its binomials
+#: go through log Gamma, whose rounding reaches about 5e-6 of a score at
+#: 10**9 items (1e-9 at 10**6). The average precision's closed form takes
+#: any count that int64 sums hold.
 MAX_COUNT = 10**9
+MAX_COUNT_AP = 2**62
 
 
-def _check_counts(name, values, *, minimum):
+def _check_counts(name, values, *, minimum, most=MAX_COUNT):
     """Integer array of counts >= ``minimum`` (a clear error otherwise)."""
     arr = np.asarray(values)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
@@ -43,9 +46,12 @@ def _check_counts(name, values, *, minimum):
                 f"{name} must hold whole numbers (counts of items), got "
                 f"{values!r}."
             )
-    if arr.size and np.max(arr) > MAX_COUNT:  # before int64 wraps around
-        raise ValueError(f"{name} must be at most 10**9 (a count of items; "
-                         f"beyond, the exact sums lose their digits), got "
+    if arr.size and np.max(np.abs(arr)) > most:  # before int64 wraps around
+        if arr.dtype.kind != "u" and np.min(arr) < 0:
+            raise ValueError(f"{name} must be >= {minimum}, got {values!r}.")
+        limit = "10**9" if most == MAX_COUNT else "2**62"
+        raise ValueError(f"{name} must be at most {limit} (a count of items; "
+                         f"beyond, the sums lose their digits), got "
                          f"{values!r}.")
     arr = arr.astype(np.int64)
     if np.any(arr < minimum):
@@ -110,8 +116,8 @@ def worst_average_precision(n_items, n_pos):
 
 
 def _check_pair(n_items, n_pos):
-    n_items = _check_counts("n_items", n_items, minimum=1)
-    n_pos = _check_counts("n_pos", n_pos, minimum=0)
+    n_items = _check_counts("n_items", n_items, minimum=1, most=MAX_COUNT_AP)
+    n_pos = _check_counts("n_pos", n_pos, minimum=0, most=MAX_COUNT_AP)
     try:
         n_items, n_pos = np.broadcast_arrays(n_items, n_pos)
     except ValueError as exc:
@@ -190,7 +196,8 @@ def expected_papk(n_pos, n_neg, k):
     of all pairs in one vectorised call (``beta * k'`` terms each). Exact up
     to rounding: the binomials go through ``log Gamma``, so the error grows
     with the counts, about 1e-9 at a million items, 1e-7 at 10**8 and
-    5e-6 at 10**9, the largest count taken.
+    5e-6 at 10**9, the largest count taken (the gain is clipped to
+    ``[0, 1]``).
 
     Parameters
     ----------

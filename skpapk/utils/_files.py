@@ -85,9 +85,9 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
         if not overwrite:
             _create(tmp, path, given)
             return
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
         try:
+            if os.path.exists(path):
+                os.chmod(tmp, os.stat(path).st_mode & 0o7777)
             os.replace(tmp, path)
         except OSError as exc:
             raise _named(exc, given, folder) from None

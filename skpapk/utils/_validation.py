@@ -16,7 +16,6 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _check_sample_weight
 
 from ._groups import encode_compact_ints
-from ._messages import cut
 from ._routing import _in_model_selection, _stacklevel
 
 #: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
@@ -146,10 +145,12 @@ def float_array(values, *, input_name, expected):
             f"{input_name} must be {expected}, got True/False (booleans) in "
             f"it; pass numbers (1.0 and 0.0 if you mean them)."
         )
-    if _holds_text(_as_array(values)):  # numpy would parse "0.5"
-        raise TypeError(f"{input_name} must be {expected}, got text "
-                        f"({cut(values, 40, quote=isinstance(values, str))}); "
-                        f"pass numbers.")
+    try:
+        text = _holds_text(_as_array(values))  # numpy would parse "0.5"
+    except (TypeError, ValueError):  # ragged: named by the conversion below
+        text = False
+    if text:
+        raise _text_error(values, input_name, expected)
     try:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -340,6 +341,13 @@ def _check_object_values(values, *, input_name, missing):
         ) from None
 
 
+def _text_error(values, input_name, expected):
+    shown = (repr(values) if isinstance(values, str) and len(values) <= 40
+             else f"dtype {_as_array(values).dtype}")
+    return TypeError(f"{input_name} must be {expected}, got text ({shown}); "
+                     f"pass numbers.")
+
+
 def _holds_text(array):
     """Whether ``array`` holds strings (its dtype's or as objects)."""
     return array.dtype.kind in "SU" or array.dtype.kind == "O" and any(
@@ -361,8 +369,11 @@ def check_sample_weight(sample_weight, X, *, dtype=None):
     ...
     TypeError: sample_weight holds text (dtype <U1), not numbers; ...
     """
-    if _holds_text(_as_array(sample_weight)):
-        array = np.asarray(sample_weight)
+    try:
+        array = _as_array(sample_weight)
+    except (TypeError, ValueError):  # ragged: scikit-learn's check names it
+        array = np.zeros(0)
+    if _holds_text(array):
         raise TypeError(
             f"sample_weight holds text (dtype {array.dtype}), not numbers; "
             f"pass one number per row, e.g. read the column as numbers "

@@ -317,7 +317,33 @@ def test_counts_beyond_a_billion_are_refused(make):
     # and log-gamma rounding gave values above 1
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match=r"must be at most 10\*\*9 \(a count "
-                                             r"of items"):
+        with pytest.raises(ValueError, match=r"must be at most (10\*\*9|2\*\*62) "
+                                             r"\(a count of items"):
             make()
     assert abs(expected_papk(10**9, 10**9, k=1) - 0.5) < 1e-5  # the largest
+
+
+def test_counts_near_the_cap_stay_probabilities():
+    # log-gamma rounding gave 1.0000038 at 10**9 items; AP's closed form
+    # takes any count (it was refused with pAp@k's cap)
+    assert 0 <= expected_papk(10**9, 2, k=2) <= 1
+    assert 0 <= expected_papk(10**8, 3, k=5) <= 1
+    assert expected_average_precision(10**12, 10**11) == pytest.approx(0.1, abs=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no cast warning first
+        with pytest.raises(ValueError, match=r"^n_pos must be >= 0"):
+            expected_papk(-1e19, 3, k=2)
+
+
+def test_one_pairs_sums_are_held_in_bounded_memory():
+    # one (n+, n-) pair at k = 1000: a 2k x 2k grid, 126 MiB at once
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        gain = expected_papk(2000, 2000, k=1000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert gain == pytest.approx(expected_papk(2000, 2000, k=1000))
+    assert 0 < gain < 1 and peak < 40 * 2**20, peak / 2**20

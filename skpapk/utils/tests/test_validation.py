@@ -370,3 +370,13 @@ def test_a_scalar_stays_a_scalar(scalar):
     from skpapk.utils._validation import _as_array
 
     assert _as_array(scalar).ndim == 0
+
+
+def test_ragged_numbers_are_named_not_left_to_numpy():
+    with pytest.raises(TypeError, match=r"^w must be numbers, got list that does "
+                                        r"not convert to float"):
+        float_array([[1, 2], [3]], input_name="w", expected="numbers")
+    with pytest.raises(TypeError, match=r"^w must be numbers, got text \(dtype "
+                                        r"object\); pass numbers\.$"):
+        float_array(pd.Series(["1", "2"], dtype="string"), input_name="w",
+                    expected="numbers")
