@@ -92,14 +92,6 @@ def test_renote_replaces_the_notes_and_keeps_the_runs(tmp_path, monkeypatch):
         main.renote(result, out, lambda line: None)
 
 
-#: Result files that ``run-all`` did not write, with the reason: they carry no
-#: notes marker, so ``renote`` cannot re-attach their notes.
-NOT_REGENERATED = {
-    "table3_movielens": "assembled from two runs of its first part; its 13 "
-                        "runs take about 4 h on 2 cores and were not rerun",
-}
-
-
 @pytest.mark.parametrize("name", sorted(
     p.stem for p in (ROOT / "benchmarks" / "results").glob("*.md")))
 def test_committed_result_carries_its_current_notes(name):
@@ -109,9 +101,6 @@ def test_committed_result_carries_its_current_notes(name):
     result = next(r for r in main.REGISTRY if r.name == name)  # registered
     text = (main.RESULTS / f"{name}.md").read_text()
     mark = main.NOTES_MARK.format(name=name)
-    if name in NOT_REGENERATED:
-        assert mark not in text, f"{name} is regenerated now: drop the exception"
-        return
     assert text.count(mark) == 1
     runs_text = text.split(mark)[0].rstrip("\n")
     assert text == main._with_notes(runs_text, result)
