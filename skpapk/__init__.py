@@ -1,9 +1,10 @@
 """skpapk: rankers and per-group metrics for top-k recommendation with pAp@k.
 
 The estimators are imported on first use (PEP 562), so that ``import
-skpapk`` and the light commands of the ``skpapk`` tool (``score``,
-``recommend``, ``--help``) do not pay for importing scikit-learn and SciPy.
-``from skpapk import PApKRanker`` works as usual.
+skpapk`` and ``skpapk --help`` do not pay for importing scikit-learn and
+SciPy (the commands that score do: a saved model is a
+:class:`~skpapk.BaseRanker`). ``from skpapk import PApKRanker`` works as
+usual.
 """
 
 from .utils._lazy import attach as _attach

@@ -124,9 +124,11 @@ def check_whole_groups(group_labels, has_groups, n_rows):
         example = spanning[0]
         where = [i for i, g in enumerate(group_labels)
                  if g.shape[0] and np.isin(example, g)]
+        if isinstance(example, np.generic):  # a Python object as it is
+            example = example.item()
         raise ValueError(
             f"{spanning.shape[0]} user(s) of groups have rows in more than one "
-            f"partition of X (e.g. user {example.tolist()!r} in partitions "
+            f"partition of X (e.g. user {example!r} in partitions "
             f"{where[:5]}). A user's surrogate is not a sum over its rows, so "
             f"a distributed fit needs each user's rows in one partition: "
             f"{_REPARTITION_FIX}."

@@ -7,6 +7,7 @@ and ``groups``. :func:`split_partitions` lays the inputs out so;
 :func:`partition_by_group` moves every group's rows into one partition.
 """
 
+import numbers
 import warnings
 
 import dask
@@ -269,34 +270,70 @@ def _mix64(x):
     return x ^ (x >> np.uint64(31))
 
 
+def _int_hash(values):
+    """The hash of integers (int64, or uint64 as their bits)."""
+    return _mix64(values.astype(np.int64).view(np.uint64))
+
+
+def _float_hash(values):
+    """The hash of floats: an integral one as the integer (``1.0`` as ``1``:
+    one user for the fit), another by its bits (``-0.0`` as ``0.0``)."""
+    values = values.astype(np.float64) + 0.0
+    integral = (values == np.floor(values)) & (np.abs(values) < 2.0**63)
+    hashed = _mix64(values.view(np.uint64))
+    hashed[integral] = _int_hash(values[integral])
+    return hashed
+
+
+def _object_hash(groups):
+    """The hash of labels of an object array, one per distinct label: a
+    number as :func:`_int_hash` or :func:`_float_hash` would hash it (``1``,
+    ``1.0``, ``True`` and ``np.int8(1)`` are one user for the fit, as for
+    ``numpy.unique``), anything else with :func:`pandas.util.hash_array`."""
+    try:
+        import pandas as pd
+        from pandas.util import hash_array
+    except ImportError:  # pragma: no cover - pandas comes with dask
+        raise ImportError(
+            "partition_by_group needs pandas to hash group labels "
+            "that are not numbers; pip install pandas, or encode the "
+            "groups as integers."
+        ) from None
+    codes, uniques = pd.factorize(groups)  # 1 == 1.0 == True: one label
+    uniques = np.asarray(uniques, dtype=object)
+    hashed = hash_array(uniques)
+    for i, label in enumerate(uniques):
+        if isinstance(label, (bool, np.bool_, numbers.Integral)):
+            value = int(label)
+            if -2**63 <= value < 2**64:  # as an int64 or uint64 array
+                hashed[i] = _int_hash(np.array(
+                    [value], dtype=np.int64 if value < 2**63 else np.uint64))[0]
+        elif isinstance(label, numbers.Real):
+            hashed[i] = _float_hash(np.array([float(label)]))[0]
+    return hashed[codes]
+
+
 def group_buckets(groups, n_buckets):
     """Partition of every row, a hash of its group label modulo ``n_buckets``.
 
     The hash depends on the label only (not on the process: Python's
     ``hash`` of a string does), so that every worker sends a group's rows to
     the same partition. Integers and booleans hash by value, floats by their
-    bits (``-0.0`` as ``0.0``), strings and other objects with
-    :func:`pandas.util.hash_array`.
+    bits (``-0.0`` as ``0.0``) unless they are integers (``1.0`` as ``1``),
+    strings and other objects with :func:`pandas.util.hash_array`; a
+    number in an object array as in a numeric one, so that labels that the
+    fit takes for one user (``1`` and ``1.0``) share a partition.
     """
     groups = np.asarray(groups)
     if groups.ndim != 1:
         raise ValueError(f"groups must be 1-D, got shape {groups.shape}.")
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         if groups.dtype.kind in "biu":
-            hashed = _mix64(groups.astype(np.int64).view(np.uint64))
+            hashed = _int_hash(groups)
         elif groups.dtype.kind == "f":
-            bits = (groups.astype(np.float64) + 0.0).view(np.uint64)
-            hashed = _mix64(bits)
+            hashed = _float_hash(groups)
         else:
-            try:
-                from pandas.util import hash_array
-            except ImportError:  # pragma: no cover - pandas comes with dask
-                raise ImportError(
-                    "partition_by_group needs pandas to hash group labels "
-                    "that are not numbers; pip install pandas, or encode the "
-                    "groups as integers."
-                ) from None
-            hashed = hash_array(groups.astype(object))
+            hashed = _object_hash(groups.astype(object))
     return (hashed % np.uint64(n_buckets)).astype(np.intp)
 
 

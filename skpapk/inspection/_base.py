@@ -51,6 +51,9 @@ def _get_ax(ax, caller_name):
 
     if ax is None:
         _, ax = plt.subplots(layout="constrained")
+    elif not isinstance(ax, plt.Axes):
+        raise TypeError(f"ax must be matplotlib Axes (e.g. from "
+                        f"plt.subplots()) or None, got {type(ax).__name__}.")
     return ax, ax.figure
 
 

@@ -1,7 +1,7 @@
 """Distribution of a per-group (per-user) ranking metric: GroupScoreDisplay."""
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
@@ -334,6 +334,9 @@ default="papk"
             ``boxes_`` hold what this call drew.
         """
         _check_kind(kind)
+        if not isinstance(show_baseline, (bool, np.bool_)):
+            raise TypeError(f"show_baseline must be True or False, got "
+                            f"{show_baseline!r}.")
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
         labels = list(self.scores)
         if name is not None:
@@ -586,12 +589,19 @@ default="papk"
             named = _by_label(estimator, "estimator")
             names, estimators = list(named), list(named.values())
         else:
+            if isinstance(estimator, Iterator):  # read once, then empty
+                raise TypeError(
+                    f"estimator must be a fitted model, a list or tuple of "
+                    f"them or a dict {{name: model}}, not a "
+                    f"{type(estimator).__name__}: pass list(...) of it.")
             estimators = (list(estimator) if isinstance(estimator, (list, tuple))
                           else [estimator])
             if name is None:
                 names = _unique_names([_model_name(e) for e in estimators])
             else:
-                names = [name] if isinstance(name, str) else list(name)
+                names = ([name] if isinstance(name, str) or not np.iterable(name)
+                         else list(name))
+                _check_labels(names, False)  # str only: 1 is not "1"
         if not estimators:
             raise ValueError("estimator is empty: give at least one fitted model.")
         if len(names) != len(estimators):

@@ -180,6 +180,10 @@ class TrainingCurveDisplay:
         papk = f"micro-pAp@{self.k if self.k is not None else 'k'}"
         has_scores = self.train_scores is not None or self.validation_scores is not None
         drawn = _drawn_on(self.ax_, self.objective is not None)
+        if name is not None and name in drawn["names"]:
+            raise ValueError(
+                f"ax already shows the curves of a ranker named {name!r}: pass "
+                f"another name (name=...) so that the legend tells them apart.")
         # the curves of the n-th display on these axes: their own colours
         colors = [f"C{3 * len(drawn['names']) + i}" for i in range(3)]
         self.lines_ = {}
@@ -231,7 +235,8 @@ class TrainingCurveDisplay:
                     line.set_label(f"{default} ({owner})")
         if names:
             self.ax_.set_title(", ".join(names))
-        handles = [line for axes in dict.fromkeys([self.ax_, self.score_ax_])
+        # the score axes of earlier rankers too, when this one has no scores
+        handles = [line for axes in dict.fromkeys([self.ax_, drawn["score_ax"]])
                    if axes is not None
                    for line in axes.get_legend_handles_labels()[0]]
         self.ax_.legend(handles=handles, loc="best")

@@ -171,6 +171,67 @@ def test_a_user_spanning_two_partitions_is_an_error():
     np.testing.assert_allclose(one.coef_, ref.coef_, atol=1e-12)
 
 
+@pytest.mark.parametrize("kind", ["object", "str DataFrame column", "category"])
+def test_a_user_of_text_or_object_ids_spanning_partitions_is_named(kind):
+    # object ids: the error used to fail on the example user (AttributeError:
+    # 'str' object has no attribute 'tolist')
+    X, y, groups = grouped_data(3)
+    cut = groups[99]
+    assert groups[100] == cut
+    if kind == "object":
+        dX = da.from_array(X, chunks=(100, X.shape[1]))
+        fit = PApKAvgRanker(k=5).fit
+        with pytest.raises(ValueError, match=rf"e\.g\. user {cut} in partitions "
+                                             r"\[0, 1\].*partition_by_group"):
+            fit(dX, y, groups=groups.astype(object))
+        return
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["label"] = y
+    frame["user"] = [f"u{g}" for g in groups]
+    if kind == "category":
+        frame["user"] = frame["user"].astype("category")
+    ddf = dd.from_pandas(frame, npartitions=3)  # cuts some users in two
+    with pytest.raises(ValueError, match=r"e\.g\. user 'u\d+' in partitions "
+                                         r"\[\d, \d\].*partition_by_group"):
+        PApKAvgRanker(k=5).fit(ddf[["a", "b", "c", "d"]], ddf["label"],
+                               groups=ddf["user"])
+
+
+def test_labels_that_the_fit_takes_for_one_user_share_a_partition():
+    # 1, 1.0, True and np.int8(1) are one user for the fit (numpy.unique);
+    # partition_by_group sent 1 and 1.0 of an object array to two partitions
+    ones = [1, 1.0, True, np.int8(1), np.float32(1.0), np.uint64(1)]
+    buckets = {int(group_buckets(np.array([v], dtype=object), 101)[0])
+               for v in ones}
+    buckets |= {int(group_buckets(np.array([1], dtype=dtype), 101)[0])
+                for dtype in (np.int64, np.uint8, np.float64, np.float32, bool)}
+    assert len(buckets) == 1
+    mixed = np.array([2.5, -0.0, 0, "a", 2**64 - 1], dtype=object)
+    apart = [group_buckets(np.array([v]), 101)[0] for v in (2.5, 0.0, 0)] + [
+        group_buckets(np.array(["a"]), 101)[0],
+        group_buckets(np.array([2**64 - 1], dtype=np.uint64), 101)[0]]
+    np.testing.assert_array_equal(group_buckets(mixed, 101), apart)
+    # and the fit takes what partition_by_group made of them
+    X, y, groups = grouped_data(4)
+    mixed = groups.astype(object)
+    half = np.flatnonzero(np.arange(groups.shape[0]) % 2 == 0)
+    mixed[half] = groups[half].astype(float)  # every user written two ways
+    perm = np.random.default_rng(4).permutation(y.shape[0])
+    parts = partition_by_group(
+        da.from_array(X[perm], chunks=(97, X.shape[1])),
+        da.from_array(y[perm], chunks=97),
+        groups=da.from_array(mixed[perm], chunks=97))
+    rows, labels, users = (np.concatenate(_blocks(a)) for a in parts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        remote = PApKAvgRanker(k=5, max_iter=5).fit(*parts[:2], groups=parts[2])
+        local = skpapk.PApKAvgRanker(k=5, max_iter=5).fit(  # one id a user
+            rows, labels, groups=users.astype(float))
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+
+
 @pytest.mark.parametrize("bad", [0, -2, 1.5, True])
 def test_npartitions_must_be_a_positive_int(bad):
     dg = da.from_array(np.arange(4), chunks=2)

@@ -289,6 +289,31 @@ def test_from_estimator_errors():
         GroupScoreDisplay.from_estimator(object(), X, y, groups=g, k=2)
     with pytest.raises(ValueError, match="pass k"):
         GroupScoreDisplay.from_estimator(LogisticRegression().fit(X, y), X, y, groups=g)
+    # names of other types were a raw error (5) or silently text ([1, 2])
+    with pytest.raises(TypeError, match="name must be a str or a list of str.*"
+                                        "got 5 of type int"):
+        GroupScoreDisplay.from_estimator(a, X, y, groups=g, name=5)
+    with pytest.raises(TypeError, match="got 1 of type int"):
+        GroupScoreDisplay.from_estimator([a, b], X, y, groups=g, k=2, name=[1, 2])
+    # a generator was taken for one model without decision_function
+    with pytest.raises(TypeError, match="not a generator: pass list"):
+        GroupScoreDisplay.from_estimator((m for m in (a, b)), X, y, groups=g, k=2)
+
+
+@pytest.mark.parametrize("show_baseline", ["no", None, 0])
+def test_show_baseline_must_be_a_bool(show_baseline):
+    # "no" drew the baseline
+    X, y, g = make_papk_simulation(3, n_pos=3, n_neg=6, random_state=0)
+    with pytest.raises(TypeError, match="show_baseline must be True or False"):
+        GroupScoreDisplay.from_predictions(y, X[:, 0], groups=g, k=2,
+                                           show_baseline=show_baseline)
+
+
+@pytest.mark.parametrize("ax", ["foo", 1, [None]])
+def test_ax_must_be_axes(ax):
+    X, y, g = make_papk_simulation(3, n_pos=3, n_neg=6, random_state=0)
+    with pytest.raises(TypeError, match="ax must be matplotlib Axes.*got"):
+        GroupScoreDisplay.from_predictions(y, X[:, 0], groups=g, k=2, ax=ax)
 
 
 def test_from_estimator_reads_k_through_pipelines_and_searches():

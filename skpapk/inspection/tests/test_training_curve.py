@@ -151,6 +151,26 @@ def test_two_rankers_on_one_axes_share_the_legend_and_the_title(data):
     assert first.score_ax_.get_ylabel() == "micro-pAp@4 / micro-pAp@5"
 
 
+def test_a_ranker_without_scores_keeps_the_earlier_scores_in_the_legend():
+    # the legend was rebuilt from this display's axes only: A's validation
+    # curve (on the twin axes) disappeared from it
+    fig, ax = matplotlib.pyplot.subplots()
+    TrainingCurveDisplay(objective=[1, 0.5, 0.2], validation_scores=[0.2, 0.3],
+                         name="A", k=3).plot(ax=ax)
+    TrainingCurveDisplay(objective=[1, 0.6, 0.3], name="B", k=3).plot(ax=ax)
+    assert _legend(ax) == ["objective (A)", "objective (B)",
+                           "validation micro-pAp@3 (A)"]
+
+
+def test_a_name_already_on_the_axes_is_refused():
+    fig, ax = matplotlib.pyplot.subplots()
+    TrainingCurveDisplay(objective=[1, 0.5], name="B").plot(ax=ax)
+    with pytest.raises(ValueError, match="ranker named 'B': pass another name"):
+        TrainingCurveDisplay(objective=[1, 0.6], name="B").plot(ax=ax)
+    with pytest.raises(TypeError, match="ax must be matplotlib Axes"):
+        TrainingCurveDisplay(objective=[1, 0.6]).plot(ax="foo")
+
+
 def test_an_objective_after_scores_on_the_same_y_axis_raises():
     fig, ax = matplotlib.pyplot.subplots()
     TrainingCurveDisplay(train_scores=[0.1, 0.2], name="sel", k=3).plot(ax=ax)
