@@ -24,6 +24,7 @@ from sklearn.utils.validation import (
 
 from ._linear_loss import linear_scores
 from .metrics import papk_score
+from .metrics._common import ZERO_DIVISION_ADVICE
 from .utils._groups import (
     defined_groups,
     n_undefined_groups,
@@ -43,6 +44,10 @@ from .utils._validation import (
 #: ``False`` as booleans (every other one that takes them, as 1 and 0, is
 #: a number's).
 _BOOLEAN_CONSTRAINTS = ("boolean", "verbose", "no_validation", bool)
+#: What ``score`` says instead of the metric's advice on undefined groups.
+_SCORE_ADVICE = (" skpapk.metrics.papk_score(y, ranker.decision_function(X), "
+                 "groups=groups, k=ranker.k, zero_division=0.0) counts them as "
+                 "0 (as ranx and pytrec_eval do).")
 
 Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
 Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
@@ -549,8 +554,15 @@ class BaseRanker(BaseEstimator):
             raise ValueError(
                 f"X has {scores.shape[0]} rows but y has {n_labels} labels; "
                 f"pass one relevance label per row of X.")
-        return papk_score(y, scores, k=self.k, groups=groups,
-                          pos_label=pos_label)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = papk_score(y, scores, k=self.k, groups=groups,
+                               pos_label=pos_label)
+        for warning in caught:  # score has no zero_division: papk_score has
+            warnings.warn(str(warning.message).replace(
+                ZERO_DIVISION_ADVICE, _SCORE_ADVICE), warning.category,
+                stacklevel=_stacklevel())
+        return value
 
     def recommend(self, X, groups=None, *, k=None):
         """Each group's ``k`` highest scored rows: the recommendation itself.

@@ -565,7 +565,8 @@ class GreedyPApKRanker(BaseRanker):
     1. Every group's rows are split, by label, into a fitting part and a
        held-out part of about ``validation_fraction`` of its relevant and of
        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`;
-       a group with 1 or 2 relevant rows keeps them in the fitting part, so
+       rounded, so that a group with few relevant rows keeps them in the
+       fitting part: 1 or 2 at the default 0.25, 1 at 0.5, none from 0.6 on;
        the line search only sees groups with at least one held-out relevant
        and irrelevant row). Held-out *items* rather than held-out groups, so
        that a single group works.
@@ -780,6 +781,14 @@ class GreedyPApKRanker(BaseRanker):
                 f"irrelevant rows. Raise validation_fraction or give more rows "
                 f"per group."
             )
+        n_fit_pos = int(np.count_nonzero(y_fit))
+        if n_fit_pos in (0, y_fit.shape[0]):
+            raise ValueError(
+                f"validation_fraction={self.validation_fraction} holds out every "
+                f"{'relevant' if n_fit_pos == 0 else 'irrelevant'} row, so no "
+                f"base scorer can be fitted; lower validation_fraction (e.g. to "
+                f"the default {_defaults.GREEDY_VALIDATION_FRACTION}) or give "
+                f"more rows per group.")
         fold, n_folds = self._folds(y_fit, rng)
         self.n_estimators_ = n_folds
         self.estimators_, coefs = [], []

@@ -52,10 +52,11 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
     max_iter : int
         Maximum number of L-BFGS iterations.
     tol : float or None
-        Stop when the largest gradient entry falls under ``tol`` times its
-        value at ``w_0`` (a relative criterion, so that it does not depend
-        on the scale of the features; ``None``: ``1e-10``), or when the
-        objective stops decreasing at machine precision.
+        Stop when the largest entry of the gradient in ``v`` (``grad /
+        column_scale``) falls under ``tol`` times its value at ``w_0`` (a
+        relative criterion, so that it does not depend on the scale of the
+        features; ``None``: ``1e-10``), or when the objective stops
+        decreasing at machine precision.
     validation : ValidationSet or None, default=None
         Held-out rows scored by micro-pAp@k at ``objective.k`` after every
         iteration;

@@ -107,9 +107,11 @@ class PApKRanker(BaseLinearRanker):
         steps) of Algorithm 1.
 
     tol : float or None, default=1e-4
-        L-BFGS: stop when the largest entry of the gradient falls under
-        ``tol`` times its value at the start (``None``: ``1e-10``); below 1
-        (a ``ValueError`` otherwise: L-BFGS would stop at the start).
+        L-BFGS: stop when the largest entry of the gradient, each divided
+        by its feature's largest absolute value (L-BFGS runs on the scaled
+        coefficients), falls under ``tol`` times its value at the start
+        (``None``: ``1e-10``); below 1 (a ``ValueError`` otherwise: L-BFGS
+        would stop at the start).
         Algorithm 1: stop when the objective has not reached the best
         objective minus ``tol`` for ``n_iter_no_change`` consecutive epochs
         (``None``: run ``max_iter`` epochs).

@@ -17,6 +17,10 @@ from ._kernels import group_ratios, label_counts, micro_average
 
 _AVERAGES = ("micro", "pooled", None)
 _NO_POS_OR_NEG = "no relevant or no irrelevant item"
+#: The end of the warning on undefined groups: what the metric takes.
+ZERO_DIVISION_ADVICE = (
+    " Pass zero_division=0.0 to count them as 0 (as ranx and pytrec_eval "
+    "do), or zero_division=np.nan to leave them out without this warning.")
 
 #: Every tie rule of the metrics, with the one-line meaning used in errors.
 TIE_RULES = {
@@ -88,9 +92,7 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
             f"{metric_name} is undefined for {n_undefined} of {defined.shape[0]} "
             f"groups ({reason}); they are left out"
             + (" of the average." if average is not None else " (NaN).")
-            + " Pass zero_division=0.0 to count them as 0 (as ranx and "
-            "pytrec_eval do), or zero_division=np.nan to leave them out "
-            "without this warning.",
+            + ZERO_DIVISION_ADVICE,
             UndefinedMetricWarning,
             stacklevel=_stacklevel(),
         )

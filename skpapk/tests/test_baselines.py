@@ -209,6 +209,29 @@ def test_greedy_without_validation_group_raises():
         GreedyPApKRanker(k=3).fit(X, y, groups=g)
 
 
+@pytest.mark.parametrize("fraction, n_pos, label", [
+    (0.95, None, "relevant"),  # the fit used to end on an IndexError
+    (0.8, 2, "relevant"),
+])
+def test_greedy_with_no_fitting_row_of_a_label_raises(fraction, n_pos, label):
+    rng = np.random.default_rng(0)
+    if n_pos is None:
+        y = rng.random(100) < 0.3
+        g = np.repeat(np.arange(5), 20)
+    else:  # one group of 2 relevant rows: 1 held out at 0.5, both at 0.8
+        y, g = np.r_[np.ones(n_pos, bool), np.zeros(10, bool)], None
+        ranker = GreedyPApKRanker(n_estimators=1, validation_fraction=0.5,
+                                  random_state=0).fit(
+            rng.normal(size=(y.shape[0], 2)), y, groups=g)
+        assert ranker.n_estimators_ >= 1
+    X = rng.normal(size=(y.shape[0], 3)) + y[:, None]
+    with pytest.raises(ValueError, match=rf"validation_fraction={fraction} holds "
+                                         rf"out every {label} row.*lower "
+                                         r"validation_fraction"):
+        GreedyPApKRanker(validation_fraction=fraction, random_state=0).fit(
+            X, y, groups=g)
+
+
 # --- Select-pAp@k --------------------------------------------------------------
 
 

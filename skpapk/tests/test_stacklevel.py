@@ -57,3 +57,26 @@ def test_warnings_name_the_calling_line(case, data, tmp_path):
             path, group_col="user"))
     assert {os.path.basename(r.filename) for r in found} == {
         os.path.basename(__file__)}
+
+
+def test_score_advises_what_score_users_can_do(data):
+    # score has no zero_division; its warning said "Pass zero_division=0.0"
+    import numpy as np
+
+    X, y, g = data
+    ranker = PApKRanker(n_jobs=1).fit(X, y, groups=g)
+    with sklearn.config_context(enable_metadata_routing=True):
+        (found,) = _record(UndefinedMetricWarning,
+                           lambda: ranker.score(X, y, groups=g))
+    message = str(found.message)
+    assert "Pass zero_division" not in message
+    assert "papk_score(y, ranker.decision_function(X), groups=groups, k=ranker.k, "\
+        "zero_division=0.0) counts them as 0" in message
+    # the advice, followed, counts the undefined user as 0
+    n_users = np.unique(g).shape[0]
+    counted = papk_score(y, ranker.decision_function(X), groups=g, k=ranker.k,
+                         zero_division=0.0)
+    with sklearn.config_context(enable_metadata_routing=True), \
+            pytest.warns(UndefinedMetricWarning):
+        left_out = ranker.score(X, y, groups=g)
+    np.testing.assert_allclose(counted * n_users, left_out * (n_users - 1))
