@@ -55,11 +55,20 @@ html_theme_options = {
     "show_toc_level": 2,
     # the API and example pages have one heading: the page's width goes to
     # their signatures, code and figures instead of an empty "On this page"
+    # (a dict gives every page it does not match an empty sidebar, so the
+    # other pages are named: they keep "On this page" and the source link)
     "secondary_sidebar_items": {
         "generated/*": [],
         "auto_examples/*": [],
+        "index": ["page-toc", "sourcelink"],
+        "getting_started": ["page-toc", "sourcelink"],
+        "api": ["page-toc", "sourcelink"],
+        "whats_new": ["page-toc", "sourcelink"],
+        "user_guide/*": ["page-toc", "sourcelink"],
     },
 }
+# pages without sub-pages: no empty "Section Navigation" beside them
+html_sidebars = {"getting_started": [], "whats_new": []}
 html_static_path = []
 
 # The gallery. Only the scripts named plot_*.py are executed at build time

@@ -16,9 +16,7 @@ object, as :class:`~sklearn.metrics.RocCurveDisplay`):
 - :class:`~skpapk.inspection.SurrogateDisplay`: how do the four surrogates
   and the pAp@k risk behave along a fit (the paper's Figure 1)?
 
-matplotlib is optional (``pip install 'skpapk[plot]'``). Run headless (the
-``Agg`` backend, as in the tests), the figures are saved as PNG files in a
-temporary folder that is removed at the end; otherwise they are shown.
+matplotlib is optional (``pip install 'skpapk[plot]'``).
 """
 
 # %%
@@ -27,12 +25,8 @@ temporary folder that is removed at the end; otherwise they are shown.
 # relevant items closer to the others, ``pos_mean=-0.3``, so that the models
 # make mistakes). Every
 # user's items are split 70/30 into train and test parts.
-import os
-import shutil
-import tempfile
 import warnings
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -113,16 +107,5 @@ last = dict(zip(surrogates.columns, surrogates.values[-1]))
 print("after 300 epochs: " + ", ".join(f"{c} {v:.4f}" for c, v in last.items()))
 
 # %%
-# Save (headless) or show the figures.
-if matplotlib.get_backend().lower() == "agg":
-    folder = tempfile.mkdtemp(prefix="skpapk_inspection_")
-    try:
-        for name, figure in [("per_user", fig), ("training_curve", curve.figure_),
-                             ("surrogates", surrogates.figure_)]:
-            path = os.path.join(folder, f"{name}.png")
-            figure.savefig(path, dpi=80)
-            print(f"saved {name}.png ({os.path.getsize(path)} bytes)")
-    finally:
-        shutil.rmtree(folder)
-else:
-    plt.show()
+# Show the figures (``figure.savefig("per_user.png")`` saves one).
+plt.show()

@@ -15,10 +15,14 @@ under the scores of the round (held fixed within the round):
 
 with ``c_ij = D_ij`` (``"lambda"``) or ``c_ij = D_ij + eps_u``, ``eps_u =
 0.1 * mean_ij D_ij`` of the user (``"lambda + 0.1 mean"``), and the default
-loss plus ``lam`` times this one, ``lam`` in {1, 3}. The weights of a user
-sum to 1, as the default's ``1 / (n+ n-)``, so the users keep their weights
-``w_u`` and ``learning_rate`` its meaning; ``scale`` is the number of rows
-(:class:`skpapk.losses.LightGBMObjective`'s).
+loss plus ``lam`` times this one, ``lam`` in {1, 3}. The variants "at k' =
+3k" compute D with pAp@3k: a user's training part holds 3 times the rows
+of its validation or test part, so the top 3k of a training list covers
+about the share of the irrelevant rows that the top k of an evaluation
+list does (the table of list shapes shows how different the two are).
+The weights of a user sum to 1, as the default's ``1 / (n+ n-)``, so the
+users keep their weights ``w_u`` and ``learning_rate`` its meaning;
+``scale`` is the number of rows (:class:`skpapk.losses.LightGBMObjective`'s).
 
 Ties: the ranking is the scores' order with ties broken pessimistically
 (an irrelevant row before a relevant row of the same score, then row
@@ -69,6 +73,11 @@ from .._common import (  # noqa: E402
 from .compare_peers import load_split  # noqa: E402
 
 KS = (8, 16, 24)
+#: Rows of a user's training part per row of its validation or test part
+#: (``within_group_split``'s 60 / 20 / 20): the top k of an evaluation list
+#: covers about the share of its irrelevant rows that the top 3k of the
+#: training list does.
+TRAIN_TO_EVAL = 3
 
 
 # ---------------------------------------------------------------- the deltas
@@ -285,17 +294,19 @@ class LambdaPApKObjective:
 
 class LambdaPApKRanker(PApKBoostRanker):
     """``PApKBoostRanker`` trained on ``default_weight`` times its default
-    loss plus ``lam`` times the lambda loss (``eps`` as above)."""
+    loss plus ``lam`` times the lambda loss (``eps`` as above), whose D is
+    the change of pAp@k' with ``k' = k_scale * k``."""
 
     def __init__(self, k=10, *, lam=1.0, eps=0.0, default_weight=0.0,
-                 **params):
+                 k_scale=1, **params):
         self.lam = lam  # before PApKBoostRanker's set_params reads them
         self.eps = eps
         self.default_weight = default_weight
+        self.k_scale = k_scale
         super().__init__(k=k, **params)
 
     def _lightgbm_objective(self):
-        lam = LambdaPApKObjective(self.k, self.eps)
+        lam = LambdaPApKObjective(self.k_scale * self.k, self.eps)
         every = super()._lightgbm_objective() if self.default_weight else None
 
         def objective(y_true, y_pred, weight, group):  # LGBMRanker's four
@@ -316,6 +327,9 @@ VARIANTS = {
     "lambda: D_ij + 0.1 mean D": {"lam": 1.0, "eps": 0.1},
     "every pair + 1 x lambda": {"lam": 1.0, "default_weight": 1.0},
     "every pair + 3 x lambda": {"lam": 3.0, "default_weight": 1.0},
+    "lambda at k' = 3k: D_ij": {"lam": 1.0, "k_scale": TRAIN_TO_EVAL},
+    "every pair + 1 x lambda at k' = 3k": {"lam": 1.0, "default_weight": 1.0,
+                                           "k_scale": TRAIN_TO_EVAL},
 }
 DEFAULT = next(iter(VARIANTS))
 
@@ -470,10 +484,15 @@ def main(argv=None):
         else VARIANTS
     trees = {"n_estimators": 5} if args.quick else {}
     val, test, train, seconds = {}, {}, {}, {}
+    shapes = {}  # (part, k) -> the list-shape numbers of every split
     spread = []  # the weights under the default's training scores, split 0
     started = time.perf_counter()
     for split in range(args.splits):
         (X, y, g), (Xv, yv, gv), (Xs, ys, gs) = load_split(split, args.path)
+        for part, (y_part, g_part) in zip(PARTS, ((y, g), (yv, gv), (ys, gs))):
+            for k in KS:
+                shapes.setdefault((part, k), []).append(
+                    list_shape(y_part, g_part, k))
         for name, params in variants.items():
             for k in KS:
                 start = time.perf_counter()
@@ -515,6 +534,16 @@ def main(argv=None):
     print(markdown_table(["pair weights"] + [f"k={k}" for k in KS], [
         [name] + [f"{100 * np.mean(train[name, k]):.2f}" for k in KS]
         for name in variants]))
+    print("\nThe shape of the users' lists in each part (users with both "
+          "labels, mean over the splits): the share of users whose pAp@k is "
+          "their AUC (n+ <= k and n- <= k: every pair counts), and the mean "
+          "share of a user's irrelevant rows that pAp@k reads (min(k, n-) / "
+          "n-):\n")
+    print(markdown_table(["k"] + [f"{part}: pAp@k = AUC / irrelevant read"
+                                  for part in PARTS], [
+        [str(k)] + ["{:.1f}% / {:.1f}%".format(
+            *(100 * np.mean(shapes[part, k], axis=0))) for part in PARTS]
+        for k in KS]))
     if spread:
         print("\nThe lambda weights D under the default ranker's final scores "
               "on split 0's training rows: the share of pairs with D > 0, and "
@@ -530,6 +559,21 @@ def main(argv=None):
         print("\nThe same for the lambda variants alone (the best of them on "
               "validation at each k, the default left out of the choice):\n")
         print(chosen_on_validation(lambdas, DEFAULT, val, test, KS))
+
+
+PARTS = ("training", "validation", "test")
+
+
+def list_shape(y, g, k):
+    """Over the users with both labels: the share whose pAp@k is their AUC
+    (``n+ <= k`` and ``n- <= k``), and the mean of ``min(k, n-) / n-``."""
+    codes = np.unique(np.asarray(g), return_inverse=True)[1]
+    n_pos = np.bincount(codes, weights=np.asarray(y) > 0)
+    n_neg = np.bincount(codes) - n_pos
+    both = (n_pos > 0) & (n_neg > 0)
+    n_pos, n_neg = n_pos[both], n_neg[both]
+    return (np.mean((n_pos <= k) & (n_neg <= k)),
+            np.mean(np.minimum(k, n_neg) / n_neg))
 
 
 def weight_spread(y, scores, g):

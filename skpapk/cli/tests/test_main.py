@@ -37,6 +37,28 @@ def test_help_of_every_command(command, capsys):
         assert "seconds" in out  # the measured run time
 
 
+def test_the_guide_lists_every_method_with_its_estimator():
+    # the command-line page of the user guide names each method once, in a
+    # row with its estimator (hgb as compare's only)
+    import re
+    from pathlib import Path
+
+    from skpapk.cli._methods import available_methods
+
+    guide = Path(__file__).parents[3] / "doc" / "user_guide" / "cli.rst"
+    if not guide.exists():
+        pytest.skip("the docs are not beside this installed package")
+    table = guide.read_text(encoding="utf-8").split(".. list-table::")[1]
+    rows = re.findall(r"\* - (.+?)\n     - (.+?)(?=\n   \*|\n\n)", table, re.S)
+    listed = {name: estimator for names, estimator in rows
+              for name in re.findall(r"``(\w+)``", names)}
+    assert set(listed) == set(available_methods())
+    for name, method in available_methods().items():
+        text = " ".join(listed[name].split())
+        assert method.label in text or type(method.make()).__name__ in text, name
+        assert ("compare`` only" in listed[name]) == (method.kind is None)
+
+
 def test_no_command_prints_help_with_quick_start(capsys):
     assert main([]) == 0
     out, _ = capsys.readouterr()
