@@ -554,15 +554,12 @@ class BaseRanker(BaseEstimator):
             raise ValueError(
                 f"X has {scores.shape[0]} rows but y has {n_labels} labels; "
                 f"pass one relevance label per row of X.")
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            value = papk_score(y, scores, k=self.k, groups=groups,
-                               pos_label=pos_label)
-        for warning in caught:  # score has no zero_division: papk_score has
-            warnings.warn(str(warning.message).replace(
-                ZERO_DIVISION_ADVICE, _SCORE_ADVICE), warning.category,
-                stacklevel=_stacklevel())
-        return value
+        advice = ZERO_DIVISION_ADVICE.set(_SCORE_ADVICE)  # no zero_division here
+        try:
+            return papk_score(y, scores, k=self.k, groups=groups,
+                              pos_label=pos_label)
+        finally:
+            ZERO_DIVISION_ADVICE.reset(advice)
 
     def recommend(self, X, groups=None, *, k=None):
         """Each group's ``k`` highest scored rows: the recommendation itself.

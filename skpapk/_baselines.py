@@ -566,7 +566,7 @@ class GreedyPApKRanker(BaseRanker):
        held-out part of about ``validation_fraction`` of its relevant and of
        its irrelevant rows (:func:`skpapk.model_selection.within_group_split`;
        rounded, so that a group with few relevant rows keeps them in the
-       fitting part: 1 or 2 at the default 0.25, 1 at 0.5, none from 0.6 on;
+       fitting part: 1 or 2 at the default 0.25, 1 at 0.5, none above 0.5;
        the line search only sees groups with at least one held-out relevant
        and irrelevant row). Held-out *items* rather than held-out groups, so
        that a single group works.

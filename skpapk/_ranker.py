@@ -108,7 +108,8 @@ class PApKRanker(BaseLinearRanker):
 
     tol : float or None, default=1e-4
         L-BFGS: stop when the largest entry of the gradient, each divided
-        by its feature's largest absolute value (L-BFGS runs on the scaled
+        by its feature's largest absolute value (at least ``1e-3 sqrt(2
+        alpha)``; 1 for a column of zeros: L-BFGS runs on the scaled
         coefficients), falls under ``tol`` times its value at the start
         (``None``: ``1e-10``); below 1 (a ``ValueError`` otherwise: L-BFGS
         would stop at the start).

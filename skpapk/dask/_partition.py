@@ -299,9 +299,25 @@ def _object_hash(groups):
             "that are not numbers; pip install pandas, or encode the "
             "groups as integers."
         ) from None
-    codes, uniques = pd.factorize(groups)  # 1 == 1.0 == True: one label
+    if pd.api.types.infer_dtype(groups, skipna=False) in ("string", "bytes"):
+        return hash_array(groups)  # the common case: one array call
+    # 1 == 1.0 == True: one label; a missing one (None, NaN) a label too,
+    # which the fit then refuses with its own message
+    codes, uniques = pd.factorize(groups, use_na_sentinel=False)
     uniques = np.asarray(uniques, dtype=object)
-    hashed = hash_array(uniques)
+    kind = pd.api.types.infer_dtype(uniques, skipna=False)
+    if kind in ("integer", "boolean", "floating", "mixed-integer-float"):
+        try:  # every label a number of float64's or int64's range
+            values = uniques.astype(np.int64 if kind in ("integer", "boolean")
+                                    else np.float64)
+        except (OverflowError, TypeError, ValueError):
+            pass
+        else:
+            if kind in ("integer", "boolean"):
+                return _int_hash(values)[codes]
+            if kind == "floating" or np.all(np.abs(values) < 2.0**53):
+                return _float_hash(values)[codes]  # ints exact as floats
+    hashed = hash_array(uniques)  # mixed kinds: label by label
     for i, label in enumerate(uniques):
         if isinstance(label, (bool, np.bool_, numbers.Integral)):
             value = int(label)

@@ -1,5 +1,7 @@
 """Objective and pAp@k per epoch of a fitted ranker: TrainingCurveDisplay."""
 
+import itertools
+
 import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
@@ -63,8 +65,9 @@ class TrainingCurveDisplay:
     Several rankers can share one Axes: a later call with the same ``ax``
     adds its curves, in colours of its own, and the legend lists every
     ranker's curves (those with the default labels then end with the
-    ranker's name, e.g. ``"objective (PApKAvgRanker)"``); the title lists
-    the names, and the micro-pAp@k curves of every ranker share one right y
+    ranker's name, e.g. ``"objective (PApKAvgRanker)"``, and a name already
+    shown gets a number, ``"PApKAvgRanker (2)"``); the title lists the
+    names, and the micro-pAp@k curves of every ranker share one right y
     axis. Draw the rankers with an objective first: an objective cannot
     join axes whose own y axis holds micro-pAp@k curves (``ValueError``).
 
@@ -180,10 +183,10 @@ class TrainingCurveDisplay:
         papk = f"micro-pAp@{self.k if self.k is not None else 'k'}"
         has_scores = self.train_scores is not None or self.validation_scores is not None
         drawn = _drawn_on(self.ax_, self.objective is not None)
-        if name is not None and name in drawn["names"]:
-            raise ValueError(
-                f"ax already shows the curves of a ranker named {name!r}: pass "
-                f"another name (name=...) so that the legend tells them apart.")
+        if name is not None and name in drawn["names"]:  # e.g. two fits of
+            base = name  # one class: the legend tells them apart
+            name = next(f"{base} ({i})" for i in itertools.count(2)
+                        if f"{base} ({i})" not in drawn["names"])
         # the curves of the n-th display on these axes: their own colours
         colors = [f"C{3 * len(drawn['names']) + i}" for i in range(3)]
         self.lines_ = {}

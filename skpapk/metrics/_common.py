@@ -5,6 +5,7 @@ rules it accepts, and the same names drive the check of the ``ties``
 argument, its error message and the dispatch.
 """
 
+import contextvars
 import numbers
 import warnings
 
@@ -17,10 +18,12 @@ from ._kernels import group_ratios, label_counts, micro_average
 
 _AVERAGES = ("micro", "pooled", None)
 _NO_POS_OR_NEG = "no relevant or no irrelevant item"
-#: The end of the warning on undefined groups: what the metric takes.
-ZERO_DIVISION_ADVICE = (
+#: The end of the warning on undefined groups: what the caller can do. A
+#: context variable (each thread has its own), so that a ranker's ``score``,
+#: which has no ``zero_division``, gives its own advice.
+ZERO_DIVISION_ADVICE = contextvars.ContextVar("zero_division_advice", default=(
     " Pass zero_division=0.0 to count them as 0 (as ranx and pytrec_eval "
-    "do), or zero_division=np.nan to leave them out without this warning.")
+    "do), or zero_division=np.nan to leave them out without this warning."))
 
 #: Every tie rule of the metrics, with the one-line meaning used in errors.
 TIE_RULES = {
@@ -92,7 +95,7 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
             f"{metric_name} is undefined for {n_undefined} of {defined.shape[0]} "
             f"groups ({reason}); they are left out"
             + (" of the average." if average is not None else " (NaN).")
-            + ZERO_DIVISION_ADVICE,
+            + ZERO_DIVISION_ADVICE.get(),
             UndefinedMetricWarning,
             stacklevel=_stacklevel(),
         )

@@ -80,3 +80,36 @@ def test_score_advises_what_score_users_can_do(data):
             pytest.warns(UndefinedMetricWarning):
         left_out = ranker.score(X, y, groups=g)
     np.testing.assert_allclose(counted * n_users, left_out * (n_users - 1))
+
+
+def test_score_advice_stays_in_its_thread(data):
+    # score used to record every warning of the process while it ran and
+    # re-emit them at its own line: another thread's warnings were taken
+    import threading
+
+    X, y, g = data
+    ranker = PApKRanker(n_jobs=1).fit(X, y, groups=g)
+    scores = ranker.decision_function(X)
+    n_calls = 30
+
+    def by_score():
+        for _ in range(n_calls):
+            ranker.score(X, y, groups=g)
+
+    def by_metric():
+        for _ in range(n_calls):
+            papk_score(y, scores, k=5, groups=g)
+
+    with warnings.catch_warnings(record=True) as record, \
+            sklearn.config_context(enable_metadata_routing=True):
+        warnings.simplefilter("always")
+        threads = [threading.Thread(target=f) for f in (by_score, by_metric)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    messages = [str(r.message) for r in record
+                if issubclass(r.category, UndefinedMetricWarning)]
+    assert len(messages) == 2 * n_calls
+    assert sum("Pass zero_division=0.0" in m for m in messages) == n_calls
+    assert sum("ranker.decision_function(X)" in m for m in messages) == n_calls

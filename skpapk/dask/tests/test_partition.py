@@ -232,6 +232,25 @@ def test_labels_that_the_fit_takes_for_one_user_share_a_partition():
     np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_missing_group_ids_are_shuffled_then_named_by_the_fit(missing):
+    # factorize's -1 gave them the hash of another label (or an IndexError
+    # in a part of missing ids only)
+    g = np.array([missing] * 4 + ["u1", "u2", "u1", "u2"], dtype=object)
+    X = np.arange(16.0).reshape(8, 2)
+    y = np.array([1, 0] * 4)
+    parts = partition_by_group(da.from_array(X, chunks=(4, 2)),
+                               da.from_array(y, chunks=4),
+                               groups=da.from_array(g, chunks=4), npartitions=2)
+    blocks = _blocks(parts[2])
+    assert sum(b.shape[0] for b in blocks) == 8
+    with_missing = [i for i, b in enumerate(blocks)
+                    if any(v is None or v != v for v in b)]
+    assert len(with_missing) == 1  # every missing id in one partition
+    with pytest.raises(ValueError, match="groups contains a missing id"):
+        PApKRanker(k=2).fit(*parts[:2], groups=parts[2])
+
+
 @pytest.mark.parametrize("bad", [0, -2, 1.5, True])
 def test_npartitions_must_be_a_positive_int(bad):
     dg = da.from_array(np.arange(4), chunks=2)

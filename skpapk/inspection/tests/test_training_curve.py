@@ -162,11 +162,18 @@ def test_a_ranker_without_scores_keeps_the_earlier_scores_in_the_legend():
                            "validation micro-pAp@3 (A)"]
 
 
-def test_a_name_already_on_the_axes_is_refused():
+def test_a_name_already_on_the_axes_gets_a_number(data):
+    # two fits of one class, named after it by default: the legend and the
+    # title tell them apart
+    X, y, g = data
+    fits = [PApKAvgRanker(k=4, eta0=eta0, max_iter=5, tol=None).fit(X, y, groups=g)
+            for eta0 in (0.1, 0.2, 0.3)]
     fig, ax = matplotlib.pyplot.subplots()
-    TrainingCurveDisplay(objective=[1, 0.5], name="B").plot(ax=ax)
-    with pytest.raises(ValueError, match="ranker named 'B': pass another name"):
-        TrainingCurveDisplay(objective=[1, 0.6], name="B").plot(ax=ax)
+    for ranker in fits:
+        TrainingCurveDisplay.from_estimator(ranker, ax=ax)
+    assert ax.get_title() == "PApKAvgRanker, PApKAvgRanker (2), PApKAvgRanker (3)"
+    assert _legend(ax) == ["objective (PApKAvgRanker)", "objective (PApKAvgRanker (2))",
+                           "objective (PApKAvgRanker (3))"]
     with pytest.raises(TypeError, match="ax must be matplotlib Axes"):
         TrainingCurveDisplay(objective=[1, 0.6]).plot(ax="foo")
 
