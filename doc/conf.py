@@ -72,8 +72,8 @@ html_sidebars = {"getting_started": [], "whats_new": []}
 html_static_path = []
 
 # The gallery. Only the scripts named plot_*.py are executed at build time
-# (their output and figures are rendered); dask_fit.py and
-# distributed_search.py are rendered without being run, because each starts
+# (their output and figures are rendered); dask/dask_fit.py and
+# dask/distributed_search.py are rendered without being run, because each starts
 # a dask LocalCluster of worker processes, which takes long and needs more
 # cores than a CI build has (tests/test_examples.py runs them).
 sphinx_gallery_conf = {

@@ -112,14 +112,15 @@ def test_plot_papk_pairs():
                 f"pAp@2 = {value:.2f}, papk_score = {value:.2f}") in out
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
+@pytest.mark.parametrize("name", sorted(p.relative_to(EXAMPLES).as_posix()
+                                         for p in EXAMPLES.rglob("*.py")))
 def test_every_example_runs(name):
     assert run_example(name).strip(), f"{name} printed nothing"
 
 
 def test_dask_fit():
     pytest.importorskip("distributed")
-    out = run_example("dask_fit.py")
+    out = run_example("dask/dask_fit.py")
     assert "on 2 workers" in out
     gaps = _floats(r"max \|coef_ difference\| = ([0-9.e+-]+)", out)
     assert len(gaps) == 2 and max(gaps) < 1e-10  # the distributed fit is exact

@@ -12,7 +12,7 @@ Installed by the ``dask`` extra (``pip install "skpapk[dask]"``; the
 ``test`` extra includes it); skipped when ``dask.distributed`` is absent.
 On a real cluster, replace the ``LocalCluster`` by
 ``Client("tcp://scheduler-address:8786")`` with skpapk installed on the
-workers: see ``examples/distributed_search.py``.
+workers: see ``examples/dask/distributed_search.py``.
 """
 
 import warnings
