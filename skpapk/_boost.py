@@ -26,7 +26,6 @@ from ._lightgbm_engine import (
     _MicroPApK,
     _no_usable_feature,
     _NoUsableFeature,
-    _quiet,
 )
 from ._lightgbm_params import (
     _BOOSTING_ALIASES,
@@ -686,7 +685,8 @@ class PApKBoostRanker(BaseRanker):
                    "to a mean of 1" if weighted else "")
                ) if grown else (
                f"every feature is constant over {rows}, or has too few rows "
-               f"for min_child_samples={self.min_child_samples}")
+               f"for min_child_samples={self.min_child_samples}, or lies within "
+               f"1e-35 of 0, which LightGBM reads as 0: rescale such features")
         what = "The trees have no split" if grown else (
             "No feature of X can be split on")
         warnings.warn(f"{what} ({why}): the ranker scores every row alike.",
@@ -777,7 +777,8 @@ class PApKBoostRanker(BaseRanker):
             rows in any order; ``None``: all rows form one group.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights (see the class Notes), multiplied by
-            those of ``class_weight`` when it is given. Not requested by
+            those of ``class_weight`` when it is given; each product 0 or
+            from 1e-30 to 1e30. Not requested by
             metadata routing: call ``set_fit_request(sample_weight=True)``.
         X_val : {array-like, sparse matrix, DataFrame} of shape \
                 (n_val, n_features), default=None
@@ -886,10 +887,10 @@ class PApKBoostRanker(BaseRanker):
                   f"irrelevant row).")
         model = lgb.LGBMRanker(**params)
         try:
-            with _quiet(self.verbose):  # LightGBM's Python-side printing
-                model.fit(_lightgbm_input(X[order]),
-                          y_pos[order].astype(np.float64),
-                          **fit_params)
+            # (LightGBM prints nothing at verbosity -1; sys.stdout is not
+            # swapped: that is the process's, other threads' too)
+            model.fit(_lightgbm_input(X[order]), y_pos[order].astype(np.float64),
+                      **fit_params)
         except (_NoUsableFeature, lgb.basic.LightGBMError) as exc:
             if not (isinstance(exc, _NoUsableFeature)
                     or _no_usable_feature(exc)):

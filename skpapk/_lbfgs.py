@@ -134,11 +134,19 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         return state
     state.w = np.asarray(result.x, dtype=np.float64) / scale
     if np.array_equal(state.w, w0) and np.any(grad0 != 0):
+        level = getattr(objective.surrogate, "truncation_level", None)
+        why = ("most likely because the features hold extreme values; scale "
+               "them (e.g. MinMaxScaler) or lower alpha" if level is None else
+               f"either because the features hold extreme values (scale them, "
+               f"e.g. MinMaxScaler) or because truncation_level={level} keeps "
+               f"the pairs of each group's top {level} rows, which change as "
+               f"the scores move (the objective jumps, above all from tied "
+               f"scores such as w_0 = 0's): raise truncation_level or set it "
+               f"to None")
         warnings.warn(
-            "L-BFGS did not move from w_0 although the gradient there is not "
-            "zero: the objective could not be decreased in floating point, "
-            "most likely because the features hold extreme values; scale "
-            "them (e.g. MinMaxScaler) or lower alpha.",
+            f"L-BFGS did not move from w_0 although the gradient there is not "
+            f"zero: the objective could not be decreased in floating point, "
+            f"{why}.",
             ConvergenceWarning, stacklevel=_stacklevel(),
         )
     elif result.status == 0:

@@ -9,6 +9,7 @@ from numbers import Real
 import numpy as np
 
 from ._lightgbm_params import _same
+from .losses._smooth import check_weight_values
 from .utils._groups import n_defined_groups
 from .utils._messages import cut
 
@@ -57,6 +58,9 @@ def _check_weighted_pairs(weight, y_pos, codes, n_groups):
     irrelevant row of positive weight (every pair weighs 0)."""
     if weight is None:
         return  # the labels alone are checked in ``_validate_fit_data``
+    # LightGBM keeps them as float32, and the objective squares their sums
+    check_weight_values(np.asarray(weight, dtype=np.float64),
+                        "sample_weight (times class_weight)")
     kept = np.asarray(weight) > 0
     if n_defined_groups(y_pos[kept], codes[kept], n_groups) == 0:
         raise ValueError(

@@ -27,7 +27,6 @@ from ._base import BaseRanker
 from ._lbfgs import TOL_NONE, minimize_lbfgs
 from ._linear_loss import InMemoryLinearLoss
 from ._solver import (
-    NoDescentWarning,
     SolverState,
     ValidationSet,
     projected_subgradient,
@@ -36,7 +35,7 @@ from ._solver import (
 from .model_selection._split import _early_stopping_rows
 from .utils._groups import n_undefined_groups
 from .utils._messages import cut
-from .utils._routing import _stacklevel, check_groups_routing, warn_again
+from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
     binary_classes,
     check_groups,
@@ -318,21 +317,16 @@ class BaseLinearRanker(BaseRanker):
             return state, state.t - t_before
         n_before = len(state.objective_curve)
         advice = self._no_descent_advice(objective.surrogate, state, validation)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", NoDescentWarning)
-            state = subgradient_descent(
-                objective, state, eta0=self.eta0, max_iter=self.max_iter,
-                tol=self.tol, n_iter_no_change=self.n_iter_no_change,
-                radius=self.radius, average=self.average, validation=validation,
-                verbose=self.verbose,
-            )
-        for record in caught:
-            if issubclass(record.category, NoDescentWarning):
-                # the caller of fit (through _fit_linear and _fit_context)
-                warnings.warn(f"{record.message} {advice}", ConvergenceWarning,
-                              stacklevel=_stacklevel())
-            else:
-                warn_again(record)
+        state.no_descent = None
+        state = subgradient_descent(
+            objective, state, eta0=self.eta0, max_iter=self.max_iter,
+            tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+            radius=self.radius, average=self.average, validation=validation,
+            verbose=self.verbose, warn_no_descent=False,
+        )
+        if state.no_descent is not None:  # with what to change here
+            warnings.warn(f"{state.no_descent} {advice}", ConvergenceWarning,
+                          stacklevel=_stacklevel())
         return state, len(state.objective_curve) - n_before  # epochs evaluated
 
     def _no_descent_advice(self, loss, state, validation):

@@ -22,13 +22,11 @@ this process, :class:`skpapk.dask._oracle.DaskLinearLoss` as sums of
 per-partition pieces computed on the workers of a cluster.
 """
 
-import warnings
 from collections import namedtuple
 from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import UndefinedMetricWarning
 
 from .losses import SmoothPairwiseSurrogate, make_pair_layout
 from .metrics import papk_score
@@ -108,10 +106,10 @@ def linear_scores(X, w):
 def _train_papk(y_pos, scores, codes, k, *, average="micro"):
     """Micro-pAp@k of scores of rows ``y_pos`` (``average=None``: the gain of
     every group), the undefined groups left out without a warning."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
-                          average=average)
+    # zero_division=NaN: left out silently (filtering the warning would
+    # change the process's filters while other threads run)
+    return papk_score(y_pos, scores, k=k, groups=codes, pos_label=True,
+                      average=average, zero_division=np.nan)
 
 
 def gain_sums(y_pos, scores, codes, n_groups, k):

@@ -137,6 +137,10 @@ class SolverState:
         first.
     best_validation_w : ndarray of float64 of shape (n_features,) or None
         The validated iterate with the highest score.
+    no_descent : str or None
+        Set by :func:`subgradient_descent` when a run from its start never
+        went below ``f(w_0)``: what happened, the text of its
+        :class:`NoDescentWarning`.
     """
 
     w: np.ndarray
@@ -150,6 +154,7 @@ class SolverState:
     n_averaged: int = 0
     validation_record: BestRound = None
     best_validation_w: np.ndarray = None
+    no_descent: str = None
 
     @property
     def validation_scores(self):
@@ -341,7 +346,7 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
 def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                         n_iter_no_change=N_ITER_NO_CHANGE, radius=None,
                         average=False,
-                        validation=None, verbose=0):
+                        validation=None, verbose=0, warn_no_descent=True):
     """Algorithm 1 on an objective object (see :func:`projected_subgradient`).
 
     Parameters
@@ -358,6 +363,11 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
         As in :func:`projected_subgradient`.
     validation : ValidationSet or object with ``score(w, k)``, default=None
         Held-out rows for early stopping.
+    warn_no_descent : bool, default=True
+        Warn a :class:`NoDescentWarning` when the run never went below
+        ``f(w_0)``; ``False`` leaves its message in ``state.no_descent``
+        only, for a caller that warns with advice of its own (without
+        catching warnings, which is not thread-safe).
 
     Returns
     -------
@@ -460,7 +470,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
         start = "w_0 = 0" if start_is_zero else "the given w_0 (coef_init)"
         kept = ("the iterate with the best validation score" if validation
                 is not None else "an early iterate")
-        warnings.warn(
+        state.no_descent = (
             f"The objective never went below its value at the starting point "
             f"{start} (objective {curve[0]:.6g}; lowest later value "
             f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): the iterate "
@@ -469,8 +479,8 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"try a smaller eta0), or the surrogate is lowest at or near w_0, "
             f"as the margin-1 hinge surrogates are when, under every w, the "
             f"top irrelevant items of the groups outscore their relevant ones "
-            f"(a weak signal and many irrelevant items per group).",
-            NoDescentWarning,
-            stacklevel=_stacklevel(),
-        )
+            f"(a weak signal and many irrelevant items per group).")
+        if warn_no_descent:
+            warnings.warn(state.no_descent, NoDescentWarning,
+                          stacklevel=_stacklevel())
     return state

@@ -30,6 +30,7 @@ from ._smooth import (
     _few_values,
     _make_pair_layout,
     check_truncation_level,
+    check_weight_values,
 )
 
 
@@ -263,7 +264,7 @@ class LightGBMObjective:
             Raw scores. In ``lightgbm.train``'s convention, the training
             ``lightgbm.Dataset`` (its labels, weights and groups are used).
         weight : ndarray of shape (n_samples,) or None, default=None
-            Non-negative row (frequency) weights.
+            Non-negative row (frequency) weights, 0 or from 1e-30 to 1e30.
         group : array-like of int of shape (n_groups,)
             Sizes of the consecutive groups, summing to ``n_samples``.
 
@@ -379,9 +380,8 @@ class LightGBMObjective:
                 "relevant when > 0; drop the rows without one, or label them "
                 "0 (irrelevant)."
             )
-        if weight is not None and (not np.all(np.isfinite(weight))
-                                   or np.any(weight < 0)):
-            raise ValueError("weight must hold finite non-negative values.")
+        if weight is not None:
+            check_weight_values(weight, "weight")
         y_pos = labels > 0
         n_groups = sizes.shape[0]
         codes = codes_from_sizes(sizes)

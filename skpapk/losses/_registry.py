@@ -148,7 +148,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k,
         (:func:`~skpapk.losses.group_weights`); the others weigh every group
         alike.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights of the rows; smooth surrogates only
+        Non-negative frequency weights of the rows, 0 or from 1e-30 to 1e30
+        (their products stay finite); smooth surrogates only
         (a surrogate instance with a ``truncation_level`` keeps the top rows
         by count, not by weight: weights are then not exact copies).
     return_hessian : bool, default=False

@@ -181,7 +181,8 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
         Number of groups (at least one more than the largest code; a group
         without rows is allowed).
     sample_weight : array-like of shape (n,) or None
-        Finite non-negative row (frequency) weights; ``None``: ones.
+        Non-negative row (frequency) weights, 0 or from 1e-30 to 1e30
+        (``WEIGHT_RANGE``); ``None``: ones.
 
     Returns
     -------
@@ -207,6 +208,12 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
     """
     return _make_pair_layout(
         *_check_layout_inputs(y_pos, codes, n_groups, sample_weight))
+
+
+#: The positive row weights that the losses take: with 1e180, soft_papk's
+#: weighted sums overflowed to wrong values, inverse_variance's squared
+#: masses to NaN, and with 1e-200 they underflowed to a division by zero.
+WEIGHT_RANGE = (1e-30, 1e30)
 
 
 def _check_layout_inputs(y_pos, codes, n_groups, sample_weight):
@@ -263,10 +270,26 @@ def _check_layout_inputs(y_pos, codes, n_groups, sample_weight):
             raise TypeError(f"sample_weight must hold numbers, got an array "
                             f"of dtype {sample_weight.dtype}.")
         sample_weight = sample_weight.astype(np.float64, copy=False)
-        if not np.all(np.isfinite(sample_weight)) or np.any(sample_weight < 0):
-            raise ValueError("sample_weight must hold finite non-negative "
-                             "values (frequency weights of the rows).")
+        check_weight_values(sample_weight, "sample_weight")
     return y_pos, codes, n_groups, sample_weight
+
+
+def check_weight_values(weight, name):
+    """Fail unless the row weights ``weight`` (float, named ``name``) are
+    finite, non-negative and, where positive, within :data:`WEIGHT_RANGE`."""
+    if not np.all(np.isfinite(weight)) or np.any(weight < 0):
+        raise ValueError(f"{name} must hold finite non-negative values "
+                         f"(frequency weights of the rows).")
+    positive = weight[weight > 0]
+    if positive.size and not (WEIGHT_RANGE[0] <= positive.min()
+                              and positive.max() <= WEIGHT_RANGE[1]):
+        wrong = (positive.min() if positive.min() < WEIGHT_RANGE[0]
+                 else positive.max())
+        raise ValueError(
+            f"{name} holds {wrong:g}, but the losses take weights from "
+            f"{WEIGHT_RANGE[0]:g} to {WEIGHT_RANGE[1]:g} (or 0): their "
+            f"products and squares must stay finite. Rescale them, e.g. "
+            f"divide them by their mean.")
 
 
 def _few_values(a, n=10):

@@ -259,7 +259,14 @@ def _differences(scores_a, scores_b):
             f"rows, labels, groups and k (a group's metric is undefined by its "
             f"labels alone), or drop those groups from both before comparing.")
     defined = ~nan_a
-    diff = a[defined] - b[defined]
+    with np.errstate(over="ignore"):
+        diff = a[defined] - b[defined]
+        if not np.isfinite(np.sum(diff * diff)):  # the variance's sums too
+            raise ValueError(
+                "scores_a and scores_b hold values whose differences overflow "
+                "(their squares beyond float64's range); per-group metric "
+                "values are small numbers (pAp@k lies in [0, 1]): pass the "
+                "metrics' values, not raw scores.")
     if diff.shape[0] < 2:
         raise ValueError(
             f"paired_comparison needs at least 2 groups defined for both "

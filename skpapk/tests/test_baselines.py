@@ -232,6 +232,20 @@ def test_greedy_with_no_fitting_row_of_a_label_raises(fraction, n_pos, label):
             X, y, groups=g)
 
 
+@pytest.mark.parametrize("fraction", [0.1, 0.25, 0.5, 0.6, 0.9])
+def test_greedy_on_one_relevant_row_per_user_says_no_fraction_helps(fraction):
+    # the two messages sent the user back and forth: "Raise
+    # validation_fraction" up to 0.5, "lower validation_fraction" above
+    rng = np.random.default_rng(0)
+    g = np.repeat(np.arange(20), 10)
+    y = np.zeros(200, bool)
+    y[::10] = True  # leave-one-out data: one relevant row per user
+    X = rng.normal(size=(200, 3)) + y[:, None]
+    with pytest.raises(ValueError, match="at least 2 relevant and 2 irrelevant "
+                                         "rows.*no validation_fraction can help"):
+        GreedyPApKRanker(validation_fraction=fraction).fit(X, y, groups=g)
+
+
 # --- Select-pAp@k --------------------------------------------------------------
 
 

@@ -1944,3 +1944,32 @@ def test_prediction_threads_are_those_of_the_fit(monkeypatch):
         ranker.predict(X, pred_leaf=True)
     ranker.set_params(n_jobs=2).decision_function(X)
     assert threads == [1, 1, 2]
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e200])
+def test_sample_weight_out_of_the_losses_range_is_named(scale):
+    # 1e-200 became 0 in LightGBM's float32 and fitted a constant model with
+    # two warnings; 1e200 failed in a boosting round naming "weight" and the
+    # float32 value 1e+38
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    X = rng.normal(size=(300, 3)) + y[:, None]
+    g = np.repeat(np.arange(10), 30)
+    with pytest.raises(ValueError, match=r"sample_weight \(times class_weight\) "
+                                         + re.escape(f"holds {scale:g}, ")
+                                         + r".*1e-30 to 1e\+30"):
+        PApKBoostRanker(n_estimators=3).fit(X, y, groups=g,
+                                            sample_weight=np.full(300, scale))
+
+
+def test_features_lightgbm_reads_as_zero_are_named():
+    # X * 1e-100 is not constant, but LightGBM reads |x| < 1e-35 as 0: the
+    # warning said only "every feature is constant"
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    X = rng.normal(size=(300, 3)) + y[:, None]
+    g = np.repeat(np.arange(10), 30)
+    with pytest.warns(UserWarning, match=r"No feature of X can be split on .*"
+                                         r"within 1e-35 of 0, which LightGBM "
+                                         r"reads as 0"):
+        PApKBoostRanker(n_estimators=3).fit(X * 1e-100, y, groups=g)

@@ -10,6 +10,7 @@ from scipy.special import expit
 from skpapk.losses import (
     GROUP_WEIGHTS,
     SURROGATES,
+    LightGBMObjective,
     PairwiseLogisticSurrogate,
     SoftPApKSurrogate,
     make_pair_layout,
@@ -528,3 +529,27 @@ def test_surrogates_truncation_level_default_is_the_shared_constant(monkeypatch)
     for cls in (copy.SmoothPairwiseSurrogate, copy.PairwiseLogisticSurrogate,
                 copy.SoftPApKSurrogate):
         assert cls().truncation_level == 7
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-160, 1e160, 1e200])
+@pytest.mark.parametrize("surrogate, group_weight", [
+    ("pairwise_logistic", "inverse_variance"), ("soft_papk", "uniform")])
+def test_weights_whose_products_overflow_are_refused(scale, surrogate, group_weight):
+    # inverse_variance's squared masses gave inf, NaN or a ZeroDivisionError;
+    # soft_papk's weighted sums gave 7.8e26 where a pair loses at most 2.4
+    y = np.array([1, 0, 0, 1, 0, 0, 0, 1])
+    g = np.array([0] * 3 + [1] * 5)
+    s = np.linspace(0.0, 1.0, 8)
+    with pytest.raises(ValueError, match=r"sample_weight holds .*, but the losses "
+                                         r"take weights from 1e-30 to 1e\+30"):
+        surrogate_loss(y, s, g, k=2, surrogate=surrogate, group_weight=group_weight,
+                       sample_weight=np.full(8, scale))
+    with pytest.raises(ValueError, match=r"^weight holds .*1e-30 to 1e\+30"):
+        LightGBMObjective(surrogate, group_weight=group_weight)(
+            y.astype(float), s, np.full(8, scale), [3, 5])
+    # at the range's ends the values stay finite and within the pair loss
+    for edge in (1e-30, 1e30):
+        value, grad = surrogate_loss(y, s, g, k=2, surrogate=surrogate,
+                                     group_weight=group_weight,
+                                     sample_weight=np.full(8, edge))[:2]
+        assert 0 < value < np.log1p(np.exp(1.0)) + 1 and np.all(np.isfinite(grad))

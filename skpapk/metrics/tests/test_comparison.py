@@ -237,3 +237,12 @@ def test_same_seed_same_result():
     a, b = rng.random(100), rng.random(100)
     first = paired_comparison(a, b, n_resamples=200, random_state=7)
     assert paired_comparison(a, b, n_resamples=200, random_state=7) == first
+
+
+@pytest.mark.parametrize("a, b", [([1e308, 1e308, -1e308], [-1e308, -1e308, 1e308]),
+                                  ([1e200, 0.0, 1.0], [0.0, 0.0, 0.0])])
+def test_differences_that_overflow_are_refused(a, b):
+    # the mean was NaN and the p-value 0.0: maximally significant
+    with pytest.raises(ValueError, match="differences overflow.*pass the metrics' "
+                                         "values, not raw scores"):
+        paired_comparison(a, b, ci_method="t")

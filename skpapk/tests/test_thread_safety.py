@@ -1,0 +1,94 @@
+"""Fits and scores leave the process's shared state alone: other threads
+(a ``GridSearchCV`` on joblib's threading backend, a server) run beside them.
+
+``warnings.catch_warnings`` swaps the process's warning filters and
+``showwarning`` (Python < 3.14: for every thread), and
+``contextlib.redirect_stdout`` swaps ``sys.stdout``; either, entered in two
+threads at once, can leave the other thread's state in place for good.
+"""
+
+import sys
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from skpapk import (
+    GreedyPApKRanker,
+    PApKAvgRanker,
+    PApKRanker,
+    PAUCRanker,
+    SelectPApKRanker,
+)
+from skpapk.datasets import make_papk_simulation
+
+
+def _rankers():
+    rankers = [PApKRanker(), PApKRanker(early_stopping=True),
+               PApKAvgRanker(max_iter=3),
+               PApKAvgRanker(max_iter=5, early_stopping=True),
+               PAUCRanker(max_iter=3), GreedyPApKRanker(),
+               SelectPApKRanker(max_iter=3)]
+    try:
+        import lightgbm  # noqa: F401
+
+        from skpapk import PApKBoostRanker
+    except ImportError:
+        return rankers
+    return rankers + [PApKBoostRanker(n_estimators=5),
+                      PApKBoostRanker(n_estimators=5, early_stopping=True)]
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y, g = make_papk_simulation(20, n_pos=(3, 10), n_neg=(10, 30),
+                                   random_state=0)
+    y[g == 0] = 0  # an undefined user: the metrics' warning path runs too
+    return X, y, g
+
+
+@pytest.mark.parametrize("ranker", _rankers(), ids=repr)
+def test_fit_and_score_enter_no_catch_warnings(ranker, data, monkeypatch):
+    # the subgradient rankers caught their solver's warnings, and every
+    # validation score filtered UndefinedMetricWarning: with fits in two
+    # threads, later warnings of the process were lost
+    X, y, g = data
+    entered = []
+    original = warnings.catch_warnings
+
+    class Spy(original):
+        def __init__(self, *args, **kwargs):
+            entered.append(sys._getframe(1).f_globals.get("__name__", ""))
+            super().__init__(*args, **kwargs)
+
+    with original():
+        warnings.simplefilter("ignore")
+        monkeypatch.setattr(warnings, "catch_warnings", Spy)
+        ranker.fit(X, y, groups=g)
+        ranker.score(X, y, groups=g)
+    assert [name for name in entered if name.startswith("skpapk")] == []
+
+
+def test_boosted_fits_in_threads_keep_sys_stdout(data):
+    # PApKBoostRanker swapped sys.stdout for a StringIO during each fit: from
+    # two threads, the swap outlived the fits and every later print was lost
+    pytest.importorskip("lightgbm")
+    from skpapk import PApKBoostRanker
+
+    X, y, g = data
+    stdout = sys.stdout
+    seen = []
+
+    def fit(seed):
+        seen.append(sys.stdout)
+        model = PApKBoostRanker(n_estimators=20, random_state=seed, n_jobs=1)
+        model.fit(X, y, groups=g)
+        seen.append(sys.stdout)
+        return model.decision_function(X)
+
+    with ThreadPoolExecutor(2) as pool:
+        scores = list(pool.map(fit, [0] * 8))
+    assert sys.stdout is stdout and all(out is stdout for out in seen)
+    for other in scores[1:]:  # the same model from every thread
+        np.testing.assert_array_equal(other, scores[0])
