@@ -568,9 +568,9 @@ class GreedyPApKRanker(BaseRanker):
        rounded, so that a group with few relevant rows keeps them in the
        fitting part: 1 or 2 at the default 0.25, 1 at 0.5, none above 0.5;
        the line search only sees groups with at least one held-out relevant
-       and irrelevant row, so a fit needs a group with at least 2 of
-       each). Held-out *items* rather than held-out groups, so that a single
-       group works.
+       and irrelevant row, so data where every group has one relevant row,
+       or every group one irrelevant row, cannot be fitted). Held-out *items*
+       rather than held-out groups, so that a single group works.
     2. The fitting rows are dealt, by label and at random, into
        ``n_estimators`` disjoint folds; a logistic regression
        (``alpha * ||w||^2 + mean cross-entropy``, lbfgs) is fitted on each
@@ -769,14 +769,17 @@ class GreedyPApKRanker(BaseRanker):
         rng = check_random_state(self.random_state)
         n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
         n_neg = np.bincount(codes, minlength=n_groups) - n_pos
-        if not np.any((n_pos >= 2) & (n_neg >= 2)):  # at any fraction
+        defined = (n_pos > 0) & (n_neg > 0)
+        single = [label for label, n in (("relevant", n_pos), ("irrelevant", n_neg))
+                  if defined.any() and np.all(n[defined] == 1)]
+        if single:  # its one row is fitted on (fraction <= 0.5) or held out
             raise ValueError(
-                "GreedyPApKRanker fits on some rows of each group (user) and "
-                "chooses its merge on the others, so it needs a group with at "
-                "least 2 relevant and 2 irrelevant rows, and none has (e.g. "
-                "one relevant row per user, as in leave-one-out data); no "
-                "validation_fraction can help. Use PApKRanker or "
-                "SelectPApKRanker, which fit on every row.")
+                f"Every group (user) with both labels has exactly one "
+                f"{single[0]} row, so GreedyPApKRanker, which fits on some "
+                f"rows of each group and chooses its merge on the others, "
+                f"cannot have both (e.g. leave-one-out data); no "
+                f"validation_fraction can help. Use PApKRanker or "
+                f"SelectPApKRanker, which fit on every row.")
         rows = np.flatnonzero(defined_groups(y_pos, codes, n_groups)[codes])
         fit_part, val_part = _held_out_split(
             y_pos[rows], codes[rows], self.validation_fraction, rng)

@@ -854,7 +854,8 @@ class PApKBoostRanker(BaseRanker):
                 weights if sample_weight is None
                 else np.multiply(fit_params["sample_weight"], weights))
         _check_weighted_pairs(fit_params["sample_weight"], y_pos[order],
-                              codes[order], n_groups)
+                              codes[order], n_groups,
+                              ours=self.objective in SMOOTH_SURROGATES)
 
         if early_stopping:
             if given is None:  # held out of X

@@ -47,9 +47,10 @@ def start_not_finite(dtype):
 class NoDescentWarning(ConvergenceWarning):
     """A run never took the objective below its value at its start ``w_0``.
 
-    Raised by :func:`subgradient_descent`; the rankers catch it and warn a
+    Warned by :func:`subgradient_descent` (and :func:`projected_subgradient`);
+    the rankers ask it not to (``warn_no_descent=False``) and warn a
     :class:`~sklearn.exceptions.ConvergenceWarning` with what to change in
-    their parameters.
+    their parameters instead.
     """
 
 

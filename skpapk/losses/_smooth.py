@@ -280,13 +280,16 @@ def check_weight_values(weight, name):
     if not np.all(np.isfinite(weight)) or np.any(weight < 0):
         raise ValueError(f"{name} must hold finite non-negative values "
                          f"(frequency weights of the rows).")
-    positive = weight[weight > 0]
-    if positive.size and not (WEIGHT_RANGE[0] <= positive.min()
-                              and positive.max() <= WEIGHT_RANGE[1]):
-        wrong = (positive.min() if positive.min() < WEIGHT_RANGE[0]
-                 else positive.max())
+    # compared as float32, LightGBM's: a weight it rounds to an end passes,
+    # here and when LightGBM hands it back to the objective
+    with np.errstate(over="ignore"):  # beyond float32: inf, refused below
+        positive = weight[weight > 0].astype(np.float32)
+    low, high = np.float32(WEIGHT_RANGE[0]), np.float32(WEIGHT_RANGE[1])
+    if positive.size and not (low <= positive.min() and positive.max() <= high):
+        wrong = weight[weight > 0]
+        wrong = wrong.min() if positive.min() < low else wrong.max()
         raise ValueError(
-            f"{name} holds {wrong:g}, but the losses take weights from "
+            f"{name} holds {wrong:.9g}, but the losses take weights from "
             f"{WEIGHT_RANGE[0]:g} to {WEIGHT_RANGE[1]:g} (or 0): their "
             f"products and squares must stay finite. Rescale them, e.g. "
             f"divide them by their mean.")

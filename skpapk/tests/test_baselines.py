@@ -241,9 +241,26 @@ def test_greedy_on_one_relevant_row_per_user_says_no_fraction_helps(fraction):
     y = np.zeros(200, bool)
     y[::10] = True  # leave-one-out data: one relevant row per user
     X = rng.normal(size=(200, 3)) + y[:, None]
-    with pytest.raises(ValueError, match="at least 2 relevant and 2 irrelevant "
-                                         "rows.*no validation_fraction can help"):
+    with pytest.raises(ValueError, match="exactly one relevant row.*no "
+                                         "validation_fraction can help"):
         GreedyPApKRanker(validation_fraction=fraction).fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize("fraction", [0.55, 0.6, 0.75])
+def test_greedy_fits_single_rows_beside_groups_that_supply_the_label(fraction):
+    # above 0.5 a group's one relevant row is held out for the line search
+    # while other groups' rows are fitted on: such data fits (a first
+    # version of the check above refused it)
+    rng = np.random.default_rng(0)
+    shape = [(1, 10)] * 10 + [(20, 1)] * 2  # (n+, n-) of every group
+    y = np.concatenate([np.r_[np.ones(p, bool), np.zeros(n, bool)] for p, n in shape])
+    g = np.repeat(np.arange(len(shape)), [p + n for p, n in shape])
+    X = rng.normal(size=(y.shape[0], 3)) + y[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # fewer base scorers
+        ranker = GreedyPApKRanker(validation_fraction=fraction,
+                                  random_state=0).fit(X, y, groups=g)
+    assert ranker.n_validation_groups_ > 0 and ranker.n_estimators_ >= 1
 
 
 # --- Select-pAp@k --------------------------------------------------------------

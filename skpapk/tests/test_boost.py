@@ -1973,3 +1973,23 @@ def test_features_lightgbm_reads_as_zero_are_named():
                                          r"within 1e-35 of 0, which LightGBM "
                                          r"reads as 0"):
         PApKBoostRanker(n_estimators=3).fit(X * 1e-100, y, groups=g)
+
+
+def test_the_weight_range_is_float32s_and_the_losses_only():
+    # LightGBM hands 1e30 back as float32 1.0000000150e30: it was refused
+    # mid-training; LightGBM's own objectives do not use skpapk's losses
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    X = rng.normal(size=(300, 3)) + y[:, None]
+    g = np.repeat(np.arange(10), 30)
+    for weight in (1e30, 9.99999999e29, 1e-30):
+        with warnings.catch_warnings():  # 1e-30: under min_child_weight
+            warnings.filterwarnings("ignore", "The trees have no split")
+            PApKBoostRanker(n_estimators=3).fit(X, y, groups=g,
+                                                sample_weight=np.full(300, weight))
+    with pytest.raises(ValueError, match=r"holds 1\.0000001e\+30, but"):
+        PApKBoostRanker(n_estimators=3).fit(X, y, groups=g,
+                                            sample_weight=np.full(300, 1.0000001e30))
+    for objective in ("binary", "lambdarank", "rank_xendcg"):
+        PApKBoostRanker(n_estimators=3, objective=objective).fit(
+            X, y, groups=g, sample_weight=np.full(300, 1e31))
