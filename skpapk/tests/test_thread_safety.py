@@ -92,3 +92,26 @@ def test_boosted_fits_in_threads_keep_sys_stdout(data):
     assert sys.stdout is stdout and all(out is stdout for out in seen)
     for other in scores[1:]:  # the same model from every thread
         np.testing.assert_array_equal(other, scores[0])
+
+
+def test_save_ranker_enters_no_catch_warnings(data, monkeypatch, tmp_path):
+    # its check of the saved scorer ignored every warning of the process
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from skpapk.io import save_ranker
+
+    X, y, g = data
+    model = make_pipeline(MinMaxScaler(), PApKRanker()).fit(
+        X, y, papkranker__groups=g)
+    entered = []
+    original = warnings.catch_warnings
+
+    class Spy(original):
+        def __init__(self, *args, **kwargs):
+            entered.append(sys._getframe(1).f_globals.get("__name__", ""))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(warnings, "catch_warnings", Spy)
+    save_ranker(model, tmp_path / "model.json")
+    assert [name for name in entered if name.startswith("skpapk")] == []
