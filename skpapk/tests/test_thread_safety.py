@@ -40,6 +40,21 @@ def _rankers():
                       PApKBoostRanker(n_estimators=5, early_stopping=True)]
 
 
+@pytest.fixture
+def entered(monkeypatch):
+    """The modules that enter ``warnings.catch_warnings`` from now on."""
+    callers = []
+    original = warnings.catch_warnings
+
+    class Spy(original):
+        def __init__(self, *args, **kwargs):
+            callers.append(sys._getframe(1).f_globals.get("__name__", ""))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(warnings, "catch_warnings", Spy)
+    return callers
+
+
 @pytest.fixture(scope="module")
 def data():
     X, y, g = make_papk_simulation(20, n_pos=(3, 10), n_neg=(10, 30),
@@ -49,22 +64,13 @@ def data():
 
 
 @pytest.mark.parametrize("ranker", _rankers(), ids=repr)
-def test_fit_and_score_enter_no_catch_warnings(ranker, data, monkeypatch):
+def test_fit_and_score_enter_no_catch_warnings(ranker, data, entered):
     # the subgradient rankers caught their solver's warnings, and every
     # validation score filtered UndefinedMetricWarning: with fits in two
     # threads, later warnings of the process were lost
     X, y, g = data
-    entered = []
-    original = warnings.catch_warnings
-
-    class Spy(original):
-        def __init__(self, *args, **kwargs):
-            entered.append(sys._getframe(1).f_globals.get("__name__", ""))
-            super().__init__(*args, **kwargs)
-
-    with original():
-        warnings.simplefilter("ignore")
-        monkeypatch.setattr(warnings, "catch_warnings", Spy)
+    # (score warns about the undefined user; some fits about max_iter)
+    with pytest.warns(Warning):
         ranker.fit(X, y, groups=g)
         ranker.score(X, y, groups=g)
     assert [name for name in entered if name.startswith("skpapk")] == []
@@ -94,7 +100,7 @@ def test_boosted_fits_in_threads_keep_sys_stdout(data):
         np.testing.assert_array_equal(other, scores[0])
 
 
-def test_save_ranker_enters_no_catch_warnings(data, monkeypatch, tmp_path):
+def test_save_ranker_enters_no_catch_warnings(data, tmp_path, request):
     # its check of the saved scorer ignored every warning of the process
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import MinMaxScaler
@@ -104,14 +110,6 @@ def test_save_ranker_enters_no_catch_warnings(data, monkeypatch, tmp_path):
     X, y, g = data
     model = make_pipeline(MinMaxScaler(), PApKRanker()).fit(
         X, y, papkranker__groups=g)
-    entered = []
-    original = warnings.catch_warnings
-
-    class Spy(original):
-        def __init__(self, *args, **kwargs):
-            entered.append(sys._getframe(1).f_globals.get("__name__", ""))
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(warnings, "catch_warnings", Spy)
+    entered = request.getfixturevalue("entered")  # after the fit
     save_ranker(model, tmp_path / "model.json")
     assert [name for name in entered if name.startswith("skpapk")] == []
