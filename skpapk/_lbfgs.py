@@ -133,20 +133,18 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         state.converged = True
         return state
     state.w = np.asarray(result.x, dtype=np.float64) / scale
+    level = getattr(objective.surrogate, "truncation_level", None)
+    jumps = ("" if level is None else
+             f"; or truncation_level={level} keeps the pairs of each group's "
+             f"top {level} rows, which change as the scores move (the "
+             f"objective jumps, above all from tied scores such as w_0 = "
+             f"0's): raise truncation_level or set it to None")
     if np.array_equal(state.w, w0) and np.any(grad0 != 0):
-        level = getattr(objective.surrogate, "truncation_level", None)
-        why = ("most likely because the features hold extreme values; scale "
-               "them (e.g. MinMaxScaler) or lower alpha" if level is None else
-               f"either because the features hold extreme values (scale them, "
-               f"e.g. MinMaxScaler) or because truncation_level={level} keeps "
-               f"the pairs of each group's top {level} rows, which change as "
-               f"the scores move (the objective jumps, above all from tied "
-               f"scores such as w_0 = 0's): raise truncation_level or set it "
-               f"to None")
         warnings.warn(
             f"L-BFGS did not move from w_0 although the gradient there is not "
             f"zero: the objective could not be decreased in floating point, "
-            f"{why}.",
+            f"most likely because the features hold extreme values; scale "
+            f"them (e.g. MinMaxScaler) or lower alpha{jumps}.",
             ConvergenceWarning, stacklevel=_stacklevel(),
         )
     elif result.status == 0:
@@ -164,7 +162,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
             f"L-BFGS stopped after {n_iter} iterations, unable to decrease the "
             f"objective further ({result.message or 'line search failed'}); "
             f"the features may hold extreme values: scale them (e.g. "
-            f"MinMaxScaler) or raise alpha.",
+            f"MinMaxScaler) or raise alpha{jumps}.",
             ConvergenceWarning, stacklevel=_stacklevel(),
         )
     return state

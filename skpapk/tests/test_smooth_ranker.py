@@ -293,14 +293,15 @@ def test_a_boolean_truncation_level_is_refused():
 
 def test_a_truncation_that_stops_lbfgs_at_the_start_is_named():
     # from w_0 = 0 every score ties, and the pairs of each group's top 5
-    # rows change as soon as w moves: L-BFGS stayed at 0 and the warning
-    # blamed the features (standard normal here)
+    # rows change as soon as w moves: L-BFGS stayed at 0 (or, with older
+    # SciPy, stopped after one step) and the warning blamed the features
+    # (standard normal here) only
     rng = np.random.default_rng(0)
     y = rng.random(2000) < 0.2
     X = rng.normal(size=(2000, 3)) + 0.5 * y[:, None]
     g = np.repeat(np.arange(20), 100)
-    with pytest.warns(ConvergenceWarning, match=r"did not move from w_0.*"
+    with pytest.warns(ConvergenceWarning, match=r"L-BFGS (did not move from w_0"
+                                                r"|stopped after 1 iterations).*"
                                                 r"truncation_level=5 keeps the pairs"):
-        ranker = PApKRanker(surrogate="soft_papk", truncation_level=5, k=10).fit(
+        PApKRanker(surrogate="soft_papk", truncation_level=5, k=10).fit(
             X, y, groups=g)
-    assert not np.any(ranker.coef_)
