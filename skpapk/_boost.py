@@ -263,8 +263,10 @@ class PApKBoostRanker(BaseRanker):
         OpenMP threads this process may use, as
         ``HistGradientBoostingClassifier`` (every core, but one in each
         worker of a parallel ``GridSearchCV``, or what ``threadpoolctl``
-        allows); -1: every core. The pair kernel takes fewer when the work
-        is small (about a million pairs a thread), with the same result.
+        allows); -1: every core. At most the cores this process may use
+        (LightGBM crashes on counts it cannot start). The pair kernel takes
+        fewer when the work is small (about a million pairs a thread), with
+        the same result.
 
     verbose : int, default=0
         ``-1`` or ``0``: silent (``-1`` is LightGBM's way of saying it). ``1``:

@@ -166,8 +166,8 @@ class PApKRanker(BaseLinearRanker):
         ``None``: the OpenMP threads this process may use, as
         :class:`~sklearn.ensemble.HistGradientBoostingClassifier` (every
         core, but one in each worker of a parallel search, or what
-        ``threadpoolctl`` allows); ``-1``: every core. Ignored by the hinge
-        surrogates.
+        ``threadpoolctl`` allows); ``-1``: every core. At most the cores
+        this process may use. Ignored by the hinge surrogates.
 
     Attributes
     ----------

@@ -144,7 +144,8 @@ class LightGBMObjective:
         result does not depend on their number). ``None``: the OpenMP
         threads this process may use, as scikit-learn's estimators (every
         core, but one in each worker of a parallel search, or what
-        ``threadpoolctl`` allows); ``-1``: every core.
+        ``threadpoolctl`` allows); ``-1``: every core. At most the cores
+        this process may use.
 
     Attributes
     ----------

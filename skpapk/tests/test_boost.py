@@ -649,7 +649,8 @@ def test_predict_takes_validate_features_and_num_threads(monkeypatch):
         named.predict(frame, pred_leaf=True, num_threads=2), leaves)
     named.set_params(n_jobs=3).predict(frame, num_threads=None)
     named.predict(frame, num_threads=-1)
-    assert threads == [1, 2, 3, effective_n_threads(-1)]
+    cores = effective_n_threads(-1)  # counts above it are capped
+    assert threads == [1, min(2, cores), min(3, cores), cores]
 
 
 @pytest.mark.parametrize("keywords, match", [
@@ -1922,7 +1923,20 @@ def test_default_threads_follow_the_openmp_limits():
     with threadpool_limits(limits=1, user_api="openmp"):
         params = ranker._lightgbm_params(0)
         assert params["n_jobs"] == 1 and params["objective"].n_jobs == 1
-    assert PApKBoostRanker(k=3, n_jobs=2)._lightgbm_params(0)["n_jobs"] == 2
+    assert PApKBoostRanker(k=3, n_jobs=2)._lightgbm_params(0)["n_jobs"] == min(
+        2, effective_n_threads(-1))
+
+
+def test_thread_counts_beyond_the_cores_are_capped():
+    # LightGBM crashed the process (a segmentation fault) on n_jobs=10**6
+    X, y, groups = make_data()
+    ranker = PApKBoostRanker(k=3, n_estimators=2, n_jobs=10**6)
+    params = ranker._lightgbm_params(0)
+    cores = effective_n_threads(-1)
+    assert params["n_jobs"] == cores and params["objective"].n_jobs == cores
+    ranker.fit(X, y, groups=groups)
+    assert ranker.booster_.params["num_threads"] == cores
+    assert np.isfinite(ranker.predict(X, num_threads=10**6)).all()
 
 
 def test_prediction_threads_are_those_of_the_fit(monkeypatch):

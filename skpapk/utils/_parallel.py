@@ -10,7 +10,12 @@ import os
 def effective_n_threads(n_threads):
     """Threads to use: ``None`` the OpenMP threads this process may use, as
     scikit-learn's estimators (all the CPUs, but one in each worker of a
-    parallel search, or what ``threadpoolctl`` allows); -1 all the CPUs."""
+    parallel search, or what ``threadpoolctl`` allows); -1 all the CPUs.
+
+    A count above the CPUs this process may use is capped at them: more
+    threads than cores only slow the compiled loops down, and LightGBM
+    crashes the process when it cannot start the threads it is given
+    (``n_jobs=10**6``)."""
     if n_threads is None:
         from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 
@@ -22,4 +27,4 @@ def effective_n_threads(n_threads):
             return max(1, os.cpu_count() or 1)
     if n_threads < -1:
         return max(1, effective_n_threads(-1) + 1 + n_threads)
-    return max(1, int(n_threads))
+    return max(1, min(int(n_threads), effective_n_threads(-1)))

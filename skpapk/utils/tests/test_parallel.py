@@ -7,8 +7,14 @@ from skpapk.utils._parallel import effective_n_threads
                                                  (-1, None)])
 def test_effective_n_threads(n_threads, expected):
     got = effective_n_threads(n_threads)
-    assert got == (expected or effective_n_threads(n_threads))
+    assert got == min(expected or got, effective_n_threads(-1))
     assert got >= 1
+
+
+@pytest.mark.parametrize("n_threads", [10**6, 10**18])
+def test_thread_counts_are_capped_at_the_cores(n_threads):
+    # LightGBM crashed the process on n_jobs=10**6 (it could not start them)
+    assert effective_n_threads(n_threads) == effective_n_threads(-1)
 
 
 def test_default_threads_follow_the_openmp_limits():
