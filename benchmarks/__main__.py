@@ -291,11 +291,17 @@ def renote(result, out, log):
     """Replace the notes of ``out/<name>.md`` by the current notes file."""
     path = out / f"{result.name}.md"
     mark = NOTES_MARK.format(name=result.name)
-    text = path.read_text() if path.exists() else ""
-    if mark not in text:
-        raise SystemExit(f"{path} has no line {mark!r} (it was written before "
-                         f"renote existed, or edited); regenerate it with "
-                         f"run-all --only {result.name}.")
+    if not path.is_file():
+        raise SystemExit(f"{path}: no such result file; write it with run-all "
+                         f"--only {result.name}"
+                         + (f" --out {out}" if out != RESULTS else "") + ".")
+    text = path.read_text()
+    if text.count(mark) != 1:
+        raise SystemExit(f"{path} has {text.count(mark) or 'no'} line"
+                         f"{'s' * (text.count(mark) > 1)} {mark!r} where one "
+                         f"is written (it was written before renote existed, or "
+                         f"edited); regenerate it with run-all --only "
+                         f"{result.name}.")
     runs_text, after = text.split(mark)
     runs_text = runs_text.rstrip("\n")
     footer = after.rstrip("\n").rsplit("\n", 1)[-1]  # the last line
@@ -304,32 +310,58 @@ def renote(result, out, log):
     log(f"re-attached {result.notes} to {path}")
 
 
+def _folder(text):
+    """``--out``: a folder (created if missing), as an absolute path: the runs
+    work in the repository root."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder, got an empty name")
+    path = Path(text).expanduser().resolve()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file; give a folder")
+    return path
+
+
+def _check_data():
+    """``SKPAPK_DATA`` as an absolute path to MovieLens 100K's ``u.data`` (or
+    its folder), checked before any run; the runs work in the repository
+    root."""
+    value = os.environ.get("SKPAPK_DATA", "")
+    path = Path(value).expanduser().resolve() if value else None
+    if path is None or not (path.is_file() or (path / "u.data").is_file()):
+        raise SystemExit(
+            (f"SKPAPK_DATA={value!r} is neither MovieLens 100K's u.data nor a "
+             f"folder holding it" if value else "SKPAPK_DATA is not set")
+            + "; set it to that file or folder (never copy it into the "
+            "repository).")
+    os.environ["SKPAPK_DATA"] = str(path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks",
                                      description=__doc__.splitlines()[0])
+    names = [r.name for r in REGISTRY]
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the result files and the runs that write them")
     run_all = sub.add_parser("run-all", help="regenerate the result files")
-    run_all.add_argument("--only", nargs="+", metavar="NAME",
-                         choices=[r.name for r in REGISTRY],
-                         help="these result files only")
+    run_all.add_argument("--only", nargs="+", metavar="NAME", choices=names,
+                         help="these result files only, of: " + ", ".join(names))
     run_all.add_argument("--quick", action="store_true",
                          help="tiny settings, into a temporary folder (a smoke "
                               "test; the numbers mean nothing)")
-    run_all.add_argument("--out", default=None,
+    run_all.add_argument("--out", type=_folder, default=None,
                          help="write here instead of benchmarks/results/")
     notes = sub.add_parser("renote", help="re-attach edited notes to result "
                                           "files, without rerunning them")
-    notes.add_argument("only", nargs="+", metavar="NAME",
-                       choices=[r.name for r in REGISTRY])
-    notes.add_argument("--out", default=None,
+    notes.add_argument("only", nargs="+", metavar="NAME", choices=names,
+                       help="of: " + ", ".join(names))
+    notes.add_argument("--out", type=_folder, default=None,
                        help="the folder of the result files (default: "
                             "benchmarks/results/)")
     args = parser.parse_args(argv)
     if args.command == "renote":
         for result in REGISTRY:
             if result.name in args.only:
-                renote(result, Path(args.out) if args.out else RESULTS, print)
+                renote(result, args.out or RESULTS, print)
         return
     chosen = [r for r in REGISTRY if args.command == "list" or args.only is None
               or r.name in args.only]
@@ -337,14 +369,20 @@ def main(argv=None):
         for result in chosen:
             print(f"{result.name}.md (about {result.hours:g} h on 2 cores"
                   f"{', reads SKPAPK_DATA' if result.data else ''}):")
-            for run in result.runs:
-                print("   python -m " + shlex.join([f"benchmarks.{run.module}",
-                                                   *run.args]))
+            fmt = {"results": "benchmarks/results", "tmp": "$TMPDIR"}
+            for i, run in enumerate(result.runs):  # as run-all runs them
+                part = f" {run.flag} $TMPDIR/part{i}.md" if run.flag else ""
+                print("   python -m " + shlex.join(
+                    [f"benchmarks.{run.module}",
+                     *[a.format(**fmt) for a in run.args]]) + part)
         return
-    if any(r.data for r in chosen) and not os.environ.get("SKPAPK_DATA"):
-        raise SystemExit("set SKPAPK_DATA to the folder holding MovieLens 100K's "
-                         "u.data (never copy it into the repository).")
-    out = (Path(args.out) if args.out
+    if any(r.data for r in chosen):
+        _check_data()
+    if args.quick and args.out == RESULTS.resolve():
+        run_all.error("--quick writes numbers that mean nothing: not into "
+                     "benchmarks/results/; leave --out out, or give another "
+                     "folder")
+    out = (args.out if args.out is not None
            else Path(tempfile.mkdtemp(prefix="skpapk-bench-")) if args.quick
            else RESULTS)
     out.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,9 @@ and machine written at the top of every result file, the paper's per-split
 user filter and a Markdown table writer.
 """
 
+import argparse
 import datetime
+import math
 import os
 import platform
 import shlex
@@ -17,6 +19,31 @@ import numpy as np
 
 #: The repository root (the folder holding ``benchmarks/``).
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _option_type(convert, ok, expected):
+    """An argparse ``type`` that refuses values outside ``ok`` by name."""
+    def parse(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+    return parse
+
+
+#: Option types of the scripts: counts, seeds, thread counts, step sizes.
+positive_int = _option_type(int, lambda v: v >= 1, "an integer >= 1")
+non_negative_int = _option_type(int, lambda v: v >= 0, "an integer >= 0")
+n_jobs_int = _option_type(int, lambda v: v != 0, "an integer other than 0 "
+                          "(-1: every core)")
+positive_float = _option_type(float, lambda v: math.isfinite(v) and v > 0,
+                              "a finite number > 0")
+non_negative_float = _option_type(float, lambda v: math.isfinite(v) and v >= 0,
+                                  "a finite number >= 0")
+fraction = _option_type(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
 
 
 

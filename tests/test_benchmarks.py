@@ -104,3 +104,113 @@ def test_committed_result_carries_its_current_notes(name):
     assert text.count(mark) == 1
     runs_text = text.split(mark)[0].rstrip("\n")
     assert text == main._with_notes(runs_text, result)
+
+
+def _runner():
+    if not (ROOT / "benchmarks" / "__init__.py").exists():
+        pytest.skip("not run from a clone of the repository")
+    return importlib.import_module("benchmarks.__main__")
+
+
+def test_renote_names_a_missing_file_or_a_repeated_marker(tmp_path, monkeypatch):
+    main = _runner()
+    monkeypatch.setattr(main, "NOTES", tmp_path)
+    result = main.Result("example", ())
+    with pytest.raises(SystemExit, match="no such result file; write it with "
+                                         "run-all --only example --out"):
+        main.renote(result, tmp_path, lambda line: None)
+    mark = main.NOTES_MARK.format(name="example")
+    (tmp_path / "example.md").write_text(f"# runs\n\n{mark}\n\n{mark}\n")
+    with pytest.raises(SystemExit, match="has 2 lines .* where one is written"):
+        main.renote(result, tmp_path, lambda line: None)
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["run-all", "--only", "table2", "--out", ""], "expected a folder"),
+    (["run-all", "--only", "table2", "--out", "FILE"], "is a file; give a folder"),
+    (["renote", "table2", "--out", " "], "expected a folder"),
+    (["run-all", "--quick", "--only", "table2", "--out", "RESULTS"],
+     "not into benchmarks/results/"),
+])
+def test_runner_refuses_output_folders_before_any_run(
+        argv, match, tmp_path, monkeypatch, capsys):
+    # --out "" wrote into the committed benchmarks/results/, a file was a
+    # raw FileExistsError, --quick could overwrite the committed results
+    main = _runner()
+    monkeypatch.setattr(main, "build", lambda *a: pytest.fail("a run started"))
+    (tmp_path / "file").write_text("")
+    argv = [str(tmp_path / "file") if a == "FILE" else str(main.RESULTS)
+            if a == "RESULTS" else a for a in argv]
+    with pytest.raises(SystemExit):
+        main.main(argv)
+    assert match in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["", "missing", "folder"])
+def test_runner_checks_skpapk_data_before_any_run(value, tmp_path, monkeypatch):
+    # a wrong path failed in the first MovieLens run, after hours of others
+    main = _runner()
+    monkeypatch.setattr(main, "build", lambda *a: pytest.fail("a run started"))
+    (tmp_path / "folder").mkdir()
+    monkeypatch.setenv("SKPAPK_DATA", value and str(tmp_path / value))
+    with pytest.raises(SystemExit, match="SKPAPK_DATA.*set it to that file"):
+        main.main(["run-all", "--only", "early_stopping_movielens",
+                   "--out", str(tmp_path / "out")])
+
+
+def test_runner_passes_absolute_paths_to_its_runs(tmp_path, monkeypatch):
+    # the runs work in the repository root: a relative --out or SKPAPK_DATA
+    # sent their files there
+    main = _runner()
+    (tmp_path / "u.data").write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SKPAPK_DATA", ".")
+    seen = []
+    monkeypatch.setattr(main, "build", lambda result, quick, out, log: seen.append(
+        (out, os.environ["SKPAPK_DATA"])))
+    main.main(["run-all", "--only", "early_stopping_movielens", "--out", "rel"])
+    assert seen == [(tmp_path / "rel", str(tmp_path))]
+
+
+def test_list_prints_the_commands_that_run_all_runs(capsys):
+    main = _runner()
+    main.main(["list"])
+    text = capsys.readouterr().out
+    assert "{results}" not in text and "{tmp}" not in text
+    assert ("python -m benchmarks.experiments.reproduce_table2 --n-jobs 1 "
+            "--markdown $TMPDIR/part0.md") in text
+
+
+@pytest.mark.parametrize("module, argv", [
+    ("experiments.reproduce_table2", ["--runs", "0"]),
+    ("experiments.reproduce_figure1", ["--n-iter", "-1", "--csv", "x.csv"]),
+    ("experiments.compare_peers", ["--splits", "0"]),
+    ("timing.bench_metrics", ["--repeat", "0"]),
+    ("timing.bench_metrics", ["--n-groups", "0"]),
+    ("timing.bench_scale", ["--density", "2"]),
+    ("experiments.reproduce_table3_movielens", ["--n-jobs", "0"]),
+    ("experiments.reproduce_table2", ["--eta0", "nan"]),
+])
+def test_scripts_refuse_counts_and_sizes_out_of_range(module, argv, capsys):
+    # --runs 0 ended on "cannot convert float NaN to integer", --repeat 0
+    # printed "inf s" with exit status 0
+    if not (ROOT / "benchmarks" / "__init__.py").exists():
+        pytest.skip("not run from a clone of the repository")
+    script = importlib.import_module(f"benchmarks.{module}")
+    with pytest.raises(SystemExit) as exc:
+        script.main(argv)
+    assert exc.value.code == 2 and "expected " in capsys.readouterr().err
+
+
+def test_figure1_needs_its_csv_path_and_takes_few_epochs(tmp_path):
+    # its default CSV (and PNG) went to the working folder, the repository
+    # root when run as documented; --n-iter under 50 was an IndexError
+    if not (ROOT / "benchmarks" / "__init__.py").exists():
+        pytest.skip("not run from a clone of the repository")
+    script = importlib.import_module("benchmarks.experiments.reproduce_figure1")
+    with pytest.raises(SystemExit):
+        script.main(["--n-iter", "1"])
+    pytest.importorskip("matplotlib")
+    script.main(["--n-iter", "3", "--csv", str(tmp_path / "f.csv"),
+                 "--markdown", str(tmp_path / "f.md")])
+    assert "| 3 |" in (tmp_path / "f.md").read_text()

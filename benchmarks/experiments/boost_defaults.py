@@ -34,6 +34,7 @@ from .._common import (  # noqa: E402
     machine_info,
     markdown_table,
     per_user_papk,
+    positive_int,
     today,
 )
 
@@ -83,7 +84,7 @@ def micro(y, s, g, k):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=positive_int, default=3)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=None,
                         help="write the results (Markdown) to this file")

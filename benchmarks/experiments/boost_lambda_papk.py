@@ -67,6 +67,7 @@ from .._common import (  # noqa: E402
     data_path,
     markdown_table,
     per_user_papk,
+    positive_int,
     study_heading,
     val_test_cells,
 )
@@ -467,7 +468,7 @@ def check(rng, n_users=300):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--splits", type=positive_int, default=3)
     parser.add_argument("--path", default=data_path())
     parser.add_argument("--quick", action="store_true",
                         help="5 trees, two variants (a smoke test)")

@@ -30,6 +30,7 @@ from .._common import (  # noqa: E402
     data_path,
     machine_info,
     markdown_table,
+    positive_int,
     today,
 )
 from .compare_peers import load_split  # noqa: E402
@@ -94,7 +95,7 @@ def _micro(y, s, g, k):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--splits", type=positive_int, default=3)
     parser.add_argument("--path", default=data_path())
     parser.add_argument("--quick", action="store_true",
                         help="5 trees (a smoke test of every row, not a result)")

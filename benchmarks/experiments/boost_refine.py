@@ -35,6 +35,7 @@ from .._common import (
     data_path,
     markdown_table,
     per_user_papk,
+    positive_int,
     study_heading,
     val_test_cells,
 )
@@ -78,7 +79,7 @@ def name(candidate):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--splits", type=positive_int, default=3)
     parser.add_argument("--path", default=data_path())
     parser.add_argument("--quick", action="store_true",
                         help="5 + 2 trees, two refiners (a smoke test)")

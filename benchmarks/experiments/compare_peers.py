@@ -68,6 +68,7 @@ from .._common import (  # noqa: E402
     data_path,
     machine_info,
     markdown_table,
+    positive_int,
     today,
 )
 
@@ -398,7 +399,7 @@ def write_markdown(path, header, report):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--splits", type=positive_int, default=3)
     parser.add_argument("--path", default=data_path())
     parser.add_argument("--only", default=None,
                         help="comma-separated substrings of the method names to run")

@@ -50,6 +50,7 @@ from .._common import (
     command_line,
     data_path,
     machine_info,
+    positive_int,
     today,
 )  # noqa: E402
 
@@ -125,8 +126,8 @@ def summarise(rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", default=data_path())
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--max-iter", type=int, default=200)
+    parser.add_argument("--runs", type=positive_int, default=3)
+    parser.add_argument("--max-iter", type=positive_int, default=200)
     parser.add_argument("--markdown", default=None)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", ConvergenceWarning)

@@ -41,6 +41,7 @@ from .._common import (  # noqa: E402
     data_path,
     machine_info,
     markdown_table,
+    positive_int,
     today,
 )
 from .compare_peers import load_split  # noqa: E402
@@ -114,7 +115,7 @@ def run_split(parts, rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--splits", type=positive_int, default=3)
     parser.add_argument("--path", default=data_path())
     parser.add_argument("--quick", action="store_true",
                         help="two rows only (a smoke test, not a result)")

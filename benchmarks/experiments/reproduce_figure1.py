@@ -40,7 +40,16 @@ from skpapk.datasets import make_margin_data  # noqa: E402
 from skpapk.losses import SURROGATES, surrogate_loss  # noqa: E402
 from skpapk.metrics import papk_score  # noqa: E402
 
-from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import (  # noqa: E402
+    command_line,
+    machine_info,
+    markdown_table,
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    today,
+)
 
 #: condition -> (surrogate optimised, panel of the paper's Figure 1)
 CONDITIONS = {
@@ -109,18 +118,20 @@ def plot(rows, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-iter", type=int, default=500,
+    parser.add_argument("--n-iter", type=positive_int, default=500,
                         help="epochs (the authors' script runs 151)")
-    parser.add_argument("--eta0", type=float, nargs=3, default=[0.01, 0.01, 0.01],
+    parser.add_argument("--eta0", type=positive_float, nargs=3,
+                        default=[0.01, 0.01, 0.01],
                         metavar=("STRONG", "BETA", "MODERATE"),
                         help="step sizes per condition (the authors' script "
                              "uses 2 for max and 3 for avg and TS on min-max "
                              "scaled features; on these raw features such "
                              "steps reach the end in one epoch)")
-    parser.add_argument("--alpha", type=float, default=1e-3)
-    parser.add_argument("--k", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--csv", default="figure1_surrogates.csv")
+    parser.add_argument("--alpha", type=non_negative_float, default=1e-3)
+    parser.add_argument("--k", type=positive_int, default=30)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--csv", required=True,
+                        help="where to write every iteration's surrogates (CSV)")
     parser.add_argument("--png", default=None,
                         help="PNG path (default: the CSV path with .png)")
     parser.add_argument("--markdown", default=None,
@@ -143,8 +154,9 @@ def main(argv=None):
     table = []
     for condition, eta0 in zip(CONDITIONS, args.eta0):
         part = [r for r in rows if r["condition"] == condition]
-        half = part[len(part) // 2]
-        for r in (part[0], part[10], part[50], half, part[-1]):
+        shown = sorted({i for i in (0, 10, 50, len(part) // 2, len(part) - 1)
+                        if i < len(part)})  # --n-iter may be below 50
+        for r in (part[i] for i in shown):
             table.append([CONDITIONS[condition][1], condition, r["optimised"],
                           r["iteration"]] + [f"{r[n]:.4f}" for n in SURROGATE_NAMES]
                          + [f"{r['papk_risk']:.4f}"])

@@ -44,7 +44,17 @@ from skpapk import PApKAvgRanker, PAUCRanker, PrecAtKRanker  # noqa: E402
 from skpapk.datasets import make_papk_simulation  # noqa: E402
 from skpapk.metrics import auc_at_k_score, precision_at_k_score  # noqa: E402
 
-from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import (  # noqa: E402
+    command_line,
+    machine_info,
+    markdown_table,
+    n_jobs_int,
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    today,
+)
 
 #: case -> (n_pos, n_neg, k, baseline class, baseline label)
 CASES = {
@@ -118,15 +128,15 @@ def fmt(row):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=300)
-    parser.add_argument("--eta0", type=float, default=1.0)
-    parser.add_argument("--alpha", type=float, default=0.0)
-    parser.add_argument("--max-iter", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--runs", type=positive_int, default=300)
+    parser.add_argument("--eta0", type=positive_float, default=1.0)
+    parser.add_argument("--alpha", type=non_negative_float, default=0.0)
+    parser.add_argument("--max-iter", type=positive_int, default=1000)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--init", choices=["zero", "random"], default="zero",
                         help="w_0: 0, or N(0, I) drawn per run and shared by "
                              "both methods (as the authors' other scripts)")
-    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--n-jobs", type=n_jobs_int, default=2)
     parser.add_argument("--markdown", default=None,
                         help="write the tables (command, date, machine) here")
     args = parser.parse_args(argv)

@@ -85,7 +85,10 @@ from .._common import (  # noqa: E402
     data_path,
     machine_info,
     markdown_table,
+    n_jobs_int,
+    non_negative_int,
     paper_user_mask,
+    positive_int,
     today,
 )
 
@@ -431,13 +434,15 @@ def main(argv=None):
     parser.add_argument("--path", default=data_path(),
                         help="u.data of MovieLens 100K (default: SKPAPK_DATA / "
                              "the scikit-learn data home / download)")
-    parser.add_argument("--runs", type=int, default=5, help="number of random splits")
-    parser.add_argument("--seed", type=int, default=0, help="split seed of run 0")
-    parser.add_argument("--k", type=int, nargs="+", default=list(KS))
+    parser.add_argument("--runs", type=positive_int, default=5,
+                        help="number of random splits")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="split seed of run 0")
+    parser.add_argument("--k", type=positive_int, nargs="+", default=list(KS))
     parser.add_argument("--methods", nargs="+", default=list(METHODS),
                         choices=list(METHODS))
     parser.add_argument("--grid", choices=list(GRIDS), default="paper")
-    parser.add_argument("--max-iter", type=int, default=200,
+    parser.add_argument("--max-iter", type=positive_int, default=200,
                         help="maximum epochs per fit (the rankers stop earlier "
                              "on tol; the authors' scripts run 61 to 201)")
     parser.add_argument("--tol", default="default",
@@ -468,7 +473,7 @@ def main(argv=None):
     parser.add_argument("--nmf-seed", choices=["fixed", "per-run"], default="fixed",
                         help="NMF random_state of the features: --seed for every run, "
                              "or the run's seed (features drawn again per run)")
-    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--n-jobs", type=n_jobs_int, default=2)
     parser.add_argument("--csv", default=None,
                         help="write every fit (one row per grid cell) here; with "
                              "--append, keep the rows of the other methods")

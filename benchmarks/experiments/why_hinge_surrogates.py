@@ -50,7 +50,7 @@ from skpapk.losses import SURROGATES, surrogate_loss
 from skpapk.metrics import expected_papk_score, papk_score
 from skpapk.model_selection import within_group_split
 
-from .._common import command_line, data_path, machine_info, today
+from .._common import command_line, data_path, machine_info, non_negative_int, today
 
 HINGES = ("avg", "max", "ts", "ramp", "pauc")
 
@@ -707,8 +707,8 @@ def preck(train, test, rng):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", default=data_path())
-    parser.add_argument("--seed", type=int, default=0, help="split seed")
-    parser.add_argument("--nmf-seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="split seed")
+    parser.add_argument("--nmf-seed", type=non_negative_int, default=0)
     parser.add_argument(
         "--lp",
         type=int,

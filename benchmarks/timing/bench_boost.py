@@ -47,7 +47,7 @@ import numpy as np
 
 from skpapk import _defaults
 
-from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import command_line, machine_info, markdown_table, positive_int, today  # noqa: E402
 
 #: The boosted ranker's default trees, for every model.
 TREES = dict(n_estimators=_defaults.BOOST_N_ESTIMATORS,
@@ -304,7 +304,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="every part on small data, nothing written")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=positive_int, default=3)
     parser.add_argument("--parts", nargs="+", choices=list(PARTS),
                         default=list(PARTS))
     parser.add_argument("--out", default=None,

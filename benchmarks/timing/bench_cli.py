@@ -39,7 +39,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._common import command_line, machine_info, today  # noqa: E402
+from .._common import command_line, machine_info, non_negative_int, positive_int, today  # noqa: E402
 
 SKPAPK = [sys.executable, "-m", "skpapk"]
 
@@ -81,16 +81,17 @@ def measure_rss(command, cwd):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--features", type=int, default=20)
-    parser.add_argument("--users", type=int, default=10_000)
+    parser.add_argument("--rows", type=positive_int, default=1_000_000)
+    parser.add_argument("--features", type=positive_int, default=20)
+    parser.add_argument("--users", type=positive_int, default=10_000)
     parser.add_argument("--csv", default=None,
                         help="reuse this generated file (made if missing)")
     parser.add_argument("--compare", action="store_true",
                         help="also time skpapk compare on the file (minutes)")
-    parser.add_argument("--default-compare", type=int, default=0, metavar="N",
+    parser.add_argument("--default-compare", type=non_negative_int, default=0,
+                        metavar="N",
                         help="also time 'skpapk compare' with no option N times")
-    parser.add_argument("--repeat", type=int, default=5, metavar="N",
+    parser.add_argument("--repeat", type=positive_int, default=5, metavar="N",
                         help="runs of read_csv and of score (alternately)")
     parser.add_argument("--out", default=None, help="write the results (Markdown)")
     args = parser.parse_args()

@@ -45,7 +45,7 @@ import warnings  # noqa: E402
 import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
-from .._common import command_line, machine_info, markdown_table, today  # noqa: E402
+from .._common import command_line, machine_info, markdown_table, positive_int, today  # noqa: E402
 
 #: (label, class name, parameters) of the rankers timed
 RANKERS = [
@@ -256,12 +256,12 @@ def epoch_components(n_rows, n_users, n_features, repeat=3):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", type=int, default=10_000_000)
-    parser.add_argument("--features", type=int, default=50)
-    parser.add_argument("--users", type=int, default=100_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--partitions", type=int, default=40)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--rows", type=positive_int, default=10_000_000)
+    parser.add_argument("--features", type=positive_int, default=50)
+    parser.add_argument("--users", type=positive_int, default=100_000)
+    parser.add_argument("--workers", type=positive_int, default=2)
+    parser.add_argument("--partitions", type=positive_int, default=40)
+    parser.add_argument("--epochs", type=positive_int, default=5)
     parser.add_argument("--no-in-memory", action="store_true")
     parser.add_argument(
         "--worker-mmap-threshold", type=int, default=None,

@@ -30,7 +30,7 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker
 from skpapk.losses import SURROGATES
 
-from .._common import header
+from .._common import header, positive_int
 
 SCALES = {
     "movielens": dict(n_samples=41_662, n_features=90, n_groups=591, pos_rate=0.2),
@@ -160,10 +160,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=["movielens", "behance", "both"],
                         default="both")
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--naive-repeats", type=int, default=1)
-    parser.add_argument("-k", type=int, default=10)
+    parser.add_argument("--epochs", type=positive_int, default=20)
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument("--naive-repeats", type=positive_int, default=1)
+    parser.add_argument("-k", type=positive_int, default=10)
     args = parser.parse_args()
     warnings.simplefilter("ignore", ConvergenceWarning)
     scales = ["movielens", "behance"] if args.scale == "both" else [args.scale]

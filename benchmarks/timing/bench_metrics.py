@@ -18,7 +18,7 @@ import numpy as np
 
 from skpapk.metrics import papk_score
 
-from .._common import header
+from .._common import header, non_negative_int, positive_int
 
 
 def best_times(funcs, repeat):
@@ -35,15 +35,15 @@ def best_times(funcs, repeat):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-rows", type=int, default=1_000_000)
-    parser.add_argument("--n-groups", type=int, default=10_000)
-    parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--n-rows", type=positive_int, default=1_000_000)
+    parser.add_argument("--n-groups", type=positive_int, default=10_000)
+    parser.add_argument("--k", type=positive_int, default=10)
+    parser.add_argument("--repeat", type=positive_int, default=5)
     parser.add_argument("--ties", choices=["random", "half", "error"],
                         default="random")
     parser.add_argument("--decimals", type=int, default=None,
                         help="round the scores to this many decimals (ties)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)

@@ -40,7 +40,7 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker
 from skpapk.metrics import expected_papk_score
 
-from .._common import header
+from .._common import fraction, header, non_negative_float, positive_float, positive_int
 
 
 def make_data(n_rows, n_features, group_size, *, density=None, seed=0):
@@ -116,17 +116,17 @@ def bench_partial_fit(X, y, groups, test, args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-rows", type=float, default=1e6)
-    parser.add_argument("--n-features", type=int, default=100)
-    parser.add_argument("--density", type=float, default=0.01)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--chunks", type=int, default=10)
-    parser.add_argument("--passes", type=int, default=1)
-    parser.add_argument("--group-size", type=int, default=200)
+    parser.add_argument("--n-rows", type=positive_float, default=1e6)
+    parser.add_argument("--n-features", type=positive_int, default=100)
+    parser.add_argument("--density", type=fraction, default=0.01)
+    parser.add_argument("--epochs", type=positive_int, default=5)
+    parser.add_argument("--chunks", type=positive_int, default=10)
+    parser.add_argument("--passes", type=positive_int, default=1)
+    parser.add_argument("--group-size", type=positive_int, default=200)
     parser.add_argument("--surrogate", default="avg")
-    parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--eta0", type=float, default=0.1)
-    parser.add_argument("--alpha", type=float, default=1e-3)
+    parser.add_argument("--k", type=positive_int, default=10)
+    parser.add_argument("--eta0", type=positive_float, default=0.1)
+    parser.add_argument("--alpha", type=non_negative_float, default=1e-3)
     args = parser.parse_args(argv)
     n_rows = int(args.n_rows)
     n_test = max(n_rows // 10, 2 * args.group_size)
