@@ -72,6 +72,10 @@ def _as_udata(candidate, origin):
     p = Path(candidate).expanduser()
     if p.is_dir():
         p = p / "u.data"
+    if p.exists() and not p.is_file():
+        raise ValueError(f"{str(p)!r} (from {origin}) is not a regular file "
+                         f"(a folder, pipe or device); give MovieLens 100K's "
+                         f"u.data or the folder holding it.")
     if not p.is_file():
         raise FileNotFoundError(
             f"MovieLens 100K u.data not found at {str(p)!r} (from {origin}). "
@@ -352,7 +356,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         ``06416e59...dca490``). Set False to load a sample or modified file
         in the same format.
     n_components : int, default=30
-        Number of NMF factors.
+        Number of NMF factors, at most the number of users and of items.
     max_iter : int, default=1000
         Maximum number of NMF iterations. With the defaults the NMF runs all
         of them (its loss still falls by more than ``tol`` per iteration;
@@ -428,16 +432,18 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     max_iter = _check_int(max_iter, "max_iter", 1)
     n_first = _check_int(n_first, "n_first", 1)
     min_rows = _check_int(min_rows, "min_rows", 1)
-    if (isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real)
-            or not tol >= 0):
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real):
+        raise TypeError(f"tol must be a number >= 0, got {tol!r}.")
+    if not tol >= 0:
         raise ValueError(f"tol must be a number >= 0, got {tol!r}.")
     if not isinstance(nmf_init, str) or nmf_init not in _NMF_INITS:
         raise ValueError(f"nmf_init must be one of {_NMF_INITS}, got {nmf_init!r}.")
     for name, value in (("download", download), ("check_sha256", check_sha256)):
         if not isinstance(value, (bool, np.bool_)):  # "no" would be true
             raise TypeError(f"{name} must be True or False, got {value!r}.")
-    if (isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real)
-            or not 0 < timeout <= _MAX_TIMEOUT):  # socket's limit: time_t
+    if isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real):
+        raise TypeError(f"timeout must be a number of seconds, got {timeout!r}.")
+    if not 0 < timeout <= _MAX_TIMEOUT:  # socket's limit: time_t
         raise ValueError(f"timeout must be a number of seconds > 0 and at most "
                          f"{_MAX_TIMEOUT:g} (a year), got {timeout!r}.")
     if path is not None and (not isinstance(path, (str, os.PathLike))
@@ -445,6 +451,11 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         raise (ValueError if isinstance(path, str) else TypeError)(
             f"path must be the u.data file or its folder (a str or a path), or "
             f"None to look it up, got {path!r}.")
+    if data_home is not None and (not isinstance(data_home, (str, os.PathLike))
+                                  or not os.fspath(data_home)):
+        raise (ValueError if isinstance(data_home, str) else TypeError)(
+            f"data_home must be a folder (a str or a path), or None for "
+            f"scikit-learn's data folder, got {data_home!r}.")
 
     file = _resolve_path(path, data_home, download, timeout)
     if check_sha256:
@@ -472,6 +483,12 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     # 2. rating matrix of the first ratings, masked NMF
     item_ids, head_item_codes = np.unique(ratings[head, 1], return_inverse=True)
     head_user_codes = user_codes[head]
+    if n_components > min(user_ids.shape[0], item_ids.shape[0]):
+        raise ValueError(
+            f"n_components={n_components} exceeds the {user_ids.shape[0]} users "
+            f"or the {item_ids.shape[0]} items rated in their first n_first="
+            f"{n_first} ratings of {file}; use n_components <= "
+            f"{min(user_ids.shape[0], item_ids.shape[0])}.")
     U, V, losses = _masked_nmf(
         head_user_codes, head_item_codes.reshape(-1), ratings[head, 2],
         (user_ids.shape[0], item_ids.shape[0]), n_components,

@@ -231,8 +231,10 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     defaults), each negative is drawn from that same conditional law
     directly: its component along ``w`` from the truncated normal, the
     orthogonal part from the untruncated normal (independent for an isotropic
-    Gaussian). The bound used is ``t`` minus ``1e-9 * (1 + |t|)``, so the
-    returned data satisfies the condition exactly in floating point. The
+    Gaussian). The bound used is ``t`` minus ``1e-9 * (1 + |t|)``, and a
+    negative whose score ``w @ x`` could round above it (features far from
+    0, ``neg_mean=1e8``) is moved along ``w`` below it, so the returned data
+    satisfies the condition exactly in floating point. The
     paper's Figure 1 uses the defaults: ``d = 5``, ``w = 1_d``, ``k = 30``,
     margin 1, 250 positives from ``N(0, I)`` and 2000 negatives from
     ``N(0.5 * 1_d, I)``.
@@ -328,8 +330,9 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     _check_rows(n_pos + n_neg, f"n_pos and n_neg ask for {n_pos + n_neg} rows "
                 f"in all", n_features, "lower n_pos or n_neg")
     beta = min(check_k(k), n_pos)
-    if (isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real)
-            or not np.isfinite(margin) or margin < 0):
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
+        raise TypeError(f"margin must be a finite number >= 0, got {margin!r}.")
+    if not np.isfinite(margin) or margin < 0:
         raise ValueError(f"margin must be a finite number >= 0, got {margin!r}.")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):
         if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
@@ -367,6 +370,18 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     X_neg = Z + np.outer(t / norm2, w)
     if not np.isfinite(X_neg).all():  # the far tail is beyond float64
         raise beyond_float64("some came out infinite")
+    # the projection's rounding grows with the features' size (neg_mean=1e8:
+    # 1e-7): a row whose score may round above the bound, in any order of
+    # the sum (its error is below n_features * eps * |x| @ |w|), moves along w
+    for _ in range(8):
+        slack = 4 * n_features * np.finfo(np.float64).eps * (np.abs(X_neg) @ np.abs(w))
+        excess = X_neg @ w - threshold + slack
+        over = excess > 0
+        if not over.any():
+            break
+        X_neg[over] -= np.outer(2 * excess[over] / norm2, w)
+    else:  # pragma: no cover - each pass halves the excess at least
+        raise beyond_float64("their scores round above the bound")
 
     X = np.concatenate([X_pos, X_neg])
     y = np.concatenate([np.ones(n_pos, dtype=np.int64),

@@ -6,6 +6,7 @@ redistribution, and tests must not need it or the network).
 
 import hashlib
 import io
+import os
 import urllib.error
 import zipfile
 
@@ -290,14 +291,18 @@ def test_a_path_that_is_no_path_is_refused(path, error, tmp_path, monkeypatch):
         ({"n_first": 0}, ValueError),
         ({"min_rows": True}, TypeError),
         ({"tol": -1.0}, ValueError),
-        ({"tol": True}, ValueError),  # as timeout=True
-        ({"tol": np.True_}, ValueError),
-        ({"timeout": True}, ValueError),
+        ({"tol": True}, TypeError),  # as timeout=True
+        ({"tol": np.True_}, TypeError),
+        ({"tol": "a"}, TypeError),
+        ({"tol": float("nan")}, ValueError),
+        ({"timeout": True}, TypeError),
         ({"nmf_init": "nndsvd"}, ValueError),
         ({"nmf_init": None}, ValueError),
+        ({"data_home": 123}, TypeError),
+        ({"data_home": ""}, ValueError),
         ({"download": "no"}, TypeError),
         ({"check_sha256": "no"}, TypeError),
-        ({"timeout": "x"}, ValueError),
+        ({"timeout": "x"}, TypeError),
         ({"timeout": 0}, ValueError),
         ({"timeout": float("inf")}, ValueError),  # socket's OverflowError
         ({"timeout": 1e300}, ValueError),
@@ -382,3 +387,26 @@ def test_nmf_init_changes_the_features_not_the_rows(udata):
     assert not np.allclose(a.data, b.data)
     assert np.all(b.data >= 0)
     assert b.n_nmf_iter >= 1
+
+
+def test_n_components_beyond_the_users_or_items_is_named(udata):
+    # 10**12 ended on numpy's raw MemoryError
+    path, rows = udata
+    n_users = len({r[0] for r in rows})
+    with pytest.raises(ValueError, match=rf"^n_components=\d+ exceeds the "
+                                         rf"{n_users} users .* use n_components"):
+        load_movielens_100k(path, **{**SMALL, "n_components": 10**12})
+
+
+@pytest.mark.parametrize("kind", ["folder named u.data", "device"])
+def test_a_path_that_is_not_a_regular_file_is_named(kind, tmp_path):
+    # "/dev/null" was "u.data not found at '/dev/null'"
+    if kind == "device":
+        if not os.path.exists(os.devnull) or os.name != "posix":
+            pytest.skip("no POSIX null device")
+        path = os.devnull
+    else:
+        (tmp_path / "u.data" / "u.data").mkdir(parents=True)
+        path = tmp_path / "u.data"
+    with pytest.raises(ValueError, match="is not a regular file"):
+        load_movielens_100k(path, **SMALL)

@@ -193,6 +193,25 @@ def test_margin_data_property(condition, n_pos, k, margin, seed):
     assert _BRUTE[condition](s[y == 1], s[y == 0], min(k, n_pos), margin)
 
 
+@pytest.mark.parametrize("condition", ["beta", "moderate_beta", "strong_beta"])
+@pytest.mark.parametrize("neg_mean", [1e8, -1e10, 1e12])
+@pytest.mark.parametrize("seed", range(5))
+def test_margin_data_holds_with_features_far_from_zero(condition, neg_mean, seed):
+    # the projection's rounding (1e-7 at neg_mean=1e8) outgrew the gap kept
+    # below the bound: 16 of 20 seeds broke the strong margin
+    w = np.array([1.0, 1.0, 1.0, 1.0, 1.0])
+    X, y, _ = make_margin_data(condition, w, n_pos=30, n_neg=200, k=5,
+                               neg_mean=neg_mean, random_state=seed)
+    for s in (X @ w, X[:, ::-1] @ w[::-1], (X * w).sum(axis=1)):  # any order
+        if condition == "strong_beta":  # Def. 5 for every beta: no subsets
+            assert s[y == 1].min() - s[y == 0].max() >= 1.0
+        else:
+            top = np.sort(s[y == 1])[::-1]
+            bound = (top[-5:].mean() - 1.0 if condition == "beta"
+                     else min(top[-1], top[4] - 1.0))
+            assert s[y == 0].max() <= bound
+
+
 def test_margin_data_figure1_defaults():
     for condition in ["beta", "moderate_beta", "strong_beta"]:
         X, y, groups = make_margin_data(condition, random_state=0)
@@ -247,7 +266,8 @@ def test_margin_data_reproducible_and_shuffle():
         (("beta", [[1.0]]), {}, ValueError, "1-d"),
         (("beta", [1.0, 2.0]), {"n_features": 3}, ValueError, "n_features"),
         (("beta",), {"margin": -1.0}, ValueError, "margin"),
-        (("beta",), {"margin": True}, ValueError, "margin"),
+        (("beta",), {"margin": True}, TypeError, "margin"),
+        (("beta",), {"margin": "1"}, TypeError, "margin"),
         (("beta", "abc"), {}, TypeError, "w must be a vector of real numbers"),
         (("beta", [True, False]), {}, TypeError,
          r"w must be a vector of real numbers .* got True/False"),
