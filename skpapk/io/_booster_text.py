@@ -7,7 +7,9 @@ bounds checks. A model file is user input, so its booster text must have the
 layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
 one tree per iteration (numeric and categorical splits, no linear trees),
 each tree's children forming one binary tree over its leaves, each
-categorical split pointing at its own category bitset, every number finite.
+categorical split pointing at its own category bitset, every number finite
+but a split's ``threshold`` (``inf`` where LightGBM sends the missing values
+one way and every number the other).
 """
 
 import re
@@ -39,6 +41,9 @@ _INT = re.compile(r"-?[0-9]{1,10}")
 #: A word of a category bitset (LightGBM's uint32).
 _WORD = re.compile(r"[0-9]{1,10}")
 _FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
+#: A split's threshold may be infinite: LightGBM's split of the missing
+#: values from every number (a feature with NaN) has ``threshold=inf``.
+_INFINITE = ("inf", "-inf")
 
 
 #: A feature's ``feature_infos`` entry: ``none`` (one value), ``[min:max]``
@@ -53,10 +58,12 @@ def _numbers(text, count, key, integer):
     if len(values) != count:
         raise ValueError(f"{key} holds {len(values)} values, not {count}")
     pattern = _INT if integer else _FLOAT
-    if not all(pattern.fullmatch(v) for v in values):
+    infinite = _INFINITE if key == "threshold" else ()
+    if not all(pattern.fullmatch(v) or v in infinite for v in values):
         raise ValueError(f"{key} holds a value that is not a number")
     parsed = [int(v) if integer else float(v) for v in values]
-    if not all(abs(v) < (2**31 if integer else float("inf")) for v in parsed):
+    if not all(abs(v) < (2**31 if integer else float("inf")) or text in infinite
+               for v, text in zip(parsed, values)):
         raise ValueError(f"{key} holds a value out of range")
     return parsed
 

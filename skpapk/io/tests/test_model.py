@@ -588,6 +588,34 @@ def test_booster_text_edited_trees_are_refused(booster_texts, name, edit,
         check_booster_text(_first_tree(text, *edit), 3)
 
 
+def test_booster_that_splits_missing_values_apart_is_saved(tmp_path):
+    # LightGBM writes threshold=inf for "missing or not": save_ranker refused
+    # such a model ("threshold holds a value that is not a number")
+    from skpapk import PApKBoostRanker
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(600) < 0.3).astype(int)
+    X = rng.normal(size=(600, 2))
+    X[y == 1, 0] = np.nan  # missing values mark the relevant rows
+    ranker = PApKBoostRanker(k=5, n_estimators=5).fit(
+        X, y, groups=np.repeat(np.arange(20), 30))
+    text = ranker.booster_.model_to_string()
+    assert "threshold=inf " in text
+    save_ranker(ranker, tmp_path / "m.json")
+    np.testing.assert_array_equal(
+        load_ranker(tmp_path / "m.json").decision_function(X), ranker.predict(X))
+    # only a split's threshold may be infinite
+    tree = text.split("Tree=0\n")[1].split("\n\n\n")[0].split("\n")
+    for key in ("threshold", "split_gain", "leaf_value"):
+        values = next(x for x in tree if x.startswith(key + "=")).split("=")[1]
+        edited = _first_tree(text, key, "-inf " + values.partition(" ")[2])
+        if key == "threshold":
+            assert check_booster_text(edited, 2) == 5
+        else:
+            with pytest.raises(ValueError, match=f"{key} holds a value that is not"):
+                check_booster_text(edited, 2)
+
+
 def test_saved_model_warns_without_groups_as_the_ranker_did(tmp_path, data):
     from skpapk.exceptions import MissingGroupsWarning
 
