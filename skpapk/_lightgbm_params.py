@@ -33,6 +33,9 @@ _BOOSTING_ALIASES = ("boosting_type", "boosting", "boost")
 #: reach it through ``**kwargs``; its other two, ``early_stopping`` and
 #: ``n_iter_no_change``, are the ranker's own parameters.
 _EARLY_STOPPING_ROUND_ALIASES = ("early_stopping_round", "early_stopping_rounds")
+#: LightGBM's settings of its own early stopping, which the ranker refuses.
+_LIGHTGBM_EARLY_STOPPING = (*_EARLY_STOPPING_ROUND_ALIASES,
+                            "early_stopping_min_delta", "first_metric_only")
 
 
 def _aliases(name):
@@ -186,12 +189,20 @@ def refuse_fit_keywords(ranker, lgb, keywords, arguments):
             lgb.LGBMRanker.fit).parameters:
         problem = (f"an argument of LGBMRanker.fit that it does not take; "
                    f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
+    elif key in _LIGHTGBM_EARLY_STOPPING:  # LightGBM's, not the ranker's
+        problem = (f"a setting of LightGBM's own early stopping, which {name} "
+                   f"does not use; it stops on the validation micro-pAp@k: "
+                   f"{name}(early_stopping=True, n_iter_no_change=ROUNDS, "
+                   f"tol=MIN_DELTA)")
     elif key in set().union(*(_alias_groups() or ()), inspect.signature(
             lgb.LGBMModel.__init__).parameters) - {"self", "kwargs"}:
-        # an alias of one of the ranker's own parameters: that one's name
-        own = next((param for param in ranker.get_params(deep=False)
-                    if key in _aliases(param)), key)
-        problem = (f"a LightGBM parameter: give it to the constructor "
+        # one of the ranker's own parameters, or an alias of one: its name
+        # (LightGBM's early_stopping and n_iter_no_change are the ranker's)
+        own_names = ranker.get_params(deep=False)
+        own = key if key in own_names else next(
+            (param for param in own_names if key in _aliases(param)), key)
+        problem = (f"{'its' if key in own_names else 'a LightGBM'} parameter: "
+                   f"give it to the constructor "
                    f"{f'as {own} ' if own != key else ''}"
                    f"({name}({own}={shown})) or to set_params")
     else:

@@ -1428,6 +1428,31 @@ def test_other_keywords_given_to_fit_are_refused():
     assert not hasattr(ranker, "booster_")
 
 
+@pytest.mark.parametrize("key, value, advice", [
+    # the ranker's own names (LightGBM's aliases of early_stopping_round)
+    # were renamed to each other: early_stopping=10, n_iter_no_change=True
+    ("early_stopping", True, r"its parameter: give it to the constructor "
+                             r"\(PApKBoostRanker\(early_stopping=True\)\)"),
+    ("n_iter_no_change", 3, r"its parameter: give it to the constructor "
+                            r"\(PApKBoostRanker\(n_iter_no_change=3\)\)"),
+    # LightGBM's own early stopping, which the constructor refuses
+    ("early_stopping_rounds", 10, r"a setting of LightGBM's own early "
+                                  r"stopping, .* PApKBoostRanker\(early_"
+                                  r"stopping=True, n_iter_no_change=ROUNDS"),
+    ("early_stopping_round", 10, "a setting of LightGBM's own early stopping"),
+    ("first_metric_only", True, "a setting of LightGBM's own early stopping"),
+    ("early_stopping_min_delta", 0.1, r".*tol=MIN_DELTA\)\.$"),
+])
+def test_early_stopping_keywords_given_to_fit_get_advice_that_works(
+        key, value, advice):
+    X, y, g = make_data(22)
+    ranker = PApKBoostRanker(k=3, **SMALL)
+    with pytest.raises(TypeError, match=rf"fit got {key}={value}, {advice}"):
+        ranker.fit(X, y, groups=g, **{key: value})
+    if key in ranker.get_params():  # the advice, followed, fits
+        ranker.set_params(**{key: value}).fit(X, y, groups=g)
+
+
 def test_fits_signature_is_what_metadata_routing_reads():
     # the keywords refused by fit are not metadata to route
     X, y, g = make_data(23, n_groups=30)
