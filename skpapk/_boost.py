@@ -227,7 +227,9 @@ class PApKBoostRanker(BaseRanker):
         after every round, stop when it has not reached its best plus
         ``tol`` for ``n_iter_no_change`` rounds and predict with the best
         round's trees. ``"auto"``: on when there are more than 10,000 rows,
-        as :class:`~sklearn.ensemble.HistGradientBoostingClassifier` does.
+        as :class:`~sklearn.ensemble.HistGradientBoostingClassifier` does,
+        but off (with a warning) where the held-out rows would leave no
+        user with both labels in training or in validation.
         Off by default: with few held-out rows per user the validation
         micro-pAp@k is noisy, and an early lucky round can stop the
         training (on MovieLens 100K, one seed in eight stopped at round 4
@@ -825,10 +827,24 @@ class PApKBoostRanker(BaseRanker):
             X.shape[0], validation=given is not None)
         rng = check_random_state(self.random_state)
         if early_stopping and given is None:
-            train, val = _early_stopping_rows(y_pos, codes, n_groups,
-                                              self.validation_fraction, rng)
-            self.n_groups_skipped_ = n_undefined_groups(
-                y_pos[train], codes[train], n_groups)
+            auto = isinstance(self.early_stopping, str)
+            rows = _early_stopping_rows(y_pos, codes, n_groups,
+                                        self.validation_fraction, rng,
+                                        required=not auto)
+            if rows is None:  # "auto": off where the split leaves nothing
+                early_stopping = False
+                warnings.warn(
+                    f"early_stopping='auto' is off for this fit: holding out "
+                    f"validation_fraction={self.validation_fraction} of every "
+                    f"user's rows leaves no user with both a relevant and an "
+                    f"irrelevant row in the training or the validation part; "
+                    f"set early_stopping=False to train without it (and no "
+                    f"warning), or give validation rows (X_val, y_val, "
+                    f"groups_val).", UserWarning, stacklevel=_stacklevel())
+            else:
+                train, val = rows
+                self.n_groups_skipped_ = n_undefined_groups(
+                    y_pos[train], codes[train], n_groups)
         seed = self._lightgbm_seed(rng)
         # LightGBM wants each group's rows together: one index selects the
         # training rows and sorts them by group (no copy when every row
@@ -1026,9 +1042,12 @@ class PApKBoostRanker(BaseRanker):
             NaN: a missing value, and ``category`` columns coded by the
             categories of the fit, as in :meth:`fit`.
         raw_score : bool, default=True
-            A ranker's scores are raw scores, as ``LGBMRanker.predict``'s
-            (no link function, also with ``objective="binary"``): ``False``
-            raises a ``ValueError``.
+            The scores are raw scores (no link function), with every
+            objective: ``False`` raises a ``ValueError``. Unlike
+            ``LGBMRanker.predict``, whose default ``raw_score=False`` turns
+            the scores of ``objective="binary"`` into probabilities (the
+            order is the same); ``scipy.special.expit`` of these scores
+            gives them.
         start_iteration : int, default=0
             First tree used.
         num_iteration : int or None, default=None

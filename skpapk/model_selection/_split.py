@@ -380,23 +380,30 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
 
 
 def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
-                         random_state):
+                         random_state, *, required=True):
     """Training and validation rows of a ranker's ``early_stopping``.
 
     ``validation_fraction`` of every group's relevant and of its irrelevant
     rows go to validation (:func:`within_group_split`); both parts must keep
     a group with both labels, else a ``ValueError`` says how to fix
-    ``validation_fraction``.
+    ``validation_fraction`` (``required=False``: None is returned instead).
 
     Returns
     -------
-    train, val : ndarray of intp
+    rows : tuple of ndarray of intp, or None
+        ``(train, val)``.
     """
     train, val = _held_out_split(y_pos, codes, validation_fraction, random_state)
-    _check_early_stopping_split(
-        validation_fraction,
-        defined_groups(y_pos[train], codes[train], n_groups).any(),
-        defined_groups(y_pos[val], codes[val], n_groups).any())
+    n_train = defined_groups(y_pos[train], codes[train], n_groups).any()
+    n_val = defined_groups(y_pos[val], codes[val], n_groups).any()
+    if not required and not (n_train and n_val):
+        return None
+    # a split that no fraction can make: every group has at most one row of
+    # one label, which goes to one part
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    _check_early_stopping_split(validation_fraction, n_train, n_val,
+                                possible=bool(np.any((n_pos >= 2) & (n_neg >= 2))))
     return train, val
 
 
@@ -408,10 +415,19 @@ def _held_out_split(y_pos, codes, fraction, random_state):
 
 
 def _check_early_stopping_split(validation_fraction, n_train, n_val, *,
-                                where=""):
+                                where="", possible=True):
     """Raise unless the training and the validation rows of early stopping
     both have a group with both labels (``n_train`` and ``n_val`` such
-    groups); ``where`` follows "row" in the message."""
+    groups); ``where`` follows "row" in the message; ``possible``: whether
+    some group has two rows of each label, without which no fraction works."""
+    if not (n_train and n_val) and not possible:
+        raise ValueError(
+            f"early stopping needs a group with both a relevant and an "
+            f"irrelevant row in its training and in its validation rows, but "
+            f"every group has at most one relevant or one irrelevant row"
+            f"{where}, so no validation_fraction can hold out both labels and "
+            f"keep them; set early_stopping=False, or give validation rows "
+            f"(X_val, y_val and groups_val).")
     for part, n_defined, fix in (("validation", n_val, "raise"),
                                  ("training", n_train, "lower")):
         if not n_defined:

@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
-from skpapk import PApKBoostRanker
+from skpapk import PApKBoostRanker, PApKRanker
 from skpapk._lightgbm_params import _aliases
 from skpapk.exceptions import MissingGroupsWarning
 from skpapk.losses import LightGBMObjective, _smooth, get_surrogate
@@ -1323,6 +1323,28 @@ def test_early_stopping_auto_turns_on_above_10000_rows():
     no = PApKBoostRanker(k=5, n_estimators=3, early_stopping=False).fit(X, y, groups=g)
     assert no.validation_scores_ is None
     assert no.best_iteration_ == no.n_iter_ == 3
+
+
+def test_early_stopping_auto_is_off_where_no_split_can_hold_out_both_labels():
+    # one relevant row per user: "auto" turned on above 10,000 rows and the
+    # fit failed, naming early_stopping=True and validation_fraction
+    rng = np.random.default_rng(0)
+    g = np.repeat(np.arange(3400), 3)
+    y = np.tile([1, 0, 0], 3400)
+    X = rng.normal(size=(g.size, 3)) + y[:, None]
+    with pytest.warns(UserWarning, match="early_stopping='auto' is off for this "
+                                         "fit: holding out validation_fraction"):
+        auto = PApKBoostRanker(k=2, n_estimators=3, random_state=0,
+                               early_stopping="auto").fit(X, y, groups=g)
+    off = PApKBoostRanker(k=2, n_estimators=3, random_state=0).fit(X, y, groups=g)
+    assert auto.validation_scores_ is None and auto.n_iter_ == 3
+    np.testing.assert_array_equal(auto.predict(X), off.predict(X))
+    for ranker in (PApKBoostRanker(k=2, n_estimators=3, early_stopping=True),
+                   PApKRanker(k=2, early_stopping=True)):
+        with pytest.raises(ValueError, match="every group has at most one "
+                                             "relevant or one irrelevant row, so "
+                                             "no validation_fraction can"):
+            ranker.fit(X, y, groups=g)
 
 
 def test_early_stopping_needs_validation_rows_of_both_labels():
