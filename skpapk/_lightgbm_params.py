@@ -259,10 +259,15 @@ def _check_passed_through(ranker, lgb, seed):
                        f"not pass on: LightGBM ignores it; "
                        f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
         elif key not in known:
-            close = difflib.get_close_matches(
-                key, sorted(known | own_names), n=1)
+            close = difflib.get_close_matches(key, sorted(known | own_names), n=1)
+            # an alias of the ranker's own parameter: that one's name (the
+            # alias would draw a warning of its own)
+            owner = next((p for p in own_names if close and close[0] != p
+                          and close[0] in _aliases(p)), None)
+            shown_name = (f"{owner} (LightGBM's {close[0]})" if owner
+                          else close[0] if close else None)
             problem = ("not a LightGBM parameter: LightGBM ignores it"
-                       + (f" (did you mean {close[0]}?)" if close else ""))
+                       + (f" (did you mean {shown_name}?)" if close else ""))
         else:
             same = [p for p in translated if p != key and key in _aliases(p)
                     and value is not None and not _same(value, own[p])]

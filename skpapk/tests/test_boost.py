@@ -1722,6 +1722,11 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
                                          r"LightGBM parameter: LightGBM ignores "
                                          r"it \(did you mean learning_rate\?\)"):
         fit(lerning_rate=0.5).fit(X, y, groups=groups)
+    # close to an alias: the ranker's own name (num_leaf was suggested, and
+    # then warned about as an alias of num_leaves)
+    with pytest.warns(UserWarning, match=r"\(did you mean num_leaves \(LightGBM's "
+                                         r"num_leaf\)\?\)"):
+        fit(num_leafs=5).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got callbacks=.*an argument of "
                                          "LGBMRanker.fit that PApKBoostRanker "
                                          "does not pass on: LightGBM ignores "
