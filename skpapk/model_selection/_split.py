@@ -29,6 +29,7 @@ from ..utils._validation import (
     check_groups,
     check_label_values,
     float_array,
+    object_labels_error,
     validate_random_state,
 )
 
@@ -55,6 +56,8 @@ def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)
         raise ValueError(f"Input {input_name} contains NaN or infinity; every "
                          f"row needs a label: drop or fill those rows.")
     target_type = type_of_target(y, input_name=input_name)
+    if target_type == "unknown" and y.dtype == object:
+        raise object_labels_error(input_name)
     if target_type == "continuous" and np.unique(y).shape[0] <= 2:
         target_type = "binary"  # any two numbers are two labels, e.g. 0 / 0.5
     if target_type not in ("binary", "multiclass"):
@@ -84,17 +87,22 @@ def _require_groups(groups, n_samples, *, example=_SPLIT_GROUPS_EXAMPLE):
 
 
 def _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng):
-    """Rank of every row inside its (group, label) segment.
+    """Rank of every row inside its (group, label) segment, and the segment
+    of every row (segments ordered by group, then label).
 
     With ``rng=None`` the rank follows the row order, otherwise a random order.
     """
     n = label_codes.shape[0]
-    segments = group_codes * n_classes + label_codes
+    segments = group_codes.astype(np.int64) * n_classes + label_codes
+    n_segments = n_groups * n_classes
+    if n_segments > 2 * n:  # many labels (a count as y): the pairs present
+        present, segments = np.unique(segments, return_inverse=True)
+        segments, n_segments = segments.reshape(-1), present.shape[0]
     if rng is None:
         scores = -np.arange(n, dtype=np.float64)
     else:
         scores = rng.permutation(n).astype(np.float64)
-    return rank_within_segments(scores, segments, n_groups * n_classes)
+    return rank_within_segments(scores, segments, n_segments), segments
 
 
 class WithinGroupKFold(BaseCrossValidator):
@@ -232,7 +240,8 @@ class WithinGroupKFold(BaseCrossValidator):
         if self.shuffle:
             rng = validate_random_state(
                 self.random_state, f"random_state of {type(self).__name__}")
-        seg = _segment_ranks(label_codes, n_classes, group_codes, n_groups, rng)
+        seg, _ = _segment_ranks(label_codes, n_classes, group_codes, n_groups,
+                                rng)
         group_sizes = np.bincount(group_codes, minlength=n_groups)
         small = group_sizes < self.n_splits
         n_small = int(np.count_nonzero(small & (group_sizes > 0)))
@@ -366,8 +375,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
         groups, n, example="within_group_split(y, groups=user_ids)")
     label_codes, n_classes = _encode_labels(y, n)
     rng = validate_random_state(random_state)
-    seg = _segment_ranks(label_codes, n_classes, group_codes, labels.shape[0], rng)
-    segment = group_codes * n_classes + label_codes
+    seg, segment = _segment_ranks(label_codes, n_classes, group_codes,
+                                  labels.shape[0], rng)
     seg_size = seg.counts[segment].astype(np.float64)
     cumulative = np.cumsum(sizes)[:-1]
     # part = number of inner cut positions at or below the row's rank

@@ -160,12 +160,13 @@ def float_array(values, *, input_name, expected):
         ) from None
 
 
-def column_1d(values, *, input_name):
+def column_1d(values, *, input_name, fix=None):
     """``values`` as a 1-d array; an error or warning that names ``input_name``.
 
     :func:`sklearn.utils.column_or_1d`, whose messages say "y" whatever the
     argument: a column vector is raveled with a ``DataConversionWarning``,
-    any other shape but ``(n_samples,)`` raises a ``ValueError``.
+    any other shape but ``(n_samples,)`` raises a ``ValueError``, which ends
+    with ``fix`` (default: pass the one column that holds the values).
 
     Examples
     --------
@@ -186,7 +187,8 @@ def column_1d(values, *, input_name):
     elif len(shape) != 1:
         raise ValueError(
             f"{input_name} must be 1-d (one value per row), got an array of "
-            f"shape {shape}; pass a single column, e.g. {input_name}[:, 0]."
+            f"shape {shape}; " + (fix or f"pass the one column that holds "
+                                  f"{input_name}.")
         )
     return column_or_1d(values)
 
@@ -472,14 +474,7 @@ def binary_classes(y, *, input_name="y_true"):
     if classes is None:
         target_type = type_of_target(y, input_name=input_name)
         if target_type == "unknown" and y.dtype == object:
-            raise ValueError(
-                f"Unknown label type: {input_name} is an array of dtype "
-                f"object, which is not read as labels (numbers stored as "
-                f"Python objects, as DataFrame.to_numpy() gives for columns "
-                f"of mixed types?); "
-                f"convert it, e.g. {input_name} = np.asarray({input_name}, "
-                f"dtype=int)."
-            )
+            raise object_labels_error(input_name)
         if target_type not in ("binary", "multiclass"):
             raise ValueError(
                 f"{input_name} must hold binary relevance labels (two distinct "
@@ -489,6 +484,16 @@ def binary_classes(y, *, input_name="y_true"):
         classes = np.unique(y)
     check_at_most_two(classes, input_name=input_name)
     return y, classes
+
+
+def object_labels_error(input_name):
+    """The error of labels that scikit-learn's ``type_of_target`` calls
+    ``"unknown"``: an array of dtype object (numbers as Python objects)."""
+    return ValueError(
+        f"Unknown label type: {input_name} is an array of dtype object, which "
+        f"is not read as labels (numbers stored as Python objects, as "
+        f"DataFrame.to_numpy() gives for columns of mixed types?); convert "
+        f"it, e.g. {input_name} = np.asarray({input_name}, dtype=int).")
 
 
 def check_at_most_two(classes, *, input_name="y_true", where=""):
@@ -710,7 +715,11 @@ def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     metrics), so integers beyond 2**53 may be replaced by their ranks; else
     they are cast to float64 (a loss reads the values).
     """
-    y_score = column_1d(y_score, input_name=input_name)
+    y_score = column_1d(y_score, input_name=input_name, fix=(
+        "pass one score per row, higher for more relevant rows: a "
+        "classifier's decision_function(X), or the relevant class's column "
+        "of predict_proba(X) (its last, [:, -1], for 0/1 labels), not the "
+        "first."))
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "

@@ -633,3 +633,25 @@ def test_integer_scores_beyond_float64_precision_are_not_tied(dtype):
             y, ranks, k=3, groups=groups)
     assert roc_auc_score(y, scores) == skm.roc_auc_score(y, scores)
     assert roc_auc_score([1, 0], np.array([2**53 + 1, 2**53])) == 1.0
+
+
+def test_two_column_inputs_are_not_told_to_take_the_first_column():
+    # "pass a single column, e.g. y_score[:, 0]": for predict_proba's output
+    # that is the irrelevant class, and the ranking came out reversed
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(200, 2)
+    y = (X[:, 0] > 0).astype(int)
+    groups = np.repeat(np.arange(10), 20)
+    proba = LogisticRegression().fit(X, y).predict_proba(X)
+    with pytest.raises(ValueError, match=r"relevant class's column of "
+                                         r"predict_proba\(X\) \(its last, "
+                                         r"\[:, -1\], for 0/1 labels\), not "
+                                         r"the first") as info:
+        papk_score(y, proba, k=3, groups=groups)
+    assert "[:, 0]" not in str(info.value)
+    assert papk_score(y, proba[:, -1], k=3, groups=groups) == 1.0
+    with pytest.raises(ValueError, match=r"y_true must be 1-d .*; pass the one "
+                                         r"column that holds y_true\.$"):
+        papk_score(np.eye(2)[y], proba[:, -1], k=3, groups=groups)

@@ -397,3 +397,46 @@ def test_sizes_written_as_text_are_refused(sizes):
     with pytest.raises(TypeError, match=r"^sizes must be a sequence of fractions"
                                         r".*, got text"):
         within_group_split([1, 0, 1, 0], [0] * 4, sizes=sizes, random_state=0)
+
+
+def test_many_labels_take_memory_of_the_rows_not_of_groups_times_labels():
+    # a count as y (20,000 distinct values, 4,000 users) allocated arrays of
+    # n_groups * n_classes entries: 945 MB for 20,000 rows
+    import tracemalloc
+
+    rng = np.random.RandomState(0)
+    n = 20_000
+    g = rng.randint(0, 4000, n)
+    y = rng.randint(0, 20_000, n)
+    tracemalloc.start()
+    try:
+        with pytest.warns(UserWarning, match="groups have fewer than n_splits"):
+            folds = [test for _, test in WithinGroupKFold(3).split(
+                np.zeros((n, 1)), y, g)]
+        parts = within_group_split(y, g, sizes=(0.5, 0.5), random_state=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * n * 8  # a few arrays of the rows, not 640 MB
+    # the oracle: rows dealt round robin by group, then label, then row
+    y_codes = np.unique(y, return_inverse=True)[1]
+    order = np.lexsort((np.arange(n), y_codes, g))
+    eligible = np.bincount(g)[g[order]] >= 3
+    fold = np.full(n, -1)
+    fold[order[eligible]] = np.arange(eligible.sum()) % 3
+    for j, test in enumerate(folds):
+        np.testing.assert_array_equal(test, np.flatnonzero(fold == j))
+    assert sorted(np.concatenate(parts).tolist()) == list(range(n))
+
+
+@pytest.mark.parametrize("split", ["kfold", "within_group_split"])
+def test_labels_stored_as_python_objects_get_the_conversion_advice(split):
+    # the advice was to threshold graded relevance, for 0/1 labels
+    y = np.array([1, 0, 0, 1] * 3, dtype=object)
+    g = np.repeat([0, 1, 2], 4)
+    with pytest.raises(ValueError, match=r"numbers stored as Python objects.*"
+                                         r"np.asarray\(y, dtype=int\)"):
+        if split == "kfold":
+            list(WithinGroupKFold(2).split(np.zeros((12, 1)), y, g))
+        else:
+            within_group_split(y, g)
