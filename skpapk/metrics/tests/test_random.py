@@ -347,3 +347,11 @@ def test_one_pairs_sums_are_held_in_bounded_memory():
         tracemalloc.stop()
     assert gain == pytest.approx(expected_papk(2000, 2000, k=1000))
     assert 0 < gain < 1 and peak < 40 * 2**20, peak / 2**20
+
+
+@pytest.mark.parametrize("n_items, n_pos", [(2**40, 2**39), ([10**7] * 3, 4 * 10**6)])
+def test_worst_average_precision_names_counts_beyond_its_sum(n_items, n_pos):
+    # counts its check took (up to 2**62) ended on numpy's raw MemoryError
+    with pytest.raises(ValueError, match=r"^n_pos adds up to \d+: "
+                                         r"worst_average_precision sums one term"):
+        worst_average_precision(n_items, n_pos)
