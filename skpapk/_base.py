@@ -206,7 +206,7 @@ def check_score_sample_weight(estimator, sample_weight):
             f"{type(estimator).__name__}.score does not support sample_weight: "
             f"micro-pAp@k is the unweighted mean over groups (users); "
             f"leave sample_weight=None (under metadata routing: "
-            f"set_score_request(sample_weight=False), the default), or call "
+            f"set_score_request(sample_weight=False)), or call "
             f"skpapk.metrics.papk_score with average=None and weigh the "
             f"per-group values yourself."
         )
@@ -274,9 +274,7 @@ class BaseRanker(BaseEstimator):
     """
 
     __metadata_request__fit = {"groups": True}
-    # score refuses weights: a search routing them to fit does not pass
-    # them to score unless asked (set_score_request(sample_weight=True))
-    __metadata_request__score = {"groups": True, "sample_weight": False}
+    __metadata_request__score = {"groups": True}
 
     #: Whether ``fit`` splits the pandas ``category`` columns of a DataFrame
     #: as categories (advised for a column of text).
