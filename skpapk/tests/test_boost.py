@@ -1496,6 +1496,27 @@ def test_fits_signature_is_what_metadata_routing_reads():
                                   expected.predict(X))
 
 
+def test_weights_routed_to_fit_in_a_search_as_the_user_guide_says():
+    # set_fit_request(sample_weight=True) alone raised UnsetMetadataPassedError
+    # in a search scored by the ranker's own score: the guide now adds
+    # set_score_request(sample_weight=False) (a default of False broke
+    # Pipeline.score, which passes sample_weight=None on)
+    X, y, g = make_data(23, n_groups=30)
+    w = np.random.default_rng(0).random(y.size) + 0.5
+    with sklearn.config_context(enable_metadata_routing=True):
+        ranker = PApKBoostRanker(k=4, random_state=0, **SMALL).set_fit_request(
+            sample_weight=True).set_score_request(sample_weight=False)
+        search = GridSearchCV(ranker, {"num_leaves": [3, 7]}, cv=GroupKFold(2),
+                              error_score="raise").fit(X, y, groups=g,
+                                                       sample_weight=w)
+        assert np.isfinite(search.best_score_)
+        # asked for, they reach score, which refuses them by name
+        ranker.set_score_request(sample_weight=True)
+        with pytest.raises(ValueError, match="score does not support sample_weight"):
+            GridSearchCV(ranker, {"num_leaves": [3]}, cv=GroupKFold(2),
+                         error_score="raise").fit(X, y, groups=g, sample_weight=w)
+
+
 def test_search_without_routing_warns_that_groups_are_lost():
     X, y, g = make_data(20)
     with pytest.warns(MissingGroupsWarning):
