@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ..utils._validation import validate_random_state
 
@@ -30,6 +31,9 @@ _ENV_VAR = "SKPAPK_DATA"
 #: Lower bound of the factors of the ``"lstsq"`` start (the authors' ``eps``).
 _LSTSQ_FLOOR = 1e-5
 _NMF_INITS = ("random", "lstsq")
+#: The most factor values (users and items times n_components) of the NMF:
+#: 10**8 float64, 800 MB, and as much again for each of its arrays.
+_MAX_FACTOR_VALUES = 10**8
 _HOW_TO = (
     f"Download ml-100k.zip from {ML100K_PAGE}, unzip it, and pass "
     f"path='.../ml-100k/u.data' (or the folder holding it), or set the "
@@ -356,7 +360,8 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         ``06416e59...dca490``). Set False to load a sample or modified file
         in the same format.
     n_components : int, default=30
-        Number of NMF factors, at most the number of users and of items.
+        Number of NMF factors (their values for all the users and items at
+        most 10**8).
     max_iter : int, default=1000
         Maximum number of NMF iterations. With the defaults the NMF runs all
         of them (its loss still falls by more than ``tol`` per iteration;
@@ -433,7 +438,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     n_first = _check_int(n_first, "n_first", 1)
     min_rows = _check_int(min_rows, "min_rows", 1)
     if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, numbers.Real):
-        raise TypeError(f"tol must be a number >= 0, got {tol!r}.")
+        raise InvalidParameterError(f"tol must be a number >= 0, got {tol!r}.")
     if not tol >= 0:
         raise ValueError(f"tol must be a number >= 0, got {tol!r}.")
     if not isinstance(nmf_init, str) or nmf_init not in _NMF_INITS:
@@ -442,7 +447,8 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
         if not isinstance(value, (bool, np.bool_)):  # "no" would be true
             raise TypeError(f"{name} must be True or False, got {value!r}.")
     if isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real):
-        raise TypeError(f"timeout must be a number of seconds, got {timeout!r}.")
+        raise InvalidParameterError(
+            f"timeout must be a number of seconds, got {timeout!r}.")
     if not 0 < timeout <= _MAX_TIMEOUT:  # socket's limit: time_t
         raise ValueError(f"timeout must be a number of seconds > 0 and at most "
                          f"{_MAX_TIMEOUT:g} (a year), got {timeout!r}.")
@@ -453,7 +459,7 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
             f"None to look it up, got {path!r}.")
     if data_home is not None and (not isinstance(data_home, (str, os.PathLike))
                                   or not os.fspath(data_home)):
-        raise (ValueError if isinstance(data_home, str) else TypeError)(
+        raise InvalidParameterError(
             f"data_home must be a folder (a str or a path), or None for "
             f"scikit-learn's data folder, got {data_home!r}.")
 
@@ -483,12 +489,14 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     # 2. rating matrix of the first ratings, masked NMF
     item_ids, head_item_codes = np.unique(ratings[head, 1], return_inverse=True)
     head_user_codes = user_codes[head]
-    if n_components > min(user_ids.shape[0], item_ids.shape[0]):
+    n_factors = user_ids.shape[0] + item_ids.shape[0]
+    if n_components * n_factors > _MAX_FACTOR_VALUES:
         raise ValueError(
-            f"n_components={n_components} exceeds the {user_ids.shape[0]} users "
-            f"or the {item_ids.shape[0]} items rated in their first n_first="
-            f"{n_first} ratings of {file}; use n_components <= "
-            f"{min(user_ids.shape[0], item_ids.shape[0])}.")
+            f"n_components={n_components} gives the {user_ids.shape[0]} users "
+            f"and {item_ids.shape[0]} items of {file} "
+            f"{n_components * n_factors:.3g} factor values, more than "
+            f"{_MAX_FACTOR_VALUES:.0e} (memory); use n_components <= "
+            f"{_MAX_FACTOR_VALUES // n_factors}.")
     U, V, losses = _masked_nmf(
         head_user_codes, head_item_codes.reshape(-1), ratings[head, 2],
         (user_ids.shape[0], item_ids.shape[0]), n_components,

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 from scipy.stats import truncnorm
+from sklearn.utils._param_validation import InvalidParameterError
 
 from ..utils._validation import check_k, float_array, validate_random_state
 
@@ -331,7 +332,8 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
                 f"in all", n_features, "lower n_pos or n_neg")
     beta = min(check_k(k), n_pos)
     if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
-        raise TypeError(f"margin must be a finite number >= 0, got {margin!r}.")
+        raise InvalidParameterError(
+            f"margin must be a finite number >= 0, got {margin!r}.")
     if not np.isfinite(margin) or margin < 0:
         raise ValueError(f"margin must be a finite number >= 0, got {margin!r}.")
     for name, value in (("pos_mean", pos_mean), ("neg_mean", neg_mean)):

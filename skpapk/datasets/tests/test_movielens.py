@@ -389,13 +389,16 @@ def test_nmf_init_changes_the_features_not_the_rows(udata):
     assert b.n_nmf_iter >= 1
 
 
-def test_n_components_beyond_the_users_or_items_is_named(udata):
+def test_n_components_beyond_memory_is_named(udata):
     # 10**12 ended on numpy's raw MemoryError
     path, rows = udata
-    n_users = len({r[0] for r in rows})
-    with pytest.raises(ValueError, match=rf"^n_components=\d+ exceeds the "
-                                         rf"{n_users} users .* use n_components"):
+    with pytest.raises(ValueError, match=r"^n_components=1000000000000 gives the "
+                                         r"\d+ users .* use n_components <= \d+"):
         load_movielens_100k(path, **{**SMALL, "n_components": 10**12})
+    # more factors than users or items: the masked NMF takes them
+    n_users = len({r[0] for r in rows})
+    bunch = load_movielens_100k(path, **{**SMALL, "n_components": n_users + 1})
+    assert bunch.data.shape[1] == 3 * (n_users + 1)
 
 
 @pytest.mark.parametrize("kind", ["folder named u.data", "device"])
@@ -410,3 +413,14 @@ def test_a_path_that_is_not_a_regular_file_is_named(kind, tmp_path):
         path = tmp_path / "u.data"
     with pytest.raises(ValueError, match="is not a regular file"):
         load_movielens_100k(path, **SMALL)
+
+
+@pytest.mark.parametrize("kwargs", [{"tol": "a"}, {"tol": True}, {"timeout": "x"},
+                                    {"data_home": 123}])
+def test_wrong_types_stay_value_errors_too(udata, kwargs):
+    # they were ValueErrors before they became TypeErrors: both, as
+    # scikit-learn's InvalidParameterError
+    path, _ = udata
+    with pytest.raises(ValueError) as info:
+        load_movielens_100k(path, **{**SMALL, **kwargs})
+    assert isinstance(info.value, TypeError)
