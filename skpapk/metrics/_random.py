@@ -9,7 +9,6 @@ sums (the per-group ones are in :mod:`skpapk.metrics._kernels`).
 import numpy as np
 from scipy.special import digamma
 
-from ..utils._groups import ragged_range
 from ..utils._validation import (
     check_binary_target,
     check_groups,
@@ -31,8 +30,10 @@ from ._kernels import (
 MAX_COUNT = 10**9
 MAX_COUNT_AP = 2**62
 #: The most relevant items, in all, of :func:`worst_average_precision`'s
-#: exact sum (one term each: about 300 MB and half a second at 10**7).
-MAX_WORST_AP_TERMS = 10**7
+#: exact sum (one term each: about a minute at 10**9), summed in chunks of
+#: ``WORST_AP_CHUNK`` terms (about 300 MB at 10**7).
+MAX_WORST_AP_TERMS = 10**9
+WORST_AP_CHUNK = 10**7
 
 
 def _check_counts(name, values, *, minimum, most=MAX_COUNT):
@@ -78,8 +79,8 @@ def worst_average_precision(n_items, n_pos):
     ``(1/P) * sum_{i=1..P} i / (N - P + i)`` for ``N = n_items`` items of
     which ``P = n_pos`` are relevant (the average-precision tutorial's
     worst case). Computed as that exact sum (no cancellation), vectorised
-    over broadcast arrays: one term per relevant item, so the ``n_pos``
-    add up to at most 10**7.
+    over broadcast arrays: one term per relevant item, in chunks of 10**7
+    terms, so the ``n_pos`` add up to at most 10**9.
 
     Parameters
     ----------
@@ -87,7 +88,7 @@ def worst_average_precision(n_items, n_pos):
         Number of items ``N >= 1``.
     n_pos : int or array-like of int
         Number of relevant items, ``0 <= P <= N``; their total at most
-        10**7.
+        10**9.
 
     Returns
     -------
@@ -116,11 +117,18 @@ def worst_average_precision(n_items, n_pos):
     if total_pos > MAX_WORST_AP_TERMS:
         raise ValueError(
             f"n_pos adds up to {total_pos}: worst_average_precision sums one "
-            f"term per relevant item, at most {MAX_WORST_AP_TERMS:.0e} in all "
-            f"(memory); pass fewer or smaller counts.")
-    owner, i = ragged_range(n_pos, 1)
-    total = np.bincount(owner, weights=i / (n_items[owner] - n_pos[owner] + i),
-                        minlength=n_pos.shape[0])
+            f"term per relevant item, at most 10**9 in all (a minute); pass "
+            f"fewer or smaller counts.")
+    # the terms in chunks of WORST_AP_CHUNK, in order: chunk c holds terms
+    # c * WORST_AP_CHUNK.. of the list of every owner's 1..P
+    ends = np.cumsum(n_pos)
+    total = np.zeros(n_pos.shape[0])
+    for lo in range(0, total_pos, WORST_AP_CHUNK):
+        term = np.arange(lo, min(lo + WORST_AP_CHUNK, total_pos), dtype=np.int64)
+        owner = np.searchsorted(ends, term, side="right")
+        i = (term - (ends[owner] - n_pos[owner]) + 1).astype(np.float64)
+        total += np.bincount(owner, weights=i / (n_items[owner] - n_pos[owner] + i),
+                             minlength=n_pos.shape[0])
     with np.errstate(invalid="ignore", divide="ignore"):
         ap = np.where(n_pos > 0, total / np.maximum(n_pos, 1), np.nan)
     return _scalar_or_array(ap, shape)

@@ -349,9 +349,23 @@ def test_one_pairs_sums_are_held_in_bounded_memory():
     assert 0 < gain < 1 and peak < 40 * 2**20, peak / 2**20
 
 
-@pytest.mark.parametrize("n_items, n_pos", [(2**40, 2**39), ([10**7] * 3, 4 * 10**6)])
+@pytest.mark.parametrize("n_items, n_pos", [(2**40, 2**39), ([10**9] * 3, 4 * 10**8)])
 def test_worst_average_precision_names_counts_beyond_its_sum(n_items, n_pos):
     # counts its check took (up to 2**62) ended on numpy's raw MemoryError
     with pytest.raises(ValueError, match=r"^n_pos adds up to \d+: "
                                          r"worst_average_precision sums one term"):
         worst_average_precision(n_items, n_pos)
+
+
+def test_worst_average_precision_in_chunks_is_the_sum(monkeypatch):
+    # summed in chunks (memory), a count may straddle chunks
+    from skpapk.metrics import _random
+
+    n_items = np.array([5, 40, 1, 12, 7])
+    n_pos = np.array([3, 17, 0, 12, 1])
+    expected = [np.mean([i / (n - p + i) for i in range(1, p + 1)]) if p else np.nan
+                for n, p in zip(n_items, n_pos)]
+    for chunk in (1, 4, 7, 10**7):
+        monkeypatch.setattr(_random, "WORST_AP_CHUNK", chunk)
+        np.testing.assert_allclose(worst_average_precision(n_items, n_pos),
+                                   expected, rtol=1e-15)
