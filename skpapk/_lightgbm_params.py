@@ -261,9 +261,16 @@ def _check_passed_through(ranker, lgb, seed):
         elif key not in known:
             close = difflib.get_close_matches(key, sorted(known | own_names), n=1)
             # an alias of the ranker's own parameter: that one's name (the
-            # alias would draw a warning of its own)
-            owner = next((p for p in own_names if close and close[0] != p
-                          and close[0] in _aliases(p)), None)
+            # alias would draw a warning of its own); LightGBM's aliases of
+            # early_stopping_round (its early_stopping and n_iter_no_change
+            # among them) are not the ranker's early_stopping
+            owner = None
+            if close and close[0] not in own_names:
+                owner = ("n_iter_no_change" if close[0] in _EARLY_STOPPING_ROUND_ALIASES
+                         else "tol" if close[0] == "early_stopping_min_delta"
+                         else None if close[0] in _LIGHTGBM_EARLY_STOPPING
+                         else next((p for p in own_names
+                                    if close[0] in _aliases(p)), None))
             shown_name = (f"{owner} (LightGBM's {close[0]})" if owner
                           else close[0] if close else None)
             problem = ("not a LightGBM parameter: LightGBM ignores it"

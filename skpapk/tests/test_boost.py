@@ -1728,6 +1728,15 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
     with pytest.warns(UserWarning, match=r"\(did you mean num_leaves \(LightGBM's "
                                          r"num_leaf\)\?\)"):
         fit(num_leafs=5).fit(X, y, groups=groups)
+    # the ranker's own name as it is; LightGBM's rounds are n_iter_no_change
+    # (early_stopping and n_iter_no_change are both LightGBM's aliases of it)
+    for typo, meant in [("n_iter_no_chang", r"n_iter_no_change"),
+                        ("early_stoping_rounds", r"n_iter_no_change \(LightGBM's "
+                                                 r"early_stopping_rounds\)"),
+                        ("early_stoping_min_delta", r"tol \(LightGBM's "
+                                                    r"early_stopping_min_delta\)")]:
+        with pytest.warns(UserWarning, match=rf"\(did you mean {meant}\?\)"):
+            fit(**{typo: 5}).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got callbacks=.*an argument of "
                                          "LGBMRanker.fit that PApKBoostRanker "
                                          "does not pass on: LightGBM ignores "
