@@ -369,12 +369,14 @@ def main(argv=None):
         for result in chosen:
             print(f"{result.name}.md (about {result.hours:g} h on 2 cores"
                   f"{', reads SKPAPK_DATA' if result.data else ''}):")
-            fmt = {"results": "benchmarks/results", "tmp": "$TMPDIR"}
+            # a shell expands the temporary folder: not quoted by shlex
+            tmp = "SKPAPKTMPDIR"
+            fmt = {"results": "benchmarks/results", "tmp": tmp}
             for i, run in enumerate(result.runs):  # as run-all runs them
-                part = f" {run.flag} $TMPDIR/part{i}.md" if run.flag else ""
-                print("   python -m " + shlex.join(
-                    [f"benchmarks.{run.module}",
-                     *[a.format(**fmt) for a in run.args]]) + part)
+                part = [run.flag, f"{tmp}/part{i}.md"] if run.flag else []
+                command = shlex.join([f"benchmarks.{run.module}",
+                                      *[a.format(**fmt) for a in run.args], *part])
+                print("   python -m " + command.replace(tmp, "${TMPDIR:-/tmp}"))
         return
     if any(r.data for r in chosen):
         _check_data()

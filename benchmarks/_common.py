@@ -44,6 +44,9 @@ positive_float = _option_type(float, lambda v: math.isfinite(v) and v > 0,
 non_negative_float = _option_type(float, lambda v: math.isfinite(v) and v >= 0,
                                   "a finite number >= 0")
 fraction = _option_type(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
+#: A count that may be written as a float (1e6).
+float_count = _option_type(float, lambda v: v >= 1 and v == int(v),
+                           "a whole number >= 1, e.g. 1e6")
 
 
 

@@ -42,7 +42,7 @@ from ._lightgbm_rows import (
     _class_row_weights,
 )
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
-from .model_selection._split import _early_stopping_rows
+from .model_selection._split import EarlyStoppingSplitError, _early_stopping_rows
 from .utils._groups import (
     n_undefined_groups,
     stable_sort_by_codes,
@@ -827,22 +827,18 @@ class PApKBoostRanker(BaseRanker):
             X.shape[0], validation=given is not None)
         rng = check_random_state(self.random_state)
         if early_stopping and given is None:
-            auto = isinstance(self.early_stopping, str)
-            rows = _early_stopping_rows(y_pos, codes, n_groups,
-                                        self.validation_fraction, rng,
-                                        required=not auto)
-            if rows is None:  # "auto": off where the split leaves nothing
+            try:
+                train, val = _early_stopping_rows(
+                    y_pos, codes, n_groups, self.validation_fraction, rng,
+                    setting=f"early_stopping={self.early_stopping!r}")
+            except EarlyStoppingSplitError as exc:
+                if self.early_stopping != "auto":
+                    raise
+                # "auto": off where the split leaves nothing to train or score
                 early_stopping = False
-                warnings.warn(
-                    f"early_stopping='auto' is off for this fit: holding out "
-                    f"validation_fraction={self.validation_fraction} of every "
-                    f"user's rows leaves no user with both a relevant and an "
-                    f"irrelevant row in the training or the validation part; "
-                    f"set early_stopping=False to train without it (and no "
-                    f"warning), or give validation rows (X_val, y_val, "
-                    f"groups_val).", UserWarning, stacklevel=_stacklevel())
+                warnings.warn(f"Early stopping is off for this fit: {exc}",
+                              UserWarning, stacklevel=_stacklevel())
             else:
-                train, val = rows
                 self.n_groups_skipped_ = n_undefined_groups(
                     y_pos[train], codes[train], n_groups)
         seed = self._lightgbm_seed(rng)

@@ -178,7 +178,10 @@ def test_list_prints_the_commands_that_run_all_runs(capsys):
     text = capsys.readouterr().out
     assert "{results}" not in text and "{tmp}" not in text
     assert ("python -m benchmarks.experiments.reproduce_table2 --n-jobs 1 "
-            "--markdown $TMPDIR/part0.md") in text
+            "--markdown ${TMPDIR:-/tmp}/part0.md") in text
+    # the shell expands the folder in every argument: none is quoted
+    assert "'${TMPDIR" not in text and "${TMPDIR:-/tmp}/" in text.split(
+        "python -m benchmarks.experiments.compare_peers")[1].split("\n")[0]
 
 
 @pytest.mark.parametrize("module, argv", [
@@ -188,6 +191,7 @@ def test_list_prints_the_commands_that_run_all_runs(capsys):
     ("timing.bench_metrics", ["--repeat", "0"]),
     ("timing.bench_metrics", ["--n-groups", "0"]),
     ("timing.bench_scale", ["--density", "2"]),
+    ("timing.bench_scale", ["--n-rows", "0.5"]),
     ("experiments.reproduce_table3_movielens", ["--n-jobs", "0"]),
     ("experiments.reproduce_table2", ["--eta0", "nan"]),
 ])

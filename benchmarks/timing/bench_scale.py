@@ -40,7 +40,14 @@ from sklearn.exceptions import ConvergenceWarning
 from skpapk import PApKRanker
 from skpapk.metrics import expected_papk_score
 
-from .._common import fraction, header, non_negative_float, positive_float, positive_int
+from .._common import (
+    float_count,
+    fraction,
+    header,
+    non_negative_float,
+    positive_float,
+    positive_int,
+)
 
 
 def make_data(n_rows, n_features, group_size, *, density=None, seed=0):
@@ -116,7 +123,7 @@ def bench_partial_fit(X, y, groups, test, args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-rows", type=positive_float, default=1e6)
+    parser.add_argument("--n-rows", type=float_count, default=1e6)
     parser.add_argument("--n-features", type=positive_int, default=100)
     parser.add_argument("--density", type=fraction, default=0.01)
     parser.add_argument("--epochs", type=positive_int, default=5)

@@ -388,31 +388,34 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     return tuple(indices[part == j] for j in range(sizes.shape[0]))
 
 
+class EarlyStoppingSplitError(ValueError):
+    """Early stopping's held-out rows leave no group with both labels in
+    training or in validation (its message says what to change)."""
+
+
 def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
-                         random_state, *, required=True):
+                         random_state, *, setting="early_stopping=True"):
     """Training and validation rows of a ranker's ``early_stopping``.
 
     ``validation_fraction`` of every group's relevant and of its irrelevant
     rows go to validation (:func:`within_group_split`); both parts must keep
-    a group with both labels, else a ``ValueError`` says how to fix
-    ``validation_fraction`` (``required=False``: None is returned instead).
+    a group with both labels, else an :class:`EarlyStoppingSplitError`
+    names ``setting`` and says how to fix ``validation_fraction``.
 
     Returns
     -------
-    rows : tuple of ndarray of intp, or None
-        ``(train, val)``.
+    train, val : ndarray of intp
     """
     train, val = _held_out_split(y_pos, codes, validation_fraction, random_state)
     n_train = defined_groups(y_pos[train], codes[train], n_groups).any()
     n_val = defined_groups(y_pos[val], codes[val], n_groups).any()
-    if not required and not (n_train and n_val):
-        return None
     # a split that no fraction can make: every group has at most one row of
     # one label, which goes to one part
     n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
     n_neg = np.bincount(codes, minlength=n_groups) - n_pos
     _check_early_stopping_split(validation_fraction, n_train, n_val,
-                                possible=bool(np.any((n_pos >= 2) & (n_neg >= 2))))
+                                possible=bool(np.any((n_pos >= 2) & (n_neg >= 2))),
+                                setting=setting)
     return train, val
 
 
@@ -424,13 +427,15 @@ def _held_out_split(y_pos, codes, fraction, random_state):
 
 
 def _check_early_stopping_split(validation_fraction, n_train, n_val, *,
-                                where="", possible=True):
+                                where="", possible=True,
+                                setting="early_stopping=True"):
     """Raise unless the training and the validation rows of early stopping
     both have a group with both labels (``n_train`` and ``n_val`` such
     groups); ``where`` follows "row" in the message; ``possible``: whether
-    some group has two rows of each label, without which no fraction works."""
+    some group has two rows of each label, without which no fraction works;
+    ``setting``: the parameter that turned early stopping on."""
     if not (n_train and n_val) and not possible:
-        raise ValueError(
+        raise EarlyStoppingSplitError(
             f"early stopping needs a group with both a relevant and an "
             f"irrelevant row in its training and in its validation rows, but "
             f"every group has at most one relevant or one irrelevant row"
@@ -440,8 +445,8 @@ def _check_early_stopping_split(validation_fraction, n_train, n_val, *,
     for part, n_defined, fix in (("validation", n_val, "raise"),
                                  ("training", n_train, "lower")):
         if not n_defined:
-            raise ValueError(
-                f"early_stopping=True with validation_fraction="
+            raise EarlyStoppingSplitError(
+                f"{setting} with validation_fraction="
                 f"{validation_fraction} leaves no group with both a relevant "
                 f"and an irrelevant {part} row{where} (a group needs about 1 / "
                 f"validation_fraction rows of each label to give one of each "

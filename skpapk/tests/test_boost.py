@@ -1332,8 +1332,10 @@ def test_early_stopping_auto_is_off_where_no_split_can_hold_out_both_labels():
     g = np.repeat(np.arange(3400), 3)
     y = np.tile([1, 0, 0], 3400)
     X = rng.normal(size=(g.size, 3)) + y[:, None]
-    with pytest.warns(UserWarning, match="early_stopping='auto' is off for this "
-                                         "fit: holding out validation_fraction"):
+    with pytest.warns(UserWarning, match="^Early stopping is off for this fit: "
+                                         "early stopping needs a group .* no "
+                                         "validation_fraction can .* set "
+                                         "early_stopping=False"):
         auto = PApKBoostRanker(k=2, n_estimators=3, random_state=0,
                                early_stopping="auto").fit(X, y, groups=g)
     off = PApKBoostRanker(k=2, n_estimators=3, random_state=0).fit(X, y, groups=g)
@@ -1345,6 +1347,21 @@ def test_early_stopping_auto_is_off_where_no_split_can_hold_out_both_labels():
                                              "relevant or one irrelevant row, so "
                                              "no validation_fraction can"):
             ranker.fit(X, y, groups=g)
+    # two rows of each label: a larger validation_fraction holds out both,
+    # and the warning says so
+    g = np.repeat(np.arange(2200), 5)
+    y = np.tile([1, 1, 0, 0, 0], 2200)
+    X = rng.normal(size=(g.size, 3)) + y[:, None]
+    with pytest.warns(UserWarning, match="^Early stopping is off for this fit: "
+                                         "early_stopping='auto' with validation_"
+                                         "fraction=0.1 leaves no group .*; raise "
+                                         "validation_fraction or set "
+                                         "early_stopping=False"):
+        PApKBoostRanker(k=2, n_estimators=3, early_stopping="auto").fit(
+            X, y, groups=g)
+    ranker = PApKBoostRanker(k=2, n_estimators=3, early_stopping="auto",
+                             validation_fraction=0.3).fit(X, y, groups=g)
+    assert ranker.validation_scores_ is not None
 
 
 def test_early_stopping_needs_validation_rows_of_both_labels():

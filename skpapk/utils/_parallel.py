@@ -19,7 +19,8 @@ def effective_n_threads(n_threads):
     if n_threads is None:
         from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 
-        return max(1, _openmp_effective_n_threads())
+        # not capped by scikit-learn where OMP_NUM_THREADS is set
+        return max(1, min(_openmp_effective_n_threads(), effective_n_threads(-1)))
     if n_threads == -1:
         try:
             return max(1, len(os.sched_getaffinity(0)))

@@ -25,3 +25,12 @@ def test_default_threads_follow_the_openmp_limits():
     with threadpool_limits(limits=1, user_api="openmp"):
         assert effective_n_threads(None) == 1
         assert effective_n_threads(-1) == every
+
+
+def test_default_threads_are_capped_at_the_cores_too(monkeypatch):
+    # scikit-learn's OpenMP count follows OMP_NUM_THREADS=5000 uncapped
+    from sklearn.utils import _openmp_helpers
+
+    monkeypatch.setattr(_openmp_helpers, "_openmp_effective_n_threads",
+                        lambda n_threads=None: 5000)
+    assert effective_n_threads(None) == effective_n_threads(-1)
