@@ -778,7 +778,9 @@ class PApKBoostRanker(BaseRanker):
             numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row, any sortable hashable values,
-            rows in any order; ``None``: all rows form one group.
+            rows in any order; ``None``: all rows form one group. The third
+            positional argument, where ``LGBMRanker.fit`` takes
+            ``sample_weight``: pass weights by name.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights (see the class Notes), multiplied by
             those of ``class_weight`` when it is given; each product 0 or
