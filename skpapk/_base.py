@@ -38,6 +38,7 @@ from .utils._validation import (
     check_groups,
     check_k,
     check_label_values,
+    check_model_scores,
 )
 
 #: The constraints of ``_parameter_constraints`` that take ``True`` and
@@ -582,9 +583,16 @@ class BaseRanker(BaseEstimator):
             ``groups[g]`` are ``indices[indptr[g]:indptr[g + 1]]``, by
             decreasing score (ties: the earlier row first). Groups are in
             sorted label order.
+
+        Raises
+        ------
+        ValueError
+            When a score is NaN (features far out of the training's range,
+            say, whose products overflow).
         """
         k = check_k(self.k if k is None else k)
-        scores = self.decision_function(X)
+        # a NaN score has no rank: it emptied lists or came first
+        scores = check_model_scores(self.decision_function(X), allow_infinite=True)
         codes, labels = check_groups(groups, scores.shape[0])
         n_groups = labels.shape[0]
         if n_groups == 1:  # one list (no groups): no full sort

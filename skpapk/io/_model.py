@@ -31,7 +31,7 @@ from .. import _defaults
 from .._base import BaseRanker
 from ..utils._files import atomic_write
 from ..utils._messages import cut
-from ..utils._validation import MAX_K, check_k, check_pos_label
+from ..utils._validation import MAX_K, check_k, check_model_scores, check_pos_label
 from ._booster_text import check_booster_text
 
 FORMAT = "skpapk-model"
@@ -474,16 +474,7 @@ class SavedRanker(BaseRanker):
                           ensure_all_finite=self._ensure_all_finite())
         with np.errstate(over="ignore", invalid="ignore"):
             scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(scores))
-        if bad.size:
-            error = ValueError(
-                f"the model gives scores that are not finite numbers (NaN or "
-                f"infinite) on {bad.size} of {scores.size} rows (the first: "
-                f"row {bad[0]}); check their features (their scale, or values "
-                f"far from those it was trained on).")
-            error.rows = bad  # for the command line, which names their lines
-            raise error
-        return scores
+        return check_model_scores(scores)
 
 
 @validate_params({"ranker": "no_validation", "path": [str, os.PathLike],

@@ -170,6 +170,28 @@ def test_recommend_matches_brute_force():
                 np.testing.assert_array_equal(rec.indptr, [0, len(expected)])
 
 
+@pytest.mark.parametrize("groups", [None, [0, 0, 0, 1, 1, 1]])
+def test_recommend_refuses_nan_scores_and_ranks_infinite_ones(groups):
+    # a NaN score (inf - inf in float32) emptied the list at k=1, gave one
+    # row at k=2 and came first at k=3, silently
+    X, y, g = make_data(8, n_groups=6, d=4)
+    ranker = PApKRanker(k=2).fit(X, y, groups=g)
+    ranker.coef_ = np.array([2.0, -2.0, 0.0, 0.0])  # 6e38: beyond float32
+    overflow = np.array([3e38, 3e38, 0, 0], dtype=np.float32)
+    Xq = np.vstack([overflow, np.zeros(4), np.eye(4)[0]] * 2).astype(np.float32)
+    with np.errstate(all="ignore"):
+        assert np.isnan(ranker.decision_function(Xq)[0])
+        for k in (1, 2, 3):
+            with pytest.raises(ValueError, match=r"not numbers \(NaN\) on 2 of "
+                                                 r"6 rows \(the first: row 0\)"):
+                ranker.recommend(Xq, groups, k=k)
+    # an infinite score ranks first (or last), as any other
+    Xq = np.array([[0.0, 0, 0, 0], [1e308, -1e308, 0, 0], [1, 0, 0, 0]] * 2)
+    with np.errstate(over="ignore"):
+        rec = ranker.recommend(Xq, groups, k=2)
+    assert rec.indices.tolist() == ([1, 4] if groups is None else [1, 2, 4, 5])
+
+
 def test_pickle_round_trip():
     X, y, g = make_data(9)
     ranker = PApKTSRanker(max_iter=5).fit(X, y, groups=g)

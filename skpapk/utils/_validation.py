@@ -708,6 +708,26 @@ def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="
     return classes[-1]
 
 
+def check_model_scores(scores, *, allow_infinite=False):
+    """A model's ``scores``, refused when one is NaN (or, unless
+    ``allow_infinite``, infinite): a ``ValueError`` naming how many rows and
+    the first, whose ``rows`` attribute holds them all (the command line
+    names their lines)."""
+    bad = np.flatnonzero(np.isnan(scores) if allow_infinite
+                         else ~np.isfinite(scores))
+    if bad.size:
+        what = "not numbers (NaN)" if allow_infinite else (
+            "not finite numbers (NaN or infinite)")
+        error = ValueError(
+            f"the model gives scores that are {what} on {bad.size} of "
+            f"{scores.size} rows (the first: row {bad[0]}); check their "
+            f"features (their scale, or values far from those it was "
+            f"trained on).")
+        error.rows = bad
+        raise error
+    return scores
+
+
 def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     """Validate a 1-d finite score vector of the expected length.
 
