@@ -83,7 +83,7 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
             os.unlink(tmp)
             return
         if not overwrite:
-            _create(tmp, path, given)
+            _create(tmp, path, given, folder)
             return
         try:
             if os.path.exists(path):
@@ -112,9 +112,10 @@ def is_folder_name(path):
     return path.endswith(seps) or os.path.basename(path) in (os.curdir, os.pardir)
 
 
-def _create(tmp, path, given):
+def _create(tmp, path, given, folder):
     """Move ``tmp`` to ``path`` unless ``path`` exists, even if it appears
-    meanwhile (a hard link fails on an existing name)."""
+    meanwhile (a hard link fails on an existing name); other failures name
+    the path ``given`` in ``folder``."""
     try:
         os.link(tmp, path)
     except OSError as exc:  # exists, or no hard links here (e.g. FAT)
@@ -123,6 +124,9 @@ def _create(tmp, path, given):
             raise FileExistsError(
                 f"{given} already exists (it may have been written meanwhile) "
                 f"and overwrite=False; it is not replaced.") from None
-        os.replace(tmp, path)  # checked just before: not atomic
+        try:
+            os.replace(tmp, path)  # checked just before: not atomic
+        except OSError as exc:
+            raise _named(exc, given, folder) from None
         return
     os.unlink(tmp)

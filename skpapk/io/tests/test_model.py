@@ -1068,6 +1068,17 @@ def test_write_errors_name_the_path_not_the_temporary_file(tmp_path, ranker,
         save_ranker(ranker, target)
 
 
+def test_a_name_too_long_is_named_with_overwrite_false_too(tmp_path, ranker):
+    # overwrite=False named the temporary file (its link and rename), where
+    # overwrite=True named the path given
+    target = tmp_path / ("a" * 300 + ".json")
+    for overwrite in (True, False):
+        with pytest.raises(OSError, match=re.escape(
+                f"(writing {target} through a temporary file in {tmp_path})")):
+            save_ranker(ranker, target, overwrite=overwrite)
+    assert list(tmp_path.iterdir()) == []  # no temporary file left
+
+
 @pytest.mark.parametrize("hard_links", [True, False])
 def test_overwrite_false_keeps_an_existing_file(tmp_path, ranker, monkeypatch,
                                                 hard_links):
