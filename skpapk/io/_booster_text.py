@@ -161,9 +161,15 @@ def check_booster_text(text, n_features=None):
     if n_features is None:
         index = header["max_feature_idx"]
         n_features = int(index) + 1 if _INT.fullmatch(index) else 0
-    if (header["version"] != "v4" or header["num_class"] != "1"
-            or header["num_tree_per_iteration"] != "1"
-            or header["label_index"] != "0"
+    if header["version"] == "v4" and (header["num_class"] != "1"
+                                      or header["num_tree_per_iteration"] != "1"):
+        shown = [header[key][:20] for key in  # from a file: any text
+                 ("num_class", "num_tree_per_iteration")]
+        raise ValueError(f"its booster is a LightGBM model of num_class="
+                         f"{shown[0]!r} and num_tree_per_iteration={shown[1]!r} "
+                         f"(a multiclass classifier?): a ranker has one score "
+                         f"per row, one tree per iteration")
+    if (header["version"] != "v4" or header["label_index"] != "0"
             or header["max_feature_idx"] != str(n_features - 1)
             or len(header["feature_names"].split(" ")) != n_features
             or len(header["feature_infos"].split(" ")) != n_features

@@ -674,7 +674,9 @@ def test_categorical_splits_round_trip(tmp_path, data, make):
     (lambda t: t.replace("label_index=0\n", "label_index=0\nlinear_tree\n"),
      "header must hold"),
     (lambda t: t.replace("version=v4", "version=v3"), "not a LightGBM 4 ranker"),
-    (lambda t: t.replace("num_class=1", "num_class=2"), "not a LightGBM 4 ranker"),
+    # a multiclass model: named as such (it was "not a ranker of 3 features")
+    (lambda t: t.replace("num_class=1", "num_class=2"),
+     r"model of num_class='2' and num_tree_per_iteration='1' \(a multiclass"),
     # LightGBM's dump_model parsed a feature's infos unchecked: a crash
     (lambda t: re.sub("feature_infos=[^ ]*", "feature_infos=[abc", t),
      "not a LightGBM 4 ranker"),
@@ -810,7 +812,7 @@ def _lightgbm_models(X, y):
 
 @pytest.mark.parametrize("name, message", [
     ("random forest", "averages its trees"),
-    ("multiclass", "not a LightGBM 4 ranker"),
+    ("multiclass", "num_class=.3. .* one score per row, one tree per iteration"),
     ("linear trees", "tree 0 is a linear tree"),
     ("non-ASCII names", "not ASCII .*: fit on columns renamed to ASCII"),
 ])
