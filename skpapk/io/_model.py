@@ -673,6 +673,21 @@ def _finite_float(text):
     return value
 
 
+def _deeper_than(value, limit):
+    """Whether JSON data ``value`` nests lists and objects more than
+    ``limit`` levels deep (without recursion: Python's copy, pickle and repr
+    of such data recurse, and fail from about 350 levels)."""
+    stack = [(value, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= limit:
+                return True
+            stack.extend((item, depth + 1) for item in (
+                value.values() if isinstance(value, dict) else value))
+    return False
+
+
 def _content(path):
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path} is a folder, not a model file.")
@@ -694,8 +709,13 @@ def _content(path):
                          f"skpapk model files are UTF-8 JSON, and pickle or "
                          f"joblib files are refused).") from None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys,
-                          parse_constant=_no_constant, parse_float=_finite_float)
+        content = json.loads(text, object_pairs_hook=_unique_keys,
+                             parse_constant=_no_constant,
+                             parse_float=_finite_float)
+        if _deeper_than(content, _MAX_DEPTH):  # what save_ranker writes
+            raise ValueError(f"it is nested more than {_MAX_DEPTH} levels deep "
+                             f"(save_ranker's limit for metadata)")
+        return content
     except json.JSONDecodeError as exc:
         problem = (f"not JSON: {exc}; skpapk model files are JSON, and pickle "
                    f"or joblib files are refused")

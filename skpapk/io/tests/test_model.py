@@ -1219,3 +1219,28 @@ def test_lightgbm_fitted_on_columns_with_spaces_keeps_the_frames_names(tmp_path,
                            r"keeps a space of a column name as '_'"):
             save_ranker(lgbm, tmp_path / "bad.json", k=3, feature_names=names)
     assert not (tmp_path / "bad.json").exists()
+
+
+def test_metadata_nested_beyond_what_save_ranker_writes_is_refused(tmp_path, ranker):
+    # load_ranker took 350 levels, and the model's repr (clone, pickle from
+    # 900) then failed on a RecursionError; save_ranker writes 99 at most
+    def nested(n):
+        value = 1
+        for _ in range(n):
+            value = [value]
+        return value
+
+    path = tmp_path / "m.json"
+    save_ranker(ranker, path, metadata={"m": nested(99)})
+    assert load_ranker(path).metadata["m"] == nested(99)
+    with pytest.raises(ValueError, match="more than 100 levels deep"):
+        save_ranker(ranker, tmp_path / "n.json", metadata={"m": nested(100)})
+    content = json.loads(path.read_text())
+    content["m"] = "DEEP"
+    text = json.dumps(content)
+    for depth in (100, 350, 5000):  # written by hand: json.dumps recurses
+        path.write_text(text.replace('"DEEP"', "[" * depth + "1" + "]" * depth))
+        # beyond Python's recursion limit, JSON's own reader refuses it
+        with pytest.raises(ValueError, match="nested (more than 100 levels deep "
+                                             "|too deeply)"):
+            load_ranker(path)
