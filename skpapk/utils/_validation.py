@@ -224,8 +224,8 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     Parameters
     ----------
     groups : array-like of shape (n_samples,) or None
-        One hashable, sortable label per row. ``None`` puts every row in one
-        group.
+        One hashable, sortable label per row (a list of tuples: one
+        composite key per row). ``None`` puts every row in one group.
     n_samples : int
         Expected length.
     input_name : str, default="groups"
@@ -253,7 +253,14 @@ def check_groups(groups, n_samples, *, input_name="groups"):
                       example=f"{input_name}=[0, 0, 1] (None: one group)")
     values = groups if isinstance(groups, list) or hasattr(
         groups, "__array__") else list(groups)
-    groups = _as_array(values)
+    if isinstance(values, list) and values and all(
+            isinstance(v, tuple) for v in values):
+        # composite keys, list(zip(user, session)): one tuple per row, not
+        # the 2-D array NumPy makes of them (as a pandas Series holds them)
+        groups = np.empty(len(values), dtype=object)
+        groups[:] = values
+    else:
+        groups = _as_array(values)
     if (groups.dtype.kind == "f" and isinstance(values, list)
             and groups.size and 2**53 <= np.abs(groups).max() < np.inf
             and any(isinstance(v, numbers.Integral) and abs(v) > 2**53

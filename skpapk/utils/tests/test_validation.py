@@ -380,3 +380,21 @@ def test_ragged_numbers_are_named_not_left_to_numpy():
                                         r"object\); pass numbers\.$"):
         float_array(pd.Series(["1", "2"], dtype="string"), input_name="w",
                     expected="numbers")
+
+
+def test_groups_as_a_list_of_tuples_are_composite_keys():
+    # list(zip(user, session)) was "groups must be 1-d ... shape (6, 2)", and
+    # tuples of unequal lengths NumPy's "inhomogeneous shape"
+    from skpapk import PApKRanker
+
+    keys = [(1, "a"), (1, "b"), (1, "a"), (2, "a"), (2, "a"), (1, "b")]
+    codes, labels = check_groups(keys, 6)
+    assert codes.tolist() == [0, 1, 0, 2, 2, 1]
+    assert labels.tolist() == [(1, "a"), (1, "b"), (2, "a")]
+    assert check_groups([(1,), (1, 2), (1,)], 3)[0].tolist() == [0, 1, 0]
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(6, 2)), np.array([1, 0, 1, 0, 1, 0])
+    as_text = [f"{u}-{s}" for u, s in keys]
+    np.testing.assert_array_equal(
+        PApKRanker(k=1).fit(X, y, groups=keys).coef_,
+        PApKRanker(k=1).fit(X, y, groups=as_text).coef_)
