@@ -15,6 +15,7 @@ import dask.array as da
 import numpy as np
 
 from ..utils._routing import _stacklevel
+from ..utils._validation import group_array
 
 
 def is_dask_collection(obj):
@@ -93,7 +94,8 @@ def _vector_parts(v, name, X, n_parts):
                 f"have unknown lengths; pass {name} as a dask Series or array "
                 f"partitioned like X (e.g. a column of the same dask DataFrame)."
             )
-        v = np.asarray(v)
+        # composite keys of a list of tuples: one per row, as in memory
+        v = group_array(v) if name == "groups" else np.asarray(v)
         if v.ndim != 1:
             raise ValueError(
                 f"{name} must be 1-D (one value per row of X), got shape "

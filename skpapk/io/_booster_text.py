@@ -167,8 +167,7 @@ def check_booster_text(text, n_features=None):
                  ("num_class", "num_tree_per_iteration")]
         raise ValueError(f"its booster is a LightGBM model of num_class="
                          f"{shown[0]!r} and num_tree_per_iteration={shown[1]!r} "
-                         f"(a multiclass classifier?): a ranker has one score "
-                         f"per row, one tree per iteration")
+                         f"(a multiclass classifier?), not of one score per row")
     if (header["version"] != "v4" or header["label_index"] != "0"
             or header["max_feature_idx"] != str(n_features - 1)
             or len(header["feature_names"].split(" ")) != n_features

@@ -674,15 +674,16 @@ def _finite_float(text):
 
 
 def _deeper_than(value, limit):
-    """Whether JSON data ``value`` nests lists and objects more than
-    ``limit`` levels deep (without recursion: Python's copy, pickle and repr
-    of such data recurse, and fail from about 350 levels)."""
+    """Whether JSON data ``value`` holds a value more than ``limit`` levels
+    below it, :func:`_plain`'s rule for metadata (without recursion: Python's
+    copy, pickle and repr of such data recurse, and fail from about 350
+    levels)."""
     stack = [(value, 0)]
     while stack:
         value, depth = stack.pop()
+        if depth > limit:
+            return True
         if isinstance(value, (dict, list)):
-            if depth >= limit:
-                return True
             stack.extend((item, depth + 1) for item in (
                 value.values() if isinstance(value, dict) else value))
     return False

@@ -183,8 +183,10 @@ def test_recommend_refuses_nan_scores_and_ranks_infinite_ones(groups):
         assert np.isnan(ranker.decision_function(Xq)[0])
         for k in (1, 2, 3):
             with pytest.raises(ValueError, match=r"not numbers \(NaN\) on 2 of "
-                                                 r"6 rows \(the first: row 0\)"):
+                                                 r"6 rows \(the first: row 0\)"
+                               ) as info:
                 ranker.recommend(Xq, groups, k=k)
+            assert info.value.rows.tolist() == [0, 3]  # for the command line
     # an infinite score ranks first (or last), as any other
     Xq = np.array([[0.0, 0, 0, 0], [1e308, -1e308, 0, 0], [1, 0, 0, 0]] * 2)
     with np.errstate(over="ignore"):

@@ -224,8 +224,9 @@ def check_groups(groups, n_samples, *, input_name="groups"):
     Parameters
     ----------
     groups : array-like of shape (n_samples,) or None
-        One hashable, sortable label per row (a list of tuples: one
-        composite key per row). ``None`` puts every row in one group.
+        One hashable, sortable label per row (a list of tuples of two or
+        more items: one composite key per row). ``None`` puts every row in
+        one group.
     n_samples : int
         Expected length.
     input_name : str, default="groups"
@@ -253,14 +254,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
                       example=f"{input_name}=[0, 0, 1] (None: one group)")
     values = groups if isinstance(groups, list) or hasattr(
         groups, "__array__") else list(groups)
-    if isinstance(values, list) and values and all(
-            isinstance(v, tuple) for v in values):
-        # composite keys, list(zip(user, session)): one tuple per row, not
-        # the 2-D array NumPy makes of them (as a pandas Series holds them)
-        groups = np.empty(len(values), dtype=object)
-        groups[:] = values
-    else:
-        groups = _as_array(values)
+    groups = group_array(values, input_name=input_name)
     if (groups.dtype.kind == "f" and isinstance(values, list)
             and groups.size and 2**53 <= np.abs(groups).max() < np.inf
             and any(isinstance(v, numbers.Integral) and abs(v) > 2**53
@@ -311,6 +305,29 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"type such as int or str."
         ) from exc
     return codes.reshape(-1).astype(np.intp, copy=False), labels
+
+
+def group_array(values, *, input_name="groups"):
+    """Group ids as an array: a list of tuples (not all of one item) holds
+    composite keys, ``list(zip(user, session))``, one per row (NumPy would
+    make a 2-D array of them), as a pandas Series of tuples does; a key with
+    a missing part (None, NaN, pandas' NA) is a ``ValueError``."""
+    if not (isinstance(values, list) and values
+            and all(isinstance(v, tuple) for v in values)
+            and any(len(v) != 1 for v in values)):
+        return _as_array(values)
+    import pandas as pd
+
+    parts = np.array([part for key in values for part in key] or [0],
+                     dtype=object)
+    if pd.isna(parts).any():
+        raise ValueError(
+            f"{input_name} contains a key with a missing part (None, NaN or "
+            f"pandas' NA); give every row a complete group id (e.g. drop rows "
+            f"whose user or session is missing).")
+    keys = np.empty(len(values), dtype=object)
+    keys[:] = values
+    return keys
 
 
 def _as_array(values):

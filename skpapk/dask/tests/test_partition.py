@@ -86,6 +86,17 @@ def test_shuffled_sparse_arrays_fit_as_in_memory():
     assert remote.n_iter_ == local.n_iter_
 
 
+def test_in_memory_composite_keys_fit_as_in_memory():
+    # a list of tuples was "groups must be 1-D ... got shape (n, 2); use
+    # groups.ravel()", which would double the rows
+    X, y, groups = grouped_data(2)
+    keys = [(int(g) % 3, int(g)) for g in groups]
+    remote = PApKRanker(k=5).fit(da.from_array(X, chunks=(len(y), X.shape[1])),
+                                 y, groups=keys)
+    local = skpapk.PApKRanker(k=5).fit(X, y, groups=groups)
+    np.testing.assert_allclose(remote.coef_, local.coef_, rtol=0, atol=1e-10)
+
+
 def test_shuffled_dataframe_fits_as_in_memory():
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")

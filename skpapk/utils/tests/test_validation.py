@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import DataConversionWarning
 
 from skpapk.utils._validation import (
     check_binary_target,
@@ -392,6 +393,15 @@ def test_groups_as_a_list_of_tuples_are_composite_keys():
     assert codes.tolist() == [0, 1, 0, 2, 2, 1]
     assert labels.tolist() == [(1, "a"), (1, "b"), (2, "a")]
     assert check_groups([(1,), (1, 2), (1,)], 3)[0].tolist() == [0, 1, 0]
+    # a key with a missing part is refused, as a missing id (NaN never
+    # equals NaN: each such row was a group of its own)
+    for missing in (np.nan, None, pd.NA):
+        with pytest.raises(ValueError, match="a key with a missing part"):
+            check_groups([(1, missing), (1, missing), (1, 1.0), (2, 1.0)], 4)
+    # one-item tuples stay a column of ids (raveled, with the warning)
+    with pytest.warns(DataConversionWarning):
+        codes, labels = check_groups([(1,), (2,), (1,)], 3)
+    assert labels.tolist() == [1, 2] and codes.tolist() == [0, 1, 0]
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(6, 2)), np.array([1, 0, 1, 0, 1, 0])
     as_text = [f"{u}-{s}" for u, s in keys]
