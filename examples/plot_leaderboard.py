@@ -17,8 +17,8 @@ The boosted ranker :class:`skpapk.PApKBoostRanker` needs LightGBM
 
 # %%
 # Data: 200 simulated users (:func:`skpapk.datasets.make_engagement_simulation`,
-# the data of ``skpapk compare``). For 95% of the users, 1% to 54% of their
-# items are relevant (a few have none); a tenth of the irrelevant items are
+# the data of ``skpapk compare``). For 95% of the users, an expected 1% to
+# 54% of their items are relevant (a few have none); a tenth of the irrelevant items are
 # decoys that look popular; the ``activity`` feature predicts relevance
 # *across* users (engaged users have more relevant items) but not *within*
 # one. Every user's items are split

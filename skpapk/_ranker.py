@@ -36,8 +36,9 @@ class PApKRanker(BaseLinearRanker):
     Parameters
     ----------
     surrogate : str, default="pairwise_logistic"
-        The surrogate minimised, a name of
-        :data:`skpapk.losses.SURROGATES`: the smooth ``"pairwise_logistic"``
+        The surrogate minimised, a ranker's name in
+        :data:`skpapk.losses.SURROGATES` (not ``"pauc"`` nor ``"preck"``,
+        the baselines'): the smooth ``"pairwise_logistic"``
         (every relevant/irrelevant pair of each user,
         :class:`~skpapk.losses.PairwiseLogisticSurrogate`) or
         ``"soft_papk"`` (the pairs of pAp@k's soft top ``min(k, n+)``

@@ -199,7 +199,8 @@ def build_parser():
              f"{MOVIELENS_TIME}) or a CSV file")
     add("--methods", default="default", metavar="LIST",
         help=f"comma-separated methods, or default (papk, greedy, boost if "
-             f"installed, logreg, hgb), paper (the paper's Table 3) or all; "
+             f"installed, logreg, hgb), paper (the paper's Table 3 methods and "
+             f"GD-pAp@k-ramp) or all; "
              f"available: {names}")
     add("--test-size", type=_fraction, default=0.2, metavar="FRAC",
         help="fraction of every user's rows (of the users with --cv group) held "
