@@ -138,12 +138,12 @@ def _text_column(X):
 
 #: NumPy's words for a date or duration that float() cannot take.
 _DATE_TYPES = re.compile(r"not '(Timestamp|Timedelta|datetime|date|timedelta|"
-                         r"datetime64|timedelta64)'")
+                         r"datetime64|timedelta64|datetime\.time|time|Period)'")
 
 
 def _datetime_error(estimator, input_name, where="", what=""):
     return TypeError(
-        f"{input_name}{where} holds dates or durations{what}, but "
+        f"{input_name}{where} holds dates, times or durations{what}, but "
         f"{type(estimator).__name__} takes numbers only: convert them to "
         f"numbers in the unit you mean first, e.g. days since a date, "
         f"(X[col] - pd.Timestamp('2020-01-01')).dt.days, or parts such as "
@@ -198,6 +198,28 @@ def _text_column_message(estimator, X, input_name, fitting):
         return (message + " (PApKBoostRanker splits pandas 'category' "
                 "columns as categories.)")
     return message
+
+
+def _not_a_number_message(estimator, X, input_name):
+    """The message of a column of ``X`` holding objects that are neither
+    numbers nor text (pandas' NA, say), or None."""
+    found = _text_column(X)
+    if found is None:
+        return None
+    name, _, detail = found
+    where = (f"column {name!r}" if hasattr(X, "columns")
+             else f"column {name} ({input_name}[:, {name}])")
+    ranker = type(estimator).__name__
+    if "NAType" not in str(detail):
+        return (f"{input_name} {where} holds values that are not numbers "
+                f"({detail}), but {ranker} takes numbers only: convert them "
+                f"to numbers first.")
+    missing = (f"a missing value, which {ranker} takes"
+               if estimator._ensure_all_finite() == "allow-nan" else
+               f"which {ranker} refuses: fill or drop those rows first")
+    return (f"{input_name} {where} holds pandas' NA among objects: convert "
+            f"the column to numbers, e.g. {input_name}[{name!r}].astype("
+            f"'float64'), where NA becomes NaN ({missing}).")
 
 
 def check_score_sample_weight(estimator, sample_weight):
@@ -333,9 +355,12 @@ class BaseRanker(BaseEstimator):
         try:
             yield
         except TypeError as exc:  # an object array of pd.Timestamp, say
-            if not _DATE_TYPES.search(str(exc)):
+            if _DATE_TYPES.search(str(exc)):
+                raise _datetime_error(self, input_name) from exc
+            message = _not_a_number_message(self, X, input_name)
+            if not message:
                 raise
-            raise _datetime_error(self, input_name) from exc
+            raise TypeError(message) from exc
         except ValueError as exc:
             message = ("could not convert" in str(exc)
                        and _text_column_message(self, X, input_name, fitting))

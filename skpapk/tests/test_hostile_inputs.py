@@ -34,6 +34,7 @@ from skpapk import (
 )
 from skpapk.losses import surrogate_loss
 from skpapk.metrics import expected_papk_score, ndcg_at_k_score, papk_score, papk_scorer
+from skpapk.model_selection import WithinGroupKFold
 
 RANKERS = [PApKAvgRanker, PApKMaxRanker, PApKTSRanker, PApKRampRanker,
            PAUCRanker, PrecAtKRanker]
@@ -306,7 +307,7 @@ def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
     if method == "predict":
         ranker.fit(X if where == "beside numbers" else X[:, :1], y, groups=g)
     column = "" if where == "array" else " column 'c'"
-    with pytest.raises(TypeError, match=rf"^X{column} holds dates or durations "
+    with pytest.raises(TypeError, match=rf"^X{column} holds dates, times or durations "
                        rf"\((datetime|timedelta)64.*\), but "
                        rf"{type(ranker).__name__} takes numbers only: convert"):
         ranker.fit(X_dates, y, groups=g) if method == "fit" else \
@@ -336,7 +337,7 @@ def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
     ids=["list of datetime64", "object array of Timestamp"])
 def test_dates_in_lists_and_object_arrays_are_refused(X_dates):
     _, y, g = make_data(2)
-    with pytest.raises(TypeError, match=r"^X holds dates or durations"):
+    with pytest.raises(TypeError, match=r"^X holds dates, times or durations"):
         PApKRanker(k=3).fit(X_dates, y, groups=g)
 
 
@@ -772,3 +773,74 @@ def test_an_inherited_fit_is_wrapped_once():
                    _OnlineRanker.__dict__["partial_fit"].fn):
         assert method._restores_state
         assert not hasattr(method.__wrapped__, "__wrapped__")
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "int64[pyarrow]", "UInt64"])
+def test_nullable_integer_scores_beyond_2_53_keep_their_order(dtype):
+    # pandas' nullable integers went through float64: 2**60 + 1 and 2**60
+    # became a tie (0.5 where the ranking scores 0)
+    pytest.importorskip("pyarrow")
+    s = np.array([2**60 + 1, 2**60, 2**60 + 3, 2**60 + 2], dtype=np.uint64)
+    y = [1, 0, 0, 1]
+    assert papk_score(y, s, k=1) == 0.0
+    assert papk_score(y, pd.Series(s, dtype=dtype), k=1) == 0.0
+    assert papk_score(y, pd.array(s, dtype=dtype), k=1) == 0.0
+    with pytest.raises(ValueError, match="NaN"):  # a missing score: refused
+        papk_score(y, pd.Series([1, None, 3, 2], dtype=dtype), k=1)
+
+
+@pytest.mark.parametrize("keys", ["series", "multiindex"])
+def test_composite_group_keys_with_a_missing_part_are_refused(keys):
+    # each NaN part made a group of its own, dropped as undefined
+    frame = pd.DataFrame({"user": ["a"] * 4 + ["b"] * 2,
+                          "session": [1.0, 1.0, np.nan, np.nan, 2.0, 2.0]})
+    groups = (pd.Series(list(zip(frame.user, frame.session))) if keys == "series"
+              else frame.set_index(["user", "session"]).index)
+    with pytest.raises(ValueError, match="a key with a missing part"):
+        papk_score([1, 0, 1, 0, 1, 0], [0.9, 0.1, 0.2, 0.8, 0.9, 0.1], k=1,
+                   groups=groups)
+    complete = frame.fillna(0.0).set_index(["user", "session"]).index
+    assert papk_score([1, 0, 1, 0, 1, 0], [0.9, 0.1, 0.2, 0.8, 0.9, 0.1], k=1,
+                      groups=complete) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("labels", [
+    pd.Series(["yes", "no", None, "no", "yes", "no"], dtype="string[pyarrow]"),
+    pd.Series(["yes", "no", None, "no", "yes", "no"], dtype="str"),
+    pd.Series([True, False, None, False, True, False], dtype="boolean"),
+    pd.Series([1, 0, None, 0, 1, 0], dtype="Int64"),
+])
+def test_missing_labels_of_pandas_extension_types_are_named(labels):
+    # a pyarrow string column was NumPy's "boolean value of NA is ambiguous",
+    # a nullable boolean in the splitters "Unknown label type: ... dtype=int"
+    pytest.importorskip("pyarrow")
+    pos = "yes" if labels.dtype.kind in "OU" or str(labels.dtype) == "str" else None
+    groups = [0, 0, 0, 1, 1, 1]
+    with pytest.raises(ValueError, match="has missing labels"):
+        papk_score(labels, np.arange(6.0), k=1, groups=groups, pos_label=pos)
+    with pytest.raises(ValueError, match="has missing labels"):
+        list(WithinGroupKFold(2).split(np.zeros((6, 1)), labels, groups))
+    with pytest.raises(ValueError, match="has missing labels"):
+        PApKRanker(k=1, pos_label=pos).fit(np.eye(6), labels, groups=groups)
+
+
+@pytest.mark.parametrize("ranker", [PApKRanker(k=1), GreedyPApKRanker(k=1)])
+def test_pandas_na_or_other_objects_in_a_feature_column_are_named(ranker):
+    # float() argument must be a string or a real number, not 'NAType'
+    y, groups = [1, 0, 0, 1, 0, 1], [0, 0, 0, 1, 1, 1]
+    X = pd.DataFrame({"a": np.arange(6.0),
+                      "b": pd.Series([1.0, pd.NA, 2.0, 3.0, 4.0, 5.0], dtype=object)})
+    with pytest.raises(TypeError, match=r"^X column 'b' holds pandas' NA among "
+                                        r"objects: .*X\['b'\]\.astype\('float64'\)"):
+        ranker.fit(X, y, groups=groups)
+    X["b"] = [Ellipsis] * 6
+    with pytest.raises(TypeError, match=r"^X column 'b' holds values that are "
+                                        r"not numbers .*'ellipsis'"):
+        ranker.fit(X, y, groups=groups)
+    import datetime
+
+    for values in ([datetime.time(1)] * 6,
+                   pd.period_range("2020-01", periods=6, freq="M")):
+        X["b"] = values
+        with pytest.raises(TypeError, match="holds dates, times or durations"):
+            ranker.fit(X, y, groups=groups)

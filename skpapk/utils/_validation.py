@@ -312,21 +312,26 @@ def group_array(values, *, input_name="groups"):
     composite keys, ``list(zip(user, session))``, one per row (NumPy would
     make a 2-D array of them), as a pandas Series of tuples does; a key with
     a missing part (None, NaN, pandas' NA) is a ``ValueError``."""
-    if not (isinstance(values, list) and values
+    if (isinstance(values, list) and values
             and all(isinstance(v, tuple) for v in values)
             and any(len(v) != 1 for v in values)):
-        return _as_array(values)
+        keys = np.empty(len(values), dtype=object)
+        keys[:] = values
+    else:  # a Series of tuples, a MultiIndex: an object array of tuples
+        keys = _as_array(values)
+    if not (keys.dtype == object and keys.ndim == 1 and keys.size
+            and isinstance(keys[0], tuple)
+            and all(isinstance(key, tuple) for key in keys)):
+        return keys
     import pandas as pd
 
-    parts = np.array([part for key in values for part in key] or [0],
+    parts = np.array([part for key in keys for part in key] or [0],
                      dtype=object)
-    if pd.isna(parts).any():
+    if pd.isna(parts).any():  # NaN != NaN: each such key a group of its own
         raise ValueError(
             f"{input_name} contains a key with a missing part (None, NaN or "
             f"pandas' NA); give every row a complete group id (e.g. drop rows "
             f"whose user or session is missing).")
-    keys = np.empty(len(values), dtype=object)
-    keys[:] = values
     return keys
 
 
@@ -439,13 +444,19 @@ def check_label_values(y, *, input_name="y"):
     ...
     ValueError: y has missing labels (None, NaN or pandas' NA); every row ...
     """
-    if y is None or getattr(getattr(y, "dtype", None), "kind", "O") != "O":
+    missing = (f"{input_name} has missing labels (None, NaN or pandas' NA); "
+               f"every row needs its label: drop the rows without one, or fill "
+               f"them.")
+    dtype = getattr(y, "dtype", None)
+    if dtype is not None and not isinstance(dtype, np.dtype) and hasattr(
+            y, "isna"):  # pandas' extension types: NA in strings, booleans
+        if y.isna().any() if getattr(y, "ndim", 1) == 1 else False:
+            raise ValueError(missing)
+    if y is None or getattr(dtype, "kind", "O") != "O":
         return
     y = _as_array(y)
     if y.dtype.kind == "O" and y.ndim:
-        _check_object_values(y, input_name=input_name, missing=(
-            f"{input_name} has missing labels (None, NaN or pandas' NA); every "
-            f"row needs its label: drop the rows without one, or fill them."))
+        _check_object_values(y, input_name=input_name, missing=missing)
 
 
 def _binary_int_classes(y):
@@ -752,6 +763,22 @@ def check_model_scores(scores, *, allow_infinite=False):
     return scores
 
 
+def _exact_integers(values):
+    """A pandas column of nullable integers (``Int64``, ``int64[pyarrow]``)
+    without a missing value as int64 (uint64) numbers: scikit-learn's
+    conversion goes through float64, which merges integers beyond 2**53."""
+    dtype = getattr(values, "dtype", None)
+    if (dtype is None or isinstance(dtype, np.dtype)
+            or getattr(dtype, "kind", "") not in "iu"
+            or not hasattr(values, "to_numpy") or getattr(values, "ndim", 1) != 1):
+        return values
+    import pandas as pd
+
+    if pd.isna(values).any():  # NaN, refused by the finite check
+        return values
+    return values.to_numpy(dtype=np.int64 if dtype.kind == "i" else np.uint64)
+
+
 def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     """Validate a 1-d finite score vector of the expected length.
 
@@ -759,7 +786,7 @@ def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     metrics), so integers beyond 2**53 may be replaced by their ranks; else
     they are cast to float64 (a loss reads the values).
     """
-    y_score = column_1d(y_score, input_name=input_name, fix=(
+    y_score = column_1d(_exact_integers(y_score), input_name=input_name, fix=(
         "pass one score per row, higher for more relevant rows: a "
         "classifier's decision_function(X), or the relevant class's column "
         "of predict_proba(X) (its last, [:, -1], for 0/1 labels), not the "

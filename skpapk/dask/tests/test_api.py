@@ -258,7 +258,7 @@ def test_dates_and_durations_are_refused_before_any_work(ranker, kind):
     dX = (da.from_array(frame[["b"]].to_numpy(), chunks=50) if kind == "array"
           else dd.from_pandas(frame, **rows))
     where = "" if kind == "array" else " column 'b'"
-    with pytest.raises(TypeError, match=rf"^X{where} holds dates or durations "
+    with pytest.raises(TypeError, match=rf"^X{where} holds dates, times or durations "
                        rf"\((datetime|timedelta)64.*\), but {ranker.__name__} "
                        rf"takes numbers only"):
         ranker(k=5).fit(dX, dd.from_pandas(pd.Series(y), **rows),
