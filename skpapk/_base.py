@@ -137,8 +137,9 @@ def _text_column(X):
 
 
 #: NumPy's words for a date or duration that float() cannot take.
-_DATE_TYPES = re.compile(r"not '(Timestamp|Timedelta|datetime|date|timedelta|"
-                         r"datetime64|timedelta64|datetime\.time|time|Period)'")
+_DATE_TYPES = re.compile(r"not '(Timestamp|Timedelta|Period|datetime64|"
+                         r"timedelta64|(datetime\.)?(datetime|date|timedelta)|"
+                         r"datetime\.time)'")
 
 
 def _datetime_error(estimator, input_name, where="", what=""):
@@ -207,8 +208,10 @@ def _not_a_number_message(estimator, X, input_name):
     if found is None:
         return None
     name, _, detail = found
+    column = (f"{input_name}[{name!r}]" if hasattr(X, "columns")
+              else f"{input_name}[:, {name}]")
     where = (f"column {name!r}" if hasattr(X, "columns")
-             else f"column {name} ({input_name}[:, {name}])")
+             else f"column {name} ({column})")
     ranker = type(estimator).__name__
     if "NAType" not in str(detail):
         return (f"{input_name} {where} holds values that are not numbers "
@@ -218,8 +221,8 @@ def _not_a_number_message(estimator, X, input_name):
                if estimator._ensure_all_finite() == "allow-nan" else
                f"which {ranker} refuses: fill or drop those rows first")
     return (f"{input_name} {where} holds pandas' NA among objects: convert "
-            f"the column to numbers, e.g. {input_name}[{name!r}].astype("
-            f"'float64'), where NA becomes NaN ({missing}).")
+            f"the column to numbers, e.g. pandas.to_numeric({column}), where "
+            f"NA becomes NaN ({missing}).")
 
 
 def check_score_sample_weight(estimator, sample_weight):

@@ -804,17 +804,21 @@ def test_composite_group_keys_with_a_missing_part_are_refused(keys):
                       groups=complete) == pytest.approx(2 / 3)
 
 
-@pytest.mark.parametrize("labels", [
-    pd.Series(["yes", "no", None, "no", "yes", "no"], dtype="string[pyarrow]"),
-    pd.Series(["yes", "no", None, "no", "yes", "no"], dtype="str"),
-    pd.Series([True, False, None, False, True, False], dtype="boolean"),
-    pd.Series([1, 0, None, 0, 1, 0], dtype="Int64"),
-])
-def test_missing_labels_of_pandas_extension_types_are_named(labels):
-    # a pyarrow string column was NumPy's "boolean value of NA is ambiguous",
+@pytest.mark.parametrize("dtype", ["arrow string", "arrow large_string",
+                                   "string[pyarrow]", "boolean", "Int64"])
+def test_missing_labels_of_pandas_extension_types_are_named(dtype):
+    # pd.ArrowDtype strings were NumPy's "boolean value of NA is ambiguous",
     # a nullable boolean in the splitters "Unknown label type: ... dtype=int"
-    pytest.importorskip("pyarrow")
-    pos = "yes" if labels.dtype.kind in "OU" or str(labels.dtype) == "str" else None
+    words = ["yes", "no", None, "no", "yes", "no"]
+    if dtype.startswith("arrow"):
+        pa = pytest.importorskip("pyarrow")
+        labels = pd.Series(words, dtype=pd.ArrowDtype(getattr(pa, dtype[6:])()))
+    elif dtype == "string[pyarrow]":
+        pytest.importorskip("pyarrow")
+        labels = pd.Series(words, dtype=dtype)
+    else:
+        labels = pd.Series([1, 0, None, 0, 1, 0], dtype=dtype)
+    pos = "yes" if words[0] in set(labels.dropna()) else None
     groups = [0, 0, 0, 1, 1, 1]
     with pytest.raises(ValueError, match="has missing labels"):
         papk_score(labels, np.arange(6.0), k=1, groups=groups, pos_label=pos)
@@ -831,16 +835,36 @@ def test_pandas_na_or_other_objects_in_a_feature_column_are_named(ranker):
     X = pd.DataFrame({"a": np.arange(6.0),
                       "b": pd.Series([1.0, pd.NA, 2.0, 3.0, 4.0, 5.0], dtype=object)})
     with pytest.raises(TypeError, match=r"^X column 'b' holds pandas' NA among "
-                                        r"objects: .*X\['b'\]\.astype\('float64'\)"):
+                                        r"objects: .*pandas\.to_numeric\(X\['b'\]\)"
+                       ) as info:
         ranker.fit(X, y, groups=groups)
+    import pandas  # the advice works
+
+    assert pandas.to_numeric(X["b"]).isna().sum() == 1
+    with pytest.raises(TypeError, match=r"^X column 1 \(X\[:, 1\]\) holds pandas' "
+                                        r"NA .*pandas\.to_numeric\(X\[:, 1\]\)"):
+        ranker.fit(X.to_numpy(), y, groups=groups)
+    assert "NAType" in str(info.value.__cause__)
     X["b"] = [Ellipsis] * 6
     with pytest.raises(TypeError, match=r"^X column 'b' holds values that are "
                                         r"not numbers .*'ellipsis'"):
         ranker.fit(X, y, groups=groups)
     import datetime
 
-    for values in ([datetime.time(1)] * 6,
+    for values in ([datetime.time(1)] * 6, [datetime.date(2020, 1, 1)] * 6,
+                   [datetime.timedelta(1)] * 6,
                    pd.period_range("2020-01", periods=6, freq="M")):
         X["b"] = values
         with pytest.raises(TypeError, match="holds dates, times or durations"):
             ranker.fit(X, y, groups=groups)
+
+
+def test_labels_as_a_dask_series_are_read_as_before():
+    # the check of pandas' missing labels made a lazy dask scalar a bool
+    dd = pytest.importorskip("dask.dataframe")
+    words = pd.Series(["y", "n", "n", "y", "n", "y"])
+    labels = dd.from_pandas(words, npartitions=2)
+    groups = [0, 0, 0, 1, 1, 1]
+    assert papk_score(labels, np.arange(6.0), k=1, groups=groups,
+                      pos_label="y") == papk_score(words, np.arange(6.0), k=1,
+                                                   groups=groups, pos_label="y")

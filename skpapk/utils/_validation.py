@@ -448,10 +448,11 @@ def check_label_values(y, *, input_name="y"):
                f"every row needs its label: drop the rows without one, or fill "
                f"them.")
     dtype = getattr(y, "dtype", None)
-    if dtype is not None and not isinstance(dtype, np.dtype) and hasattr(
-            y, "isna"):  # pandas' extension types: NA in strings, booleans
-        if y.isna().any() if getattr(y, "ndim", 1) == 1 else False:
-            raise ValueError(missing)
+    if (dtype is not None and not isinstance(dtype, np.dtype)
+            and hasattr(y, "isna") and getattr(y, "ndim", 1) == 1
+            and getattr(y, "__dask_graph__", None) is None  # lazy: not here
+            and y.isna().any()):  # pandas' extension types: NA in strings
+        raise ValueError(missing)
     if y is None or getattr(dtype, "kind", "O") != "O":
         return
     y = _as_array(y)
