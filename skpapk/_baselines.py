@@ -157,6 +157,10 @@ class PAUCRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -392,6 +396,10 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -627,6 +635,10 @@ class GreedyPApKRanker(BaseRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -895,6 +907,10 @@ class SelectPApKRanker(BaseRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------

@@ -281,6 +281,10 @@ class PApKBoostRanker(BaseRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
     **kwargs : dict
         Other parameters of LightGBM's scikit-learn estimators (for example
         ``max_bin=63``, ``min_split_gain=0.01``, ``boosting_type="dart"``),

@@ -159,6 +159,10 @@ class PApKRanker(BaseLinearRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     n_jobs : int or None, default=None
         Threads of the compiled pair kernel of the smooth surrogates (users
@@ -517,6 +521,10 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -744,6 +752,10 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -979,6 +991,10 @@ class PApKTSRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
@@ -1206,6 +1222,10 @@ class PApKRampRanker(_FixedSurrogateRanker):
         greater of two numbers (1 of 0/1, True of booleans); labels that are
         not numbers (``"clicked"``/``"not_clicked"``) need it, since their
         alphabetical order says nothing of relevance (a ``ValueError``).
+        A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
+        scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
+        ``BaggingClassifier``) misread: see the user guide's
+        model selection page.
 
     Attributes
     ----------
