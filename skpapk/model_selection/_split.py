@@ -409,13 +409,14 @@ def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
     train, val = _held_out_split(y_pos, codes, validation_fraction, random_state)
     n_train = defined_groups(y_pos[train], codes[train], n_groups).any()
     n_val = defined_groups(y_pos[val], codes[val], n_groups).any()
-    # a split that no fraction can make: every group has at most one row of
-    # one label, which goes to one part
-    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
-    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    possible = True
+    if not (n_train and n_val):  # a split that no fraction can make: every
+        # group has at most one row of one label, which goes to one part
+        n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+        n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+        possible = bool(np.any((n_pos >= 2) & (n_neg >= 2)))
     _check_early_stopping_split(validation_fraction, n_train, n_val,
-                                possible=bool(np.any((n_pos >= 2) & (n_neg >= 2))),
-                                setting=setting)
+                                possible=possible, setting=setting)
     return train, val
 
 
