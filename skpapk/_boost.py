@@ -267,7 +267,9 @@ class PApKBoostRanker(BaseRanker):
         ``HistGradientBoostingClassifier`` (every core, but one in each
         worker of a parallel ``GridSearchCV``, or what ``threadpoolctl``
         allows); -1: every core. At most the cores this process may use
-        (LightGBM crashes on counts it cannot start). The pair kernel takes
+        (LightGBM crashes on counts it cannot start), also when given as
+        an alias such as ``num_threads`` through ``**kwargs``, which then
+        sets LightGBM's threads only. The pair kernel takes
         fewer when the work is small (about a million pairs a thread), with
         the same result.
 
@@ -729,6 +731,10 @@ class PApKBoostRanker(BaseRanker):
         of ``subsample`` passed through without ``subsample_freq`` redraws
         the rows every round as ``subsample`` does."""
         params = with_passed_through(self._translated(seed), self._other_params)
+        if isinstance(params["n_jobs"], Integral) and not isinstance(
+                params["n_jobs"], (bool, np.bool_)):  # an alias passed through
+            # capped as n_jobs is; 0, LightGBM's default: as None
+            params["n_jobs"] = effective_n_threads(params["n_jobs"] or None)
         # applied by fit to the rows, by the labels of y (LightGBM would
         # weigh the 0/1 relevance codes)
         params.pop("class_weight", None)

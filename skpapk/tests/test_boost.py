@@ -2038,6 +2038,22 @@ def test_thread_counts_beyond_the_cores_are_capped():
     assert np.isfinite(ranker.predict(X, num_threads=10**6)).all()
 
 
+@pytest.mark.parametrize("alias", ["num_threads", "nthread"])
+def test_thread_aliases_passed_through_are_capped(alias):
+    # an alias of n_jobs through **kwargs reached LightGBM as given: the
+    # crash of n_jobs=10**6 again
+    X, y, groups = make_data()
+    ranker = PApKBoostRanker(k=3, n_estimators=2, **{alias: 10**6})
+    cores = effective_n_threads(-1)
+    assert ranker._lightgbm_params(0)["n_jobs"] == cores
+    with pytest.warns(UserWarning, match=f"{alias}=1000000, LightGBM's alias"):
+        ranker.fit(X, y, groups=groups)
+    assert ranker.booster_.params["num_threads"] == cores
+    # 0 is LightGBM's default, the OpenMP threads: as None
+    zero = PApKBoostRanker(k=3, **{alias: 0})._lightgbm_params(0)["n_jobs"]
+    assert zero == PApKBoostRanker(k=3)._lightgbm_params(0)["n_jobs"]
+
+
 def test_prediction_threads_are_those_of_the_fit(monkeypatch):
     # n_jobs=None is the OpenMP threads in predict too (it was LightGBM's
     # own default there, every core whatever threadpoolctl allows)
