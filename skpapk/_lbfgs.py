@@ -25,6 +25,10 @@ from .utils._routing import _stacklevel
 #: the objective stops decreasing at machine precision).
 TOL_NONE = 1e-10
 
+#: The relative fall of the objective from ``w_0 = 0`` (with a non-zero
+#: gradient there) under which a run is reported as stalled.
+STALL_FALL = 1e-10
+
 
 class _EarlyStop(Exception):
     """Raised by the iteration callback to end L-BFGS."""
@@ -139,9 +143,17 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
              f"top {level} rows, which change as the scores move (the "
              f"objective jumps, above all from tied scores such as w_0 = "
              f"0's): raise truncation_level or set it to None")
-    if np.array_equal(state.w, w0) and np.any(grad0 != 0):
+    # from w_0 = 0 with a gradient, a smooth objective falls; a fall within
+    # rounding is a stall (a truncation's jumps, extreme features or alpha)
+    fall = (value0 - min(state.objective_curve)) / max(abs(value0), 1.0)
+    moved = not np.array_equal(state.w, w0)
+    if np.any(grad0 != 0) and (not moved or (
+            not np.any(w0) and fall <= STALL_FALL)):
+        what = ("did not move from w_0" if not moved else
+                f"lowered the objective by only {fall:.1g} of its value at "
+                f"w_0 = 0")
         warnings.warn(
-            f"L-BFGS did not move from w_0 although the gradient there is not "
+            f"L-BFGS {what} although the gradient there is not "
             f"zero: the objective could not be decreased in floating point, "
             f"most likely because the features hold extreme values; scale "
             f"them (e.g. MinMaxScaler) or lower alpha{jumps}.",

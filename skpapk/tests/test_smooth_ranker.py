@@ -305,3 +305,31 @@ def test_a_truncation_that_stops_lbfgs_at_the_start_is_named():
                                                 r"truncation_level=5 keeps the pairs"):
         PApKRanker(surrogate="soft_papk", truncation_level=5, k=10).fit(
             X, y, groups=g)
+
+
+@pytest.mark.parametrize("params", [{"surrogate": "soft_papk", "truncation_level": 1},
+                                    {"alpha": 1e10}])
+def test_a_fall_within_rounding_from_zero_is_a_stall(params):
+    # L-BFGS moved from w_0 = 0 by 1e-13 (the objective fell by 2e-13 of
+    # its value) and was reported converged, without a word
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(int)
+    X = rng.normal(size=(120, 3)) + 0.8 * y[:, None]
+    g = np.repeat(np.arange(8), 15)
+    with pytest.warns(ConvergenceWarning, match="L-BFGS lowered the objective "
+                                                "by only .* at w_0 = 0"):
+        ranker = PApKRanker(k=3, n_jobs=1, **params).fit(X, y, groups=g)
+    assert np.abs(ranker.coef_).max() < 1e-9
+
+
+def test_a_warm_start_at_the_optimum_is_no_stall():
+    # the rule reads a fall from w_0 = 0 only: from a converged w_0 the
+    # objective has nothing left to lose
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(int)
+    X = rng.normal(size=(120, 3)) + 0.8 * y[:, None]
+    g = np.repeat(np.arange(8), 15)
+    ranker = PApKRanker(k=3, n_jobs=1, warm_start=True).fit(X, y, groups=g)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ranker.fit(X, y, groups=g)
