@@ -4,9 +4,12 @@ Every surrogate is evaluated for all groups at once: one ranking of every
 group's positives and negatives (as
 :func:`~skpapk.utils._groups.rank_by_group_and_label`), then counts of active
 (positive, negative) pairs from one more sort of the few rows that take part
-(:func:`~skpapk.utils._groups.count_at_least`) and prefix sums of the sorted
-top negatives. There is no Python loop over groups and no
-(positives x negatives) pair matrix: an evaluation costs O(n log n).
+(:func:`~skpapk.utils._groups.count_at_least`) and each group's own prefix
+sums of its top negatives' differences to its highest one (compiled,
+:func:`~skpapk.losses._pair_kernels.segment_cumsum`): a hinge's value rounds
+with the score differences, not with the scores' size or with the other
+groups. There is no Python loop over groups and no (positives x negatives)
+pair matrix: an evaluation costs O(n log n).
 
 Notation (one group = one user): ``n+`` positives, ``n-`` negatives,
 ``beta = min(k, n+)``, ``k' = min(k, n-)``, ``h(a) = max(0, a)``, ``P_i`` the
@@ -47,11 +50,15 @@ class _Context:
     top_neg_scores: np.ndarray
     top_neg_slot: np.ndarray  # position in the group-sorted layout
     neg_start: np.ndarray  # offset of each group's top negatives in that layout
-    neg_prefix: np.ndarray  # prefix sums of the sorted top negative scores
+    neg_sorted: np.ndarray  # the top negative scores in that layout
+    neg_ref: np.ndarray  # each group's highest negative score (0: none)
+    neg_prefix: np.ndarray  # each group's own prefix sums of N_j - neg_ref
     k: int = None  # number of items shown to each user
 
 
 def _make_context(y_pos, scores, codes, n_groups, k):
+    from ._pair_kernels import segment_cumsum  # numba: imported on first use
+
     ranking = rank_by_group_and_label(y_pos, scores, codes, n_groups)
     rank, n_pos, n_neg = ranking.rank, ranking.n_pos, ranking.n_neg
     beta = np.minimum(n_pos, k)
@@ -66,22 +73,39 @@ def _make_context(y_pos, scores, codes, n_groups, k):
     slot = neg_start[top_neg_codes] + rank[top_neg]
     sorted_scores = np.empty(top_neg.shape[0], dtype=np.float64)
     sorted_scores[slot] = top_neg_scores
-    neg_prefix = np.zeros(top_neg.shape[0] + 1, dtype=np.float64)
-    np.cumsum(sorted_scores, out=neg_prefix[1:])
+    # sums of differences to the group's highest negative, each group apart:
+    # a hinge's value then does not round with the scores' size, nor with
+    # the other groups' scores
+    neg_ref = np.zeros(n_groups, dtype=np.float64)
+    neg_ref[top_neg_codes[rank[top_neg] == 0]] = top_neg_scores[rank[top_neg] == 0]
+    neg_prefix = segment_cumsum(sorted_scores - neg_ref[np.repeat(
+        np.arange(n_groups), k_used)], neg_start)
     return _Context(
         y_pos=y_pos, scores=scores, codes=codes, n_groups=n_groups,
         rank=rank, n_pos=n_pos, n_neg=n_neg, beta=beta, k_neg=k_neg,
         defined=defined, n_defined=int(np.count_nonzero(defined)),
         top_neg=top_neg, top_neg_codes=top_neg_codes,
         top_neg_scores=top_neg_scores, top_neg_slot=slot, neg_start=neg_start,
-        neg_prefix=neg_prefix, k=k,
+        neg_sorted=sorted_scores, neg_ref=neg_ref, neg_prefix=neg_prefix, k=k,
     )
 
 
-def _sum_top_negatives(ctx, group_codes, n_first):
-    """Sum of the scores of the ``n_first`` highest scored top negatives."""
-    start = ctx.neg_start[group_codes]
-    return ctx.neg_prefix[start + n_first] - ctx.neg_prefix[start]
+def _first_sums(prefix, starts, n_first):
+    """Sums of the first ``n_first`` values of groups whose own inclusive
+    prefix sums (:func:`segment_cumsum`) start at ``starts``."""
+    last = np.maximum(starts + n_first - 1, 0)
+    return np.where(n_first > 0, prefix[np.minimum(last, prefix.shape[0] - 1)],
+                    0.0) if prefix.shape[0] else np.zeros(np.shape(n_first))
+
+
+def _hinge_sums(ctx, group_codes, n_first, below):
+    """``sum_{j < n_first} (N_j - below)`` over each group's highest
+    negatives, as ``sum_j (N_j - N_0) + n_first (N_0 - below)`` with its
+    highest one ``N_0``; ``below`` is ``P_i - m_i`` given as ``(P_i - N_0,
+    m_i)`` differences: ``n_first (m_i - (P_i - N_0))``."""
+    gap, margin = below
+    return (_first_sums(ctx.neg_prefix, ctx.neg_start[group_codes], n_first)
+            + n_first * (margin - gap))
 
 
 class BaseSurrogate:
@@ -272,13 +296,14 @@ class PairwiseHingeSurrogate(BaseSurrogate):
     def _group_terms(self, ctx, coef):
         rows = np.flatnonzero(self._positives(ctx) & ctx.defined[ctx.codes])
         pos_codes = ctx.codes[rows]
-        threshold = ctx.scores[rows] - self._margins(ctx, rows)
+        margins = self._margins(ctx, rows)
+        threshold = ctx.scores[rows] - margins
         # a_i: top negatives of the group with N_j >= P_i - m_i (a prefix of
         # the group's top negatives in decreasing score order).
         n_active = count_at_least(ctx.top_neg_codes, ctx.top_neg_scores,
                                   pos_codes, threshold, ctx.n_groups)
-        hinge_sums = (_sum_top_negatives(ctx, pos_codes, n_active)
-                      - n_active * threshold)
+        hinge_sums = _hinge_sums(ctx, pos_codes, n_active, (
+            ctx.scores[rows] - ctx.neg_ref[pos_codes], margins))
         norm = self._normaliser(ctx)
         inv_norm = np.zeros(ctx.n_groups, dtype=np.float64)
         np.divide(1.0, norm, out=inv_norm, where=ctx.defined)
@@ -289,7 +314,7 @@ class PairwiseHingeSurrogate(BaseSurrogate):
         # from the end of each group's slots.
         hist = np.bincount(ctx.neg_start[pos_codes] + np.maximum(n_active - 1, 0),
                            weights=n_active > 0,
-                           minlength=ctx.neg_prefix.shape[0])
+                           minlength=ctx.neg_prefix.shape[0] + 1)
         from_end = np.cumsum(hist[::-1])[::-1]
         group_end = ctx.neg_start[1:][ctx.top_neg_codes]
         n_active_pos = from_end[ctx.top_neg_slot] - from_end[group_end]
@@ -479,16 +504,16 @@ class AvgSurrogate(BaseSurrogate):
 
     def _group_terms(self, ctx, coef):
         n_groups = ctx.n_groups
-        pos_sum = np.bincount(ctx.codes, weights=np.where(ctx.y_pos, ctx.scores, 0.0),
-                              minlength=n_groups)
+        # the positives' mean as a difference to the group's highest negative
+        pos_sum = np.bincount(ctx.codes, weights=np.where(
+            ctx.y_pos, ctx.scores - ctx.neg_ref[ctx.codes], 0.0), minlength=n_groups)
         groups = np.flatnonzero(ctx.defined)
-        mean_pos = pos_sum[groups] / ctx.n_pos[groups]
-        threshold = mean_pos - 1.0
+        gap = pos_sum[groups] / ctx.n_pos[groups]
+        threshold = ctx.neg_ref[groups] + gap - 1.0
         n_active = count_at_least(ctx.top_neg_codes, ctx.top_neg_scores,
                                   groups, threshold, n_groups)
         k_neg = ctx.k_neg[groups].astype(np.float64)
-        total = np.sum((_sum_top_negatives(ctx, groups, n_active)
-                        - n_active * threshold) / k_neg)
+        total = np.sum(_hinge_sums(ctx, groups, n_active, (gap, 1.0)) / k_neg)
         active_per_group = np.zeros(n_groups, dtype=np.float64)
         active_per_group[groups] = n_active
         inv_k = np.zeros(n_groups, dtype=np.float64)

@@ -387,3 +387,28 @@ def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
                            for lo, hi in blocks]:
                 future.result()
     return (L if loss_mode else None), S1, (S2 if need_hess else None)
+
+
+@njit(nogil=True, cache=True)
+def segment_cumsum(values, starts):
+    """Inclusive prefix sums of ``values`` that restart at every group:
+    ``out[i] = values[starts[g]] + ... + values[i]`` for ``starts[g] <= i <
+    starts[g + 1]``. Each group is summed alone, so that its sums do not
+    carry the rounding of the groups before it (a global ``cumsum`` minus
+    its value at the group's start does, and loses every digit of a group
+    of small values after one of huge ones).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.losses._pair_kernels import segment_cumsum
+    >>> segment_cumsum(np.array([1e17, 1.0, 0.5, 0.25]), np.array([0, 2, 4]))
+    array([1.00e+17, 1.00e+17, 5.00e-01, 7.50e-01])
+    """
+    out = np.empty_like(values)
+    for g in range(starts.shape[0] - 1):
+        total = 0.0
+        for i in range(starts[g], starts[g + 1]):
+            total += values[i]
+            out[i] = total
+    return out

@@ -29,7 +29,7 @@ There is no Python loop over groups or over ``K``.
 import numpy as np
 
 from ..utils._groups import ragged_range, segment_starts
-from ._losses import BaseSurrogate, _sum_top_negatives
+from ._losses import BaseSurrogate, _first_sums
 
 
 class PrecAtKSurrogate(BaseSurrogate):
@@ -94,6 +94,8 @@ class PrecAtKSurrogate(BaseSurrogate):
     name = "preck"
 
     def _group_terms(self, ctx, coef):
+        from ._pair_kernels import segment_cumsum  # numba: imported on first use
+
         k = ctx.k
         # groups with at most k rows: prec@k does not depend on the scores
         scored = ctx.defined & (ctx.n_pos + ctx.n_neg > k)
@@ -107,27 +109,27 @@ class PrecAtKSurrogate(BaseSurrogate):
         n_values = k_hi - k_lo + 1
         owner, n_true = ragged_range(n_values, k_lo)  # K of each (group, K)
         starts = segment_starts(n_values)
-        # Prefix sums of each scored group's top-beta positive scores.
-        beta_used = np.where(scored, ctx.beta, 0)
+        # Each scored group's sums of its positives below the top K, from
+        # its own suffix sums (of its scores in decreasing order), and of
+        # its k - K highest negatives, from its own prefix sums
+        pos_used = np.where(scored, ctx.n_pos, 0)
         pos_start = np.zeros(ctx.n_groups + 1, dtype=np.intp)
-        np.cumsum(beta_used, out=pos_start[1:])
-        top_pos = np.flatnonzero(ctx.y_pos & (ctx.rank < beta_used[ctx.codes]))
-        sorted_pos = np.empty(top_pos.shape[0], dtype=np.float64)
-        sorted_pos[pos_start[ctx.codes[top_pos]] + ctx.rank[top_pos]] = \
-            ctx.scores[top_pos]
-        pos_prefix = np.zeros(top_pos.shape[0] + 1, dtype=np.float64)
-        np.cumsum(sorted_pos, out=pos_prefix[1:])
-        pos_total = np.bincount(ctx.codes, weights=np.where(ctx.y_pos, ctx.scores, 0.0),
-                                minlength=ctx.n_groups)[groups]
-        # value(K) for every (group, K)
+        np.cumsum(pos_used, out=pos_start[1:])
+        pos = np.flatnonzero(ctx.y_pos & scored[ctx.codes])
+        # reversed: the lowest score of the last group first
+        slot = pos_start[-1] - 1 - (pos_start[ctx.codes[pos]] + ctx.rank[pos])
+        reversed_pos = np.empty(pos.shape[0], dtype=np.float64)
+        reversed_pos[slot] = ctx.scores[pos]
+        suffix = segment_cumsum(reversed_pos, pos_start[-1] - pos_start[::-1])[::-1]
         g = groups[owner]
         n_wrong = k - n_true  # k - K negatives in yhat
-        top_k_pos = pos_prefix[pos_start[g] + n_true] - pos_prefix[pos_start[g]]
-        below = pos_total[owner] - top_k_pos
         n_left = n_pos[owner] - n_true
+        below = np.where(n_left > 0, suffix[np.minimum(pos_start[g] + n_true,
+                                                       suffix.shape[0] - 1)], 0.0)
         weight = np.zeros(n_true.shape[0], dtype=np.float64)
         np.divide(n_wrong, n_left, out=weight, where=n_left > 0)
-        value = (n_wrong + _sum_top_negatives(ctx, g, n_wrong)
+        negatives = segment_cumsum(ctx.neg_sorted, ctx.neg_start)
+        value = (n_wrong + _first_sums(negatives, ctx.neg_start[g], n_wrong)
                  - np.where(n_left > 0, weight * below, 0.0))
         best = np.maximum.reduceat(value, starts)
         candidate = np.where(value == best[owner],

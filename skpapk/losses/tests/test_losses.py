@@ -259,6 +259,41 @@ def test_undefined_groups_are_left_out(surrogate):
     assert np.all(coef[2:] == 0)
 
 
+@pytest.mark.parametrize("surrogate", [*ALL, "preck"])
+@pytest.mark.parametrize("huge_first", [True, False])
+def test_a_group_of_huge_scores_leaves_the_others_exact(surrogate, huge_first):
+    # the hinge sums came from one prefix sum over every group: a group of
+    # scores near 1e17 before a group of small ones erased the latter's
+    # digits (max: 0.5 for 0.75), and renaming the groups changed the value
+    rng = np.random.default_rng(0)
+    y_small, s_small = rng.random(8) < 0.5, rng.normal(size=8)
+    y_small[:2] = [True, False]
+    y_huge, s_huge = np.array([1, 0, 1, 0], bool), np.array([2e17, 1e17, 3e17, 0])
+    y = np.concatenate([y_huge, y_small] if huge_first else [y_small, y_huge])
+    s = np.concatenate([s_huge, s_small] if huge_first else [s_small, s_huge])
+    g = np.repeat([0, 1] if huge_first else [1, 0], [4, 8] if huge_first else [8, 4])
+    value = surrogate_loss(y, s, g, k=2, surrogate=surrogate)[0]
+    parts = [surrogate_loss(y_, s_, k=2, surrogate=surrogate)[0]
+             for y_, s_ in [(y_huge, s_huge), (y_small, s_small)]]
+    assert value == pytest.approx(np.mean(parts), rel=1e-14)
+    assert parts[1] == pytest.approx(_brute(surrogate, y_small, s_small,
+                                            np.zeros(8), 2), rel=1e-12) \
+        if surrogate != "preck" else True
+
+
+@pytest.mark.parametrize("surrogate", ALL)
+@pytest.mark.parametrize("shift", [1e20, 1.7e308, -1.7e308])
+def test_hinges_of_huge_scores_are_those_of_their_differences(surrogate, shift):
+    # h(m - (P - N)) was summed as sum(N) - a (P - m): 0 at P = N = 1e20
+    # (its subgradient said active), inf at 1.7e308
+    y = np.array([1, 0, 1, 0, 0])
+    value, coef = surrogate_loss(y, np.full(5, shift), k=2, surrogate=surrogate)
+    expected, expected_coef = surrogate_loss(y, np.zeros(5), k=2,
+                                             surrogate=surrogate)
+    assert value == expected
+    np.testing.assert_array_equal(coef, expected_coef)
+
+
 def test_no_defined_group_gives_zero():
     value, coef = surrogate_loss([1, 1, 0], [1.0, 2.0, 3.0], [0, 0, 1], k=1)
     assert value == 0.0
