@@ -44,6 +44,7 @@ highest scored rows of its label), which bounds the cost of users with
 long candidate lists.
 """
 
+import math
 import numbers
 from dataclasses import dataclass, field
 
@@ -52,6 +53,7 @@ from scipy.special import expit
 
 from .. import _defaults
 from ..utils._groups import label_segments, segment_starts, stable_sort_by_codes
+from ..utils._validation import check_k
 from ._losses import BaseSurrogate
 
 #: Maximum number of safeguarded Newton steps for the soft thresholds.
@@ -753,6 +755,7 @@ class SmoothPairwiseSurrogate(BaseSurrogate):
             y_pos, codes, n_groups, sample_weight = _check_layout_inputs(
                 y_pos, codes, n_groups, sample_weight)
             scores = _check_scores(scores, y_pos.shape[0])
+            k = check_k(k)
             layout = _make_pair_layout(y_pos, codes, n_groups, sample_weight)
         n = layout.order.shape[0]
         scores = np.asarray(scores, dtype=np.float64)
@@ -888,6 +891,11 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
         return (*weights, None)
 
 
+#: The largest score (times the root of the largest row weight) that
+#: :func:`_standardize` squares as it is.
+_LARGEST_STANDARDIZED = 1e150
+
+
 def _standardize(s, layout):
     """Scores standardised in each group: ``(s - mean) / std`` (weighted rows).
 
@@ -896,6 +904,13 @@ def _standardize(s, layout):
     """
     n_groups = layout.n_groups
     codes, weight = layout.codes, layout.weight
+    # scores whose weighted squares would overflow (about 1e154) are
+    # standardised divided by their largest size, which z does not change
+    shrink = float(np.abs(s).max(initial=0.0)) / _LARGEST_STANDARDIZED * math.sqrt(
+        max(float(weight.max(initial=1.0)), 1.0))
+    if shrink > 1.0:
+        z, row_std = _standardize(s / shrink, layout)
+        return z, row_std * shrink
     mass = np.bincount(codes, weights=weight, minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.bincount(codes, weights=weight * s, minlength=n_groups) / mass

@@ -1,5 +1,7 @@
 """The smooth pairwise surrogates against per-group oracles and finite differences."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -263,6 +265,25 @@ def test_soft_memberships_do_not_depend_on_the_scale(scale):
     np.testing.assert_allclose(v2, v, rtol=1e-8, atol=1e-14)
 
 
+@pytest.mark.parametrize("scale", [1e154, 1e200, 1e300])
+@pytest.mark.parametrize("weight", [None, 1e20])
+def test_soft_memberships_of_scores_whose_squares_overflow(scale, weight):
+    # the group variance overflowed: every z became 0, the memberships
+    # uniform, and soft_papk the all-pairs loss, with a RuntimeWarning
+    y = np.array([1, 1, 1, 0, 0, 0], bool)
+    s = np.array([3.0, -2.0, 1.0, 2.5, -1.0, 2.0])
+    codes = np.zeros(6, dtype=np.intp)
+    w = None if weight is None else np.where(np.arange(6) == 0, weight, 1.0)
+    loss = SoftPApKSurrogate(temperature=0.4)
+    layout = make_pair_layout(y, codes, 1, sample_weight=w)
+    u, v, _ = loss._weights(s[layout.order], layout, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        u2, v2, _ = loss._weights((scale * s)[layout.order], layout, 1)
+    np.testing.assert_allclose(u2, u, rtol=1e-12)
+    np.testing.assert_allclose(v2, v, rtol=1e-12)
+
+
 def test_equal_scores_give_uniform_memberships():
     y = np.array([True, True, False, False, False])
     value, grad = surrogate_loss(y, np.zeros(5), k=2, surrogate="soft_papk")
@@ -491,6 +512,18 @@ def test_public_methods_check_their_inputs_without_a_layout(
         surrogate, method, scores, kwargs, match):
     with pytest.raises(ValueError, match=match):
         getattr(surrogate, method)(_Y4, np.array(scores), _C4, 2, 1, **kwargs)
+
+
+@pytest.mark.parametrize("surrogate", [PairwiseLogisticSurrogate(),
+                                       SoftPApKSurrogate(temperature=0.5)])
+@pytest.mark.parametrize("method", _METHODS)
+@pytest.mark.parametrize("k, error", [(0, ValueError), (-1, ValueError),
+                                      (2.5, TypeError), (True, TypeError)])
+def test_public_methods_check_k_without_a_layout(surrogate, method, k, error):
+    # k=0 and -1 gave NaN with RuntimeWarnings, k=2.5 was used as it was
+    with pytest.raises(error, match="k must be a positive integer"):
+        getattr(surrogate, method)(_Y4, np.array([0.5, 0.2, -1.0, 0.3]), _C4,
+                                   2, k)
 
 
 @pytest.mark.parametrize("method", _METHODS)
