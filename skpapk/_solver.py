@@ -344,6 +344,19 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
     )
 
 
+def _ridge_overshoot(objective, eta0):
+    """Advice when the ridge term alone overshoots: a step multiplies ``w``
+    by ``1 - 2 alpha eta_t``, which flips its sign (and, past ``-1``, grows
+    it) while ``alpha * eta0 > 1``; empty otherwise."""
+    alpha = float(getattr(objective, "alpha", 0.0) or 0.0)
+    if not alpha * eta0 > 1.0:
+        return ""
+    return (f"; with alpha={alpha:g}, the ridge term alone multiplies w by "
+            f"1 - 2 alpha eta0 = {1.0 - 2.0 * alpha * eta0:.3g} at the first "
+            f"step, flipping its sign: lower alpha or eta0 so that alpha * "
+            f"eta0 < 1 (the iterate kept may rank in reverse)")
+
+
 def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                         n_iter_no_change=N_ITER_NO_CHANGE, radius=None,
                         average=False,
@@ -450,8 +463,8 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"The iterates diverged after {state.t} steps (the next iterate or "
             f"its scores X @ w would not be finite in {objective.dtype}): the "
             f"step size is too large for the scale of the features; lower eta0 (got "
-            f"eta0={eta0}) or scale X (e.g. MinMaxScaler). The last iterate "
-            f"with finite scores is kept.",
+            f"eta0={eta0}) or scale X (e.g. MinMaxScaler){_ridge_overshoot(objective, eta0)}."
+            f" The last iterate with finite scores is kept.",
             ConvergenceWarning,
             stacklevel=_stacklevel(),
         )
@@ -477,7 +490,8 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): the iterate "
             f"returned ({kept}) is not a minimiser of the objective. Either "
             f"every step overshot (eta0={eta0} too large for the scale of X: "
-            f"try a smaller eta0), or the surrogate is lowest at or near w_0, "
+            f"try a smaller eta0{_ridge_overshoot(objective, eta0)}), or the "
+            f"surrogate is lowest at or near w_0, "
             f"as the margin-1 hinge surrogates are when, under every w, the "
             f"top irrelevant items of the groups outscore their relevant ones "
             f"(a weak signal and many irrelevant items per group).")

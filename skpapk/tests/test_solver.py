@@ -280,3 +280,26 @@ def test_start_warning_only_for_runs_from_their_start():
         projected_subgradient(X, y, codes, n_groups, loss=loss, k=5, eta0=0.5,
                               alpha=1e-3, max_iter=10, tol=None,
                               state=SolverState.from_coef(w0))
+
+
+@pytest.mark.parametrize("alpha, match", [
+    (1e300, "The iterates diverged"),
+    (1e3, "The objective never went below"),
+])
+def test_a_ridge_step_that_overshoots_names_alpha(alpha, match):
+    # the warnings said "lower eta0 or scale X" only, and the iterate kept
+    # ranked in reverse: the ridge step multiplies w by 1 - 2 alpha eta0
+    from skpapk import PApKAvgRanker
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(int)
+    X = rng.normal(size=(120, 3)) + 0.8 * y[:, None]
+    g = np.repeat(np.arange(8), 15)
+    with pytest.warns(ConvergenceWarning, match=match) as records:
+        PApKAvgRanker(k=3, alpha=alpha).fit(X, y, groups=g)
+    assert any("lower alpha or eta0 so that alpha * eta0 < 1" in str(r.message)
+               for r in records)
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        PApKAvgRanker(k=3, alpha=alpha, eta0=0.5 / alpha).fit(X, y, groups=g)
+    assert not any("alpha * eta0" in str(r.message) for r in records)
