@@ -26,6 +26,7 @@ from sklearn.utils._param_validation import Interval
 
 from . import _defaults
 from ._base import BaseRanker
+from ._linear import warn_zero_coef
 from ._linear_loss import _train_papk, linear_scores
 from ._ranker import _FixedSurrogateRanker
 from .model_selection._split import _held_out_split
@@ -517,6 +518,13 @@ class PrecAtKRanker(_FixedSurrogateRanker):
     _surrogate = "preck"
 
 
+#: Why logistic regressions fit ``w = 0``, and the fixes.
+_ZERO_LOGISTIC = ("Its logistic regressions learned w = 0: lower alpha "
+                  "(alpha={alpha!r}) or tol (tol={tol!r}: its first step may "
+                  "already meet it), or check that the features of X vary "
+                  "within users (every column may be 0).")
+
+
 def _fit_logistic(X, y_pos, alpha, *, tol, max_iter):
     """Coefficients (no intercept) of ``alpha ||w||^2 + mean cross-entropy``.
 
@@ -855,6 +863,7 @@ class GreedyPApKRanker(BaseRanker):
         self.merge_weights_ = np.asarray(weights, dtype=np.float64)
         self.validation_score_ = float(best)
         self.coef_ = np.asarray(coef, dtype=np.float64)
+        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol))
         return self
 
 
@@ -1080,4 +1089,5 @@ class SelectPApKRanker(BaseRanker):
         self.train_scores_ = np.asarray(train_scores, dtype=np.float64)
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
         self.coef_ = coef
+        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol))
         return self

@@ -48,6 +48,18 @@ from .utils._validation import (
 )
 
 
+def warn_zero_coef(ranker, cause):
+    """Warn that ``ranker`` fitted ``coef_ = 0``, which scores every row
+    alike (a random ranking), with the likely ``cause`` and its fix; a
+    fit that warned otherwise already need not call it."""
+    if np.any(ranker.coef_):
+        return
+    warnings.warn(
+        f"{type(ranker).__name__} fitted coef_ = 0: it scores every row alike, "
+        f"which ranks as a random ranking does. {cause}",
+        ConvergenceWarning, stacklevel=_stacklevel())
+
+
 def _check_coef_init(coef_init, n_features):
     """``coef_init`` as a finite float64 vector of length ``n_features``."""
     coef = float_array(
@@ -191,8 +203,11 @@ class BaseLinearRanker(BaseRanker):
         validation = ValidationSet(X=X[val], y_pos=y_pos[val], codes=codes[val])
         return X[train], y_pos[train], codes[train], validation
 
-    def _set_fitted(self, state, n_iter, validation):
+    def _set_fitted(self, state, n_iter, validation, curve_start=0):
         self._solver_state = state
+        # where this call's values start in objective_curve_ (after a warm
+        # start): TrainingCurveDisplay draws its validation scores there
+        self._curve_start = int(curve_start)
         # the columns of this coef_, for a warm start
         self._warm_feature_names = getattr(self, "feature_names_in_", None)
         self.coef_ = state.solution(average=self.average,
@@ -292,6 +307,7 @@ class BaseLinearRanker(BaseRanker):
         if solver == "lbfgs":
             self._check_lbfgs_options()
         state = self._initial_state(rows.n_features, coef_init)
+        curve_start = len(state.objective_curve)
         try:
             objective, validation, where = rows.prepare(self, loss)
             if self.verbose:
@@ -302,7 +318,11 @@ class BaseLinearRanker(BaseRanker):
             state, n_iter = self._run_solver(solver, objective, state, validation)
         finally:
             rows.release()
-        self._set_fitted(state, n_iter, validation)
+        self._set_fitted(state, n_iter, validation, curve_start)
+        if state.converged and not state.no_descent:  # else it has warned
+            warn_zero_coef(self, f"Check that the features of X vary within "
+                                 f"users (every column may be 0), or lower "
+                                 f"alpha (alpha={self.alpha!r}).")
         return self
 
     def _run_solver(self, solver, objective, state, validation):

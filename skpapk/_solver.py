@@ -463,8 +463,9 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"The iterates diverged after {state.t} steps (the next iterate or "
             f"its scores X @ w would not be finite in {objective.dtype}): the "
             f"step size is too large for the scale of the features; lower eta0 (got "
-            f"eta0={eta0}) or scale X (e.g. MinMaxScaler){_ridge_overshoot(objective, eta0)}."
-            f" The last iterate with finite scores is kept.",
+            f"eta0={eta0}) or scale X (e.g. MinMaxScaler)"
+            f"{_ridge_overshoot(objective, eta0)}. The last iterate with "
+            f"finite scores is kept.",
             ConvergenceWarning,
             stacklevel=_stacklevel(),
         )

@@ -1,5 +1,8 @@
 """Helpers shared by the Displays: the optional matplotlib import, axes, names."""
 
+import functools
+import sys
+
 import numpy as np
 
 from ..metrics._scorer import ranking_scores
@@ -40,6 +43,37 @@ def check_matplotlib_support(caller_name):
             f"{_PLOT_EXTRA} (the optional 'plot' extra) or pip install "
             f"matplotlib."
         ) from exc
+
+
+def closes_new_figure_on_error(plot):
+    """Decorate a display's ``plot(self, ax=None, ...)``: when it fails on
+    a figure it created (``ax=None``), the figure is closed, not left open
+    and empty in pyplot."""
+
+    @functools.wraps(plot)
+    def wrapper(self, ax=None, *args, **kwargs):
+        pyplot = sys.modules.get("matplotlib.pyplot")  # None: no figure yet
+        before = (None if ax is not None
+                  else set() if pyplot is None else set(pyplot.get_fignums()))
+        try:
+            return plot(self, ax, *args, **kwargs)
+        except BaseException:
+            plt = sys.modules.get("matplotlib.pyplot")
+            if before is not None and plt is not None:
+                for number in set(plt.get_fignums()) - before:
+                    plt.close(number)
+            raise
+
+    return wrapper
+
+
+def check_title(name, argument="name"):
+    """``name`` as a title: a string or None, else a ``TypeError``."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"{argument} must be a string (the title) or None, got "
+                        f"{type(name).__name__} {name!r}; pass e.g. "
+                        f"{argument}=str(...).")
+    return name
 
 
 def _get_ax(ax, caller_name):

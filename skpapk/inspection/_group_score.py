@@ -27,6 +27,7 @@ from ._base import (
     _response,
     _unique_names,
     check_matplotlib_support,
+    closes_new_figure_on_error,
 )
 
 #: metric -> (function, label template, uses k, has a ``ties`` option, has
@@ -301,6 +302,7 @@ default="papk"
         template = _METRICS.get(self.metric, (None, str(self.metric)))[1]
         return template.format(k=self.k if self.k is not None else "k")
 
+    @closes_new_figure_on_error
     def plot(self, ax=None, *, name=None, kind="box", show_baseline=True, **kwargs):
         """Plot the per-group values.
 

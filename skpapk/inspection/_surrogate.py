@@ -17,7 +17,12 @@ from ..metrics import papk_score
 from ..utils._groups import n_undefined_groups
 from ..utils._routing import _stacklevel
 from ..utils._validation import check_binary_target, check_groups, check_k
-from ._base import _get_ax, check_matplotlib_support
+from ._base import (
+    _get_ax,
+    check_matplotlib_support,
+    check_title,
+    closes_new_figure_on_error,
+)
 
 RISK = "papk_risk"
 _NAMES = {"avg": "avg", "max": "max", "ts": "TS", "ramp": "ramp", "pauc": "pAUC",
@@ -155,6 +160,7 @@ class SurrogateDisplay:
         self.coefs = None if coefs is None else np.asarray(coefs)
         self.name = name
 
+    @closes_new_figure_on_error
     def plot(self, ax=None, *, name=None, **kwargs):
         """Plot one curve per surrogate and the pAp@k risk (dashed).
 
@@ -174,8 +180,8 @@ class SurrogateDisplay:
         display : SurrogateDisplay
             Object that stores the computed values.
         """
+        name = check_title(self.name if name is None else name)
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
-        name = self.name if name is None else name
         iterations = np.arange(self.values.shape[0])
         self.lines_ = {}
         for j, column in enumerate(self.columns):

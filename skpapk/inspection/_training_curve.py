@@ -6,13 +6,23 @@ import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import _get_ax, _inner_estimator, check_matplotlib_support
+from ._base import (
+    _get_ax,
+    _inner_estimator,
+    check_matplotlib_support,
+    check_title,
+    closes_new_figure_on_error,
+)
 
 
 def _curve(values, name):
     if values is None:
         return None
-    values = np.asarray(values, dtype=np.float64)
+    try:
+        values = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must hold numbers, one per epoch, got "
+                        f"{type(values).__name__} ({exc}).") from None
     if values.ndim != 1:
         raise ValueError(
             f"{name} must be one value per epoch (1-d), got shape {values.shape}."
@@ -149,6 +159,7 @@ class TrainingCurveDisplay:
         self.name = name
         self.k = k
 
+    @closes_new_figure_on_error
     def plot(self, ax=None, *, name=None, **kwargs):
         """Plot the curves.
 
@@ -178,8 +189,8 @@ class TrainingCurveDisplay:
                 "TrainingCurveDisplay has nothing to plot: objective, "
                 "train_scores and validation_scores are all None."
             )
+        name = check_title(self.name if name is None else name)
         self.ax_, self.figure_ = _get_ax(ax, f"{type(self).__name__}.plot")
-        name = self.name if name is None else name
         papk = f"micro-pAp@{self.k if self.k is not None else 'k'}"
         has_scores = self.train_scores is not None or self.validation_scores is not None
         drawn = _drawn_on(self.ax_, self.objective is not None)
@@ -251,7 +262,10 @@ class TrainingCurveDisplay:
 
         Reads ``objective_curve_`` (the subgradient rankers),
         ``train_scores_`` (e.g. :class:`~skpapk.SelectPApKRanker`) and
-        ``validation_scores_`` (early stopping), each when present.
+        ``validation_scores_`` (early stopping), each when present. After a
+        warm start the objective holds the values of every fit and the
+        validation scores are the last fit's: they are drawn at that
+        fit's epochs, after the earlier fits' values.
 
         Parameters
         ----------
@@ -291,9 +305,14 @@ class TrainingCurveDisplay:
                 f"{type(estimator).__name__} records no training curve (none of "
                 f"objective_curve_, train_scores_, validation_scores_): {fix}."
             )
+        validation, epochs = curves["validation_scores_"], None
+        if validation is not None and curves["objective_curve_"] is not None:
+            # the last fit's iterates, after the curve of earlier warm starts
+            epochs = getattr(estimator, "_curve_start", 0) + np.arange(
+                1, len(validation) + 1)
         display = cls(objective=curves["objective_curve_"],
                       train_scores=curves["train_scores_"],
-                      validation_scores=curves["validation_scores_"],
+                      validation_scores=validation, validation_epochs=epochs,
                       name=type(estimator).__name__ if name is None else name,
                       k=getattr(estimator, "k", None))
         return display.plot(ax=ax, **kwargs)

@@ -63,14 +63,15 @@ _MAX_THRESHOLD_STEPS = 200
 def check_truncation_level(level):
     """The kernel's truncation level of ``truncation_level`` (0: None, every
     pair); anything but None or a positive int (a bool too) is a
-    ``ValueError``."""
+    ``ValueError``. A level beyond int64 keeps every pair as None does (no
+    group has that many rows): it is passed on as the int64 maximum."""
     if level is None:
         return 0
     if isinstance(level, (bool, np.bool_)) or not isinstance(
             level, numbers.Integral) or level < 1:
         raise ValueError(f"truncation_level must be None (every pair) or a "
                          f"positive int, got {level!r}.")
-    return int(level)
+    return min(int(level), np.iinfo(np.int64).max)
 
 
 @dataclass

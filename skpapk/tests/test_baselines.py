@@ -13,6 +13,8 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 
 from skpapk import (
     GreedyPApKRanker,
+    PApKAvgRanker,
+    PApKRanker,
     PAUCRanker,
     PrecAtKRanker,
     SelectPApKRanker,
@@ -437,3 +439,48 @@ def test_grid_search_with_group_kfold_and_routing(name):
         search.fit(X, y, groups=g)
     assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
     assert search.best_score_ > 0.5
+
+
+def _zero_coef_data():
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(int)
+    X = rng.normal(size=(120, 3)) + 0.8 * y[:, None]
+    return X, y, np.repeat(np.arange(8), 15)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SelectPApKRanker(k=3, tol=1e300),
+    lambda: GreedyPApKRanker(k=3, tol=1e300, random_state=0),
+    lambda: SelectPApKRanker(k=3, alpha=1e300),
+    lambda: GreedyPApKRanker(k=3, alpha=1e300, random_state=0),
+])
+def test_a_baseline_that_learns_zero_coef_says_so(make):
+    # coef_ = 0 ranked as a random ranking, with converged_=True and no word
+    X, y, g = _zero_coef_data()
+    with pytest.warns(ConvergenceWarning, match="fitted coef_ = 0: it scores "
+                                                "every row alike.*lower alpha"):
+        ranker = make().fit(X, y, groups=g)
+    assert not np.any(ranker.coef_)
+
+
+@pytest.mark.parametrize("make", [lambda: PApKRanker(),
+                                  lambda: PApKAvgRanker(k=3)])
+def test_a_linear_ranker_on_zero_features_warns_once(make):
+    # PApKRanker was silent; PApKAvgRanker's no-descent warning stays the one
+    X, y, g = _zero_coef_data()
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        make().fit(np.zeros_like(X), y, groups=g)
+    messages = [str(r.message) for r in records
+                if issubclass(r.category, ConvergenceWarning)]
+    assert len(messages) == 1
+
+
+def test_rankers_that_learn_something_do_not_warn_of_zero_coef():
+    X, y, g = _zero_coef_data()
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        for ranker in (PApKRanker(), SelectPApKRanker(k=3),
+                       GreedyPApKRanker(k=3, random_state=0)):
+            ranker.fit(X, y, groups=g)
+    assert not any("coef_ = 0" in str(r.message) for r in records)

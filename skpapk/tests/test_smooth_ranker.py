@@ -284,6 +284,15 @@ def test_truncation_level_reaches_the_objective(T):
     np.testing.assert_array_equal(short.coef_, every.coef_)
 
 
+@pytest.mark.parametrize("level", [2**63, 2**70])
+def test_a_truncation_level_beyond_int64_keeps_every_pair(level):
+    # OverflowError: Python int too large to convert to C long, in the kernel
+    X, y, g = make_grouped_data(5, n_groups=5)
+    huge = PApKRanker(truncation_level=level, n_jobs=1).fit(X, y, groups=g)
+    every = PApKRanker(truncation_level=None, n_jobs=1).fit(X, y, groups=g)
+    np.testing.assert_array_equal(huge.coef_, every.coef_)
+
+
 def test_a_boolean_truncation_level_is_refused():
     X, y, g = make_grouped_data(5, n_groups=5)
     with pytest.raises(ValueError, match="'truncation_level' parameter of "

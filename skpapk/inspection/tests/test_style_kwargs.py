@@ -133,3 +133,34 @@ def test_group_score_label_names_the_models_not_the_baseline(kind):
     disp = group_display().plot(kind=kind, label="mine")
     assert disp.ax_.get_legend_handles_labels()[1] == [
         "mine", "mine", "random ranking (micro = 0.375)"]
+
+
+@pytest.mark.parametrize("make", [training_display, surrogate_display, group_display])
+@pytest.mark.parametrize("bad", [{"colour": "r"}, {"name": 5}])
+def test_a_plot_that_fails_closes_the_figure_it_made(make, bad):
+    # the new figure was left open and empty in pyplot
+    plt.close("all")
+    if make is group_display and "name" in bad:
+        bad = {"name": ["one"]}  # a name per model: a list of one for two
+    with pytest.raises((TypeError, ValueError, AttributeError)):
+        make().plot(**bad)
+    assert plt.get_fignums() == []
+    _, ax = plt.subplots()
+    with pytest.raises((TypeError, ValueError, AttributeError)):
+        make().plot(ax=ax, **bad)
+    assert plt.get_fignums() == [ax.figure.number]  # the user's stays open
+    plt.close("all")
+
+
+@pytest.mark.parametrize("make", [training_display, surrogate_display])
+def test_a_title_that_is_not_text_is_named(make):
+    # TrainingCurveDisplay: "sequence item 0: expected str instance, int
+    # found"; SurrogateDisplay took 123 as its title
+    with pytest.raises(TypeError, match="name must be a string"):
+        make().plot(name=123)
+
+
+def test_a_curve_of_text_is_named():
+    # "could not convert string to float: 'a'"
+    with pytest.raises(TypeError, match="objective must hold numbers"):
+        TrainingCurveDisplay(objective=["a"])

@@ -73,6 +73,28 @@ def test_early_stopping_scores_of_a_real_fit(data):
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("solver", ["subgradient", "lbfgs"])
+def test_validation_scores_after_a_warm_start_follow_the_earlier_fits(data, solver):
+    # the last fit's validation scores were drawn at epochs 1, 2, ..., under
+    # the first fit's objective values
+    from skpapk import PApKRanker
+
+    X, y, g = data
+    ranker = PApKRanker(k=4, solver=solver, eta0=0.1, max_iter=5, tol=None,
+                        warm_start=True, early_stopping=True, random_state=0)
+    ranker.fit(X, y, groups=g)
+    first = ranker.objective_curve_.size
+    ranker.fit(X, y, groups=g)
+    disp = TrainingCurveDisplay.from_estimator(ranker)
+    n_val = ranker.validation_scores_.size
+    # validation score i scores the iterate after the last fit's step i + 1;
+    # that fit's values start at its w_0, after the first fit's
+    assert_array_equal(disp.lines_["validation"].get_xdata(),
+                       first + np.arange(1, n_val + 1))
+    assert disp.lines_["validation"].get_xdata()[-1] <= ranker.objective_curve_.size
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_train_scores_without_objective(data):
     X, y, g = data
     ranker = SelectPApKRanker(k=3, max_iter=3).fit(X, y, groups=g)
