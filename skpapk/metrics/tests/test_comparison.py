@@ -246,3 +246,11 @@ def test_differences_that_overflow_are_refused(a, b):
     with pytest.raises(ValueError, match="differences overflow.*pass the metrics' "
                                          "values, not raw scores"):
         paired_comparison(a, b, ci_method="t")
+
+
+@pytest.mark.parametrize("seed", [True, False, np.True_])
+def test_a_boolean_random_state_is_no_seed(seed):
+    # True was read as the seed 1, where n_resamples refuses a bool
+    a = np.arange(20.0)
+    with pytest.raises(ValueError, match="random_state.* must be"):
+        paired_comparison(a, a[::-1].copy(), n_resamples=99, random_state=seed)
