@@ -212,10 +212,11 @@ def expected_papk(n_pos, n_neg, k):
     :func:`papk_score`; with the default rule, ``ties="random"``, a scorer
     that gives all items of the group the same score gets exactly this.
     Computed once per distinct ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids
-    of all pairs in one vectorised call (``beta * k'`` terms each). Exact up
+    of all pairs in one vectorised call (``beta * k'`` terms each: about
+    10 s for one pair at ``k = 10**4``, growing with ``k**2``). Exact up
     to rounding: the binomials go through ``log Gamma``, so the error grows
-    with the counts, about 1e-9 at a million items, 1e-7 at 10**8 and
-    5e-6 at 10**9, the largest count taken (the gain is clipped to
+    with the counts, up to a few 1e-9 at a million items, a few 1e-7 at
+    10**8 and 5e-6 at 10**9, the largest count taken (the gain is clipped to
     ``[0, 1]``).
 
     Parameters
