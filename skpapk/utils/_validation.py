@@ -5,6 +5,7 @@ import warnings
 from collections.abc import Iterable
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import (
     assert_all_finite,
@@ -177,6 +178,10 @@ def column_1d(values, *, input_name, fix=None):
     ...
     ValueError: groups must be 1-d (one value per row), got an array of shape (3, 2)...
     """
+    if sp.issparse(values):  # scikit-learn's message names "y"
+        raise TypeError(
+            f"{input_name} must be dense, one value per row, got a sparse "
+            f"{type(values).__name__}; pass {input_name}.toarray().ravel().")
     shape = np.shape(values)
     if len(shape) == 2 and shape[1] == 1:
         warnings.warn(
@@ -190,7 +195,14 @@ def column_1d(values, *, input_name, fix=None):
             f"shape {shape}; " + (fix or f"pass the one column that holds "
                                   f"{input_name}.")
         )
-    return column_or_1d(values)
+    try:
+        return column_or_1d(values)
+    except ValueError as exc:
+        if "Complex data not supported" not in str(exc):
+            raise
+        raise TypeError(f"{input_name} must hold real numbers, got complex "
+                        f"ones; pass their real part ({input_name}.real) if "
+                        f"that is what they mean.") from None
 
 
 def check_one_per_row(values, *, input_name, example):

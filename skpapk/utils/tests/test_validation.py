@@ -408,3 +408,20 @@ def test_groups_as_a_list_of_tuples_are_composite_keys():
     np.testing.assert_array_equal(
         PApKRanker(k=1).fit(X, y, groups=keys).coef_,
         PApKRanker(k=1).fit(X, y, groups=as_text).coef_)
+
+
+@pytest.mark.parametrize("y_true, y_score, match", [
+    # scikit-learn's "Complex data not supported" / "Sparse data was passed
+    # for y": neither named y_score
+    ([1, 0], np.array([0.1, 0.2]) + 0j, "y_score must hold real numbers"),
+    ([1, 0], "sparse", "y_score must be dense"),
+])
+def test_metric_inputs_of_the_wrong_kind_are_named(y_true, y_score, match):
+    import scipy.sparse as sp
+
+    from skpapk.metrics import papk_score
+
+    if isinstance(y_score, str):
+        y_score = sp.csr_matrix([[0.1], [0.2]])
+    with pytest.raises(TypeError, match=match):
+        papk_score(y_true, y_score, k=1)
