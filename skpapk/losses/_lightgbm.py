@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import (
 
 from .. import _defaults
 from ..utils._routing import _stacklevel
-from ..utils._validation import check_k
+from ..utils._validation import _holds_text, check_k
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
 from ._smooth import (
@@ -349,7 +349,12 @@ class LightGBMObjective:
             )
         sizes = sizes.astype(np.intp)
         if weight is not None:
-            weight = np.asarray(weight, dtype=np.float64)
+            weight = np.asarray(weight)
+            if _holds_text(weight):  # NumPy would parse "1" as 1.0
+                raise TypeError(
+                    f"weight holds text (dtype {weight.dtype}), not numbers; "
+                    f"pass one number per row.")
+            weight = weight.astype(np.float64, copy=False)
             if weight.shape != (n,):
                 raise ValueError(
                     f"weight has shape {weight.shape} but there are {n} rows; "

@@ -306,6 +306,25 @@ def test_objective_trains_lightgbm_cv_with_a_fold_without_a_pair():
     assert len(result["valid ndcg@2-mean"]) == 3
 
 
+@pytest.mark.parametrize("how", ["train", "LGBMRanker"])
+def test_objective_warnings_name_the_users_line(how):
+    # they named lightgbm/basic.py or lightgbm/sklearn.py, which call the
+    # objective every round
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y, group = np.zeros(20), [10, 10]
+    objective = LightGBMObjective(k=2)
+    with pytest.warns(UserWarning, match="No group has both") as records:
+        if how == "train":
+            lgb.train({"objective": objective, "verbose": -1,
+                       "min_data_in_leaf": 1},
+                      lgb.Dataset(X, y, group=group), num_boost_round=1)
+        else:
+            lgb.LGBMRanker(objective=objective, n_estimators=1, verbose=-1,
+                           min_child_samples=1).fit(X, y, group=group)
+    assert {r.filename for r in records
+            if "No group has both" in str(r.message)} == {__file__}
+
+
 @pytest.mark.parametrize("weights", ["sample_weight", "class_weight"])
 def test_boost_ranker_refuses_weights_that_leave_no_pair(weights):
     # weight 0 on every relevant row: trees scoring every row 0 were fitted
@@ -2122,3 +2141,11 @@ def test_the_weight_range_is_float32s_and_the_losses_only():
     for objective in ("binary", "lambdarank", "rank_xendcg"):
         PApKBoostRanker(n_estimators=3, objective=objective).fit(
             X, y, groups=g, sample_weight=np.full(300, 1e31))
+
+
+@pytest.mark.parametrize("weight", [np.array(["1", "1", "1", "1"]),
+                                    np.array(["1", 2, 3, 4], dtype=object)])
+def test_objective_refuses_text_weights(weight):
+    # parsed as numbers, where surrogate_loss refuses them
+    with pytest.raises(TypeError, match="weight holds text"):
+        LightGBMObjective()(np.array([1, 0, 1, 0]), np.zeros(4), weight, [2, 2])

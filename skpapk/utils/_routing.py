@@ -109,17 +109,19 @@ def _stacklevel():
     """``stacklevel`` pointing at the first caller outside the ranker's code.
 
     Skips the frames of skpapk's modules (but not of its tests), of
-    ``sklearn.base`` (the ``_fit_context`` wrapper) and of
+    ``sklearn.base`` (the ``_fit_context`` wrapper), of
     ``sklearn.utils._param_validation`` (the ``validate_params`` wrapper of
-    the public functions), so that the warning names the user's line, or
-    scikit-learn's line that called the ranker or metric.
+    the public functions) and of LightGBM (which calls
+    :class:`~skpapk.losses.LightGBMObjective` every round), so that the
+    warning names the user's line, or scikit-learn's line that called the
+    ranker or metric.
     """
     level, frame = 2, sys._getframe(2)  # 1: the warn call; 2: its caller
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         ours = module == "skpapk" or (module.startswith("skpapk.")
                                       and ".tests" not in module)
-        if not (ours or module in _WRAPPERS):
+        if not (ours or module in _WRAPPERS or module.partition(".")[0] == "lightgbm"):
             break
         frame, level = frame.f_back, level + 1
     return level
