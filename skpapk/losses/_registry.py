@@ -7,6 +7,7 @@ the dispatch here and, through its part :data:`RANKER_SURROGATES`, the
 :class:`BaseSurrogate` subclass and one entry below.
 """
 
+import difflib
 from numbers import Real
 
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
@@ -52,7 +53,7 @@ def get_surrogate(surrogate, **params):
 
     ``params`` (e.g. ``temperature``) go to the constructor of the surrogates
     that take them (:attr:`BaseSurrogate.hyperparameters`); the others ignore
-    them.
+    them. A name that no surrogate takes (a misspelling) is a ``TypeError``.
 
     Parameters
     ----------
@@ -63,8 +64,8 @@ def get_surrogate(surrogate, **params):
         raises a ``ValueError``.
     **params : dict
         Hyper-parameters of the surrogate (``temperature``,
-        ``group_weight``, ``truncation_level``); those it does not take are
-        ignored.
+        ``group_weight``, ``truncation_level``); those it does not take, but
+        another surrogate does, are ignored.
 
     Returns
     -------
@@ -78,11 +79,24 @@ def get_surrogate(surrogate, **params):
     Examples
     --------
     >>> from skpapk.losses import get_surrogate
-    >>> get_surrogate("soft_papk", temperature=3.0, alpha=1.0)
+    >>> get_surrogate("soft_papk", temperature=3.0)
     SoftPApKSurrogate(temperature=3.0, group_weight='uniform', truncation_level=None)
     >>> get_surrogate("max", temperature=3.0)      # takes no temperature
     MaxSurrogate()
+    >>> get_surrogate("soft_papk", temperatur=3.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: get_surrogate got temperatur=3.0, a parameter of no surrogate; ...
     """
+    known = sorted({name for cls in SURROGATES.values()
+                    for name in cls.hyperparameters})
+    for name, value in params.items():
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            raise TypeError(
+                f"get_surrogate got {name}={value!r}, a parameter of no "
+                f"surrogate; they take {', '.join(known)}"
+                + (f" (did you mean {close[0]}?)." if close else "."))
     if isinstance(surrogate, BaseSurrogate):
         return surrogate
     if isinstance(surrogate, str) and surrogate in SURROGATES:
@@ -140,7 +154,9 @@ def surrogate_loss(y_true, y_score, groups=None, *, k,
         (:class:`PairwiseLogisticSurrogate`, :class:`SoftPApKSurrogate`);
         or a surrogate instance, used as it is: its own hyper-parameters
         (``temperature``, ``group_weight``, ``truncation_level``) hold, and
-        ``temperature`` and ``group_weight`` below are ignored.
+        ``temperature`` and ``group_weight`` below are ignored (but a
+        piecewise-linear surrogate, which weighs every group alike, refuses
+        a ``group_weight`` other than ``"uniform"``, as by name).
     temperature : float, default=1.0
         Temperature of ``"soft_papk"`` (ignored by the others).
     group_weight : {"uniform", "inverse_variance"}, default="uniform"

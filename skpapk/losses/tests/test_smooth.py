@@ -586,3 +586,15 @@ def test_weights_whose_products_overflow_are_refused(scale, surrogate, group_wei
                                      group_weight=group_weight,
                                      sample_weight=np.full(8, edge))[:2]
         assert 0 < value < np.log1p(np.exp(1.0)) + 1 and np.all(np.isfinite(grad))
+
+
+@pytest.mark.parametrize("surrogate", ["soft_papk", "max"])
+def test_get_surrogate_refuses_a_parameter_of_no_surrogate(surrogate):
+    # a misspelt temperature was dropped: the default temperature held
+    from skpapk.losses import get_surrogate
+
+    with pytest.raises(TypeError, match="temperatur=3.0, a parameter of no "
+                                        "surrogate.*did you mean temperature"):
+        get_surrogate(surrogate, temperatur=3.0)
+    # a parameter of another surrogate is still ignored
+    assert get_surrogate("max", temperature=3.0).name == "max"
