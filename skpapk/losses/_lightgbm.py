@@ -113,8 +113,9 @@ class LightGBMObjective:
         Weight of each group in the mean over groups
         (:func:`~skpapk.losses.group_weights`): ``"uniform"``, every user
         alike; ``"inverse_variance"``, users with few rows weigh less. The
-        defaults are :class:`skpapk.PApKBoostRanker`'s, chosen on MovieLens
-        100K.
+        defaults of ``temperature`` and ``group_weight`` are
+        :class:`skpapk.PApKBoostRanker`'s, chosen on MovieLens 100K (its
+        ``truncation_level`` is 100, not None).
     truncation_level : int or None, default=None
         Bound on the pairs of long lists: only the pairs whose relevant row
         is among its group's ``truncation_level`` highest scored relevant
@@ -122,7 +123,8 @@ class LightGBMObjective:
         highest scored irrelevant rows (by the scores of the call), count;
         a group costs ``O(truncation_level * n_rows)`` instead of
         ``O(n+ * n-)``. A group with at most ``truncation_level`` relevant
-        or irrelevant rows keeps every pair. ``None``: every pair.
+        or irrelevant rows keeps every pair. ``None``: every pair, as the
+        loss functions (:class:`skpapk.PApKBoostRanker` passes 100).
     scale : float or None, default=None
         Constant the mean loss is multiplied by. ``None``: the total weight
         of the rows (their number without weights). The mean over groups
