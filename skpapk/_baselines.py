@@ -519,7 +519,7 @@ class PrecAtKRanker(_FixedSurrogateRanker):
 
 
 #: Why logistic regressions fit ``w = 0``, and the fixes.
-_ZERO_LOGISTIC = ("Its logistic regressions learned w = 0: lower alpha "
+_ZERO_LOGISTIC = ("Its logistic regressions most likely learned w = 0: lower alpha "
                   "(alpha={alpha!r}) or tol (tol={tol!r}: its first step may "
                   "already meet it), or check that the features of X vary "
                   "within users (every column may be 0).")

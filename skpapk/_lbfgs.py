@@ -26,7 +26,8 @@ from .utils._routing import _stacklevel
 TOL_NONE = 1e-10
 
 #: The relative fall of the objective from ``w_0 = 0`` (with a non-zero
-#: gradient there) under which a run is reported as stalled.
+#: gradient there) under which a run that did not reduce its gradient to
+#: ``tol`` is reported as stalled (about 1e6 machine epsilons).
 STALL_FALL = 1e-10
 
 
@@ -89,6 +90,7 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         value0, grad0 = objective.loss_gradient(w0)
     if not np.isfinite(value0) or not np.all(np.isfinite(grad0)):
         raise ValueError(start_not_finite(objective.dtype))
+    start = len(state.objective_curve)  # this call's values (warm starts)
     state.objective_curve.append(float(value0))
     v0 = w0 * scale
     cache = {v0.tobytes(): float(value0)}
@@ -143,12 +145,14 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
              f"top {level} rows, which change as the scores move (the "
              f"objective jumps, above all from tied scores such as w_0 = "
              f"0's): raise truncation_level or set it to None")
-    # from w_0 = 0 with a gradient, a smooth objective falls; a fall within
-    # rounding is a stall (a truncation's jumps, extreme features or alpha)
-    fall = (value0 - min(state.objective_curve)) / max(abs(value0), 1.0)
+    # from w_0 = 0 with a gradient, a smooth objective falls: a fall of
+    # next to nothing, with the gradient not reduced to tol, is a stall (a
+    # truncation's jumps, or extreme features), not a convergence
+    fall = (value0 - min(state.objective_curve[start:])) / max(abs(value0), 1.0)
     moved = not np.array_equal(state.w, w0)
+    stuck = float(np.abs(np.asarray(result.jac)).max(initial=0.0)) > gtol
     if np.any(grad0 != 0) and (not moved or (
-            not np.any(w0) and fall <= STALL_FALL)):
+            not np.any(w0) and fall <= STALL_FALL and stuck)):
         what = ("did not move from w_0" if not moved else
                 f"lowered the objective by only {fall:.1g} of its value at "
                 f"w_0 = 0")

@@ -345,16 +345,18 @@ def projected_subgradient(X, y_pos, codes, n_groups, *, loss, k, eta0, alpha,
 
 
 def _ridge_overshoot(objective, eta0):
-    """Advice when the ridge term alone overshoots: a step multiplies ``w``
-    by ``1 - 2 alpha eta_t``, which flips its sign (and, past ``-1``, grows
-    it) while ``alpha * eta0 > 1``; empty otherwise."""
+    """Advice when the ridge term alone overshoots: the step ``t`` multiplies
+    ``w`` by ``1 - 2 alpha eta_t`` (``eta_t = eta0 / sqrt(t + 1)``), which
+    flips its sign while ``alpha eta_t > 1/2`` and grows it while
+    ``alpha eta_t > 1``; given when ``alpha * eta0 > 1``, else empty."""
     alpha = float(getattr(objective, "alpha", 0.0) or 0.0)
     if not alpha * eta0 > 1.0:
         return ""
-    return (f"; with alpha={alpha:g}, the ridge term alone multiplies w by "
-            f"1 - 2 alpha eta0 = {1.0 - 2.0 * alpha * eta0:.3g} at the first "
-            f"step, flipping its sign: lower alpha or eta0 so that alpha * "
-            f"eta0 < 1 (the iterate kept may rank in reverse)")
+    return (f"; with alpha={alpha:g}, alpha * eta0 = {alpha * eta0:.3g}: the "
+            f"ridge term alone multiplies w by 1 - 2 alpha eta0 / sqrt(t + 1) "
+            f"at step t, which flips its sign while that is below 0 and grows "
+            f"it while below -1; lower alpha or eta0 so that alpha * eta0 < "
+            f"1/2 (the iterate kept may rank in reverse)")
 
 
 def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,

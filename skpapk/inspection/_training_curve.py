@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
 
+from ..utils._validation import _holds_text
 from ._base import (
     _get_ax,
     _inner_estimator,
@@ -18,8 +19,11 @@ from ._base import (
 def _curve(values, name):
     if values is None:
         return None
+    raw = np.asarray(values)
     try:
-        values = np.asarray(values, dtype=np.float64)
+        if _holds_text(raw):  # NumPy would parse "1.5" as 1.5
+            raise TypeError(f"dtype {raw.dtype}")
+        values = raw.astype(np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must hold numbers, one per epoch, got "
                         f"{type(values).__name__} ({exc}).") from None

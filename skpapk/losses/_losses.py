@@ -50,7 +50,6 @@ class _Context:
     top_neg_scores: np.ndarray
     top_neg_slot: np.ndarray  # position in the group-sorted layout
     neg_start: np.ndarray  # offset of each group's top negatives in that layout
-    neg_sorted: np.ndarray  # the top negative scores in that layout
     neg_ref: np.ndarray  # each group's highest negative score (0: none)
     neg_prefix: np.ndarray  # each group's own prefix sums of N_j - neg_ref
     k: int = None  # number of items shown to each user
@@ -86,7 +85,7 @@ def _make_context(y_pos, scores, codes, n_groups, k):
         defined=defined, n_defined=int(np.count_nonzero(defined)),
         top_neg=top_neg, top_neg_codes=top_neg_codes,
         top_neg_scores=top_neg_scores, top_neg_slot=slot, neg_start=neg_start,
-        neg_sorted=sorted_scores, neg_ref=neg_ref, neg_prefix=neg_prefix, k=k,
+        neg_ref=neg_ref, neg_prefix=neg_prefix, k=k,
     )
 
 
@@ -102,10 +101,13 @@ def _hinge_sums(ctx, group_codes, n_first, below):
     """``sum_{j < n_first} (N_j - below)`` over each group's highest
     negatives, as ``sum_j (N_j - N_0) + n_first (N_0 - below)`` with its
     highest one ``N_0``; ``below`` is ``P_i - m_i`` given as ``(P_i - N_0,
-    m_i)`` differences: ``n_first (m_i - (P_i - N_0))``."""
+    m_i)`` differences: ``n_first (m_i - (P_i - N_0))``, 0 without an
+    active pair (where ``P_i - N_0`` may have overflowed: an active pair
+    has ``P_i - N_0 <= m_i``)."""
     gap, margin = below
-    return (_first_sums(ctx.neg_prefix, ctx.neg_start[group_codes], n_first)
-            + n_first * (margin - gap))
+    with np.errstate(over="ignore", invalid="ignore"):  # no pair: P - N_0 may
+        shift = np.where(n_first > 0, n_first * (margin - gap), 0.0)  # overflow
+    return _first_sums(ctx.neg_prefix, ctx.neg_start[group_codes], n_first) + shift
 
 
 class BaseSurrogate:
@@ -302,8 +304,9 @@ class PairwiseHingeSurrogate(BaseSurrogate):
         # the group's top negatives in decreasing score order).
         n_active = count_at_least(ctx.top_neg_codes, ctx.top_neg_scores,
                                   pos_codes, threshold, ctx.n_groups)
-        hinge_sums = _hinge_sums(ctx, pos_codes, n_active, (
-            ctx.scores[rows] - ctx.neg_ref[pos_codes], margins))
+        with np.errstate(over="ignore"):  # inf: no active pair (see below)
+            gap = ctx.scores[rows] - ctx.neg_ref[pos_codes]
+        hinge_sums = _hinge_sums(ctx, pos_codes, n_active, (gap, margins))
         norm = self._normaliser(ctx)
         inv_norm = np.zeros(ctx.n_groups, dtype=np.float64)
         np.divide(1.0, norm, out=inv_norm, where=ctx.defined)
@@ -505,8 +508,10 @@ class AvgSurrogate(BaseSurrogate):
     def _group_terms(self, ctx, coef):
         n_groups = ctx.n_groups
         # the positives' mean as a difference to the group's highest negative
-        pos_sum = np.bincount(ctx.codes, weights=np.where(
-            ctx.y_pos, ctx.scores - ctx.neg_ref[ctx.codes], 0.0), minlength=n_groups)
+        with np.errstate(over="ignore"):  # inf: no active pair
+            pos_sum = np.bincount(ctx.codes, weights=np.where(
+                ctx.y_pos, ctx.scores - ctx.neg_ref[ctx.codes], 0.0),
+                minlength=n_groups)
         groups = np.flatnonzero(ctx.defined)
         gap = pos_sum[groups] / ctx.n_pos[groups]
         threshold = ctx.neg_ref[groups] + gap - 1.0

@@ -21,9 +21,10 @@ shows all of them, so its prec@k does not depend on the scores: it
 contributes 0 (the definition has no ``yhat`` when ``n < k``, and for
 ``n = k`` its only ``yhat`` gives ``n- + sum of the negative scores``, which
 would only push the negatives' scores down). All groups are done at once: a flat
-``(group, K)`` table (``np.repeat``), prefix sums of every group's sorted
-positive and negative scores, and a segment maximum (``np.maximum.reduceat``).
-There is no Python loop over groups or over ``K``.
+``(group, K)`` table (``np.repeat``), each group's own prefix sums of its
+sorted positive and negative scores' differences to its highest negative
+score (compiled), and a segment maximum (``np.maximum.reduceat``). There is
+no Python loop over groups or over ``K``.
 """
 
 import numpy as np
@@ -111,7 +112,10 @@ class PrecAtKSurrogate(BaseSurrogate):
         starts = segment_starts(n_values)
         # Each scored group's sums of its positives below the top K, from
         # its own suffix sums (of its scores in decreasing order), and of
-        # its k - K highest negatives, from its own prefix sums
+        # its k - K highest negatives, from its own prefix sums: both of
+        # the scores' differences to the group's highest negative, r, which
+        # value(K) does not change where n+ > K (weight * n_left = k - K);
+        # where n+ = K, (k - K) r is added back
         pos_used = np.where(scored, ctx.n_pos, 0)
         pos_start = np.zeros(ctx.n_groups + 1, dtype=np.intp)
         np.cumsum(pos_used, out=pos_start[1:])
@@ -119,7 +123,8 @@ class PrecAtKSurrogate(BaseSurrogate):
         # reversed: the lowest score of the last group first
         slot = pos_start[-1] - 1 - (pos_start[ctx.codes[pos]] + ctx.rank[pos])
         reversed_pos = np.empty(pos.shape[0], dtype=np.float64)
-        reversed_pos[slot] = ctx.scores[pos]
+        with np.errstate(over="ignore"):
+            reversed_pos[slot] = ctx.scores[pos] - ctx.neg_ref[ctx.codes[pos]]
         suffix = segment_cumsum(reversed_pos, pos_start[-1] - pos_start[::-1])[::-1]
         g = groups[owner]
         n_wrong = k - n_true  # k - K negatives in yhat
@@ -128,9 +133,10 @@ class PrecAtKSurrogate(BaseSurrogate):
                                                        suffix.shape[0] - 1)], 0.0)
         weight = np.zeros(n_true.shape[0], dtype=np.float64)
         np.divide(n_wrong, n_left, out=weight, where=n_left > 0)
-        negatives = segment_cumsum(ctx.neg_sorted, ctx.neg_start)
-        value = (n_wrong + _first_sums(negatives, ctx.neg_start[g], n_wrong)
-                 - np.where(n_left > 0, weight * below, 0.0))
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = (n_wrong + _first_sums(ctx.neg_prefix, ctx.neg_start[g], n_wrong)
+                     + np.where(n_left > 0, -weight * below,
+                                n_wrong * ctx.neg_ref[g]))
         best = np.maximum.reduceat(value, starts)
         candidate = np.where(value == best[owner],
                              np.arange(value.shape[0]), value.shape[0])

@@ -44,7 +44,6 @@ highest scored rows of its label), which bounds the cost of users with
 long candidate lists.
 """
 
-import math
 import numbers
 from dataclasses import dataclass, field
 
@@ -905,13 +904,9 @@ def _standardize(s, layout):
     """
     n_groups = layout.n_groups
     codes, weight = layout.codes, layout.weight
-    # scores whose weighted squares would overflow (about 1e154) are
-    # standardised divided by their largest size, which z does not change
-    shrink = float(np.abs(s).max(initial=0.0)) / _LARGEST_STANDARDIZED * math.sqrt(
-        max(float(weight.max(initial=1.0)), 1.0))
-    if shrink > 1.0:
-        z, row_std = _standardize(s / shrink, layout)
-        return z, row_std * shrink
+    shrink = _group_shrink(s, layout)
+    if shrink is not None:
+        s = s / shrink[codes]
     mass = np.bincount(codes, weights=weight, minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.bincount(codes, weights=weight * s, minlength=n_groups) / mass
@@ -927,7 +922,22 @@ def _standardize(s, layout):
     row_std = std[codes]
     z = np.zeros_like(s)
     np.divide(centred, row_std, out=z, where=row_std > 0)
-    return z, row_std
+    return z, (row_std if shrink is None else row_std * shrink[codes])
+
+
+def _group_shrink(s, layout):
+    """What each group's scores are divided by before :func:`_standardize`
+    squares them, which ``z`` does not change: in a group whose scores
+    (times the root of its largest row weight) pass
+    :data:`_LARGEST_STANDARDIZED`, their size over it, else 1; None when
+    no group needs it (one check of the largest score: the usual case)."""
+    root = np.sqrt(np.maximum(layout.weight, 1.0))
+    if not float(np.abs(s).max(initial=0.0)) / _LARGEST_STANDARDIZED * float(
+            root.max(initial=1.0)) > 1.0:
+        return None
+    size = np.zeros(layout.n_groups)  # the rare case: an unbuffered max
+    np.maximum.at(size, layout.codes, np.abs(s) / _LARGEST_STANDARDIZED * root)
+    return np.maximum(size, 1.0)
 
 
 class SoftPApKSurrogate(SmoothPairwiseSurrogate):

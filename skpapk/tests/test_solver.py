@@ -297,7 +297,7 @@ def test_a_ridge_step_that_overshoots_names_alpha(alpha, match):
     g = np.repeat(np.arange(8), 15)
     with pytest.warns(ConvergenceWarning, match=match) as records:
         PApKAvgRanker(k=3, alpha=alpha).fit(X, y, groups=g)
-    assert any("lower alpha or eta0 so that alpha * eta0 < 1" in str(r.message)
+    assert any("lower alpha or eta0 so that alpha * eta0 < 1/2" in str(r.message)
                for r in records)
     with warnings.catch_warnings(record=True) as records:
         warnings.simplefilter("always")

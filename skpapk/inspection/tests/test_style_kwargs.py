@@ -160,7 +160,8 @@ def test_a_title_that_is_not_text_is_named(make):
         make().plot(name=123)
 
 
-def test_a_curve_of_text_is_named():
-    # "could not convert string to float: 'a'"
+@pytest.mark.parametrize("objective", [["a"], ["1.5", "2"]])
+def test_a_curve_of_text_is_named(objective):
+    # "could not convert string to float: 'a'"; "1.5" was read as 1.5
     with pytest.raises(TypeError, match="objective must hold numbers"):
-        TrainingCurveDisplay(objective=["a"])
+        TrainingCurveDisplay(objective=objective)

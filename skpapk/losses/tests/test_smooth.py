@@ -269,17 +269,19 @@ def test_soft_memberships_do_not_depend_on_the_scale(scale):
 @pytest.mark.parametrize("weight", [None, 1e20])
 def test_soft_memberships_of_scores_whose_squares_overflow(scale, weight):
     # the group variance overflowed: every z became 0, the memberships
-    # uniform, and soft_papk the all-pairs loss, with a RuntimeWarning
-    y = np.array([1, 1, 1, 0, 0, 0], bool)
-    s = np.array([3.0, -2.0, 1.0, 2.5, -1.0, 2.0])
-    codes = np.zeros(6, dtype=np.intp)
-    w = None if weight is None else np.where(np.arange(6) == 0, weight, 1.0)
+    # uniform, and soft_papk the all-pairs loss, with a RuntimeWarning; and
+    # (review) a group of small scores beside them keeps its own
+    y = np.tile(np.array([1, 1, 1, 0, 0, 0], bool), 2)
+    s = np.tile(np.array([3.0, -2.0, 1.0, 2.5, -1.0, 2.0]), 2)
+    codes = np.repeat([0, 1], 6)
+    w = None if weight is None else np.where(np.arange(12) == 0, weight, 1.0)
     loss = SoftPApKSurrogate(temperature=0.4)
-    layout = make_pair_layout(y, codes, 1, sample_weight=w)
+    layout = make_pair_layout(y, codes, 2, sample_weight=w)
     u, v, _ = loss._weights(s[layout.order], layout, 1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        u2, v2, _ = loss._weights((scale * s)[layout.order], layout, 1)
+        u2, v2, _ = loss._weights((np.where(codes == 0, scale, 1.0) * s)[
+            layout.order], layout, 1)
     np.testing.assert_allclose(u2, u, rtol=1e-12)
     np.testing.assert_allclose(v2, v, rtol=1e-12)
 
