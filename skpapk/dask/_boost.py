@@ -32,7 +32,12 @@ from .. import _boost
 from .. import _lightgbm_engine as _engine
 from .._base import check_defined_groups
 from .._categorical import _category_columns
-from .._lightgbm_params import fit_arguments, refuse_fit_keywords
+from .._lightgbm_params import (
+    _EVAL_AT_ALIASES,
+    _aliases,
+    fit_arguments,
+    refuse_fit_keywords,
+)
 from .._solver import BestRound
 from ..losses import (
     SMOOTH_SURROGATES,
@@ -261,7 +266,32 @@ class DaskBoostMixin(DaskRankerMixin):
                 f"input (the distributed fit is unweighted); drop it "
                 f"(set_params(class_weight=None)), or fit in memory."
             )
+        self._refuse_in_memory_params()
         return self._fit_dask(X, y, groups)
+
+    def _refuse_in_memory_params(self):
+        """Refuse the parameters passed through that a distributed fit would
+        drop: DaskLGBMRanker's ``client``, LightGBM's metrics and thread
+        counts."""
+        name = type(self).__name__
+        given = [key for key, value in self._other_params.items()
+                 if value is not None]
+        for key in given:
+            if key == "client":
+                problem = ("it trains on the current client (the one made last, "
+                           "or that of `with client.as_current():`)")
+            elif key in {"metric", *_aliases("metric"), *_EVAL_AT_ALIASES}:
+                problem = ("with dask input evals_result_ holds the validation "
+                           "micro-pAp@k only (LightGBM's metrics are computed "
+                           "in memory)")
+            elif key in {"num_threads", *_aliases("num_threads")}:
+                problem = ("with dask input LightGBM trains with each worker's "
+                           "threads (its nthreads)")
+            else:
+                continue
+            raise TypeError(f"{name} got {key}=..., which a fit on dask input "
+                            f"does not use: {problem}; drop it, or fit in "
+                            f"memory.")
 
     def _predict_booster(self, X, **options):
         if any_dask(X):
@@ -487,7 +517,12 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     below. ``n_jobs`` sets the threads of ``decision_function``; training
     runs as many LightGBM threads on each worker as it has Dask threads
     (``nthreads``), as ``lightgbm.dask`` does. ``sample_weight`` and
-    ``class_weight`` are for in-memory input only. Whatever ``verbose``,
+    ``class_weight`` are for in-memory input only, and so are the
+    parameters passed through that a distributed fit would drop
+    (LightGBM's ``metric`` and ``eval_at``: ``evals_result_`` holds the
+    validation micro-pAp@k only; an alias of ``num_threads``): with dask
+    input they raise a ``TypeError``, as ``client`` does (the fit uses the
+    current client, that of ``with client.as_current():`` too). Whatever ``verbose``,
     the workers' LightGBM prints the lines of its network setup
     (``[LightGBM] [Info] Trying to bind port ...``, ``Connected to rank
     0``): LightGBM writes them from its own threads, before it reads its

@@ -122,10 +122,15 @@ def check_whole_groups(group_labels, has_groups, n_rows):
     if distinct.shape[0] < every.shape[0]:
         spanning = distinct[counts > 1]
         example = spanning[0]
+        # element by element (the error's path only): np.isin reads a
+        # composite key, a tuple, as an array
         where = [i for i, g in enumerate(group_labels)
-                 if g.shape[0] and np.isin(example, g)]
+                 if any(value == example for value in g.tolist())]
         if isinstance(example, np.generic):  # a Python object as it is
             example = example.item()
+        elif isinstance(example, tuple):  # a composite key
+            example = tuple(v.item() if isinstance(v, np.generic) else v
+                            for v in example)
         raise ValueError(
             f"{spanning.shape[0]} user(s) of groups have rows in more than one "
             f"partition of X (e.g. user {example!r} in partitions "
@@ -263,6 +268,7 @@ class DaskRankerMixin:
         X, _ = split_partitions(X, None, None)
         meta = X._meta if is_frame(X) else X
         validate_data(self, meta, reset=False, skip_check_array=True)
+        _refuse_datetimes(self, X, "X")  # the dtypes of the graph
         categories = self._fitted_categories()
         if categories is not None and is_frame(X):
             coded = categorical_codes(  # raises on a mismatch
@@ -272,6 +278,11 @@ class DaskRankerMixin:
             if coded is not meta:
                 X = X.map_partitions(_worker.code_categories, categories,
                                      meta=coded)
+                meta = coded
+        if is_frame(X) and any(dtype.kind in "OSU" for dtype in meta.dtypes):
+            # text: named by the workers, which see the values
+            X = X.map_partitions(_worker.refuse_text, type(self).__name__,
+                                 meta=meta)
         return X
 
     def decision_function(self, X):

@@ -29,7 +29,13 @@ def is_frame(obj):
 
 
 def _rows_of(X, name):
-    """Row blocks of a 2-D dask array or dask DataFrame, and its "meta"."""
+    """Row blocks of a 2-D dask array or dask DataFrame, and its "meta".
+
+    The blocks of ``X``, ``y`` and ``groups`` (:func:`_vector_parts`) keep
+    their graphs as given (``optimize_graph=False``): optimised apart, three
+    columns of one source no longer share its tasks, and every partition
+    of the source was computed three times (and, from
+    ``dd.from_delayed(..., verify_meta=False)``, lost a dependency)."""
     if isinstance(X, da.Array):
         if X.ndim != 2:
             raise ValueError(
@@ -39,7 +45,7 @@ def _rows_of(X, name):
             )
         if X.numblocks[1] > 1:  # whole rows in every block
             X = X.rechunk({1: -1})
-        return X, list(X.to_delayed().ravel())
+        return X, list(X.to_delayed(optimize_graph=False).ravel())
     if is_frame(X):
         if X.ndim != 2:
             raise ValueError(
@@ -47,7 +53,7 @@ def _rows_of(X, name):
                 f"2-D dask array), got a dask Series; use "
                 f"{name}.to_frame() for a single feature."
             )
-        return X, list(X.to_delayed())
+        return X, list(X.to_delayed(optimize_graph=False))
     raise TypeError(
         f"{name} must be a dask array or a dask DataFrame, got "
         f"{type(X).__name__}; wrap in-memory data with dask.array.from_array."
@@ -74,14 +80,14 @@ def _vector_parts(v, name, X, n_parts):
                 )
             if v.chunks[0] != x_chunks:  # same rows, other blocks: align them
                 v = v.rechunk((x_chunks,))
-        parts = list(v.to_delayed().ravel())
+        parts = list(v.to_delayed(optimize_graph=False).ravel())
     elif is_frame(v):
         if v.ndim != 1:
             raise ValueError(
                 f"{name} must be a dask Series or a 1-D dask array, got a dask "
                 f"DataFrame; select its column, e.g. df['{name}']."
             )
-        parts = list(v.to_delayed())
+        parts = list(v.to_delayed(optimize_graph=False))
     elif is_dask_collection(v):
         raise TypeError(
             f"{name} must be a dask array or a dask Series, got "

@@ -23,6 +23,7 @@ garbage (:func:`collect_garbage`): what a failed training left there must
 not be collected during the retry, on the thread that trains.
 """
 
+import contextvars
 import gc
 import threading
 import time
@@ -188,7 +189,11 @@ def guard_training(client, train, *, name="fit", timeout=None,
         except BaseException as exc:  # noqa: BLE001 - raised by the caller
             outcome["error"] = exc
 
-    thread = threading.Thread(target=run, name=f"skpapk-guarded-{name}", daemon=True)
+    # the caller's context variables go with it: the current client of
+    # ``client.as_current()`` is one, which LightGBM's dask code looks up
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(run,),
+                              name=f"skpapk-guarded-{name}", daemon=True)
     start = time.monotonic()
     trained = set()  # the workers seen running a task of the training
 

@@ -243,6 +243,17 @@ def code_categories(X, categories):
     return categorical_codes(X, categories)[0]
 
 
+def refuse_text(X, ranker):
+    """One partition of a DataFrame to score, as it is; a column of text is
+    named as the in-memory ``decision_function`` names it."""
+    found = _text_column(X)
+    if found is not None:
+        raise ValueError(f"X column {found[0]!r} holds text ({found[2]}), but "
+                         f"{ranker} takes numbers only: encode it as X was "
+                         f"encoded for fit.")
+    return X
+
+
 def decision_block(X, scorer, ensure_all_finite=True, n_features=None):
     """``scorer(X_b)`` of one checked block (e.g. :func:`linear_scores`)."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],

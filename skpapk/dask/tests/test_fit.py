@@ -254,3 +254,71 @@ def test_lbfgs_scales_the_columns_by_their_maximum_over_all_partitions():
                               *as_dask(X, y, groups, n_parts=3))
     assert_same_fit(local, remote)
     assert remote.coef_[1] == 0.0
+
+
+def test_one_source_of_x_y_and_groups_is_computed_once_per_block():
+    # X, y and groups cut from one array were optimised apart: every block
+    # of the source was computed three times by fit, and again by score
+    import dask
+    import dask.array as da
+
+    X, y, groups = grouped_data(0)
+    calls = []
+
+    def counted(block):
+        if block.shape[0] > 1:  # not dask's look at its meta (0 or 1 row)
+            calls.append(block.shape[0])
+        return block
+
+    chunks = user_chunks(groups, 3)
+    source = da.from_array(np.column_stack([X, y, groups]),
+                           chunks=(chunks, X.shape[1] + 2)).map_blocks(counted)
+    d = X.shape[1]
+    with dask.config.set(scheduler="synchronous"):
+        ranker = skpapk.dask.PApKRanker(k=5).fit(
+            source[:, :d], source[:, d], groups=source[:, d + 1])
+        assert len(calls) == 3
+        ranker.score(source[:, :d], source[:, d], groups=source[:, d + 1])
+        assert len(calls) == 6
+    expected = skpapk.PApKRanker(k=5).fit(X, y, groups=groups)
+    np.testing.assert_allclose(ranker.coef_, expected.coef_, atol=ATOL)
+
+
+def test_composite_users_across_partitions_are_named():
+    # np.isin read the tuple key as an array: "The truth value of an array
+    # ... is ambiguous", not the message that names partition_by_group
+    import dask
+    import dask.array as da
+
+    X, y, groups = grouped_data(0)
+    keys = [(int(g) // 4, int(g) % 4) for g in groups]
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match=r"user \(0, 0\) in partitions \[0, 1, .*"
+                              r"partition_by_group"):
+        skpapk.dask.PApKRanker(k=5).fit(da.from_array(X, chunks=(7, X.shape[1])),
+                                        y, groups=keys)
+
+
+@pytest.mark.parametrize("column, error, match", [
+    ("text", ValueError, "X column 'f2' holds text"),
+    ("date", TypeError, "X column 'f2' holds dates"),
+])
+def test_scoring_a_dask_frame_names_a_column_that_is_not_numbers(column, error,
+                                                                 match):
+    # "could not convert string to float: 'abc'", "float() argument must
+    # be ... 'Timestamp'"
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    X, y, groups = grouped_data(0)
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    ranker = skpapk.dask.PApKRanker(k=5).fit(frame, y, groups=groups)
+    bad = frame.copy()
+    if column == "text":
+        bad["f2"] = bad["f2"].astype(str)
+        bad.loc[5, "f2"] = "abc"
+    else:
+        bad["f2"] = pd.Timestamp("2020-01-01")
+    with dask.config.set(scheduler="synchronous"), pytest.raises(error, match=match):
+        ranker.decision_function(dd.from_pandas(bad, npartitions=3)).compute()
