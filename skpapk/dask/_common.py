@@ -176,7 +176,7 @@ def load_partitions(estimator, X, y, groups):
     n_features = None if np.isnan(n_features) else int(n_features)  # unknown
     loaded = [dask.delayed(_worker.load_partition)(
                   x, yy, g, i, ensure_all_finite=ensure_all_finite,
-                  n_features=n_features)
+                  n_features=n_features, estimator=type(estimator).__name__)
               for i, (x, yy, g) in enumerate(triples)]
     loaded = PersistedPartitions(loaded)
     summaries = loaded.map(_worker.summarize_partition)

@@ -83,22 +83,24 @@ def check_width(X, n_features, index=None):
 
 
 def load_partition(X, y, groups, index, *, ensure_all_finite=True,
-                   n_features=None):
+                   n_features=None, estimator=None):
     """Check one partition's rows as the in-memory ``fit`` checks ``X, y, groups``.
 
     Raises the in-memory errors (NaN or infinite features, NaN passing with
     ``ensure_all_finite="allow-nan"``; labels that are not binary, groups of
     the wrong length...), naming the partition when its pieces have
-    different lengths, or when ``X`` has other than ``n_features`` columns.
+    different lengths, or when ``X`` has other than ``n_features`` columns;
+    ``estimator``, the ranker's name, is named in scikit-learn's messages
+    (NaN features), as in memory.
     """
     try:
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                         ensure_min_samples=0, input_name="X",
-                        ensure_all_finite=ensure_all_finite)
+                        ensure_all_finite=ensure_all_finite, estimator=estimator)
     except ValueError as exc:
         found = "could not convert" in str(exc) and _text_column(X)
         if not found:
-            raise
+            raise ValueError(f"Partition {index}: {exc}") from None
         raise ValueError(f"X column {found[0]!r} holds text ({found[2]}), but "
                          f"the rankers take numbers only: {TEXT_FIX}") from exc
     check_width(X, n_features, index)

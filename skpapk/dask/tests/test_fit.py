@@ -322,3 +322,18 @@ def test_scoring_a_dask_frame_names_a_column_that_is_not_numbers(column, error,
         bad["f2"] = pd.Timestamp("2020-01-01")
     with dask.config.set(scheduler="synchronous"), pytest.raises(error, match=match):
         ranker.decision_function(dd.from_pandas(bad, npartitions=3)).compute()
+
+
+def test_a_nan_feature_names_the_ranker_and_the_partition():
+    # "Input X contains NaN." only: no ranker, fix or partition
+    import dask
+
+    X, y, groups = grouped_data(0)
+    X = X.copy()
+    chunks = user_chunks(groups, 3)
+    X[chunks[0] + 1, 1] = np.nan  # in the second partition
+    dX, dy, dg = as_dask(X, y, groups)
+    with dask.config.set(scheduler="synchronous"), pytest.raises(
+            ValueError, match="Partition 1: Input X contains NaN.\\nPApKAvgRanker "
+                              "does not accept missing values"):
+        skpapk.dask.PApKAvgRanker(k=5).fit(dX, dy, groups=dg)
