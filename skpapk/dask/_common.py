@@ -134,9 +134,9 @@ def check_whole_groups(group_labels, has_groups, n_rows):
         raise ValueError(
             f"{spanning.shape[0]} user(s) of groups have rows in more than one "
             f"partition of X (e.g. user {example!r} in partitions "
-            f"{where[:5]}). A user's surrogate is not a sum over its rows, so "
-            f"a distributed fit needs each user's rows in one partition: "
-            f"{_REPARTITION_FIX}."
+            f"{where[:5]}). A user's surrogate and score are not sums over "
+            f"its rows, so the distributed fit and score need each user's rows "
+            f"in one partition: {_REPARTITION_FIX}."
         )
     return distinct.shape[0]
 
