@@ -20,7 +20,7 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from ..utils._validation import check_k
-from ._common import _check_options
+from ._common import ZERO_DIVISION_ADVICE, _check_options
 from ._ranking import papk_score
 
 ROUTING_LINE = "sklearn.set_config(enable_metadata_routing=True)"
@@ -31,9 +31,11 @@ def _missing_groups_message():
     if routing:
         why = (
             f"Metadata routing is on ({ROUTING_LINE}) but no groups reached "
-            "the scorer: pass them to fit, e.g. GridSearchCV(...).fit(X, y, "
-            "groups=groups), or params={'groups': groups} to cross_val_score "
-            "/ cross_validate."
+            "the scorer: pass them to the call that scores, with the rows it "
+            "scores: to fit for a search's folds (GridSearchCV(...).fit(X, y, "
+            "groups=groups)), to the search's own score on other rows "
+            "(search.score(X_test, y_test, groups=groups_test)), or "
+            "params={'groups': groups} to cross_val_score / cross_validate."
         )
     else:
         why = (
@@ -238,8 +240,17 @@ class _RankingScorer:
                     else None)
         if relevant is not None:  # a ranker fitted with pos_label ranks it first
             kwargs = {**kwargs, "pos_label": relevant}
-        return self._metric(y_true, ranking_scores(estimator, X, self._pos_label),
-                            **kwargs, **metadata)
+        scores = ranking_scores(estimator, X, self._pos_label)
+        # the metric's advice on undefined groups names the scorer's option
+        advice = ZERO_DIVISION_ADVICE.set(
+            f" Make the scorer with zero_division=0.0 to count them as 0 (as "
+            f"ranx and pytrec_eval do), or zero_division=np.nan to leave them "
+            f"out without this warning, e.g. {self._name.partition('(')[0]}("
+            f"k, zero_division=np.nan).")
+        try:
+            return self._metric(y_true, scores, **kwargs, **metadata)
+        finally:
+            ZERO_DIVISION_ADVICE.reset(advice)
 
     def get_metadata_routing(self):
         """The metadata the scorer requests (scikit-learn's routing API).

@@ -5,6 +5,7 @@ import pytest
 import sklearn
 from sklearn.base import BaseEstimator
 from sklearn.dummy import DummyRegressor
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import (
     GridSearchCV,
@@ -148,6 +149,19 @@ def test_routing_on_but_no_groups_passed():
             scorer(model, X, y)
         value = scorer(model, X, y, groups=np.arange(X.shape[0]) % 4)
     assert 0 <= value <= 1
+
+
+def test_a_searchs_score_without_groups_is_told_to_pass_them_to_score():
+    # it was told to pass them to fit, where they had been passed
+    X, y, groups = _data()
+    with sklearn.config_context(enable_metadata_routing=True):
+        search = GridSearchCV(LogisticRegression(), {"C": [1.0]},
+                              scoring=micro_papk_scorer(k=3), cv=GroupKFold(3))
+        search.fit(X, y, groups=groups)
+        with pytest.raises(ValueError, match=r"search.score\(X_test, y_test, "
+                                             r"groups=groups_test\)"):
+            search.score(X, y)
+        assert 0 <= search.score(X, y, groups=groups) <= 1
 
 
 def test_direct_call_without_routing_raises():
@@ -502,3 +516,18 @@ def test_permutation_importance_gets_the_way_to_pass_groups():
             scoring=lambda est, X, y: micro_papk_scorer(3)(est, X, y,
                                                            groups=groups))
     assert result.importances_mean[0] > 0  # y depends on the first feature
+
+
+@pytest.mark.parametrize("factory", [micro_papk_scorer, papk_scorer])
+def test_the_undefined_groups_warning_of_a_scorer_names_its_option(factory):
+    # "Pass zero_division=0.0 ...": to what, inside a search?
+    X, y, groups = _data()
+    model = LogisticRegression().fit(X, y)
+    y = np.where(groups == 100, 1, y)  # the first user: relevant rows only
+    metadata = {"groups": groups} if factory is micro_papk_scorer else {}
+    if factory is papk_scorer:
+        y = np.ones_like(y)  # one list, of relevant rows only
+    name = factory.__name__
+    with sklearn.config_context(enable_metadata_routing=True), pytest.warns(
+            UndefinedMetricWarning, match=rf"e.g. {name}\(k, zero_division=np.nan\)"):
+        factory(k=3)(model, X, y, **metadata)
