@@ -27,7 +27,7 @@ TOL_NONE = 1e-10
 
 #: The relative fall of the objective from ``w_0 = 0`` (with a non-zero
 #: gradient there) under which a run that did not reduce its gradient to
-#: ``tol`` is reported as stalled (about 1e6 machine epsilons).
+#: ``tol`` is reported as stalled (about 4.5e5 machine epsilons).
 STALL_FALL = 1e-10
 
 

@@ -348,9 +348,9 @@ def _ridge_overshoot(objective, eta0):
     """Advice when the ridge term alone overshoots: the step ``t`` multiplies
     ``w`` by ``1 - 2 alpha eta_t`` (``eta_t = eta0 / sqrt(t + 1)``), which
     flips its sign while ``alpha eta_t > 1/2`` and grows it while
-    ``alpha eta_t > 1``; given when ``alpha * eta0 > 1``, else empty."""
+    ``alpha eta_t > 1``; given when ``alpha * eta0 > 1/2``, else empty."""
     alpha = float(getattr(objective, "alpha", 0.0) or 0.0)
-    if not alpha * eta0 > 1.0:
+    if not alpha * eta0 > 0.5:
         return ""
     return (f"; with alpha={alpha:g}, alpha * eta0 = {alpha * eta0:.3g}: the "
             f"ridge term alone multiplies w by 1 - 2 alpha eta0 / sqrt(t + 1) "

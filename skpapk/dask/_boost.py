@@ -173,6 +173,16 @@ def booster_scores(X, booster, num_iteration, n_jobs):
 # On the client
 
 
+def _means_none(value):
+    """Whether a parameter passed through asks for nothing: None, or a
+    metric of ``"None"``, ``""`` or ``[]`` (LightGBM's "no metric")."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value in ("", "None", "none", "null", "na")
+    return isinstance(value, (list, tuple)) and len(value) == 0
+
+
 def _client():
     """The ``distributed.Client`` LightGBM's Dask interface trains on."""
     try:
@@ -275,7 +285,7 @@ class DaskBoostMixin(DaskRankerMixin):
         counts."""
         name = type(self).__name__
         given = [key for key, value in self._other_params.items()
-                 if value is not None]
+                 if not _means_none(value)]
         for key in given:
             if key == "client":
                 problem = ("it trains on the current client (the one made last, "

@@ -31,11 +31,14 @@ def is_frame(obj):
 def _rows_of(X, name):
     """Row blocks of a 2-D dask array or dask DataFrame, and its "meta".
 
-    The blocks of ``X``, ``y`` and ``groups`` (:func:`_vector_parts`) keep
-    their graphs as given (``optimize_graph=False``): optimised apart, three
-    columns of one source no longer share its tasks, and every partition
-    of the source was computed three times (and, from
-    ``dd.from_delayed(..., verify_meta=False)``, lost a dependency)."""
+    The blocks of dask arrays ``X``, ``y`` and ``groups``
+    (:func:`_vector_parts`) keep their graphs as given
+    (``optimize_graph=False``): optimised apart, three columns of one
+    source no longer share its tasks, and every block of the source was
+    computed three times (and, from ``dd.from_delayed(...,
+    verify_meta=False)``, lost a dependency). Those of a DataFrame are
+    optimised, which reads only the columns used (a DataFrame's own
+    arrays are optimised when they are made)."""
     if isinstance(X, da.Array):
         if X.ndim != 2:
             raise ValueError(
@@ -53,7 +56,7 @@ def _rows_of(X, name):
                 f"2-D dask array), got a dask Series; use "
                 f"{name}.to_frame() for a single feature."
             )
-        return X, list(X.to_delayed(optimize_graph=False))
+        return X, list(X.to_delayed())
     raise TypeError(
         f"{name} must be a dask array or a dask DataFrame, got "
         f"{type(X).__name__}; wrap in-memory data with dask.array.from_array."
@@ -87,7 +90,7 @@ def _vector_parts(v, name, X, n_parts):
                 f"{name} must be a dask Series or a 1-D dask array, got a dask "
                 f"DataFrame; select its column, e.g. df['{name}']."
             )
-        parts = list(v.to_delayed(optimize_graph=False))
+        parts = list(v.to_delayed())
     elif is_dask_collection(v):
         raise TypeError(
             f"{name} must be a dask array or a dask Series, got "

@@ -19,8 +19,8 @@ from ._base import (
 def _curve(values, name):
     if values is None:
         return None
-    raw = np.asarray(values)
     try:
+        raw = np.asarray(values)
         if _holds_text(raw):  # NumPy would parse "1.5" as 1.5
             raise TypeError(f"dtype {raw.dtype}")
         values = raw.astype(np.float64)

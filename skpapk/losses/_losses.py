@@ -77,8 +77,9 @@ def _make_context(y_pos, scores, codes, n_groups, k):
     # the other groups' scores
     neg_ref = np.zeros(n_groups, dtype=np.float64)
     neg_ref[top_neg_codes[rank[top_neg] == 0]] = top_neg_scores[rank[top_neg] == 0]
-    neg_prefix = segment_cumsum(sorted_scores - neg_ref[np.repeat(
-        np.arange(n_groups), k_used)], neg_start)
+    with np.errstate(over="ignore"):  # -inf: see _hinge_sums
+        neg_prefix = segment_cumsum(sorted_scores - neg_ref[np.repeat(
+            np.arange(n_groups), k_used)], neg_start)
     return _Context(
         y_pos=y_pos, scores=scores, codes=codes, n_groups=n_groups,
         rank=rank, n_pos=n_pos, n_neg=n_neg, beta=beta, k_neg=k_neg,
@@ -107,7 +108,13 @@ def _hinge_sums(ctx, group_codes, n_first, below):
     gap, margin = below
     with np.errstate(over="ignore", invalid="ignore"):  # no pair: P - N_0 may
         shift = np.where(n_first > 0, n_first * (margin - gap), 0.0)  # overflow
-    return _first_sums(ctx.neg_prefix, ctx.neg_start[group_codes], n_first) + shift
+        sums = _first_sums(ctx.neg_prefix, ctx.neg_start[group_codes], n_first)
+        sums = sums + shift
+    # -inf + inf: an N_j - N_0 below -1.8e308 of an active pair puts the
+    # pair (P_i, N_0) past it, so the sum of these hinges (none negative)
+    # overflows: inf
+    sums[np.isnan(sums)] = np.inf
+    return sums
 
 
 class BaseSurrogate:
@@ -310,7 +317,8 @@ class PairwiseHingeSurrogate(BaseSurrogate):
         norm = self._normaliser(ctx)
         inv_norm = np.zeros(ctx.n_groups, dtype=np.float64)
         np.divide(1.0, norm, out=inv_norm, where=ctx.defined)
-        total = np.dot(hinge_sums, inv_norm[pos_codes])
+        with np.errstate(over="ignore"):  # scores near 1e308: inf
+            total = np.dot(hinge_sums, inv_norm[pos_codes])
         coef[rows] = -n_active * inv_norm[pos_codes]
         # b_j: positives whose active prefix reaches past negative j, i.e.
         # #{i : a_i > rank_j}: a histogram of a_i in the slot layout, summed

@@ -135,8 +135,12 @@ class PrecAtKSurrogate(BaseSurrogate):
         np.divide(n_wrong, n_left, out=weight, where=n_left > 0)
         with np.errstate(over="ignore", invalid="ignore"):
             value = (n_wrong + _first_sums(ctx.neg_prefix, ctx.neg_start[g], n_wrong)
-                     + np.where(n_left > 0, -weight * below,
+                     + np.where(n_left > 0, np.where(n_wrong > 0, -weight * below,
+                                                     0.0),
                                 n_wrong * ctx.neg_ref[g]))
+        # sums that overflowed both ways (scores near 1e308): an overflow, as
+        # the other surrogates' (the solvers stop on a value that is not finite)
+        value[np.isnan(value)] = np.inf
         best = np.maximum.reduceat(value, starts)
         candidate = np.where(value == best[owner],
                              np.arange(value.shape[0]), value.shape[0])

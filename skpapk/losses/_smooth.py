@@ -891,7 +891,7 @@ class PairwiseLogisticSurrogate(SmoothPairwiseSurrogate):
         return (*weights, None)
 
 
-#: The largest score (times the root of the largest row weight) that
+#: The largest score (times the root of its row's weight) that
 #: :func:`_standardize` squares as it is.
 _LARGEST_STANDARDIZED = 1e150
 
@@ -927,16 +927,17 @@ def _standardize(s, layout):
 
 def _group_shrink(s, layout):
     """What each group's scores are divided by before :func:`_standardize`
-    squares them, which ``z`` does not change: in a group whose scores
-    (times the root of its largest row weight) pass
-    :data:`_LARGEST_STANDARDIZED`, their size over it, else 1; None when
-    no group needs it (one check of the largest score: the usual case)."""
-    root = np.sqrt(np.maximum(layout.weight, 1.0))
-    if not float(np.abs(s).max(initial=0.0)) / _LARGEST_STANDARDIZED * float(
-            root.max(initial=1.0)) > 1.0:
+    squares them, which ``z`` does not change: in a group where a score
+    times the root of its row's weight passes :data:`_LARGEST_STANDARDIZED`,
+    the largest such product over it, else 1; None when no group needs it
+    (one check of the largest score and weight: the usual case)."""
+    weight = layout.weight
+    if not float(np.abs(s).max(initial=0.0)) / _LARGEST_STANDARDIZED * np.sqrt(
+            max(float(weight.max(initial=1.0)), 1.0)) > 1.0:
         return None
     size = np.zeros(layout.n_groups)  # the rare case: an unbuffered max
-    np.maximum.at(size, layout.codes, np.abs(s) / _LARGEST_STANDARDIZED * root)
+    np.maximum.at(size, layout.codes, np.abs(s) / _LARGEST_STANDARDIZED
+                  * np.sqrt(np.maximum(weight, 1.0)))
     return np.maximum(size, 1.0)
 
 

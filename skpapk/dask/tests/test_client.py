@@ -55,3 +55,10 @@ def test_parameters_a_distributed_fit_would_drop_are_refused(params, match):
             warnings.simplefilter("ignore", UserWarning)
             skpapk.dask.PApKBoostRanker(k=5, n_estimators=2, **params).fit(
                 np.asarray(X), np.asarray(y), groups=np.asarray(groups))
+
+
+@pytest.mark.parametrize("metric", [None, "None", "", []])
+def test_a_metric_that_asks_for_none_is_not_refused(metric):
+    # (review) "None" is the ranker's own metric: nothing is dropped
+    ranker = skpapk.dask.PApKBoostRanker(k=5, metric=metric, eval_at=None)
+    ranker._refuse_in_memory_params()

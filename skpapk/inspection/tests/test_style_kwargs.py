@@ -160,7 +160,7 @@ def test_a_title_that_is_not_text_is_named(make):
         make().plot(name=123)
 
 
-@pytest.mark.parametrize("objective", [["a"], ["1.5", "2"]])
+@pytest.mark.parametrize("objective", [["a"], ["1.5", "2"], [[1, 2], [3]]])
 def test_a_curve_of_text_is_named(objective):
     # "could not convert string to float: 'a'"; "1.5" was read as 1.5
     with pytest.raises(TypeError, match="objective must hold numbers"):

@@ -310,6 +310,21 @@ def test_a_group_whose_score_difference_overflows_adds_no_nan(surrogate):
     assert first == 0.0 and value == pytest.approx(alone / 2, rel=1e-15)
 
 
+def test_preck_of_differences_that_overflow():
+    # (review) 0 * inf = NaN in value(K = k), NaN maxima and an IndexError;
+    # more rows than k, so that preck scores the group
+    y = [1, 1, 1, 0, 0, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value, coef = surrogate_loss(y, [1.7e308] * 3 + [-1.7e308] * 3, k=2,
+                                     surrogate="preck")
+    assert value == 0.0 and not coef.any()  # the exact value: w = 0 wins
+    # sums that overflow both ways: an overflow (inf), not a crash
+    value = surrogate_loss([1, 0, 1, 0, 0], [1.7e308, 1e308, 1, 1, -1.7e308],
+                           k=4, surrogate="preck")[0]
+    assert value == np.inf
+
+
 def test_no_defined_group_gives_zero():
     value, coef = surrogate_loss([1, 1, 0], [1.0, 2.0, 3.0], [0, 0, 1], k=1)
     assert value == 0.0
@@ -460,3 +475,21 @@ def test_integer_scores_beyond_float64_precision_are_values_not_ranks():
                               surrogate="pairwise_logistic")
     assert got[0] == expected[0]
     np.testing.assert_array_equal(got[1], expected[1])
+
+
+@pytest.mark.parametrize("surrogate", [*ALL, "preck"])
+def test_scores_near_the_largest_float_give_a_value_not_nan(surrogate):
+    # (review) sums of differences that overflow both ways gave NaN, an
+    # IndexError (preck) and RuntimeWarnings; a value past the largest
+    # float is inf, as the solvers expect of an overflow
+    rng = np.random.default_rng(0)
+    values = [1.7e308, -1.7e308, 1e308, -1e308, 1.0, 0.0, -1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(300):
+            n = int(rng.integers(2, 8))
+            y = rng.integers(0, 2, n)
+            s = rng.choice(values, n)
+            value = surrogate_loss(y, s, k=int(rng.integers(1, 5)),
+                                   surrogate=surrogate)[0]
+            assert not np.isnan(value)
