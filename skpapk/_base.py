@@ -397,7 +397,8 @@ class BaseRanker(BaseEstimator):
             estimator_name=type(self).__name__)
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
-        check_groups_routing(self, groups, method="fit", n_groups=n_groups)
+        check_groups_routing(self, groups, method="fit", n_groups=n_groups,
+                             n_rows=X.shape[0])
         self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
         check_defined_groups(n_groups - self.n_groups_skipped_, n_groups,
                              self.classes_, n_rows=X.shape[0])

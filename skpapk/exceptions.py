@@ -24,7 +24,11 @@ class MissingGroupsWarning(UserWarning):
       :class:`~sklearn.pipeline.Pipeline`'s ``score``, with metadata routing
       on (with routing off, ``Pipeline.score`` gives its last step no
       ``groups``, even when given some), or to a fitted search's own
-      ``score``.
+      ``score``;
+    - in ``fit`` on more than 10,000 rows outside a model-selection
+      routine: one list of that many rows is most likely a forgotten
+      ``groups=``;
+      ``groups=np.zeros(len(X))`` says that the rows are one list.
 
     With ``n_jobs`` greater than 1, the warnings of the folds are issued in
     joblib's worker processes: they are printed there, but never reach the

@@ -110,9 +110,10 @@ def _add(parser, groups, *, force=None):
             help=f"number of items shown to each user: the k of pAp@k "
                  f"(default: {_defaults.K})")
         add("--grid", choices=GRID_NAMES, default=DEFAULT_GRID,
-            help="hyper-parameter grids: small (e.g. eta0 in {0.01, 0.1, 1} x "
-                 "alpha in {0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x "
-                 "alpha 0.001 .. 1, 48 pairs) (default: %(default)s)")
+            help="hyper-parameter grids: small (papk: alpha in {1e-5, 1e-4, "
+                 "1e-3}; the paper's rankers: eta0 in {0.01, 0.1, 1} x alpha in "
+                 "{0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x alpha "
+                 "0.001 .. 1, 48 pairs) (default: %(default)s)")
         add("--cv", choices=["within-group", "group"], default="within-group",
             help="within-group: CV folds (and compare's test part) hold out rows "
                  "of every user (the paper's protocol); group: they hold out "

@@ -931,6 +931,8 @@ def test_text_sample_weight_is_refused(weight):
                                      sample_weight=weight[:len(y)])
 
 
+# one list of 10,003 rows on purpose (groups=None): told of groups= at fit
+@pytest.mark.filterwarnings("ignore::skpapk.exceptions.MissingGroupsWarning")
 @pytest.mark.parametrize("with_groups", [False, True])
 def test_lightgbms_group_size_limit_is_named(with_groups):
     rng = np.random.default_rng(0)

@@ -133,7 +133,13 @@ def warn_again(record):
                            record.lineno, source=record.source)
 
 
-def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True):
+#: Rows from which ``fit(X, y)`` without ``groups`` (one list of them all)
+#: is most likely a forgotten ``groups=``, and is told so.
+ONE_LIST_ROWS = 10_000
+
+
+def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True,
+                         n_rows=None):
     """Warn when ``groups=None`` most likely lost the groups; record fit groups.
 
     Every ranker calls this in ``fit``, ``partial_fit`` and ``score``. A
@@ -177,6 +183,12 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         Whether ``n_groups`` replaces the recorded count (a ``fit``, a first
         ``partial_fit``) or adds to it (later ``partial_fit`` calls, each on
         other groups).
+    n_rows : int, default=None
+        With ``method="fit"``: the number of rows. Outside model selection,
+        ``fit`` without ``groups`` on more than :data:`ONE_LIST_ROWS` rows
+        warns too: one list of that many rows is most likely a forgotten
+        ``groups=`` (and, with the pairwise surrogates, slow: every
+        relevant row against every irrelevant one).
 
     Examples
     --------
@@ -249,6 +261,14 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"the ranker was fitted on {estimator._n_fit_groups} groups: pass "
             f"groups=... to {fix} If X holds a single group's rows, pass "
             f"groups=np.zeros(len(X)) to say so."
+        )
+    elif (method == "fit" and call is None and n_rows is not None
+          and n_rows > ONE_LIST_ROWS):
+        message = (
+            f"{name} got groups=None, so its {n_rows} rows are fitted as ONE "
+            f"group (user), one ranked list: pass groups=... (the user of "
+            f"every row) to rank each user's items, as pAp@k does. If the rows "
+            f"really are one list, pass groups=np.zeros(len(X)) to say so."
         )
     else:
         return

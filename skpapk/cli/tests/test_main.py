@@ -279,3 +279,18 @@ def test_every_scale_builds_its_scaler(scale):
     expected = SCALERS[scale]
     assert (step == "passthrough" if expected is None
             else type(step).__name__ == expected[1])
+
+
+def test_the_grid_help_shows_the_small_grids_of_the_registry():
+    # it showed the subgradient rankers' grid only, not papk's (the default
+    # method), whose alpha grid is another
+    from skpapk.cli._main import build_parser
+    from skpapk.cli._methods import available_methods
+
+    help_text = " ".join(build_parser().commands["fit"].format_help().split())
+    small = available_methods()["papk"].grids["small"]["alpha"]
+    assert ("papk: alpha in {" + ", ".join(f"{v:.0e}".replace("e-0", "e-")
+                                           for v in small) + "}") in help_text
+    avg = available_methods()["avg"].grids["small"]
+    assert ("eta0 in {" + ", ".join(f"{v:g}" for v in avg["eta0"]) + "} x alpha in {"
+            + ", ".join(f"{v:g}" for v in avg["alpha"]) + "}") in help_text
