@@ -229,7 +229,7 @@ def _rows(path, delimiter):
                              line=line, **values)
 
     blank = " \r" if delimiter == "\t" else " \t\r"
-    n_fields, line, pending, start, n_quotes = None, 1, None, 1, 0
+    n_fields, line, pending, start = None, 1, None, 1
     with open(path, "rb") as handle:
         for raw in handle:  # lines end with \n only
             if line == 1 and raw.startswith(codecs.BOM_UTF8):
@@ -239,22 +239,26 @@ def _rows(path, delimiter):
             except UnicodeDecodeError:
                 fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
             if "\0" in piece:
-                fail(line, "a NUL byte: this is not a text (CSV) file.")
+                fail(line, "a NUL byte: this is not UTF-8 CSV text (a UTF-16 "
+                     "file without a byte order mark, or a binary one); save "
+                     "the file as UTF-8 CSV.")
             line += piece.endswith("\n")
             if pending is not None:
                 pending.append(piece)
-                n_quotes += piece.count('"')
-                if n_quotes % 2:  # still inside the quoted field
+                # a line without a quote cannot close the open field; one
+                # with quotes is read again with the record (a parity of
+                # quotes took a stray quote after it for an open field)
+                if '"' not in piece:
                     continue
                 text = "".join(pending)
             else:
-                start, text, n_quotes = line - piece.endswith("\n"), piece, 0
+                start, text = line - piece.endswith("\n"), piece
             body = text[:-1] if text.endswith("\n") else text
             body = body[:-1] if body.endswith("\r") else body
             fields = (_tokens(body, delimiter, start, fail) if '"' in body
                       else body.split(delimiter))
             if fields is None:
-                pending, n_quotes = [text], text.count('"')
+                pending = [text]
                 continue
             pending = None
             if any("\r" in field for field in fields) and ('"' not in body or
@@ -459,10 +463,10 @@ def _check_arguments(features, ignore_cols, delimiter):
             raise ValueError("features names no column; give the feature "
                              "columns' names, or None for every numeric column.")
     ignore_cols = _column_names("ignore_cols", ignore_cols)
-    if len(delimiter) != 1 or not delimiter.isascii() or delimiter in '"\r\n':
+    if len(delimiter) != 1 or not delimiter.isascii() or delimiter in '"\r\n\0':
         raise ValueError(f"delimiter must be one ASCII character other than a "
-                         f"quote or a line end, e.g. ',', ';' or '\\t'; got "
-                         f"{delimiter!r}.")
+                         f"quote, a line end or NUL, e.g. ',', ';' or '\\t'; "
+                         f"got {delimiter!r}.")
     return features, ignore_cols
 
 
@@ -509,7 +513,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     - every feature value is a finite number: missing values (an empty
       cell, ``NA``, ``nan``) and infinities are refused, not imputed;
       numbers are parsed exactly (the nearest float64, as Python's
-      :class:`float` reads them: pandas' ``float_precision="round_trip"``);
+      :class:`float` reads them: pandas' ``float_precision="round_trip"``;
+      in a column of integers, ``-0`` is 0, of the same value);
     - every row has a group id and, if a label column is read, a label:
       both are read as text (``"1"`` and ``"1.0"`` stay two strings),
       stripped of surrounding ASCII spaces and tabs (as are the header's
@@ -550,8 +555,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
         ``features`` is None. A list, tuple, set, numpy array or pandas
         Index of names; not a bare str.
     delimiter : str, default=","
-        The field delimiter: one ASCII character other than a quote or a
-        line end (``";"``, ``"\\t"``, ...).
+        The field delimiter: one ASCII character other than a quote, a
+        line end or NUL (``";"``, ``"\\t"``, ...).
     require_label : bool, default=True
         Whether the file must have ``label_col``. False: a file without it
         is read with ``labels`` None (rows to rank, not to score).

@@ -551,9 +551,11 @@ def test_other_delimiter(tmp_path):
     (dict(features=[]), ValueError, "features names no column"),
     (dict(delimiter=""), ValueError, "delimiter must be one ASCII character"),
     (dict(delimiter=";;"), ValueError, "got ';;'"),
-    (dict(delimiter='"'), ValueError, "other than a quote or a line end"),
+    (dict(delimiter='"'), ValueError, "other than a quote, a line end or NUL"),
     (dict(delimiter="\n"), ValueError, "delimiter must be one"),
     (dict(delimiter="\u00a7"), ValueError, "delimiter must be one ASCII"),
+    # then read as "a NUL byte: this is not a text (CSV) file"
+    (dict(delimiter="\0"), ValueError, "other than a quote, a line end or NUL"),
 ])
 def test_arguments_are_validated(tmp_path, kwargs, error, message):
     # the file does not exist: the arguments are checked first
@@ -861,3 +863,27 @@ def test_the_first_problem_of_the_file_is_reported(tmp_path, chunks, copies,
     with pytest.raises(CSVFormatError, match=message) as exc:
         read_ranking_csv(path, group_col="group", label_col="label")
     assert exc.value.line == line
+
+
+@pytest.mark.parametrize("text, line, message", [
+    # a stray quote after a record of two lines closed: its parity kept the
+    # record open to the end of the file ("line 2: ... never closed")
+    ('g,l,f\n"a\nb",1,2"\nc,0,3\n', 3, "a quote ... inside an unquoted field"),
+    ('g,l,f\n"a\nb"x",1,2\nc,0,3\n', 3, "text after the closing quote"),
+    ('g,l,f\n"a\nb,1,2\nc,0,3\n', 2, "this quoted field is never closed"),
+])
+def test_a_stray_quote_after_a_record_of_several_lines_is_named(tmp_path, text,
+                                                                line, message):
+    path = tmp_path / "f.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(CSVFormatError, match=f"line {line}: {message}"):
+        read_ranking_csv(path, group_col="g", label_col="l")
+
+
+def test_a_utf16_file_without_a_byte_order_mark_is_named(tmp_path):
+    # "a NUL byte: this is not a text (CSV) file"
+    path = tmp_path / "f.csv"
+    path.write_bytes("g,l,f1\na,1,0.5\n".encode("utf-16-le"))
+    with pytest.raises(CSVFormatError, match="UTF-16 file without a byte order "
+                                             "mark.*save the file as UTF-8 CSV"):
+        read_ranking_csv(path, group_col="g", label_col="l")
