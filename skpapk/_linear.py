@@ -60,6 +60,34 @@ def warn_zero_coef(ranker, cause):
         ConvergenceWarning, stacklevel=_stacklevel())
 
 
+#: A user's pairs (``n+ * n-``) past which a smooth surrogate that sums
+#: every pair (``truncation_level=None``) is told of their cost: about 1.6 s
+#: for each evaluation of the pairwise logistic loss on one core.
+LONG_LIST_PAIRS = 10**9
+
+
+def warn_long_lists(ranker, loss, y_pos, codes, n_groups):
+    """Warn when a smooth ``loss`` without a truncation would sum more than
+    :data:`LONG_LIST_PAIRS` pairs of one user at every evaluation (its time
+    grows with the square of the user's rows)."""
+    if not loss.smooth or getattr(loss, "truncation_level", None) is not None:
+        return
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    user = int(np.argmax(n_pos * n_neg)) if n_groups else 0
+    if not n_groups or not n_pos[user] * n_neg[user] > LONG_LIST_PAIRS:
+        return
+    warnings.warn(
+        f"{type(ranker).__name__}: a user has {n_pos[user]:.0f} relevant x "
+        f"{n_neg[user]:.0f} irrelevant rows, {n_pos[user] * n_neg[user]:.2g} "
+        f"pairs, every one of which the {loss.name!r} surrogate sums at every "
+        f"evaluation (about 1.6 s a billion pairs on one core): the fit grows "
+        f"with the square of the user's rows. Set truncation_level (e.g. 100: "
+        f"the pairs of each user's 100 highest scored rows of each label, "
+        f"O(100 n)) to bound them, or check groups (one user per row).",
+        UserWarning, stacklevel=_stacklevel())
+
+
 def _check_coef_init(coef_init, n_features):
     """``coef_init`` as a finite float64 vector of length ``n_features``."""
     coef = float_array(
@@ -509,6 +537,7 @@ class _InMemoryRows:
             X, y_pos, codes, validation = ranker._early_stopping_split(
                 X, y_pos, codes, n_groups)
             ranker.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
+        warn_long_lists(ranker, loss, y_pos, codes, n_groups)
         objective = InMemoryLinearLoss(X, y_pos, codes, n_groups, loss,
                                        k=ranker.k, alpha=ranker.alpha,
                                        n_threads=ranker._n_threads())

@@ -348,3 +348,24 @@ def test_a_small_fall_with_the_gradient_reduced_is_no_stall(params):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         ranker.fit(X, y, groups=g)
+
+
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "soft_papk"])
+def test_a_user_of_too_many_pairs_is_told_of_truncation_level(monkeypatch,
+                                                              surrogate):
+    # one user of 1e5 rows took 5 s an evaluation (n+ * n- pairs), minutes a
+    # fit, without a word; truncation_level=100 made it linear
+    import skpapk._linear
+
+    monkeypatch.setattr(skpapk._linear, "LONG_LIST_PAIRS", 100)
+    X, y, g = _stall_data()  # users of 15 rows, 4 x 11 pairs at most
+    g = np.where(g < 2, 0, g)  # one user of 30 rows: over 100 pairs
+    n_pos = int(y[g == 0].sum())
+    with pytest.warns(UserWarning, match=f"a user has {n_pos} relevant x "
+                                         f"{30 - n_pos} irrelevant rows.*"
+                                         "Set truncation_level"):
+        PApKRanker(surrogate, k=3, n_jobs=1).fit(X, y, groups=g)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        PApKRanker(surrogate, k=3, n_jobs=1, truncation_level=5).fit(X, y, groups=g)
+        PApKRanker(surrogate, k=3, n_jobs=1).fit(X, y, groups=np.arange(120) // 15)
