@@ -91,8 +91,9 @@ class PApKRanker(BaseLinearRanker):
         and L-BFGS needs more iterations: on simulated lists of 2,000 to
         200,000 rows, ``100`` took 7 to 33 times the iterations, and a fit
         was 3 to 17 times slower on lists of up to 60,000 rows and twice as
-        fast on one of 200,000 (see :doc:`/user_guide/benchmarks`).
-        Ignored by the paper's surrogates.
+        fast on one of 200,000 (see :doc:`/user_guide/benchmarks`). With
+        ``None``, a user of more than 10**9 pairs draws a ``UserWarning``
+        that names this bound. Ignored by the paper's surrogates.
 
     eta0 : float, default=1.0
         ``solver="subgradient"`` (and :meth:`partial_fit`) only: initial
