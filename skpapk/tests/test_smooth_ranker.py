@@ -309,8 +309,11 @@ def test_a_truncation_that_stops_lbfgs_at_the_start_is_named():
     y = rng.random(2000) < 0.2
     X = rng.normal(size=(2000, 3)) + 0.5 * y[:, None]
     g = np.repeat(np.arange(20), 100)
+    # (or, with older SciPy, moved within rounding of it: a stall too)
     with pytest.warns(ConvergenceWarning, match=r"L-BFGS (did not move from w_0"
-                                                r"|stopped after 1 iterations).*"
+                                                r"|stopped after 1 iterations"
+                                                r"|lowered the objective by only "
+                                                r".* at w_0 = 0).*"
                                                 r"truncation_level=5 keeps the pairs"):
         PApKRanker(surrogate="soft_papk", truncation_level=5, k=10).fit(
             X, y, groups=g)
