@@ -9,7 +9,7 @@ from numbers import Real
 import numpy as np
 
 from ._lightgbm_params import _same
-from .losses._smooth import check_weight_values
+from .losses._checks import check_weight_values
 from .utils._groups import n_defined_groups
 from .utils._messages import cut
 

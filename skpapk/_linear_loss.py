@@ -122,10 +122,11 @@ def gain_sums(y_pos, scores, codes, n_groups, k):
 
 
 def surrogate_kwargs(surrogate, layout, n_threads):
-    """Keyword arguments of ``surrogate.loss_gradient[_sums]``: the pair layout
-    and the threads of the compiled kernel, for the smooth surrogates."""
+    """Keyword arguments of ``surrogate.loss_gradient[_sums]`` on checked
+    data: the pair layout and the threads of the compiled kernel for the
+    smooth surrogates, no second check for the others."""
     if not isinstance(surrogate, SmoothPairwiseSurrogate):
-        return {}
+        return {"check_input": False}
     return {"layout": layout, "n_threads": n_threads}
 
 

@@ -23,15 +23,10 @@ from sklearn.utils._param_validation import (
 from .. import _defaults
 from ..utils._routing import _stacklevel
 from ..utils._validation import _holds_text, check_k
+from ._checks import check_weight_values, few_values
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate
-from ._smooth import (
-    GROUP_WEIGHTS,
-    _few_values,
-    _make_pair_layout,
-    check_truncation_level,
-    check_weight_values,
-)
+from ._smooth import GROUP_WEIGHTS, _make_pair_layout, check_truncation_level
 
 
 def _is_dataset(obj):
@@ -410,7 +405,7 @@ class LightGBMObjective:
                 f"of the {n_groups} group(s) {rows}, so there is no pair to "
                 f"rank and every gradient is 0. A row is relevant when "
                 f"its label is "
-                f"> 0 (labels seen: {_few_values(labels)}); each group (user, "
+                f"> 0 (labels seen: {few_values(labels)}); each group (user, "
                 f"query) needs at least one row with a label > 0 and one with "
                 f"a label <= 0, e.g. 0/1 relevance labels with 0 for "
                 f"irrelevant.", UserWarning, stacklevel=_stacklevel())

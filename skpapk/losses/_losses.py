@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..utils._groups import count_at_least, rank_by_group_and_label
+from ..utils._validation import check_k
+from ._checks import check_layout_inputs, check_scores
 
 
 @dataclass
@@ -153,10 +155,9 @@ class BaseSurrogate:
     #: names of the constructor's hyper-parameters
     hyperparameters = ()
 
-    def loss_gradient(self, y_pos, scores, codes, n_groups, k):
+    def loss_gradient(self, y_pos, scores, codes, n_groups, k, *,
+                      check_input=True):
         """Mean surrogate over defined groups and its subgradient coefficients.
-
-        Works on validated arrays (no checks).
 
         Parameters
         ----------
@@ -170,6 +171,10 @@ class BaseSurrogate:
             Number of groups.
         k : int
             Number of items shown to each user.
+        check_input : bool, default=True
+            Whether to check the arguments (``O(n)``); the estimators, whose
+            data are checked once per fit, pass False. Do not pass False
+            unless the arguments are as described above.
 
         Returns
         -------
@@ -182,13 +187,14 @@ class BaseSurrogate:
             Number of defined groups.
         """
         total, coef, weight, n_used = self.loss_gradient_sums(
-            y_pos, scores, codes, n_groups, k)
+            y_pos, scores, codes, n_groups, k, check_input=check_input)
         if n_used == 0:
             return 0.0, coef, 0
         coef /= weight
         return float(total) / weight, coef, n_used
 
-    def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k):
+    def loss_gradient_sums(self, y_pos, scores, codes, n_groups, k, *,
+                           check_input=True):
         """The sums behind :meth:`loss_gradient`, before the mean over groups.
 
         ``value = total / weight`` and ``coef = coef_sum / weight``. A sum over
@@ -207,6 +213,10 @@ class BaseSurrogate:
             Number of groups.
         k : int
             Number of items shown to each user.
+        check_input : bool, default=True
+            Whether to check the arguments (``O(n)``); the estimators, whose
+            data are checked once per fit, pass False. Do not pass False
+            unless the arguments are as described above.
 
         Returns
         -------
@@ -220,6 +230,11 @@ class BaseSurrogate:
         n_groups_used : int
             Number of defined groups.
         """
+        if check_input:
+            y_pos, codes, n_groups, _ = check_layout_inputs(
+                y_pos, codes, n_groups, None)
+            scores = check_scores(scores, y_pos.shape[0])
+            k = check_k(k)
         scores = np.asarray(scores, dtype=np.float64)
         ctx = _make_context(y_pos, scores, codes, n_groups, k)
         coef = np.zeros(scores.shape[0], dtype=np.float64)
@@ -228,7 +243,7 @@ class BaseSurrogate:
         total = self._group_terms(ctx, coef)
         return float(total), coef, float(ctx.n_defined), ctx.n_defined
 
-    def loss(self, y_pos, scores, codes, n_groups, k):
+    def loss(self, y_pos, scores, codes, n_groups, k, *, check_input=True):
         """Mean surrogate over defined groups (the value of :meth:`loss_gradient`).
 
         Parameters
@@ -243,6 +258,10 @@ class BaseSurrogate:
             Number of groups.
         k : int
             Number of items shown to each user.
+        check_input : bool, default=True
+            Whether to check the arguments (``O(n)``); the estimators, whose
+            data are checked once per fit, pass False. Do not pass False
+            unless the arguments are as described above.
 
         Returns
         -------
@@ -250,7 +269,8 @@ class BaseSurrogate:
             Mean over defined groups of the group surrogate (0 when no group
             is defined).
         """
-        return self.loss_gradient(y_pos, scores, codes, n_groups, k)[0]
+        return self.loss_gradient(y_pos, scores, codes, n_groups, k,
+                                  check_input=check_input)[0]
 
     def _group_terms(self, ctx, coef):  # pragma: no cover - abstract
         raise NotImplementedError

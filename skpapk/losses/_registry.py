@@ -228,7 +228,8 @@ def surrogate_loss(y_true, y_score, groups=None, *, k,
         )
     n_groups = labels.shape[0]
     if not loss.smooth:
-        value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, n_groups, k)
+        value, coef, _ = loss.loss_gradient(y_pos, y_score, codes, n_groups, k,
+                                            check_input=False)
         return value, coef
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, y_score)

@@ -493,3 +493,76 @@ def test_scores_near_the_largest_float_give_a_value_not_nan(surrogate):
             value = surrogate_loss(y, s, k=int(rng.integers(1, 5)),
                                    surrogate=surrogate)[0]
             assert not np.isnan(value)
+
+
+_Y4 = np.array([True, False, True, False])
+_S4 = np.array([0.5, 0.2, -1.0, 0.3])
+_C4 = np.array([0, 0, 1, 1])
+_HINGE_METHODS = ["loss", "loss_gradient", "loss_gradient_sums"]
+
+
+@pytest.mark.parametrize("surrogate", [*ALL, "preck"])
+@pytest.mark.parametrize("method", _HINGE_METHODS)
+@pytest.mark.parametrize("y_pos, scores, codes, n_groups, k, error, match", [
+    # k=0 gave NaN with RuntimeWarnings (0 for max and ramp, a
+    # ZeroDivisionError for preck), k=2.5 a numpy casting error
+    (_Y4, _S4, _C4, 2, 0, ValueError, "k must be a positive integer"),
+    (_Y4, _S4, _C4, 2, -1, ValueError, "k must be a positive integer"),
+    (_Y4, _S4, _C4, 2, 2.5, TypeError, "k must be a positive integer"),
+    # codes outside [0, n_groups): an IndexError or a value of fewer groups
+    (_Y4, _S4, _C4, 1, 1, ValueError, r"codes must be in \[0, n_groups\)"),
+    (_Y4, _S4, np.array([0.0, 0.5, 1.0, 1.0]), 2, 1, ValueError,
+     "codes must hold integers"),
+    (_Y4, _S4[:3], _C4, 2, 1, ValueError, "scores has shape"),
+    (_Y4, np.array([0.5, np.nan, -1.0, 0.3]), _C4, 2, 1, ValueError,
+     "scores must be finite"),
+    (np.array([2, 0, 1, 0]), _S4, _C4, 2, 1, ValueError,
+     "y_pos must hold booleans or 0/1"),
+    (_Y4, _S4, _C4, 2.0, 1, TypeError, "n_groups must be an int"),
+])
+def test_hinge_surrogates_check_their_public_inputs(
+        surrogate, method, y_pos, scores, codes, n_groups, k, error, match):
+    loss = SURROGATES[surrogate]()
+    with pytest.raises(error, match=match):
+        getattr(loss, method)(y_pos, scores, codes, n_groups, k)
+
+
+@pytest.mark.parametrize("surrogate", [*ALL, "preck"])
+@pytest.mark.parametrize("method", _HINGE_METHODS)
+def test_hinge_surrogates_check_input_false_skips_the_checks(
+        surrogate, method, monkeypatch):
+    # the estimators evaluate the loss every epoch on data checked once
+    loss = SURROGATES[surrogate]()
+    expected = getattr(loss, method)(_Y4, _S4, _C4, 2, 1)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr("skpapk.losses._losses.check_layout_inputs", fail)
+    monkeypatch.setattr("skpapk.losses._losses.check_scores", fail)
+    got = getattr(loss, method)(_Y4, _S4, _C4, 2, 1, check_input=False)
+    if method == "loss":
+        got, expected = [got], [expected]
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("surrogate", ["avg", "preck"])
+def test_linear_rankers_do_not_check_the_hinge_inputs_every_epoch(
+        surrogate, monkeypatch):
+    from skpapk import PApKRanker, PrecAtKRanker
+
+    rng = np.random.default_rng(0)
+    y = np.tile([1, 0, 0], 20)
+    X = rng.normal(size=(60, 3)) + y[:, None]
+    groups = np.repeat(np.arange(6), 10)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("checked again")
+
+    monkeypatch.setattr("skpapk.losses._losses.check_layout_inputs", fail)
+    ranker = (PrecAtKRanker(k=2, max_iter=5, random_state=0) if surrogate == "preck"
+              else PApKRanker(surrogate, k=2, max_iter=5, random_state=0))
+    ranker.fit(X, y, groups=groups)
+    assert ranker.n_iter_ >= 1
