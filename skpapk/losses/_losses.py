@@ -243,7 +243,7 @@ class BaseSurrogate:
         total = self._group_terms(ctx, coef)
         return float(total), coef, float(ctx.n_defined), ctx.n_defined
 
-    def loss(self, y_pos, scores, codes, n_groups, k, *, check_input=True):
+    def loss(self, y_pos, scores, codes, n_groups, k, **kwargs):
         """Mean surrogate over defined groups (the value of :meth:`loss_gradient`).
 
         Parameters
@@ -258,10 +258,10 @@ class BaseSurrogate:
             Number of groups.
         k : int
             Number of items shown to each user.
-        check_input : bool, default=True
-            Whether to check the arguments (``O(n)``); the estimators, whose
-            data are checked once per fit, pass False. Do not pass False
-            unless the arguments are as described above.
+        **kwargs : dict
+            The keyword arguments of :meth:`loss_gradient`: ``check_input``
+            for the piecewise linear surrogates; ``sample_weight``,
+            ``layout`` and ``n_threads`` for the smooth ones.
 
         Returns
         -------
@@ -269,8 +269,7 @@ class BaseSurrogate:
             Mean over defined groups of the group surrogate (0 when no group
             is defined).
         """
-        return self.loss_gradient(y_pos, scores, codes, n_groups, k,
-                                  check_input=check_input)[0]
+        return self.loss_gradient(y_pos, scores, codes, n_groups, k, **kwargs)[0]
 
     def _group_terms(self, ctx, coef):  # pragma: no cover - abstract
         raise NotImplementedError

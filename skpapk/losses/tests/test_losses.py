@@ -566,3 +566,16 @@ def test_linear_rankers_do_not_check_the_hinge_inputs_every_epoch(
               else PApKRanker(surrogate, k=2, max_iter=5, random_state=0))
     ranker.fit(X, y, groups=groups)
     assert ranker.n_iter_ >= 1
+
+
+@pytest.mark.parametrize("surrogate", sorted(SURROGATES))
+def test_loss_is_the_value_of_loss_gradient_with_its_keywords(surrogate):
+    # (review) loss passed check_input to every surrogate, and the smooth
+    # ones' loss_gradient does not take it: their loss raised a TypeError
+    loss = SURROGATES[surrogate]()
+    kwargs = ({"sample_weight": np.array([1.0, 2.0, 0.5, 3.0])} if loss.smooth
+              else {"check_input": False})
+    assert loss.loss(_Y4, _S4, _C4, 2, 1, **kwargs) == loss.loss_gradient(
+        _Y4, _S4, _C4, 2, 1, **kwargs)[0]
+    assert loss.loss(_Y4, _S4, _C4, 2, 1) == loss.loss_gradient(
+        _Y4, _S4, _C4, 2, 1)[0]
