@@ -88,11 +88,12 @@ class PApKBoostRanker(BaseRanker):
     per-user weighted pairwise logistic loss of their (relevant, irrelevant)
     pairs, computed by :mod:`skpapk.losses`
     (:class:`~skpapk.losses.LightGBMObjective`). A user's weight in that
-    mean does not grow with
-    its number of rows, as in the mean over users of micro-pAp@k (eq. 17 of
-    Hiranandani et al., 2020): with ``group_weight="uniform"`` every user
-    counts equally; the default ``"inverse_variance"`` weighs a user by the
-    precision of its pairs as evidence (see ``group_weight``). A compiled
+    mean does not grow with its number of pairs: with
+    ``group_weight="uniform"`` every user counts equally, as in the mean over
+    users of micro-pAp@k (eq. 17 of Hiranandani et al., 2020); the default
+    ``"inverse_variance"`` weighs a user by the precision of its pairs as
+    evidence, a weight that grows as ``min(n+, n-)`` (see ``group_weight``).
+    A compiled
     kernel sums every user's pairs, users in parallel threads, with no
     Python loop over users and no array of the pairs, so users with
     thousands of rows cost time, not memory. LightGBM's own
@@ -159,7 +160,11 @@ class PApKBoostRanker(BaseRanker):
         are noisy evidence, weigh less (but a user's weight grows only as
         ``min(n+, n-)``, not with its number of pairs). On MovieLens 100K
         it scored 1.1 to 1.2 points of test micro-pAp@k above ``"uniform"``.
-        Ignored by LightGBM's objectives.
+        With ``sample_weight``, ``n+`` and ``n-`` are the user's weighted
+        counts, so multiplying every weight by one constant changes how
+        users weigh against each other (weights that sum to 1 tend to
+        weigh users by their number of pairs); ``"uniform"`` does not
+        depend on the weights' scale. Ignored by LightGBM's objectives.
 
     truncation_level : int or None, default=100
         Bound on the pairs of users with long candidate lists (the skpapk
@@ -285,8 +290,8 @@ class PApKBoostRanker(BaseRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
     **kwargs : dict
         Other parameters of LightGBM's scikit-learn estimators (for example
         ``max_bin=63``, ``min_split_gain=0.01``, ``boosting_type="dart"``),
@@ -769,7 +774,7 @@ class PApKBoostRanker(BaseRanker):
         return params
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
+    def fit(self, X, y, *, groups=None, sample_weight=None, X_val=None,
             y_val=None, groups_val=None, **kwargs):
         """Fit the boosted trees.
 
@@ -789,9 +794,10 @@ class PApKBoostRanker(BaseRanker):
             numbers, is relevant.
         groups : array-like of shape (n_samples,), default=None
             Group (user) label of every row, any sortable hashable values,
-            rows in any order; ``None``: all rows form one group. The third
-            positional argument, where ``LGBMRanker.fit`` takes
-            ``sample_weight``: pass weights by name.
+            rows in any order; ``None``: all rows form one group.
+            Keyword-only, as ``sample_weight``: ``LGBMRanker.fit``'s third
+            positional argument is ``sample_weight``, so ``fit(X, y, w)`` is
+            a ``TypeError`` here, not weights read as users.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights (see the class Notes), multiplied by
             those of ``class_weight`` when it is given; each product 0 or

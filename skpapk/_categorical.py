@@ -74,6 +74,14 @@ def categorical_codes(X, categories=None, input_name="X", positions=None,
         if not columns:
             return X, None, []
         categories = [list(X.iloc[:, j].cat.categories) for j in columns]
+    elif categories and not columns and not hasattr(X, "iloc"):
+        raise ValueError(
+            f"{input_name} is not a pandas DataFrame, but the ranker was "
+            f"fitted on one with {len(categories)} categorical (pandas "
+            f"'category') column(s), whose categories it codes itself; pass "
+            f"a DataFrame with the columns and dtypes of fit (numeric codes "
+            f"in an array would be read unchecked against the fitted "
+            f"categories).")
     elif len(columns) != len(categories):
         raise ValueError(
             f"{input_name} has {len(columns)} categorical (pandas 'category') "

@@ -218,7 +218,7 @@ class DaskBoostMixin(DaskRankerMixin):
     """``fit`` of :class:`skpapk.PApKBoostRanker` on dask input."""
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, groups=None, sample_weight=None, *, X_val=None,
+    def fit(self, X, y, *, groups=None, sample_weight=None, X_val=None,
             y_val=None, groups_val=None, **kwargs):
         """Fit on the workers holding ``X``'s partitions, or in memory.
 
@@ -467,7 +467,7 @@ class DaskBoostMixin(DaskRankerMixin):
 
 _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on dask input.
 
-    ``fit(X, y, groups)`` with ``X`` a dask array (dense or SciPy CSR
+    ``fit(X, y, groups=groups)`` with ``X`` a dask array (dense or SciPy CSR
     chunks) or a dask DataFrame, and ``y`` and ``groups`` partitioned like
     it, trains the trees with LightGBM's Dask interface
     (``lightgbm.dask.DaskLGBMRanker``) on the ``dask.distributed`` cluster

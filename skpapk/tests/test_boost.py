@@ -2151,3 +2151,31 @@ def test_objective_refuses_text_weights(weight):
     # parsed as numbers, where surrogate_loss refuses them
     with pytest.raises(TypeError, match="weight holds text"):
         LightGBMObjective()(np.array([1, 0, 1, 0]), np.zeros(4), weight, [2, 2])
+
+
+def test_fit_takes_groups_and_sample_weight_by_name_only():
+    # LGBMRanker.fit's third positional argument is sample_weight: fit(X, y,
+    # w) fitted one "user" per distinct weight, silently
+    X, y, groups = make_data(n_groups=10)
+    w = np.where(np.arange(len(y)) % 2, 1.0, 2.0)
+    with pytest.raises(TypeError, match="positional"):
+        PApKBoostRanker(n_estimators=2, n_jobs=1).fit(X, y, w)
+    with pytest.raises(TypeError, match="positional"):
+        PApKBoostRanker(n_estimators=2, n_jobs=1).fit(X, y, groups, w)
+
+
+@pytest.mark.parametrize("to_input", [np.asarray, sp.csr_matrix,
+                                      lambda a: a.tolist()])
+def test_scoring_an_array_after_a_fit_on_categories_says_to_pass_a_dataframe(
+        to_input):
+    # the message said "give every feature the dtype it had in fit
+    # (X.astype(dtypes_of_fit))", which an array cannot do
+    X, y, g = make_data(20, n_groups=10)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    frame["a"] = pd.Categorical((X[:, 0] > 0).astype(int))
+    ranker = PApKBoostRanker(k=4, **SMALL).fit(frame, y, groups=g)
+    codes = frame.assign(a=frame["a"].cat.codes.astype(float)).to_numpy()
+    with pytest.raises(ValueError, match=r"^X is not a pandas DataFrame, but "
+                                         r"the ranker was fitted on one with 1 "
+                                         r"categorical"):
+        ranker.predict(to_input(codes))
