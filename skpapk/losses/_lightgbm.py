@@ -55,9 +55,12 @@ class LightGBMObjective:
     The loss is the mean over groups (users, LightGBM's queries) of a
     per-user weighted pairwise logistic loss of the (relevant, irrelevant)
     pairs (:class:`~skpapk.losses.PairwiseLogisticSurrogate`,
-    :class:`~skpapk.losses.SoftPApKSurrogate`), so that every user counts
-    equally, as in the mean over users of micro-pAp@k (eq. 17 of
-    Hiranandani et al., 2020), whatever its number of rows. A call returns
+    :class:`~skpapk.losses.SoftPApKSurrogate`), so that a user's weight
+    does not grow with its number of pairs: with ``group_weight="uniform"``
+    every user counts equally, as in the mean over users of micro-pAp@k
+    (eq. 17 of Hiranandani et al., 2020), whatever its number of rows; the
+    default ``"inverse_variance"`` weighs a user by a weight that grows as
+    ``min(n+, n-)``. A call returns
     its gradient and Hessian diagonal with respect to the raw scores,
     multiplied by ``scale``.
 
@@ -107,7 +110,9 @@ class LightGBMObjective:
     group_weight : {"uniform", "inverse_variance"}, default="inverse_variance"
         Weight of each group in the mean over groups
         (:func:`~skpapk.losses.group_weights`): ``"uniform"``, every user
-        alike; ``"inverse_variance"``, users with few rows weigh less. The
+        alike; ``"inverse_variance"``, users with few rows weigh less (with
+        weights, by their weighted counts: multiplying every weight by one
+        constant changes how users weigh against each other). The
         defaults of ``temperature`` and ``group_weight`` are
         :class:`skpapk.PApKBoostRanker`'s, chosen on MovieLens 100K (its
         ``truncation_level`` is 100, not None).

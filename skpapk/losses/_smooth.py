@@ -6,8 +6,12 @@ group's (relevant ``i``, irrelevant ``j``) pairs::
 
     L_g = sum_i sum_j u_i v_j l(s_i - s_j),   sum_i u_i = sum_j v_j = 1
 
-so every user counts equally, as in the mean over users of micro-pAp@k
-(eq. 17 of Hiranandani et al., 2020), whatever its number of rows.
+so that a user's weight does not grow with its number of pairs: with the
+uniform group weights (these classes' default) every user counts equally,
+as in the mean over users of micro-pAp@k (eq. 17 of Hiranandani et al.,
+2020), whatever its number of rows; ``"inverse_variance"`` (the
+estimators' default) weighs a user by a weight that grows as
+``min(n+, n-)`` (:func:`group_weights`).
 
 - ``"pairwise_logistic"``: uniform weights ``u_i = 1 / n+``,
   ``v_j = 1 / n-`` (a smooth surrogate of the AUC of every user; RankNet's
@@ -341,7 +345,9 @@ def group_weights(layout, group_weight):
     ----------
     layout : PairLayout
         The groups' rows (:func:`make_pair_layout`); with row weights,
-        ``n+`` and ``n-`` are the groups' relevant and irrelevant masses.
+        ``n+`` and ``n-`` are the groups' relevant and irrelevant masses, so
+        that multiplying every row weight by one constant changes the
+        ``"inverse_variance"`` weights' ratios (not the uniform ones).
     group_weight : {"uniform", "inverse_variance"}
         The weighting, a name of :data:`GROUP_WEIGHTS`.
 

@@ -15,6 +15,7 @@ from skpapk.losses import (
     LightGBMObjective,
     PairwiseLogisticSurrogate,
     SoftPApKSurrogate,
+    group_weights,
     make_pair_layout,
     surrogate_loss,
 )
@@ -602,3 +603,21 @@ def test_get_surrogate_refuses_a_parameter_of_no_surrogate(surrogate):
         get_surrogate(surrogate, temperatur=3.0)
     # a parameter of another surrogate is still ignored
     assert get_surrogate("max", temperature=3.0).name == "max"
+
+
+def test_inverse_variance_weights_depend_on_the_scale_of_row_weights():
+    # documented (PApKBoostRanker's group_weight): n+ and n- are weighted
+    # counts, so one constant factor on every row weight changes the ratios
+    # of "inverse_variance" (towards the number of pairs as the weights
+    # shrink), not those of "uniform"
+    y = np.array([True, False, True, True, False, False, False, False])
+    codes = np.array([0, 0, 1, 1, 1, 1, 1, 1])
+    ratios = {}
+    for name in ("uniform", "inverse_variance"):
+        for c in (1.0, 1e-3):
+            w = group_weights(make_pair_layout(y, codes, 2, np.full(8, c)), name)
+            ratios[name, c] = w[1] / w[0]
+    assert ratios["uniform", 1.0] == ratios["uniform", 1e-3] == 1.0
+    assert ratios["inverse_variance", 1.0] == pytest.approx(
+        (12 * 2 * 4 / 7) / (12 * 1 * 1 / 3))
+    assert ratios["inverse_variance", 1e-3] == pytest.approx(8.0, rel=1e-2)
