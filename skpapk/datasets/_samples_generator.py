@@ -37,6 +37,8 @@ def _check_rows(n_rows, what, n_features, fix):
             f"row of float64 features needs {8 * n_features} bytes); lower "
             f"n_features.")
     if n_rows > _max_rows(n_features):
+        if "n_features" not in fix:  # rows times features: either may be huge
+            fix = f"{fix} or n_features"
         raise ValueError(
             f"{what}, beyond the largest array size: {_max_rows(n_features)} "
             f"rows of {n_features} float64 features (memory runs out well "

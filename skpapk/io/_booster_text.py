@@ -168,15 +168,18 @@ def check_booster_text(text, n_features=None):
         raise ValueError(f"its booster is a LightGBM model of num_class="
                          f"{shown[0]!r} and num_tree_per_iteration={shown[1]!r} "
                          f"(a multiclass classifier?), not of one score per row")
+    if "objective" in header and not _OBJECTIVE.fullmatch(header["objective"]):
+        shown = header["objective"].split(" ")[0][:40]  # from a file: any text
+        raise ValueError(f"its booster was trained with objective={shown!r}; a "
+                         f"model file takes scores of the objectives binary, "
+                         f"lambdarank, rank_xendcg, regression (L2) or a "
+                         f"custom one (skpapk's)")
     if (header["version"] != "v4" or header["label_index"] != "0"
             or header["max_feature_idx"] != str(n_features - 1)
             or len(header["feature_names"].split(" ")) != n_features
             or len(header["feature_infos"].split(" ")) != n_features
             or not all(_INFO.fullmatch(info)
-                       for info in header["feature_infos"].split(" "))
-            or "objective" in header and not _OBJECTIVE.fullmatch(
-                header["objective"])
-):
+                       for info in header["feature_infos"].split(" "))):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "
                          f"{n_features} features")
     if constraints is not None and (

@@ -82,8 +82,10 @@ class _LinearScorer:
     kind = "linear"
     #: The keys of its dict in a model file (``shift``: version 2 only).
     keys = ("kind", "coef", "intercept", "shift")
-    #: Rows scored at a time when there is a shift (no copy of all of X).
+    #: Rows scored at a time when there is a shift (no copy of all of X);
+    #: of sparse rows, made dense to subtract it, at most ``_BLOCK_VALUES``.
     _BLOCK = 1 << 16
+    _BLOCK_VALUES = 1 << 22
 
     def __init__(self, coef, intercept=0.0, shift=None):
         self.coef = np.asarray(coef, dtype=np.float64)
@@ -139,11 +141,18 @@ class _LinearScorer:
     def decision_function(self, X):
         if self.shift is None:
             return X @ self.coef + self.intercept
-        if sp.issparse(X):  # X - shift would be dense
-            return X @ self.coef + (self.intercept - self.shift @ self.coef)
+        # X @ coef - shift @ coef would lose the digits that the shift keeps
+        # (features far from zero): sparse rows are made dense a block at a time
+        sparse = sp.issparse(X)
+        if sparse:
+            X = X.tocsr()
+        block = (max(1, self._BLOCK_VALUES // max(X.shape[1], 1)) if sparse
+                 else self._BLOCK)
         scores = np.empty(X.shape[0])
-        for start in range(0, X.shape[0], self._BLOCK):
-            rows = X[start:start + self._BLOCK]
+        for start in range(0, X.shape[0], block):
+            rows = X[start:start + block]
+            if sparse:
+                rows = rows.toarray()
             scores[start:start + rows.shape[0]] = (rows - self.shift) @ self.coef
         return scores + self.intercept
 
@@ -336,6 +345,14 @@ def _plain(value, where, depth=0):
                          f"(or holds itself), at {cut(where, 60, quote=False)}.")
     if isinstance(value, np.generic) and value.ndim == 0:
         value = value.item()
+        if isinstance(value, np.floating):  # longdouble: item() keeps it
+            if math.isfinite(value) and float(value) != value:
+                raise ValueError(f"{where} is the {type(value).__name__} "
+                                 f"{value}, which no float64 holds exactly "
+                                 f"(JSON numbers are read as float64); pass "
+                                 f"float({cut(where, 40, quote=False)}) to "
+                                 f"store it rounded.")
+            value = float(value)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -677,16 +694,17 @@ def _deeper_than(value, limit):
     """Whether JSON data ``value`` holds a value more than ``limit`` levels
     below it, :func:`_plain`'s rule for metadata (without recursion: Python's
     copy, pickle and repr of such data recurse, and fail from about 350
-    levels)."""
-    stack = [(value, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(value, (dict, list)):
-            stack.extend((item, depth + 1) for item in (
-                value.values() if isinstance(value, dict) else value))
-    return False
+    levels). Level by level, holding the containers of one level only (a
+    stack of every item with its depth took more memory and time than the
+    parse, on a file of millions of empty lists)."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit):  # level: the containers ``_ + 1`` levels down
+        level = [item for container in level for item in (
+            container.values() if isinstance(container, dict) else container)
+            if isinstance(item, (dict, list))]
+        if not level:
+            return False
+    return any(level)  # a value ``limit + 1`` levels down: in a container
 
 
 def _content(path):

@@ -121,6 +121,10 @@ _MAX_ROWS_5 = np.iinfo(np.intp).max // 40
         ({"n_users": 2, "n_pos": _MAX_ROWS_1 // 2 + 1, "n_neg": (0, 0),
           "n_features": 1}, ValueError, rf"ask for {_MAX_ROWS_1 + 1} rows in all"),
         ({"n_features": 0}, ValueError, "n_features"),
+        # ten rows of 1e18 features: it said "lower n_pos" only
+        ({"n_users": 1, "n_features": 10**18}, ValueError,
+         r"n_pos is 10, beyond the largest array size.*lower n_pos or "
+         r"n_features\."),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
         ({"pos_mean": True}, TypeError, "pos_mean"),
         ({"shuffle": "no"}, TypeError, "shuffle must be True or False"),

@@ -10,6 +10,7 @@ import joblib
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -691,6 +692,17 @@ def test_booster_text_edited_header_is_refused(booster_texts, edit, message):
         check_booster_text(edit(booster_texts["papk"]), 3)
 
 
+@pytest.mark.parametrize("objective", ["huber", "poisson", "cross_entropy"])
+def test_booster_of_an_objective_without_ranking_scores_names_it(booster_texts,
+                                                                objective):
+    # it said "not a LightGBM 4 ranker of 3 features" (it had 3 features)
+    text = booster_texts["lambdarank"]
+    assert "\nobjective=lambdarank" in text
+    edited = re.sub("\nobjective=[^\n]*", f"\nobjective={objective}", text)
+    with pytest.raises(ValueError, match=f"trained with objective='{objective}'"):
+        check_booster_text(edited, 3)
+
+
 _MONOTONE = ("monotone_constraints line must hold -1, 0 or 1 for each of its 3 "
              "features")
 
@@ -933,6 +945,21 @@ def test_metadata_nested_or_circular_and_numpy_scalars(tmp_path, ranker):
     save_ranker(ranker, tmp_path / "m.json", metadata=metadata)
     assert load_ranker(tmp_path / "m.json").metadata == {
         "n": 3, "x": 0.5, "b": True, "s": "a", "nested": {"list": [None, "t"]}}
+
+
+def test_metadata_longdouble_is_a_number_when_a_float64_holds_it(tmp_path, ranker):
+    # item() of a longdouble is a longdouble: "holds a longdouble, which is
+    # not JSON data", though numpy scalars are documented as stored
+    save_ranker(ranker, tmp_path / "m.json",
+                metadata={"x": np.longdouble(0.5), "y": [np.longdouble(-3)]})
+    assert load_ranker(tmp_path / "m.json").metadata == {"x": 0.5, "y": [-3.0]}
+    finer = np.longdouble(1) + np.finfo(np.longdouble).eps
+    if float(finer) != finer:  # a platform whose longdouble is wider
+        with pytest.raises(ValueError, match="which no float64 holds exactly"):
+            save_ranker(ranker, tmp_path / "n.json", metadata={"x": finer})
+    with pytest.raises(ValueError, match="not a finite number"):
+        save_ranker(ranker, tmp_path / "n.json",
+                    metadata={"x": np.longdouble("inf")})
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -1251,3 +1278,23 @@ def test_metadata_nested_beyond_what_save_ranker_writes_is_refused(tmp_path, ran
         with pytest.raises(ValueError, match="nested (more than 100 levels deep "
                                              "|too deeply)"):
             load_ranker(path)
+
+
+@pytest.mark.parametrize("to_sparse", [sp.csr_matrix, sp.csc_matrix, sp.coo_array])
+def test_sparse_rows_keep_the_digits_of_a_shift(tmp_path, data, to_sparse,
+                                                monkeypatch):
+    # a StandardScaler's mean far from zero: the sparse path computed
+    # X @ coef - shift @ coef and lost 3e-7 on scores near 6 (dense: 1e-15)
+    X, y, groups = data
+    X = X.copy()
+    X[:, 0] += 1.7e9
+    pipe = Pipeline([("s", StandardScaler()), ("m", PApKRanker(k=3))]).fit(
+        X, y, m__groups=groups)
+    save_ranker(pipe, tmp_path / "m.json")
+    model = load_ranker(tmp_path / "m.json")
+    dense = model.decision_function(X)
+    np.testing.assert_allclose(dense, pipe.decision_function(X), rtol=0,
+                               atol=1e-12)
+    # blocks of a few rows, as a wide matrix gets them
+    monkeypatch.setattr(type(model.scorer), "_BLOCK_VALUES", 7)
+    np.testing.assert_array_equal(model.decision_function(to_sparse(X)), dense)
