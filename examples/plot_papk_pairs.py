@@ -7,7 +7,8 @@ pAp@k (Budhiraja et al. 2020; Hiranandani et al., ICML 2020) compares a
 user's ``beta = min(k, n+)`` highest scored relevant items with the user's
 ``k`` highest scored irrelevant items: it is the fraction of those
 ``beta x k`` pairs in which the relevant item scores above the irrelevant
-one (eq. 5 of Hiranandani et al.). Every other pair is ignored.
+one (Definition 1, eq. 1 of Hiranandani et al., as a gain: 1 - risk).
+Every other pair is ignored.
 
 This example draws those pairs for the three rankings of the paper's
 Table 1 (eleven items, five relevant, ``k = 2``), and checks the count

@@ -160,8 +160,8 @@ class PAUCRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -399,8 +399,8 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -645,8 +645,8 @@ class GreedyPApKRanker(BaseRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -918,8 +918,8 @@ class SelectPApKRanker(BaseRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------

@@ -162,8 +162,8 @@ class PApKRanker(BaseLinearRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     n_jobs : int or None, default=None
         Threads of the compiled pair kernel of the smooth surrogates (users
@@ -524,8 +524,8 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -755,8 +755,8 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -994,8 +994,8 @@ class PApKTSRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
@@ -1225,8 +1225,8 @@ class PApKRampRanker(_FixedSurrogateRanker):
         alphabetical order says nothing of relevance (a ``ValueError``).
         A ``pos_label`` that sorts first keeps ``classes_`` unsorted, which
         scikit-learn's classifier wrappers (``CalibratedClassifierCV``,
-        ``BaggingClassifier``) misread: see the user guide's
-        model selection page.
+        ``BaggingClassifier``) and threshold scorers (``"roc_auc"``:
+        1 - AUC) misread: see the user guide's model selection page.
 
     Attributes
     ----------
