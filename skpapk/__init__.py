@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 #: Public name -> the private module that defines it.
 _LAZY = {
     "BaseRanker": "._base",
-    "Recommendations": "._base",
+    "Recommendations": "._recommend",
     "GreedyPApKRanker": "._baselines",
     "PAUCRanker": "._baselines",
     "PrecAtKRanker": "._baselines",
@@ -26,6 +26,7 @@ _LAZY = {
     "PApKRampRanker": "._ranker",
     "PApKRanker": "._ranker",
     "PApKTSRanker": "._ranker",
+    "recommend": "._recommend",
 }
 
 __getattr__, __dir__, __all__ = _attach(__name__, _LAZY)

@@ -6,7 +6,6 @@ import functools
 import inspect
 import re
 import warnings
-from collections import namedtuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -23,13 +22,12 @@ from sklearn.utils.validation import (
 )
 
 from ._linear_loss import linear_scores
+from ._recommend import top_k_rows
 from .metrics import papk_score
 from .metrics._common import ZERO_DIVISION_ADVICE
 from .utils._groups import (
     defined_groups,
     n_undefined_groups,
-    rank_within_segments,
-    top_k_of_one_segment,
 )
 from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
@@ -38,7 +36,6 @@ from .utils._validation import (
     check_groups,
     check_k,
     check_label_values,
-    check_model_scores,
 )
 
 #: The constraints of ``_parameter_constraints`` that take ``True`` and
@@ -50,44 +47,6 @@ _SCORE_ADVICE = (" skpapk.metrics.papk_score(y, ranker.decision_function(X), "
                  "groups=groups, k=ranker.k, zero_division=0.0) counts them as "
                  "0 (as ranx and pytrec_eval do).")
 
-Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
-Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
-
-The rows recommended to group ``groups[g]`` are
-``indices[indptr[g]:indptr[g + 1]]``, by decreasing score.
-
-A named tuple, returned by the rankers' ``recommend``; its fields are also
-its constructor's parameters.
-
-Parameters
-----------
-indices : ndarray of intp
-    Row indices (into the ``X`` given to ``recommend``).
-indptr : ndarray of intp of shape (n_groups + 1,)
-    Offsets of each group's rows in ``indices``.
-groups : ndarray of shape (n_groups,)
-    The sorted distinct group labels.
-
-See Also
---------
-BaseRanker.recommend : The method that returns it.
-
-Examples
---------
->>> import numpy as np
->>> from skpapk import PApKRanker
->>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
->>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
->>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
->>> rec = ranker.recommend(X, groups, k=2)
->>> rec.groups
-array(['ann', 'bob'], dtype='<U3')
->>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
-array([1, 2])
-"""
-Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."
-Recommendations.indptr.__doc__ = "Offsets of each group's rows in ``indices``."
-Recommendations.groups.__doc__ = "The sorted distinct group labels."
 
 
 def check_defined_groups(n_defined, n_groups, classes, n_rows=None):
@@ -620,16 +579,4 @@ class BaseRanker(BaseEstimator):
             say, whose products overflow).
         """
         k = check_k(self.k if k is None else k)
-        # a NaN score has no rank: it emptied lists or came first
-        scores = check_model_scores(self.decision_function(X), allow_infinite=True)
-        codes, labels = check_groups(groups, scores.shape[0])
-        n_groups = labels.shape[0]
-        if n_groups == 1:  # one list (no groups): no full sort
-            indices = top_k_of_one_segment(scores, k)
-            return Recommendations(indices=indices, indptr=np.array(
-                [0, indices.shape[0]], dtype=np.intp), groups=labels)
-        seg = rank_within_segments(scores, codes, n_groups)
-        indices = seg.order[seg.rank[seg.order] < k]
-        indptr = np.zeros(n_groups + 1, dtype=np.intp)
-        np.cumsum(np.minimum(seg.counts, k), out=indptr[1:])
-        return Recommendations(indices=indices, indptr=indptr, groups=labels)
+        return top_k_rows(self.decision_function(X), groups, k)

@@ -113,7 +113,8 @@ def _add(parser, groups, *, force=None):
             help="hyper-parameter grids: small (papk: alpha in {1e-5, 1e-4, "
                  "1e-3}; the paper's rankers: eta0 in {0.01, 0.1, 1} x alpha in "
                  "{0.001, 0.1}) or paper (App. F: eta0 1e-4 .. 0.5 x alpha "
-                 "0.001 .. 1, 48 pairs) (default: %(default)s)")
+                 "0.001 .. 1, 48 pairs; papk: alpha 1e-6 .. 1e-2 x "
+                 "group_weight) (default: %(default)s)")
         add("--cv", choices=["within-group", "group"], default="within-group",
             help="within-group: CV folds (and compare's test part) hold out rows "
                  "of every user (the paper's protocol); group: they hold out "

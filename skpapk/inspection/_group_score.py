@@ -539,8 +539,11 @@ default="papk"
         Parameters
         ----------
         estimator : estimator, list of estimators or dict of str to estimator
-            Fitted ranker(s) (or classifiers, pipelines): the scores are
-            ``decision_function(X)``, else ``predict_proba(X)[:, -1]``.
+            Fitted ranker(s) (or classifiers, pipelines), ranked as the
+            scorers of :mod:`skpapk.metrics` rank them, ``pos_label``
+            first: by ``decision_function(X)`` (negated when it scores the
+            other label), else the probability of ``pos_label`` from
+            ``predict_proba(X)``, else ``predict(X)``.
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Rows to score.
         y : array-like of shape (n_samples,)

@@ -9,7 +9,6 @@ from sklearn.utils.validation import check_is_fitted
 from ..utils._validation import _holds_text
 from ._base import (
     _get_ax,
-    _inner_estimator,
     check_matplotlib_support,
     check_title,
     closes_new_figure_on_error,
@@ -58,6 +57,23 @@ def _drawn_on(ax, has_objective):
             "(objective_curve_) first, then the others on the same ax, or "
             "use other axes.")
     return drawn
+
+
+def _curve_holder(estimator, attrs):
+    """How to reach the model inside ``estimator`` (through pipelines' last
+    steps and searches' ``best_estimator_``, nested) that has one of
+    ``attrs``: ``"its last step, pipe[-1]"``, ``"search.best_estimator_[-1]"``,
+    ...; None when no model inside has one."""
+    inner, expr = estimator, "pipe" if getattr(estimator, "steps", None) else "search"
+    while True:
+        if getattr(inner, "steps", None):
+            inner, expr = inner.steps[-1][1], f"{expr}[-1]"
+        elif getattr(inner, "best_estimator_", None) is not None:
+            inner, expr = inner.best_estimator_, f"{expr}.best_estimator_"
+        else:
+            return None
+        if any(getattr(inner, attr, None) is not None for attr in attrs):
+            return "its last step, pipe[-1]" if expr == "pipe[-1]" else expr
 
 
 class TrainingCurveDisplay:
@@ -293,10 +309,9 @@ class TrainingCurveDisplay:
                   for attr in ("objective_curve_", "train_scores_",
                                "validation_scores_")}
         if all(v is None for v in curves.values()):
-            inner, where = _inner_estimator(estimator)
+            where = _curve_holder(estimator, curves)
             ours = type(estimator).__module__.partition(".")[0] == "skpapk"
-            if inner is not None and any(getattr(inner, attr, None) is not None
-                                         for attr in curves):
+            if where is not None:
                 fix = f"pass {where}"
             elif ours and "early_stopping" in estimator.get_params() and (
                     estimator.get_params()["early_stopping"] is not True):

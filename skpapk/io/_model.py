@@ -240,7 +240,12 @@ def _scorer(ranker):
     if len(scalers) > 1 or scalers and type(scalers[0]).__name__ not in _SCALERS:
         raise TypeError(f"a pipeline is saved when its steps before the ranker "
                         f"are one {' or '.join(_SCALERS)} (or 'passthrough'); "
-                        f"got {[type(s).__name__ for s in scalers]}.")
+                        f"got {[type(s).__name__ for s in scalers]}. A file "
+                        f"holds plain numbers, not transformers: save the last "
+                        f"step alone, save_ranker(pipe[-1], ...), and apply "
+                        f"pipe[:-1] (kept with joblib, or rebuilt) before "
+                        f"scoring; or encode the columns in your data and fit "
+                        f"a pipeline of one scaler and the ranker on them.")
     estimator, scaler = steps[-1], scalers[0] if scalers else None
     check_is_fitted(estimator)
     for cls in SCORER_KINDS.values():

@@ -1,9 +1,11 @@
 import numpy as np
 import pytest
+import sklearn
 from numpy.testing import assert_array_equal
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, GroupKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -118,6 +120,13 @@ def test_errors(data):
     with pytest.raises(ValueError, match=r"pass its last step, pipe\[-1\]"):
         TrainingCurveDisplay.from_estimator(pipe.fit(X, y, papkavgranker__groups=g))
     TrainingCurveDisplay.from_estimator(pipe[-1])
+    # a search over that pipeline: it said "use a ranker trained by epochs,
+    # e.g. skpapk.PApKRanker", of a search that holds one
+    search = GridSearchCV(pipe, {"papkavgranker__alpha": [1e-3]}, cv=GroupKFold(2))
+    with sklearn.config_context(enable_metadata_routing=True):
+        search.fit(X, y, groups=g)
+    with pytest.raises(ValueError, match=r"pass search\.best_estimator_\[-1\]\.$"):
+        TrainingCurveDisplay.from_estimator(search)
     lgb = pytest.importorskip("lightgbm")
     boosted = PApKBoostRanker(k=3, n_estimators=3).fit(X, y, groups=g)
     with pytest.raises(ValueError, match="fit it with early_stopping=True"):

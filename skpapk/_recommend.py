@@ -1,0 +1,166 @@
+"""Recommendation: each group's ``k`` highest scored rows.
+
+:func:`top_k_rows` selects them from scores (no Python loop over groups:
+one sort by group and score, or a partition for a single list);
+:meth:`skpapk.BaseRanker.recommend` and :func:`recommend`, for any fitted
+model that ranks rows (a pipeline or a search around a ranker, a
+classifier), return its :class:`Recommendations`.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from .metrics._scorer import ranking_scores
+from .utils._groups import rank_within_segments, top_k_of_one_segment
+from .utils._validation import check_groups, check_k, check_model_scores
+
+Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
+Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
+
+The rows recommended to group ``groups[g]`` are
+``indices[indptr[g]:indptr[g + 1]]``, by decreasing score.
+
+A named tuple, returned by the rankers' ``recommend`` and by
+:func:`recommend`; its fields are also its constructor's parameters.
+
+Parameters
+----------
+indices : ndarray of intp
+    Row indices (into the ``X`` given to ``recommend``).
+indptr : ndarray of intp of shape (n_groups + 1,)
+    Offsets of each group's rows in ``indices``.
+groups : ndarray of shape (n_groups,)
+    The sorted distinct group labels.
+
+See Also
+--------
+BaseRanker.recommend : The rankers' method that returns it.
+recommend : The same for any fitted model (a pipeline, a search).
+
+Examples
+--------
+>>> import numpy as np
+>>> from skpapk import PApKRanker
+>>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+>>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
+>>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
+>>> rec = ranker.recommend(X, groups, k=2)
+>>> rec.groups
+array(['ann', 'bob'], dtype='<U3')
+>>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
+array([1, 2])
+"""
+Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."
+Recommendations.indptr.__doc__ = "Offsets of each group's rows in ``indices``."
+Recommendations.groups.__doc__ = "The sorted distinct group labels."
+
+
+def top_k_rows(scores, groups, k):
+    """:class:`Recommendations` of ``scores`` (one per row) by ``groups``
+    (``None``: one group), ``k`` checked; NaN scores are refused (they have
+    no rank: they emptied lists or came first), infinite ones ranked."""
+    scores = check_model_scores(np.asarray(scores), allow_infinite=True)
+    codes, labels = check_groups(groups, scores.shape[0])
+    n_groups = labels.shape[0]
+    if n_groups == 1:  # one list (no groups): no full sort
+        indices = top_k_of_one_segment(scores, k)
+        return Recommendations(indices=indices, indptr=np.array(
+            [0, indices.shape[0]], dtype=np.intp), groups=labels)
+    seg = rank_within_segments(scores, codes, n_groups)
+    indices = seg.order[seg.rank[seg.order] < k]
+    indptr = np.zeros(n_groups + 1, dtype=np.intp)
+    np.cumsum(np.minimum(seg.counts, k), out=indptr[1:])
+    return Recommendations(indices=indices, indptr=indptr, groups=labels)
+
+
+def _k_of(estimator):
+    """``k`` of a ranker, of a pipeline's last step or of a search's
+    ``best_estimator_`` (nested); None when none has one."""
+    while estimator is not None:
+        k = getattr(estimator, "k", None)
+        if k is not None:
+            return k
+        steps = getattr(estimator, "steps", None)
+        estimator = (steps[-1][1] if steps
+                     else getattr(estimator, "best_estimator_", None))
+    return None
+
+
+def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
+    """Each group's ``k`` highest scored rows under any fitted model.
+
+    :meth:`skpapk.BaseRanker.recommend` for the models that have no such
+    method: a pipeline or a search (``GridSearchCV``) around a ranker, a
+    classifier. The rows are ranked as the scorers of :mod:`skpapk.metrics`
+    rank them, ``pos_label`` first: by ``decision_function`` (negated when
+    it scores the other label), else by the probability of ``pos_label``
+    from ``predict_proba``, else by ``predict`` (``lightgbm.LGBMRanker``).
+
+    Parameters
+    ----------
+    estimator : estimator
+        A fitted model.
+    X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
+        Candidate items of every group (user), as the model takes them.
+    groups : array-like of shape (n_samples,), default=None
+        Group label of every row; ``None``: one group.
+    k : int, default=None
+        Length of each list; ``None``: the ``k`` of the ranker in
+        ``estimator`` (itself, a pipeline's last step, a search's
+        ``best_estimator_``), which a model without one needs. A group
+        with fewer rows gets all of them.
+    pos_label : int, float, bool or str, default=None
+        The relevant label, ranked first. ``None``: the one a ranker was
+        fitted as relevant, else the greater class of a classifier.
+
+    Returns
+    -------
+    recommendations : Recommendations
+        Named tuple ``(indices, indptr, groups)``: the rows of group
+        ``groups[g]`` are ``indices[indptr[g]:indptr[g + 1]]`` (positions in
+        ``X``, not its index labels), by decreasing score (ties: the earlier
+        row first). Groups are in sorted label order.
+
+    Raises
+    ------
+    ValueError
+        When ``k`` is None and no ranker in ``estimator`` has one, or a score
+        is NaN.
+
+    See Also
+    --------
+    skpapk.BaseRanker.recommend : The rankers' method.
+    Recommendations : The result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sklearn
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from skpapk import PApKRanker, recommend
+    >>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+    >>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     pipe = make_pipeline(StandardScaler(), PApKRanker(k=1))
+    ...     pipe = pipe.fit(X, y, groups=groups)
+    >>> rec = recommend(pipe, X, groups, k=2)
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
+    array([1, 2])
+    """
+    if k is None:
+        k = _k_of(estimator)
+        if k is None:
+            raise ValueError(
+                f"k=None takes the k of a ranker, and "
+                f"{type(estimator).__name__} has none (nor a pipeline's last "
+                f"step or a search's best_estimator_); pass k, the length of "
+                f"each list, e.g. k=10.")
+    k = check_k(k)
+    scores = np.asarray(ranking_scores(estimator, X, pos_label))
+    if scores.ndim != 1:
+        raise ValueError(
+            f"{type(estimator).__name__} gave scores of shape {scores.shape}; "
+            f"recommend needs one score per row (a binary problem).")
+    return top_k_rows(scores, groups, k)

@@ -1,0 +1,84 @@
+"""Tests of :func:`skpapk.recommend`: the rankers' ``recommend`` for any model."""
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from skpapk import PApKRanker, Recommendations, recommend
+from skpapk.metrics import micro_papk_scorer
+from skpapk.model_selection import WithinGroupKFold
+from skpapk.tests._helpers import make_grouped_data
+
+
+def _oracle(scores, groups, k):
+    """Per-group loop: each sorted group's k best rows, ties by row order."""
+    labels = np.unique(groups)
+    rows = [np.flatnonzero(groups == g) for g in labels]
+    top = [r[np.argsort(-scores[r], kind="stable")][:k] for r in rows]
+    indptr = np.concatenate([[0], np.cumsum([len(t) for t in top])])
+    return np.concatenate(top), indptr, labels
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y, groups = make_grouped_data(0, n_groups=12, d=3)
+    return X * [1.0, 100.0, 0.01] + [0.0, 5.0, -3.0], y, groups
+
+
+def _assert_same(rec, expected):
+    assert isinstance(rec, Recommendations)
+    for got, want in zip(rec, expected):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("k", [1, 3, 1000])
+@pytest.mark.parametrize("wrap", ["pipeline", "search"])
+def test_a_pipeline_or_search_recommends_as_its_ranker(data, k, wrap):
+    # a Pipeline or a search has no recommend method of its own
+    X, y, groups = data
+    pipe = make_pipeline(StandardScaler(), PApKRanker(k=4))
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = (pipe.fit(X, y, groups=groups) if wrap == "pipeline" else
+                 GridSearchCV(pipe, {"papkranker__alpha": [1e-4, 1e-2]},
+                              scoring=micro_papk_scorer(4, zero_division=0.0),
+                              cv=WithinGroupKFold(2)).fit(X, y, groups=groups))
+    fitted = model if wrap == "pipeline" else model.best_estimator_
+    inner = fitted[-1].recommend(fitted[:-1].transform(X), groups, k=k)
+    _assert_same(recommend(model, X, groups, k=k), inner)
+    _assert_same(recommend(model, X, groups, k=k),
+                 _oracle(fitted.decision_function(X), groups, k))
+
+
+def test_k_defaults_to_the_rankers(data):
+    X, y, groups = data
+    ranker = PApKRanker(k=2).fit(X, y, groups=groups)
+    _assert_same(recommend(ranker, X, groups), ranker.recommend(X, groups))
+    assert np.diff(recommend(ranker, X, groups).indptr).max() == 2
+    with pytest.raises(ValueError, match="LogisticRegression has none .*pass k"):
+        recommend(LogisticRegression().fit(X, y), X, groups)
+
+
+def test_a_classifier_ranks_its_pos_label_first(data):
+    X, y, groups = data
+    words = np.where(y == 1, "click", "skip")
+    clf = LogisticRegression().fit(X, words)  # classes_: click, skip
+    proba = clf.predict_proba(X)[:, 0]
+    _assert_same(recommend(clf, X, groups, k=3, pos_label="click"),
+                 _oracle(proba, groups, 3))
+    # without pos_label: the greater class, "skip", first
+    _assert_same(recommend(clf, X, groups, k=3), _oracle(-proba, groups, 3))
+
+
+def test_one_list_and_bad_input(data):
+    X, y, groups = data
+    ranker = PApKRanker(k=2).fit(X, y, groups=groups)
+    _assert_same(recommend(ranker, X, k=5),
+                 _oracle(ranker.decision_function(X), np.zeros(len(X)), 5))
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        recommend(ranker, X, groups, k=0)
+    with pytest.raises(ValueError, match="groups"):
+        recommend(ranker, X, groups[:-1])
