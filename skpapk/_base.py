@@ -65,8 +65,9 @@ def check_defined_groups(n_defined, n_groups, classes, n_rows=None):
     """
     if n_defined == 0:
         mixup = (" Every group holds one row: is groups a sample_weight? "
-                 "fit(X, y, groups, sample_weight) takes the groups third, "
-                 "where LightGBM's fit takes the weights."
+                 "fit(X, y, groups) takes the groups third, where "
+                 "LightGBM's and scikit-learn's fit take the weights; pass "
+                 "groups= (and sample_weight=) by name."
                  ) if n_groups == n_rows and n_groups > 2 else ""
         raise ValueError(
             f"No group has both a relevant and an irrelevant row: y has one "

@@ -14,6 +14,8 @@ one way and every number the other).
 
 import re
 
+from ..utils._messages import cut
+
 #: Header keys LightGBM writes, in order (``objective`` only for its own
 #: objectives; skpapk's pairwise objectives are custom ones, and its model
 #: when no feature can be split is a constant ``regression`` booster;
@@ -168,12 +170,6 @@ def check_booster_text(text, n_features=None):
         raise ValueError(f"its booster is a LightGBM model of num_class="
                          f"{shown[0]!r} and num_tree_per_iteration={shown[1]!r} "
                          f"(a multiclass classifier?), not of one score per row")
-    if "objective" in header and not _OBJECTIVE.fullmatch(header["objective"]):
-        shown = header["objective"].split(" ")[0][:40]  # from a file: any text
-        raise ValueError(f"its booster was trained with objective={shown!r}; a "
-                         f"model file takes scores of the objectives binary, "
-                         f"lambdarank, rank_xendcg, regression (L2) or a "
-                         f"custom one (skpapk's)")
     if (header["version"] != "v4" or header["label_index"] != "0"
             or header["max_feature_idx"] != str(n_features - 1)
             or len(header["feature_names"].split(" ")) != n_features
@@ -182,6 +178,13 @@ def check_booster_text(text, n_features=None):
                        for info in header["feature_infos"].split(" "))):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "
                          f"{n_features} features")
+    if "objective" in header and not _OBJECTIVE.fullmatch(header["objective"]):
+        raise ValueError(f"its booster was trained with objective="
+                         f"{cut(header['objective'], 40)}; a model file "
+                         f"takes the scores of the "
+                         f"objectives binary, lambdarank, rank_xendcg, "
+                         f"regression (L2, without reg_sqrt) or a custom one "
+                         f"(skpapk's)")
     if constraints is not None and (
             len(constraints) != n_features
             or not all(c in ("-1", "0", "1") for c in constraints)):

@@ -351,13 +351,19 @@ def _plain(value, where, depth=0):
     if isinstance(value, np.generic) and value.ndim == 0:
         value = value.item()
         if isinstance(value, np.floating):  # longdouble: item() keeps it
-            if math.isfinite(value) and float(value) != value:
+            with np.errstate(over="ignore"):
+                rounded = float(value)
+            if np.isfinite(value) and not math.isfinite(rounded):
                 raise ValueError(f"{where} is the {type(value).__name__} "
-                                 f"{value}, which no float64 holds exactly "
+                                 f"{value!s}, beyond float64's range (JSON "
+                                 f"numbers are read as float64).")
+            if np.isfinite(value) and rounded != value:
+                raise ValueError(f"{where} is the {type(value).__name__} "
+                                 f"{value!s}, which no float64 holds exactly "
                                  f"(JSON numbers are read as float64); pass "
                                  f"float({cut(where, 40, quote=False)}) to "
                                  f"store it rounded.")
-            value = float(value)
+            value = rounded
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):

@@ -314,7 +314,9 @@ def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
             ranker.predict(X_dates)
 
 
-@pytest.mark.parametrize("make_ranker", [PApKRanker, _boost_ranker],
+# the boosted ranker takes groups by name only: fit(X, y, w) is a TypeError
+# (test_boost.py)
+@pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker],
                          ids=lambda f: f.__name__.strip("_"))
 def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
     # LightGBM's fit(X, y, sample_weight): here the third argument is groups
@@ -322,8 +324,9 @@ def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
     weights = np.random.default_rng(0).random(len(y))
     with pytest.raises(ValueError, match=r"y has one class in each of the 96 "
                        r"group\(s\).* Every group holds one row: is groups a "
-                       r"sample_weight\? fit\(X, y, groups, sample_weight\) "
-                       r"takes the groups third"):
+                       r"sample_weight\? fit\(X, y, groups\) takes the groups "
+                       r"third, where LightGBM's and scikit-learn's fit take the "
+                       r"weights; pass groups= \(and sample_weight=\) by name"):
         make_ranker(k=3).fit(X, y, weights)
     with pytest.raises(ValueError, match=r"group\(s\)") as error:  # real groups
         make_ranker(k=3).fit(X, np.zeros_like(y) + (np.arange(len(y)) < 12),
@@ -646,8 +649,9 @@ def test_a_refit_that_raises_leaves_the_previous_fit(make_ranker, bad_data):
     frame = pd.DataFrame(X, columns=["a", "b", "c"])
     ranker = make_ranker().fit(frame, y, groups=g)
     before, scores = dict(vars(ranker)), ranker.predict(frame)
+    X_bad, y_bad, g_bad = bad_data(X, y, g[::-1])
     with pytest.raises(ValueError):  # after validate_data reset the features
-        ranker.fit(*bad_data(X, y, g[::-1]))
+        ranker.fit(X_bad, y_bad, groups=g_bad)
     assert vars(ranker).keys() == before.keys()
     assert all(vars(ranker)[name] is value for name, value in before.items())
     np.testing.assert_array_equal(ranker.predict(frame), scores)
