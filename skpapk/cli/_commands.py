@@ -28,7 +28,15 @@ from ._methods import (
     has_epochs,
     parse_methods,
 )
-from ._output import CLIError, captured_warnings, format_params, render, to_stdout
+from ._output import (
+    PROG,
+    CLIError,
+    captured_warnings,
+    format_params,
+    render,
+    say,
+    to_stdout,
+)
 
 #: The widest range of a feature column that ``--scale`` takes: float64
 #: ends at 1.8e308, and scaling or folding the scaler into the saved
@@ -206,9 +214,12 @@ def cmd_fit(args, progress):
     }
     save_model(args.out, meta, tuned.model, force=args.force)
     progress(f"saved the model to {args.out}")
-    with to_stdout():
-        print(f"{method}: k={args.k}{', ' + params if params else ''}"
-              f"{cv_text.replace(' = ', '=')} -> {args.out}")
+    try:
+        with to_stdout():
+            print(f"{method}: k={args.k}{', ' + params if params else ''}"
+                  f"{cv_text.replace(' = ', '=')} -> {args.out}")
+    except CLIError as exc:  # the model is saved: its summary is not the result
+        say(f"{PROG}: warning: {exc} The model is saved to {args.out}.")
     return 0
 
 

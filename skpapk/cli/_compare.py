@@ -119,6 +119,18 @@ def _check_plot_path(args):
         with contextlib.suppress(OSError, ValueError):  # not there: not read
             inputs.append(_resolve_path(args.path, None, False, None))
     check_output(args.plot, option="--plot", inputs=inputs, force=args.force)
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    if _plot_format(args.plot) not in formats:  # it wrote PNG bytes, silently
+        raise CLIError(f"--plot {args.plot}: matplotlib writes no "
+                       f".{_plot_format(args.plot)} file; end the name with "
+                       f".png (or {', '.join(f'.{f}' for f in sorted(formats))}).")
+
+
+def _plot_format(path):
+    """The image format of ``--plot``: its extension, PNG without one."""
+    return os.path.splitext(path)[1][1:].lower() or "png"
 
 
 def _write_group_plot(path, y_true, scores, groups, k, progress, force):
@@ -134,7 +146,7 @@ def _write_group_plot(path, y_true, scores, groups, k, progress, force):
     ax.set_title(f"test pAp@{k} of each user")
     fig.tight_layout()
     with write_output(path, option="--plot", force=force, mode="wb") as handle:
-        fig.savefig(handle, format="png", dpi=100)
+        fig.savefig(handle, format=_plot_format(path), dpi=100)
     progress(f"wrote {path}")
 
 

@@ -83,10 +83,13 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
 
 
 def _number(text):
+    """A label's finite number, read as the feature cells are (ASCII, no
+    ``1_000``: Python's float takes ``1_0`` for 10 and full-width digits)."""
     try:
-        return float(text) if math.isfinite(float(text)) else None
+        value = float(text) if text.isascii() and "_" not in text else None
     except ValueError:
         return None
+    return value if value is not None and math.isfinite(value) else None
 
 
 def _same_label(a, b):

@@ -90,6 +90,9 @@ def write_output(path, *, option, force, **kwargs):
             yield handle
     except FileExistsError:
         raise appeared(path, option) from None
+    except OSError as exc:  # a full disk: nothing replaced, the file named
+        raise CLIError(f"cannot write {option} {path}: "
+                       f"{exc.strerror or exc}.") from None
 
 
 #: Metadata that ``score`` reads from a model file, with their types;

@@ -6,7 +6,9 @@ import importlib
 import math
 import os
 import re
+import signal
 import sys
+import threading
 
 from .. import __version__, _defaults
 from ._methods import (
@@ -16,7 +18,7 @@ from ._methods import (
     SCALERS,
     available_methods,
 )
-from ._output import PROG, CLIError, Progress
+from ._output import INTERRUPTED, PROG, CLIError, Progress, say
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
 #: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
@@ -218,8 +220,8 @@ def build_parser():
         help="movielens: never download the archive")
     add("--plot", default=None, metavar="PNG",
         help="also draw each method's per-user test pAp@k (box plots, beside a "
-             "random ranking) into this PNG file; needs pip install "
-             "'skpapk[plot]'")
+             "random ranking) into this PNG file (or .svg, .pdf: the format "
+             "of its extension); needs pip install 'skpapk[plot]'")
     _add(compare, ["training", "format"], force="the --plot file")
     fit = sub.add_parser(
         "fit", help="train (and tune) a model on a CSV file; save it",
@@ -309,13 +311,51 @@ def main(argv=None):
         for name in closed:
             stack.callback(setattr, sys, name, None)
             setattr(sys, name, stack.enter_context(open(os.devnull, "w")))
-        return _run(argv, stdout_closed="stdout" in closed)
+        stack.enter_context(_interruptible())
+        try:  # Ctrl-C, also while a command's module is imported
+            status = _run(argv, stdout_closed="stdout" in closed)
+        except KeyboardInterrupt:
+            status = 130
+        if status == 130 or INTERRUPTED.is_set():
+            say(f"{PROG}: interrupted")
+            return 130
+        return status
+
+
+@contextlib.contextmanager
+def _interruptible():
+    """Ctrl-C raises ``KeyboardInterrupt`` and sets ``INTERRUPTED``, which
+    progress checks: raised in a C callback (numba compiling), the
+    exception is lost, and Python's report of it is not shown."""
+    INTERRUPTED.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+
+    def on_sigint(signum, frame):
+        INTERRUPTED.set()
+        raise KeyboardInterrupt
+
+    def unraisable(report, hook=sys.unraisablehook):
+        if not issubclass(report.exc_type, KeyboardInterrupt):
+            hook(report)
+
+    previous, hook = signal.signal(signal.SIGINT, on_sigint), sys.unraisablehook
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None
+                      else signal.default_int_handler)
+        sys.unraisablehook = hook
 
 
 def _run(argv, *, stdout_closed):
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if args.command is None:
+        if unknown:  # "skpapk --bogus": not the help
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         parser.print_help()
         return 0
     command_parser = parser.commands[args.command]
@@ -338,8 +378,8 @@ def _run(argv, *, stdout_closed):
         command_parser.error(f"--force replaces the --{target} file, and no "
                              f"--{target} file is given; leave --force out")
     if stdout_closed and to_stdout:
-        print(f"{PROG}: error: stdout is closed, so the results would go "
-              f"nowhere; send them to a file (> results.txt)", file=sys.stderr)
+        say(f"{PROG}: error: stdout is closed, so the results would go "
+             f"nowhere; send them to a file (> results.txt)")
         return 2
     module = "._compare" if args.command == "compare" else "._commands"
     command = getattr(importlib.import_module(module, __package__),
@@ -356,8 +396,5 @@ def _run(argv, *, stdout_closed):
         message = " ".join(str(exc).split()) or type(exc).__name__
         if isinstance(exc, MemoryError):  # sizes given, e.g. --n-features
             message = f"not enough memory ({message}); use smaller sizes"
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        say(f"{PROG}: error: {message}")
         return getattr(exc, "status", 2)
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130

@@ -12,6 +12,7 @@ import contextlib
 import csv
 import io
 import sys
+import threading
 import time
 import warnings
 
@@ -26,6 +27,11 @@ class CLIError(Exception):
         self.status = status
 
 
+#: Set by ``main``'s SIGINT handler: a ``KeyboardInterrupt`` raised inside a
+#: C callback (numba's compiler) is lost, so progress raises it again.
+INTERRUPTED = threading.Event()
+
+
 class Progress:
     """Progress lines on stderr; silent when ``quiet``."""
 
@@ -33,9 +39,10 @@ class Progress:
         self.quiet = quiet
 
     def __call__(self, message):
+        if INTERRUPTED.is_set():
+            raise KeyboardInterrupt
         if not self.quiet:
-            with contextlib.suppress(OSError, ValueError):  # stderr closed
-                print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+            say(f"{PROG}: {message}")
 
     @contextlib.contextmanager
     def task(self, label, total=None):
@@ -58,6 +65,12 @@ class Progress:
         self(f"{label}: done ({time.perf_counter() - start:.1f} s)")
 
 
+def say(line):
+    """``line`` on stderr; nothing when stderr cannot take it (a full disk)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
 @contextlib.contextmanager
 def to_stdout():
     """Write the results to stdout; a failed write (a full disk) names it."""
@@ -69,6 +82,10 @@ def to_stdout():
     except OSError as exc:
         raise CLIError(f"cannot write the results to stdout: "
                        f"{exc.strerror or exc}.") from None
+    except UnicodeEncodeError as exc:
+        raise CLIError(f"cannot write the results to stdout: its encoding, "
+                       f"{exc.encoding}, has no {exc.object[exc.start]!r}; set "
+                       f"PYTHONIOENCODING=utf-8 (or write to a file).") from None
 
 
 @contextlib.contextmanager

@@ -70,7 +70,7 @@ def make_engagement_simulation(n_users=200, n_features=8, *, random_state=None):
     n_features = _check_count(n_features, "n_features",
                               minimum=len(ENGAGEMENT_FEATURES))
     _check_rows(199 * n_users, f"n_users={n_users} users of up to 199 items",
-                n_features, "lower n_users or n_features")
+                n_features, "lower n_users or n_features", total=True)
     rng = validate_random_state(random_state)
     engagement = rng.normal(size=n_users)
     n_items = rng.randint(40, 200, size=n_users)

@@ -1,6 +1,7 @@
 """Synthetic ranking data of the paper's Section 7 (simulations)."""
 
 import numbers
+import os
 
 import numpy as np
 from scipy.stats import truncnorm
@@ -28,22 +29,40 @@ def _max_rows(n_features):
     return np.iinfo(np.intp).max // (8 * n_features)
 
 
-def _check_rows(n_rows, what, n_features, fix):
+def _memory():
+    """The machine's physical memory in bytes (None where unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _check_rows(n_rows, what, n_features, fix, *, total=False):
     """``n_rows`` if one array holds that many rows of ``n_features``
-    columns; else a ValueError saying ``what`` asks for them and the ``fix``."""
+    columns (and, for the ``total`` rows of a data set, the machine's memory
+    too); else a ValueError saying ``what`` asks for them and the ``fix``."""
     if _max_rows(n_features) == 0:  # not even one row: the features' fault
         raise ValueError(
             f"n_features={n_features} is beyond the largest array size (one "
             f"row of float64 features needs {8 * n_features} bytes); lower "
             f"n_features.")
+    if "n_features" not in fix:  # rows times features: either may be huge
+        head, sep, last = fix.rpartition(" or ")
+        fix = f"{head}, {last} or n_features" if sep else f"{fix} or n_features"
     if n_rows > _max_rows(n_features):
-        if "n_features" not in fix:  # rows times features: either may be huge
-            fix = f"{fix} or n_features"
         raise ValueError(
             f"{what}, beyond the largest array size: {_max_rows(n_features)} "
             f"rows of {n_features} float64 features (memory runs out well "
             f"before); {fix}."
         )
+    memory = _memory() if total else None
+    if memory and 8 * n_rows * n_features > memory:
+        # numpy's allocation succeeds (the system overcommits), then the
+        # system kills the process as the features are written, silently
+        raise ValueError(
+            f"{what}: {n_rows} rows of {n_features} float64 features take "
+            f"{8 * n_rows * n_features / 2**30:.3g} GiB, more than this "
+            f"machine's {memory / 2**30:.3g} GiB of memory; {fix}.")
     return n_rows
 
 
@@ -170,7 +189,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     if n_rows == 0:
         raise ValueError("n_pos and n_neg are all 0: there would be no rows.")
     _check_rows(n_rows, f"n_pos and n_neg ask for {n_rows} rows in all",
-                n_features, "lower n_pos, n_neg or n_users")
+                n_features, "lower n_pos, n_neg or n_users", total=True)
     empty = np.flatnonzero(pos_counts + neg_counts == 0)
     if empty.size:  # its id would be missing from groups
         raise ValueError(
@@ -331,7 +350,7 @@ def make_margin_data(condition, w=None, *, n_pos=250, n_neg=2000, k=30,
     for name, count in (("n_pos", n_pos), ("n_neg", n_neg)):
         _check_rows(count, f"{name} is {count}", n_features, f"lower {name}")
     _check_rows(n_pos + n_neg, f"n_pos and n_neg ask for {n_pos + n_neg} rows "
-                f"in all", n_features, "lower n_pos or n_neg")
+                f"in all", n_features, "lower n_pos or n_neg", total=True)
     beta = min(check_k(k), n_pos)
     if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
         raise InvalidParameterError(

@@ -190,8 +190,9 @@ def test_a_memory_error_is_one_line(monkeypatch, capsys):
         raise MemoryError("Unable to allocate 797. GiB for an array")
 
     monkeypatch.setattr(compare, "make_engagement_simulation", too_big)
-    status, out, err = run(["compare", "--n-features", "1000000000", "-q"],
-                           capsys)
+    # (sizes beyond the machine's memory are refused before: see
+    # test_compare_refuses_a_simulation_beyond_the_memory)
+    status, out, err = run(["compare", "--n-features", "9", "-q"], capsys)
     assert_one_line_error(status, out, err, "not enough memory (Unable to "
                           "allocate 797. GiB for an array); use smaller sizes")
 
@@ -639,9 +640,15 @@ def test_a_full_stdout_is_named(command, dataset, fitted, tmp_path):
         proc = subprocess.run([sys.executable, "-m", "skpapk", *map(str, args),
                                "-q"], stdout=full, stderr=subprocess.PIPE,
                               text=True, env=cli_env(), timeout=300)
-    assert proc.returncode == 2 and proc.stderr == (
-        "skpapk: error: cannot write the results to stdout: No space left on "
-        "device.\n"), proc.stderr
+    message = "cannot write the results to stdout: No space left on device."
+    if command == "fit":  # (status 2, and a rerun found the model "exists")
+        assert proc.returncode == 0 and proc.stderr == (
+            f"skpapk: warning: {message} The model is saved to "
+            f"{tmp_path / 'm.json'}.\n"), proc.stderr
+        assert (tmp_path / "m.json").exists()
+    else:
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr == f"skpapk: error: {message}\n", proc.stderr
 
 
 def test_a_wide_file_names_a_few_features_in_progress(tmp_path, capsys):
@@ -749,3 +756,124 @@ def test_a_model_that_overflows_when_scaled_is_not_told_to_scale(tmp_path):
                                        r"none\), or lower --eta0.$") as info:
         save_model(tmp_path / "m.json", meta, model)
     assert info.value.status == 1 and "Scale the features" not in str(info.value)
+
+
+def test_ctrl_c_while_a_command_is_imported_is_one_line(monkeypatch, capsys):
+    # the command's module was imported outside the try: a traceback
+    import importlib
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib, "import_module", interrupt)
+    assert main(["compare"]) == 130
+    assert capsys.readouterr().err == "skpapk: interrupted\n"
+
+
+def test_ctrl_c_lost_in_a_c_callback_still_interrupts(monkeypatch, capsys):
+    # numba's compiler runs Python callbacks from C, which lose the
+    # KeyboardInterrupt (Python reported it as "Exception ignored ..."): the
+    # run went on and ended with status 0
+    import signal
+
+    from skpapk.cli import _commands
+
+    def score(args, progress):
+        try:
+            signal.raise_signal(signal.SIGINT)  # as the handler sees Ctrl-C
+        except KeyboardInterrupt:
+            pass  # lost, as in a C callback
+        progress("a later step")  # raises it again
+        return 0
+
+    monkeypatch.setattr(_commands, "cmd_score", score)
+    assert main(["score", "x.csv", "--model", "m.json"]) == 130
+    assert capsys.readouterr().err == "skpapk: interrupted\n"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["-x"], ["-q"], ["--bogus=1"]])
+def test_an_unknown_option_without_a_command_is_an_error(argv, capsys):
+    # the help was printed, with status 0
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.startswith(
+        "skpapk: error: unrecognized arguments: ")
+
+
+def test_an_error_that_stderr_cannot_take_keeps_status_2(monkeypatch, capsys):
+    # the error's print raised OSError (ENOSPC): status 1, a traceback
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("sys.stderr", Full())
+    assert main(["score", "no-such.csv", "--model", "no-such.json"]) == 2
+
+
+def test_an_encoding_that_cannot_hold_the_results_is_named(dataset, fitted,
+                                                           monkeypatch, capsys):
+    # "'ascii' codec can't encode character ...", naming no stream
+    import io
+
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr("sys.stdout", stdout)
+    X_path = dataset[0]
+    text = X_path.read_text(encoding="utf-8").replace(",u00,", ",é00,")
+    assert "é00" in text
+    path = X_path.parent / "accent.csv"
+    path.write_text(text, encoding="utf-8")
+    status = main(["recommend", str(path), "--model", str(fitted[0]), "-q"])
+    err = capsys.readouterr().err
+    assert status == 2 and err == (
+        "skpapk: error: cannot write the results to stdout: its encoding, "
+        "ascii, has no 'é'; set PYTHONIOENCODING=utf-8 (or write to a "
+        "file).\n"), err
+
+
+def test_compare_refuses_a_simulation_beyond_the_memory(capsys):
+    # --n-users 10**9: killed by the system (status 137), nothing said
+    status = main(["compare", "--n-users", str(10**9), "--methods", "papk"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith(
+        "skpapk: error: n_users=1000000000 users of up to 199 items: "
+        "199000000000 rows of 8 float64 features take 1.19e+04 GiB, more than "
+        "this machine's "), err
+
+
+@pytest.mark.parametrize("name, ok", [("p.txt", False), ("p.svg", True),
+                                      ("p", True)])
+def test_plot_writes_the_format_of_its_extension(name, ok, tmp_path, capsys):
+    # p.svg and p.txt held PNG bytes
+    pytest.importorskip("matplotlib")
+    path = tmp_path / name
+    status = main(["compare", "--n-users", "30", "--methods", "logreg",
+                   *FAST_CV, "-q", "--plot", str(path)])
+    err = capsys.readouterr().err
+    if not ok:
+        assert status == 2 and err.startswith(
+            f"skpapk: error: --plot {path}: matplotlib writes no .txt file; "
+            f"end the name with .png (or "), err
+        assert not path.exists()
+        return
+    assert status == 0, err
+    head = path.read_bytes()[:64]
+    assert (b"<svg" in head or head.startswith(b"<?xml")) == name.endswith(".svg")
+    assert head.startswith(b"\x89PNG") == (name == "p")
+
+
+@pytest.mark.parametrize("label", ["1_0", "\uff11"])
+def test_labels_are_numbers_only_as_features_are(label, tmp_path, capsys):
+    # Python's float read "1_0" as 10 and a full-width 1 as 1: a label pair
+    # 0 / 1_0 trained with 10 relevant
+    rows = [[u, label if i % 3 == 0 else "0", i % 5, (i * 7) % 3]
+            for u in range(4) for i in range(6)]
+    path = write_csv(tmp_path / "d.csv", ["group", "label", "a", "b"], rows)
+    status = main(["fit", str(path), "--out", str(tmp_path / "m.json"), "-q",
+                   *FAST])
+    err = capsys.readouterr().err
+    assert status == 2 and "are words; say which one is relevant" in err, err

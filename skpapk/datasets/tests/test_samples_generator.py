@@ -328,3 +328,20 @@ def test_margin_data_means_beyond_float64_scores_are_named(condition, means):
                 f"neg_mean={kwargs['neg_mean']!r} puts the negatives' features "
                 f"beyond what float64 samples")):
             make_margin_data(condition, n_pos=5, n_neg=20, **kwargs)
+
+
+def test_data_beyond_the_memory_are_refused_before_they_are_made(monkeypatch):
+    # numpy's allocation succeeded (the system overcommits), then the system
+    # killed the process as the features were written, silently
+    from skpapk.datasets import _samples_generator
+
+    monkeypatch.setattr(_samples_generator, "_memory", lambda: 8 * 1000 * 5)
+    with pytest.raises(ValueError, match=r"^n_pos and n_neg ask for 1010 rows in "
+                       r"all: 1010 rows of 5 float64 features take 3.76e-05 GiB, "
+                       r"more than this machine's 3.73e-05 GiB of memory; lower "
+                       r"n_pos, n_neg, n_users or n_features\.$"):
+        make_papk_simulation(101, n_pos=4, n_neg=6)
+    make_papk_simulation(100, n_pos=4, n_neg=6)  # 8,000 values: they fit
+    with pytest.raises(ValueError, match=r"^n_users=6 users of up to 199 items: "
+                       r"1194 rows .*lower n_users or n_features\.$"):
+        make_engagement_simulation(6, n_features=5)
