@@ -328,8 +328,9 @@ def _interruptible():
     progress checks: raised in a C callback (numba compiling), the
     exception is lost, and Python's report of it is not shown."""
     INTERRUPTED.clear()
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signal handlers belong to the main thread
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        yield  # handlers belong to the main thread; an ignored SIGINT stays so
         return
 
     def on_sigint(signum, frame):

@@ -787,9 +787,15 @@ def test_ctrl_c_lost_in_a_c_callback_still_interrupts(monkeypatch, capsys):
         return 0
 
     monkeypatch.setattr(_commands, "cmd_score", score)
-    assert main(["score", "x.csv", "--model", "m.json"]) == 130
+    # as in a terminal (a background job inherits an ignored SIGINT, which
+    # the command leaves ignored)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["score", "x.csv", "--model", "m.json"]) == 130
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert capsys.readouterr().err == "skpapk: interrupted\n"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 @pytest.mark.parametrize("argv", [["--bogus"], ["-x"], ["-q"], ["--bogus=1"]])
