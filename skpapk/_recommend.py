@@ -15,42 +15,73 @@ from .metrics._scorer import ranking_scores
 from .utils._groups import rank_within_segments, top_k_of_one_segment
 from .utils._validation import check_groups, check_k, check_model_scores
 
-Recommendations = namedtuple("Recommendations", ["indices", "indptr", "groups"])
-Recommendations.__doc__ = """Each group's top-k rows, laid out as a CSR matrix.
 
-The rows recommended to group ``groups[g]`` are
-``indices[indptr[g]:indptr[g + 1]]``, by decreasing score.
+class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "groups"])):
+    """Each group's top-k rows, laid out as a CSR matrix.
 
-A named tuple, returned by the rankers' ``recommend`` and by
-:func:`recommend`; its fields are also its constructor's parameters.
+    The rows recommended to group ``groups[g]`` are
+    ``indices[indptr[g]:indptr[g + 1]]``, by decreasing score.
 
-Parameters
-----------
-indices : ndarray of intp
-    Row indices (into the ``X`` given to ``recommend``).
-indptr : ndarray of intp of shape (n_groups + 1,)
-    Offsets of each group's rows in ``indices``.
-groups : ndarray of shape (n_groups,)
-    The sorted distinct group labels.
+    A named tuple, returned by the rankers' ``recommend`` and by
+    :func:`recommend`; its fields are also its constructor's parameters.
 
-See Also
---------
-BaseRanker.recommend : The rankers' method that returns it.
-recommend : The same for any fitted model (a pipeline, a search).
+    Parameters
+    ----------
+    indices : ndarray of intp
+        Row indices (positions in the ``X`` given to ``recommend``).
+    indptr : ndarray of intp of shape (n_groups + 1,)
+        Offsets of each group's rows in ``indices``.
+    groups : ndarray of shape (n_groups,)
+        The sorted distinct group labels.
 
-Examples
---------
->>> import numpy as np
->>> from skpapk import PApKRanker
->>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
->>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
->>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
->>> rec = ranker.recommend(X, groups, k=2)
->>> rec.groups
-array(['ann', 'bob'], dtype='<U3')
->>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
-array([1, 2])
-"""
+    See Also
+    --------
+    BaseRanker.recommend : The rankers' method that returns it.
+    recommend : The same for any fitted model (a pipeline, a search).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk import PApKRanker
+    >>> X = np.array([[0.0], [2.0], [1.0], [3.0], [5.0]])
+    >>> y, groups = [0, 1, 0, 1, 0], ["ann", "ann", "ann", "bob", "bob"]
+    >>> ranker = PApKRanker(k=1).fit(X, y, groups=groups)
+    >>> rec = ranker.recommend(X, groups, k=2)
+    >>> rec.groups
+    array(['ann', 'bob'], dtype='<U3')
+    >>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
+    array([1, 2])
+    >>> rec.to_frame()
+      group  rank  row
+    0   ann     1    1
+    1   ann     2    2
+    2   bob     1    4
+    3   bob     2    3
+    """
+
+    __slots__ = ()
+
+    def to_frame(self):
+        """The recommendations as a table, one row per recommended row.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            Columns ``group`` (the group's label), ``rank`` (1 for its best
+            row) and ``row`` (the position in ``X``), group after group,
+            best first: ``item_ids[frame["row"]]`` gives the items of a NumPy
+            array ``item_ids`` of ``X``'s rows.
+        """
+        import pandas as pd
+
+        sizes = np.diff(self.indptr)
+        starts = np.repeat(self.indptr[:-1], sizes)
+        return pd.DataFrame({
+            "group": np.repeat(self.groups, sizes),
+            "rank": np.arange(self.indices.shape[0]) - starts + 1,
+            "row": self.indices})
+
+
 Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."
 Recommendations.indptr.__doc__ = "Offsets of each group's rows in ``indices``."
 Recommendations.groups.__doc__ = "The sorted distinct group labels."

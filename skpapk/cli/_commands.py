@@ -317,8 +317,7 @@ def cmd_recommend(args, progress):
     with progress.task("scoring and ranking"), finite_scores(data, args.delimiter):
         top = model.recommend(data.X, data.groups, k=k)
         scores = model.decision_function(data.X)[top.indices]
-    sizes = np.diff(top.indptr)
-    ranks = np.arange(top.indices.shape[0]) - np.repeat(top.indptr[:-1], sizes) + 1
+    ranks = top.to_frame()["rank"].to_numpy()
     table = _rows_as_written(data.path, data.header, top.indices, args.delimiter)
     taken, group_col = set(data.header), model.metadata["group_col"]
     table.insert(0, _unique_name("score", taken), [repr(float(s)) for s in scores])
@@ -337,7 +336,7 @@ def cmd_recommend(args, progress):
         with write_output(args.out, option="--out", force=args.force,
                           newline="") as handle:
             table.to_csv(handle, **csv)
-    n, top = int(np.count_nonzero(sizes)), len(table) < len(data.X)
+    n, top = int(np.count_nonzero(np.diff(top.indptr))), len(table) < len(data.X)
     progress(f"wrote {f'the top {k} rows' if top else 'every row'} of {n} group"
              f"{'s' * (n != 1)} ({len(table)} rows) to "
              f"{'stdout' if stdout else args.out}")

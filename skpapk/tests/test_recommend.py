@@ -82,3 +82,19 @@ def test_one_list_and_bad_input(data):
         recommend(ranker, X, groups, k=0)
     with pytest.raises(ValueError, match="groups"):
         recommend(ranker, X, groups[:-1])
+
+
+@pytest.mark.parametrize("k", [1, 2, 1000])
+def test_to_frame_lists_each_groups_rows_with_their_ranks(data, k):
+    X, y, groups = data
+    ranker = PApKRanker(k=2).fit(X, y, groups=groups)
+    rec = ranker.recommend(X, groups, k=k)
+    frame = rec.to_frame()
+    assert list(frame.columns) == ["group", "rank", "row"]
+    expected = [(g, r + 1, row) for g, start, stop in zip(
+        rec.groups, rec.indptr[:-1], rec.indptr[1:])
+        for r, row in enumerate(rec.indices[start:stop])]
+    assert list(frame.itertuples(index=False, name=None)) == expected
+    empty = Recommendations(np.array([], dtype=np.intp),
+                            np.zeros(1, dtype=np.intp), np.array([]))
+    assert empty.to_frame().shape == (0, 3)
