@@ -11,9 +11,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from .metrics._scorer import ranking_scores
+from .metrics._scorer import _is_classifier, _ranker_classes, ranking_scores
 from .utils._groups import rank_within_segments, top_k_of_one_segment
-from .utils._validation import check_groups, check_k, check_model_scores
+from .utils._validation import (
+    check_groups,
+    check_k,
+    check_model_scores,
+    check_scores,
+)
 
 
 class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "groups"])):
@@ -91,7 +96,12 @@ def top_k_rows(scores, groups, k):
     """:class:`Recommendations` of ``scores`` (one per row) by ``groups``
     (``None``: one group), ``k`` checked; NaN scores are refused (they have
     no rank: they emptied lists or came first), infinite ones ranked."""
-    scores = check_model_scores(np.asarray(scores), allow_infinite=True)
+    scores = np.asarray(scores)
+    if scores.dtype.kind != "f":  # bools as 0/1, integers beyond 2**53 by rank;
+        # text and complex numbers refused
+        scores = check_scores(scores, scores.shape[0] if scores.ndim else 1,
+                              input_name="scores", order_only=True)
+    scores = check_model_scores(scores, allow_infinite=True)
     codes, labels = check_groups(groups, scores.shape[0])
     n_groups = labels.shape[0]
     if n_groups == 1:  # one list (no groups): no full sort
@@ -142,8 +152,9 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
         ``best_estimator_``), which a model without one needs. A group
         with fewer rows gets all of them.
     pos_label : int, float, bool or str, default=None
-        The relevant label, ranked first. ``None``: the one a ranker was
-        fitted as relevant, else the greater class of a classifier.
+        The relevant label, ranked first; one of a ranker's classes.
+        ``None``: the one a ranker was fitted as relevant, else the greater
+        class of a classifier of numbers (a classifier of words needs it).
 
     Returns
     -------
@@ -156,8 +167,9 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
     Raises
     ------
     ValueError
-        When ``k`` is None and no ranker in ``estimator`` has one, or a score
-        is NaN.
+        When ``k`` is None and no ranker in ``estimator`` has one, when
+        ``pos_label`` is None for a classifier of words or not one of a
+        ranker's classes, or when a score is NaN.
 
     See Also
     --------
@@ -189,6 +201,23 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
                 f"step or a search's best_estimator_); pass k, the length of "
                 f"each list, e.g. k=10.")
     k = check_k(k)
+    name, classes = type(estimator).__name__, getattr(estimator, "classes_", None)
+    if (pos_label is None and classes is not None and _is_classifier(estimator)
+            and np.asarray(classes).dtype.kind not in "biuf"):
+        raise ValueError(
+            f"{name}'s classes {np.asarray(classes).tolist()} are not numbers: "
+            f"say which one is relevant with pos_label (e.g. pos_label="
+            f"{np.asarray(classes).tolist()[0]!r}); their alphabetical order "
+            f"would rank the other one first whenever the relevant one sorts "
+            f"first.")
+    ranker_classes = _ranker_classes(estimator)  # no y here to check it against
+    if pos_label is not None and ranker_classes is not None and (
+            pos_label not in ranker_classes):
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a class of {name} (classes_="
+            f"{np.asarray(ranker_classes).tolist()}); pass the relevant class "
+            f"as pos_label, or leave it None (the one it was fitted as "
+            f"relevant).")
     scores = np.asarray(ranking_scores(estimator, X, pos_label))
     if scores.ndim != 1:
         raise ValueError(

@@ -202,12 +202,22 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
     mean = float(diff.mean())
     se = float(diff.std(ddof=1) / np.sqrt(n))
     rng = validate_random_state(random_state)  # True is no seed
+    means = None
+    if ci_method == "bootstrap":  # before the flips: they may take minutes
+        try:
+            means = np.empty(n_resamples)
+        except MemoryError:
+            raise ValueError(
+                f"n_resamples={n_resamples} bootstrap means take "
+                f"{8 * n_resamples / 2**30:.3g} GiB, more than there is; "
+                f"lower n_resamples (the p-value's resolution is "
+                f"1 / (n_resamples + 1)).") from None
     pvalue, n_flips, exact = _sign_flip_pvalue(diff, n_resamples, rng)
     if ci_method == "t":
         half = stats.t.ppf(0.5 + confidence_level / 2, n - 1) * se
         interval = (mean - half, mean + half)
     else:
-        means = _bootstrap_means(diff, n_resamples, rng)
+        means = _bootstrap_means(diff, rng, means)
         tail = (1 - confidence_level) / 2
         low, high = np.quantile(means, [tail, 1 - tail])
         interval = (float(low), float(high))
@@ -309,11 +319,11 @@ def _sign_flip_pvalue(diff, n_resamples, rng):
     return (hits + 1) / (n_resamples + 1), n_flips, False
 
 
-def _bootstrap_means(diff, n_resamples, rng):
-    """Means of ``n_resamples`` resamples of ``diff`` with replacement."""
-    n = diff.shape[0]
+def _bootstrap_means(diff, rng, means):
+    """``means`` filled with the means of as many resamples of ``diff`` with
+    replacement."""
+    n, n_resamples = diff.shape[0], means.shape[0]
     rows = _chunk_rows(n)
-    means = np.empty(n_resamples)
     for start in range(0, n_resamples, rows):
         size = min(rows, n_resamples - start)
         means[start:start + size] = diff[rng.randint(0, n, size=(size, n))].mean(1)

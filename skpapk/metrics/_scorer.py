@@ -100,9 +100,10 @@ def fitted_relevant_label(estimator):
 
 
 def _relevant_label_of(estimator, y_true):
-    """:func:`fitted_relevant_label` when it is one of ``y_true``'s labels;
-    else None (labels recoded since the fit: the metric's rule and its
-    message apply)."""
+    """:func:`fitted_relevant_label` when ``y_true``'s labels are among the
+    ranker's classes (a fold may hold its irrelevant one only); else None
+    (labels recoded since the fit: the metric's rule and its message
+    apply)."""
     relevant = fitted_relevant_label(estimator)
     if relevant is None:
         return None
@@ -110,7 +111,9 @@ def _relevant_label_of(estimator, y_true):
         labels = np.unique(np.asarray(y_true)).tolist()
     except TypeError:  # mixed label types: the metric says so
         return None
-    return relevant if relevant in labels else None
+    classes = np.asarray(_ranker_classes(estimator)).tolist()
+    return relevant if relevant in labels or all(
+        label in classes for label in labels) else None
 
 
 def ranking_scores(estimator, X, pos_label=None):

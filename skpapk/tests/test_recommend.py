@@ -69,8 +69,12 @@ def test_a_classifier_ranks_its_pos_label_first(data):
     proba = clf.predict_proba(X)[:, 0]
     _assert_same(recommend(clf, X, groups, k=3, pos_label="click"),
                  _oracle(proba, groups, 3))
-    # without pos_label: the greater class, "skip", first
-    _assert_same(recommend(clf, X, groups, k=3), _oracle(-proba, groups, 3))
+    _assert_same(recommend(clf, X, groups, k=3, pos_label="skip"),
+                 _oracle(-proba, groups, 3))
+    # numbers: the greater class first, as the metrics
+    numbers = LogisticRegression().fit(X, y)
+    _assert_same(recommend(numbers, X, groups, k=3),
+                 _oracle(numbers.predict_proba(X)[:, 1], groups, 3))
 
 
 def test_one_list_and_bad_input(data):
@@ -98,3 +102,55 @@ def test_to_frame_lists_each_groups_rows_with_their_ranks(data, k):
     empty = Recommendations(np.array([], dtype=np.intp),
                             np.zeros(1, dtype=np.intp), np.array([]))
     assert empty.to_frame().shape == (0, 3)
+
+
+def test_a_classifier_of_words_needs_pos_label(data):
+    # without pos_label the greater class, "skip", came first, silently (the
+    # metrics and scorers refuse to order words)
+    X, y, groups = data
+    clf = LogisticRegression().fit(X, np.where(y == 1, "click", "skip"))
+    with pytest.raises(ValueError, match=r"classes \['click', 'skip'\] are not "
+                                         r"numbers: say which one is relevant"):
+        recommend(clf, X, groups, k=3)
+
+
+@pytest.mark.parametrize("pos_label", ["clik", 1])
+def test_a_pos_label_that_is_no_class_of_the_ranker_is_refused(data, pos_label):
+    # it was ignored: recommend has no y to check it against
+    X, y, groups = data
+    with sklearn.config_context(enable_metadata_routing=True):
+        ranker = PApKRanker(k=2, pos_label="click").fit(
+            X, np.where(y == 1, "click", "skip"), groups=groups)
+    with pytest.raises(ValueError, match=rf"pos_label={pos_label!r} is not a "
+                                         r"class of PApKRanker"):
+        recommend(ranker, X, groups, pos_label=pos_label)
+    _assert_same(recommend(ranker, X, groups, pos_label="skip"),
+                 _oracle(-ranker.decision_function(X), groups, 2))
+
+
+class _Fixed:
+    """A model whose predict returns given scores."""
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def predict(self, X):
+        return self.scores
+
+
+@pytest.mark.parametrize("scores, expected", [
+    ([True, False, False, True], [0, 3]),
+    (np.array([2**63 - 1, 2**63 - 2, 0, 5], dtype=np.int64), [0, 1]),
+    (np.array([1, 2, 3, 4], dtype=object), TypeError),
+    (np.array([1 + 5j, 2, 3, 4]), TypeError),
+])
+def test_scores_are_checked_as_the_metrics_check_them(scores, expected):
+    # bools: numpy's "boolean negative" error; object: "ufunc 'isnan' not
+    # supported"; complex numbers were ranked by their real part, silently
+    X = np.zeros((4, 1))
+    if expected is TypeError:
+        with pytest.raises(TypeError, match="^scores must"):
+            recommend(_Fixed(scores), X, k=2)
+    else:
+        np.testing.assert_array_equal(recommend(_Fixed(scores), X, k=2).indices,
+                                      expected)

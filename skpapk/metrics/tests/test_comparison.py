@@ -254,3 +254,19 @@ def test_a_boolean_random_state_is_no_seed(seed):
     a = np.arange(20.0)
     with pytest.raises(ValueError, match="random_state.* must be"):
         paired_comparison(a, a[::-1].copy(), n_resamples=99, random_state=seed)
+
+
+def test_bootstrap_means_beyond_the_memory_fail_before_the_flips(monkeypatch):
+    # n_resamples=10**12 enumerated 2**30 sign flips for minutes, then the
+    # bootstrap's np.empty raised a MemoryError
+    from skpapk.metrics import _comparison
+
+    def flips(*args):
+        raise AssertionError("the flips ran first")
+
+    monkeypatch.setattr(_comparison, "_sign_flip_pvalue", flips)
+    with pytest.raises(ValueError, match=r"^n_resamples=1000000000000 bootstrap "
+                       r"means take 7.45e\+03 GiB, more than there is; lower "
+                       r"n_resamples"):
+        paired_comparison(np.arange(30) / 30, np.zeros(30), n_resamples=10**12,
+                          random_state=0)

@@ -531,3 +531,21 @@ def test_the_undefined_groups_warning_of_a_scorer_names_its_option(factory):
     with sklearn.config_context(enable_metadata_routing=True), pytest.warns(
             UndefinedMetricWarning, match=rf"e.g. {name}\(k, zero_division=np.nan\)"):
         factory(k=3)(model, X, y, **metadata)
+
+
+def test_a_fold_of_a_string_rankers_irrelevant_label_only_is_undefined():
+    # the fitted relevant label was used only when it was in y_true: a fold
+    # of "skip" rows only raised "not a number; say whether it is the
+    # relevant one with pos_label"
+    from skpapk import PApKRanker
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    groups = [0, 0, 1, 1]
+    with sklearn.config_context(enable_metadata_routing=True):
+        ranker = PApKRanker(k=1, pos_label="click").fit(
+            X, ["skip", "click", "skip", "click"], groups=groups)
+    scorer = micro_papk_scorer(1, zero_division=0.0)
+    assert scorer(ranker, X, np.array(["skip"] * 4), groups=groups) == 0.0
+    assert scorer(ranker, X, np.array(["click"] * 4), groups=groups) == 0.0
+    with pytest.raises(ValueError, match="not a number"):  # recoded labels
+        scorer(ranker, X, np.array(["no"] * 4), groups=groups)
