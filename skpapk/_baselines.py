@@ -35,6 +35,7 @@ from .utils._groups import (
     n_defined_groups,
     rank_by_group_and_label,
     rank_within_segments,
+    tied_within_groups,
 )
 from .utils._routing import _stacklevel
 
@@ -863,7 +864,8 @@ class GreedyPApKRanker(BaseRanker):
         self.merge_weights_ = np.asarray(weights, dtype=np.float64)
         self.validation_score_ = float(best)
         self.coef_ = np.asarray(coef, dtype=np.float64)
-        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol))
+        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol),
+                       tied_within_groups(linear_scores(X, self.coef_), codes))
         return self
 
 
@@ -1089,5 +1091,6 @@ class SelectPApKRanker(BaseRanker):
         self.train_scores_ = np.asarray(train_scores, dtype=np.float64)
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
         self.coef_ = coef
-        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol))
+        warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol),
+                       tied_within_groups(linear_scores(X, coef), codes))
         return self

@@ -25,7 +25,7 @@ from sklearn.utils.validation import validate_data
 from . import _defaults
 from ._base import BaseRanker
 from ._lbfgs import TOL_NONE, minimize_lbfgs
-from ._linear_loss import InMemoryLinearLoss
+from ._linear_loss import InMemoryLinearLoss, linear_scores
 from ._solver import (
     SolverState,
     ValidationSet,
@@ -33,7 +33,7 @@ from ._solver import (
     subgradient_descent,
 )
 from .model_selection._split import _early_stopping_rows
-from .utils._groups import n_undefined_groups
+from .utils._groups import n_undefined_groups, tied_within_groups
 from .utils._messages import cut
 from .utils._routing import _stacklevel, check_groups_routing
 from .utils._validation import (
@@ -48,16 +48,27 @@ from .utils._validation import (
 )
 
 
-def warn_zero_coef(ranker, cause):
-    """Warn that ``ranker`` fitted ``coef_ = 0``, which scores every row
-    alike (a random ranking), with the likely ``cause`` and its fix; a
-    fit that warned otherwise already need not call it."""
-    if np.any(ranker.coef_):
+def warn_zero_coef(ranker, cause, tied=None):
+    """Warn that ``ranker`` fitted ``coef_ = 0``, or (``tied``) a ``coef_``
+    that gives every row of each training user the same score: it ranks as
+    a random ranking does. ``cause``: the likely cause and its fix; a fit
+    that warned otherwise already need not call it (``cause``: of a
+    ``coef_ = 0``)."""
+    if not np.any(ranker.coef_):
+        what = "fitted coef_ = 0: it scores every row alike"
+    elif tied:  # rounding left a coef_ of 1e-14 on constant columns
+        what = (f"fitted coef_ = {np.array2string(ranker.coef_, threshold=6)}, "
+                f"which gives every row of each training user the same score")
+        cause = ("The features of X do not vary within users (a column "
+                 "constant within each user cannot order its rows), or X @ "
+                 "coef_ rounds their differences away (values near 1e-300 or "
+                 "columns of very different scales: scale them, e.g. "
+                 "StandardScaler).")
+    else:
         return
     warnings.warn(
-        f"{type(ranker).__name__} fitted coef_ = 0: it scores every row alike, "
-        f"which ranks as a random ranking does. {cause}",
-        ConvergenceWarning, stacklevel=_stacklevel())
+        f"{type(ranker).__name__} {what}, which ranks as a random ranking "
+        f"does. {cause}", ConvergenceWarning, stacklevel=_stacklevel())
 
 
 #: A user's pairs (``n+ * n-``) past which a smooth surrogate that sums
@@ -344,13 +355,14 @@ class BaseLinearRanker(BaseRanker):
                       f"{self.n_groups_skipped_} groups skipped (no relevant "
                       f"or no irrelevant row).")
             state, n_iter = self._run_solver(solver, objective, state, validation)
+            self._set_fitted(state, n_iter, validation, curve_start)
+            tied = rows.tied(self.coef_)
         finally:
             rows.release()
-        self._set_fitted(state, n_iter, validation, curve_start)
         if state.converged and not state.no_descent:  # else it has warned
             warn_zero_coef(self, f"Check that the features of X vary within "
                                  f"users (every column may be 0), or lower "
-                                 f"alpha (alpha={self.alpha!r}).")
+                                 f"alpha (alpha={self.alpha!r}).", tied)
         return self
 
     def _run_solver(self, solver, objective, state, validation):
@@ -542,6 +554,10 @@ class _InMemoryRows:
                                        k=ranker.k, alpha=ranker.alpha,
                                        n_threads=ranker._n_threads())
         return objective, validation, f"{X.shape[0]} rows, {n_groups} groups"
+
+    def tied(self, coef):
+        """Whether ``coef`` ties every user's training rows."""
+        return tied_within_groups(linear_scores(self.X, coef), self.codes)
 
     def release(self):
         self.X = self.y_pos = self.codes = self.given = None

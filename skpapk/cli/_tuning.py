@@ -20,6 +20,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, ParameterGrid
 
 from ..metrics import expected_papk_score, micro_papk_scorer, papk_score
 from ..model_selection import WithinGroupKFold
+from ..utils._groups import tied_within_groups
 from ..utils._routing import warn_again
 from ._methods import DEFAULT_GRID, available_methods, has_epochs, make_model
 from ._output import CLIError, format_param, format_params
@@ -51,13 +52,8 @@ def make_cv(kind, n_splits, random_state, groups):
 
 def is_flat(scores, groups=None):
     """Whether no group's rows get two different finite scores."""
-    scores = np.asarray(scores)
-    if not np.all(np.isfinite(scores)):
-        return True
-    groups = np.zeros(scores.shape[0]) if groups is None else np.asarray(groups)
-    order = np.lexsort((scores, groups))
-    s, g = scores[order], groups[order]
-    return not bool(np.any((s[1:] != s[:-1]) & (g[1:] == g[:-1])))
+    return tied_within_groups(scores, np.zeros(np.shape(scores)[0])
+                              if groups is None else groups)
 
 
 #: What the scorer calls after each fold (a progress bar's advance).

@@ -181,6 +181,11 @@ class _DaskRows:
         return (objective, validation,
                 f"{n_rows} rows in {len(self.parts)} partitions, {n_groups} groups")
 
+    def tied(self, coef):
+        """Whether ``coef`` ties every user's rows: only ``coef = 0`` is
+        known to here, without another pass over the partitions."""
+        return not np.any(coef)
+
     def release(self):
         """Let the workers free the partitions."""
         self.loaded.release()

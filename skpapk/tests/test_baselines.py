@@ -484,3 +484,23 @@ def test_rankers_that_learn_something_do_not_warn_of_zero_coef():
                        GreedyPApKRanker(k=3, random_state=0)):
             ranker.fit(X, y, groups=g)
     assert not any("coef_ = 0" in str(r.message) for r in records)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PApKRanker(),
+    lambda: PApKRanker(surrogate="soft_papk"),
+    lambda: SelectPApKRanker(),
+    lambda: GreedyPApKRanker(random_state=0),
+])
+def test_a_coef_that_ties_every_users_rows_is_said(make):
+    # constant columns left a coef_ of 1e-14 (not 0): a chance-level model,
+    # silently
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(20), 50)
+    y = (rng.random(1000) < 0.2).astype(int)
+    with pytest.warns(ConvergenceWarning, match=r"fitted coef_ = \[.*\], which "
+                      r"gives every row of each training user the same score, "
+                      r"which ranks as a random ranking does\. The features of "
+                      r"X do not vary within users"):
+        ranker = make().fit(np.full((1000, 2), 2.0), y, groups=groups)
+    assert np.any(ranker.coef_)

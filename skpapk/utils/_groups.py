@@ -385,3 +385,25 @@ def n_defined_groups(y_pos, codes, n_groups):
 def n_undefined_groups(y_pos, codes, n_groups):
     """Number of the groups without a relevant or without an irrelevant row."""
     return int(n_groups - n_defined_groups(y_pos, codes, n_groups))
+
+
+def tied_within_groups(scores, codes):
+    """Whether no group gives two of its rows different finite scores (a
+    model that cannot rank: each group's rows tie, or a score is not
+    finite).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skpapk.utils._groups import tied_within_groups
+    >>> tied_within_groups(np.array([1.0, 1.0, 2.0]), np.array([0, 0, 1]))
+    True
+    >>> tied_within_groups(np.array([1.0, 2.0, 2.0]), np.array([0, 0, 1]))
+    False
+    """
+    scores = np.asarray(scores)
+    if not np.all(np.isfinite(scores)):
+        return True
+    order = np.lexsort((scores, codes))
+    s, g = scores[order], np.asarray(codes)[order]
+    return not bool(np.any((s[1:] != s[:-1]) & (g[1:] == g[:-1])))
