@@ -79,12 +79,12 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
         """
         import pandas as pd
 
-        sizes = np.diff(self.indptr)
-        starts = np.repeat(self.indptr[:-1], sizes)
+        indices, indptr = np.asarray(self.indices), np.asarray(self.indptr)
+        sizes = np.diff(indptr)
         return pd.DataFrame({
-            "group": np.repeat(self.groups, sizes),
-            "rank": np.arange(self.indices.shape[0]) - starts + 1,
-            "row": self.indices})
+            "group": np.repeat(np.asarray(self.groups), sizes),
+            "rank": np.arange(indices.shape[0]) - np.repeat(indptr[:-1], sizes) + 1,
+            "row": indices})
 
 
 Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."
@@ -170,6 +170,8 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
         When ``k`` is None and no ranker in ``estimator`` has one, when
         ``pos_label`` is None for a classifier of words or not one of a
         ranker's classes, or when a score is NaN.
+    TypeError
+        When the scores are not real numbers (text, complex).
 
     See Also
     --------

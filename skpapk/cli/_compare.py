@@ -1,6 +1,7 @@
 """The command ``compare``: every method on the same split, and a verdict."""
 
 import contextlib
+import io
 import os
 import sys
 import time
@@ -44,8 +45,12 @@ def load_data(args, progress):
                            f"{len(ENGAGEMENT_FEATURES)} "
                            f"({', '.join(ENGAGEMENT_FEATURES)}), got "
                            f"{args.n_features}.")
-        X, y, groups, _ = make_engagement_simulation(
-            args.n_users, args.n_features, random_state=args.random_state)
+        try:
+            X, y, groups, _ = make_engagement_simulation(
+                args.n_users, args.n_features, random_state=args.random_state)
+        except ValueError as exc:  # sizes beyond the memory: the options
+            raise CLIError(str(exc).replace("n_users", "--n-users").replace(
+                "n_features", "--n-features")) from None
         return X, y, groups, (
             f"synthetic: {args.n_users} users with heterogeneous engagement "
             f"(1-54% of their 40-199 items relevant for 95% of them), decoy "
@@ -121,11 +126,14 @@ def _check_plot_path(args):
     check_output(args.plot, option="--plot", inputs=inputs, force=args.force)
     from matplotlib.figure import Figure
 
-    formats = Figure().canvas.get_supported_filetypes()
-    if _plot_format(args.plot) not in formats:  # it wrote PNG bytes, silently
-        raise CLIError(f"--plot {args.plot}: matplotlib writes no "
-                       f".{_plot_format(args.plot)} file; end the name with "
-                       f".png (or {', '.join(f'.{f}' for f in sorted(formats))}).")
+    try:  # a format matplotlib lists may need a program (pgf: xelatex)
+        trial = Figure()
+        trial.text(0.5, 0.5, "pAp@k")  # text: what needs the program
+        trial.savefig(io.BytesIO(), format=_plot_format(args.plot))
+    except (ValueError, RuntimeError, OSError) as exc:  # .txt: PNG bytes, before
+        raise CLIError(f"--plot {args.plot}: matplotlib cannot write a "
+                       f".{_plot_format(args.plot)} file here ({exc}); end the "
+                       f"name with .png, .svg or .pdf.") from None
 
 
 def _plot_format(path):
@@ -146,7 +154,10 @@ def _write_group_plot(path, y_true, scores, groups, k, progress, force):
     ax.set_title(f"test pAp@{k} of each user")
     fig.tight_layout()
     with write_output(path, option="--plot", force=force, mode="wb") as handle:
-        fig.savefig(handle, format=_plot_format(path), dpi=100)
+        try:
+            fig.savefig(handle, format=_plot_format(path), dpi=100)
+        except (ValueError, RuntimeError) as exc:  # nothing replaced
+            raise CLIError(f"--plot {path}: {exc}") from None
     progress(f"wrote {path}")
 
 

@@ -288,8 +288,10 @@ def main(argv=None):
         0 on success (also when stdout is closed early, e.g. by ``head``),
         2 on an input or usage error (also when stdout is closed before the
         command starts and its results would go there), 1 when no usable
-        model could be trained; errors are one line ``skpapk: error: ...``
-        on stderr.
+        model could be trained, 130 when interrupted (Ctrl-C: while it runs,
+        in the main thread, it handles SIGINT itself and hides the reports
+        of the interrupts that numba's C callbacks lose); errors are one
+        line ``skpapk: error: ...`` on stderr.
 
     See Also
     --------
@@ -330,7 +332,10 @@ def _interruptible():
     INTERRUPTED.clear()
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
-        yield  # handlers belong to the main thread; an ignored SIGINT stays so
+        try:  # handlers belong to the main thread; an ignored SIGINT stays so
+            yield
+        finally:
+            INTERRUPTED.clear()
         return
 
     def on_sigint(signum, frame):
@@ -349,6 +354,7 @@ def _interruptible():
         signal.signal(signal.SIGINT, previous if previous is not None
                       else signal.default_int_handler)
         sys.unraisablehook = hook
+        INTERRUPTED.clear()  # read by main before: later callers start clean
 
 
 def _run(argv, *, stdout_closed):

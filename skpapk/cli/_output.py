@@ -83,9 +83,13 @@ def to_stdout():
         raise CLIError(f"cannot write the results to stdout: "
                        f"{exc.strerror or exc}.") from None
     except UnicodeEncodeError as exc:
-        raise CLIError(f"cannot write the results to stdout: its encoding, "
-                       f"{exc.encoding}, has no {exc.object[exc.start]!r}; set "
-                       f"PYTHONIOENCODING=utf-8 (or write to a file).") from None
+        char = exc.object[exc.start]
+        raise CLIError(
+            "cannot write the results to stdout: " + (
+                f"they hold bytes that are not text ({char!r}: a file name "
+                f"of undecodable bytes?); rename it" if "\ud800" <= char <= "\udfff"
+                else f"its encoding, {exc.encoding}, has no {char!r}; set "
+                     f"PYTHONIOENCODING=utf-8 (or write to a file)") + ".") from None
 
 
 @contextlib.contextmanager

@@ -1,12 +1,12 @@
 """Synthetic ranking data of the paper's Section 7 (simulations)."""
 
 import numbers
-import os
 
 import numpy as np
 from scipy.stats import truncnorm
 from sklearn.utils._param_validation import InvalidParameterError
 
+from ..utils._parallel import physical_memory
 from ..utils._validation import check_k, float_array, validate_random_state
 
 _CONDITIONS = ("beta", "moderate_beta", "strong_beta")
@@ -29,14 +29,6 @@ def _max_rows(n_features):
     return np.iinfo(np.intp).max // (8 * n_features)
 
 
-def _memory():
-    """The machine's physical memory in bytes (None where unknown)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
 def _check_rows(n_rows, what, n_features, fix, *, total=False):
     """``n_rows`` if one array holds that many rows of ``n_features``
     columns (and, for the ``total`` rows of a data set, the machine's memory
@@ -55,7 +47,7 @@ def _check_rows(n_rows, what, n_features, fix, *, total=False):
             f"rows of {n_features} float64 features (memory runs out well "
             f"before); {fix}."
         )
-    memory = _memory() if total else None
+    memory = physical_memory() if total else None
     if memory and 8 * n_rows * n_features > memory:
         # numpy's allocation succeeds (the system overcommits), then the
         # system kills the process as the features are written, silently
@@ -181,7 +173,7 @@ def make_papk_simulation(n_users=1, n_pos=10, n_neg=160, n_features=5, *,
     if not isinstance(shuffle, (bool, np.bool_)):  # "no" would be true
         raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
     _check_rows(n_users, f"n_users is {n_users}", n_features,
-                "lower n_users (a row per user at least)")
+                "lower n_users (a row per user at least)", total=True)
     pos_counts = _per_user_counts(n_pos, n_users, "n_pos", rng, n_features)
     neg_counts = _per_user_counts(n_neg, n_users, "n_neg", rng, n_features)
     # summed as Python ints: an int64 sum may wrap (to 0 or below)

@@ -20,6 +20,7 @@ from sklearn.utils._param_validation import (
     validate_params,
 )
 
+from ..utils._parallel import physical_memory
 from ..utils._validation import validate_random_state
 
 #: Largest number of float64 values of one chunk of resamples (8 MiB).
@@ -205,6 +206,8 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
     means = None
     if ci_method == "bootstrap":  # before the flips: they may take minutes
         try:
+            if 8 * n_resamples > (physical_memory() or np.inf):
+                raise MemoryError
             means = np.empty(n_resamples)
         except MemoryError:
             raise ValueError(

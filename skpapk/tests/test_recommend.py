@@ -154,3 +154,10 @@ def test_scores_are_checked_as_the_metrics_check_them(scores, expected):
     else:
         np.testing.assert_array_equal(recommend(_Fixed(scores), X, k=2).indices,
                                       expected)
+
+
+def test_to_frame_of_lists():
+    # (review) the fields may be lists, as the constructor takes them
+    frame = Recommendations([2, 0, 1], [0, 2, 3], ["a", "b"]).to_frame()
+    assert list(frame.itertuples(index=False, name=None)) == [
+        ("a", 1, 2), ("a", 2, 0), ("b", 1, 1)]

@@ -1,10 +1,22 @@
-"""The number of threads an ``n_jobs`` / ``n_threads`` parameter stands for.
+"""The machine's resources: the number of threads an ``n_jobs`` /
+``n_threads`` parameter stands for, and its memory.
 
 Kept apart from the compiled kernels so that estimators can resolve their
 threads without importing numba.
 """
 
 import os
+
+
+def physical_memory():
+    """The machine's physical memory in bytes; None where unknown (no
+    ``sysconf``, or -1 for a value it cannot tell)."""
+    try:
+        page, pages = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+    return page * pages if page > 0 and pages > 0 else None
+
 
 
 def effective_n_threads(n_threads):

@@ -121,10 +121,10 @@ _MAX_ROWS_5 = np.iinfo(np.intp).max // 40
         ({"n_users": 2, "n_pos": _MAX_ROWS_1 // 2 + 1, "n_neg": (0, 0),
           "n_features": 1}, ValueError, rf"ask for {_MAX_ROWS_1 + 1} rows in all"),
         ({"n_features": 0}, ValueError, "n_features"),
-        # ten rows of 1e18 features: it said "lower n_pos" only
+        # rows of 1e18 features: it said "lower n_pos" only
         ({"n_users": 1, "n_features": 10**18}, ValueError,
-         r"n_pos is 10, beyond the largest array size.*lower n_pos or "
-         r"n_features\."),
+         r"1 rows of 1000000000000000000 float64 features take .* lower "
+         r"n_users \(a row per user at least\) or n_features\."),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
         ({"pos_mean": True}, TypeError, "pos_mean"),
         ({"shuffle": "no"}, TypeError, "shuffle must be True or False"),
@@ -335,7 +335,7 @@ def test_data_beyond_the_memory_are_refused_before_they_are_made(monkeypatch):
     # killed the process as the features were written, silently
     from skpapk.datasets import _samples_generator
 
-    monkeypatch.setattr(_samples_generator, "_memory", lambda: 8 * 1000 * 5)
+    monkeypatch.setattr(_samples_generator, "physical_memory", lambda: 8 * 1000 * 5)
     with pytest.raises(ValueError, match=r"^n_pos and n_neg ask for 1010 rows in "
                        r"all: 1010 rows of 5 float64 features take 3.76e-05 GiB, "
                        r"more than this machine's 3.73e-05 GiB of memory; lower "
