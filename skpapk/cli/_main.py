@@ -96,8 +96,8 @@ Quick start:
 Model files are JSON (no pickle: loading one cannot run code). Files are
 written atomically and never replaced without --force. Exit status: 0 on
 success, 2 on bad input or options, 1 when no usable model could be
-trained; a stdout closed by its reader (e.g. '| head') ends quietly with
-status 0.
+trained, 130 when interrupted (Ctrl-C); a stdout closed by its reader
+(e.g. '| head') ends quietly with status 0.
 """
 
 
