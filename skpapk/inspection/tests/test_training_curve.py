@@ -12,6 +12,7 @@ from sklearn.preprocessing import StandardScaler
 from skpapk import GreedyPApKRanker, PApKAvgRanker, PApKBoostRanker, SelectPApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.inspection import TrainingCurveDisplay
+from skpapk.metrics import micro_papk_scorer
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -122,7 +123,8 @@ def test_errors(data):
     TrainingCurveDisplay.from_estimator(pipe[-1])
     # a search over that pipeline: it said "use a ranker trained by epochs,
     # e.g. skpapk.PApKRanker", of a search that holds one
-    search = GridSearchCV(pipe, {"papkavgranker__alpha": [1e-3]}, cv=GroupKFold(2))
+    search = GridSearchCV(pipe, {"papkavgranker__alpha": [1e-3]}, cv=GroupKFold(2),
+                          scoring=micro_papk_scorer(3, zero_division=0.0))
     with sklearn.config_context(enable_metadata_routing=True):
         search.fit(X, y, groups=g)
     with pytest.raises(ValueError, match=r"pass search\.best_estimator_\[-1\]\.$"):
