@@ -23,7 +23,6 @@ from ._lightgbm_engine import (
     _EarlyStopping,
     _eval_rows,
     _import_lightgbm,
-    _MicroPApK,
     _no_usable_feature,
     _NoUsableFeature,
 )
@@ -42,6 +41,7 @@ from ._lightgbm_rows import (
     _class_row_weights,
 )
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
+from .metrics._lightgbm import micro_papk_lightgbm
 from .model_selection._split import EarlyStoppingSplitError, _early_stopping_rows
 from .utils._groups import (
     n_undefined_groups,
@@ -898,7 +898,7 @@ class PApKBoostRanker(BaseRanker):
                 X_v, y_v, codes_v, n_v = given
                 val_order = stable_sort_by_codes(codes_v, n_v)
             val_sizes = np.bincount(codes_v[val_order], minlength=n_v)
-            metric = _MicroPApK(self.k)
+            metric = micro_papk_lightgbm(self.k)
             stopper = _EarlyStopping(metric.__name__, self.tol,
                                      self.n_iter_no_change, self.verbose)
             fit_params.update(

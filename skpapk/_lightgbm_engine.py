@@ -12,9 +12,7 @@ import sys
 
 import numpy as np
 
-from ._linear_loss import _train_papk
 from ._solver import BestRound
-from .losses._lightgbm import codes_from_sizes
 
 _INSTALL = (
     "PApKBoostRanker needs LightGBM, an optional dependency of skpapk: install "
@@ -104,20 +102,6 @@ def _eval_rows(lightgbm, X, y):
     return {"eval_set": [(X, y)]}
 
 
-class _MicroPApK:
-    """LightGBM evaluation function (``eval_metric``): the micro-pAp@k of
-    the held-out rows under the current scores, higher is better."""
-
-    def __init__(self, k):
-        self.k = k
-        self.__name__ = f"micro_papk@{k}"
-
-    def __call__(self, y_true, y_pred, weight, group):
-        score = _train_papk(y_true > 0, np.asarray(y_pred, dtype=np.float64),
-                            codes_from_sizes(group), self.k)
-        return self.__name__, score, True
-
-
 def _print_round(iteration, k, score, file=None):
     """Print round ``iteration``'s validation micro-pAp@``k`` (``verbose=1``)."""
     print(f"[{iteration}] validation micro-pAp@{k}: {score:.4f}", file=file)
@@ -127,8 +111,9 @@ class _EarlyStopping(BestRound):
     """LightGBM callback: stop the boosting by the linear rankers' rule.
 
     Reads the micro-pAp@k of the held-out rows that LightGBM computed this
-    round (:class:`_MicroPApK`, found by its ``name`` among the results of
-    the round: LightGBM also evaluates the metrics of its ``metric``
+    round (:func:`~skpapk.metrics.micro_papk_lightgbm`, found by its name
+    among the results of the round: LightGBM also evaluates the metrics of
+    its ``metric``
     parameter, passed through ``**kwargs``), records it and ends the
     training (LightGBM's ``EarlyStopException``) when it has not reached
     its best plus ``tol`` for ``n_iter_no_change`` rounds in a row, as the

@@ -6,7 +6,8 @@ import pytest
 from _pytest.doctest import DoctestItem
 
 #: Modules whose docstring examples run LightGBM (an optional dependency).
-_NEEDS_LIGHTGBM = ("skpapk._boost", "skpapk.losses._lightgbm")
+_NEEDS_LIGHTGBM = ("skpapk._boost", "skpapk.losses._lightgbm",
+                   "skpapk.metrics._lightgbm")
 
 # skpapk.dask needs the optional extra `dask`: without it, neither its
 # modules (doctests) nor its tests can be collected.

@@ -44,6 +44,7 @@ from ..losses import (
     group_weights,
     make_pair_layout,
 )
+from ..metrics._lightgbm import micro_papk_lightgbm
 from ..utils._groups import stable_sort_by_codes
 from ..utils._parallel import effective_n_threads
 from ..utils._validation import check_k
@@ -449,7 +450,7 @@ class DaskBoostMixin(DaskRankerMixin):
             # the in-memory ranker's record, of its own metric only (the
             # Dask interface evaluates no validation rows)
             self.evals_result_ = {"valid_0": {
-                _engine._MicroPApK(self.k).__name__:
+                micro_papk_lightgbm(self.k).__name__:
                     self.validation_scores_.tolist()}}
             self.n_iter_ = n_iter
             self.best_iteration_ = best_round + 1

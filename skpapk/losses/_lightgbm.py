@@ -163,6 +163,7 @@ class LightGBMObjective:
     skpapk.PApKBoostRanker : Gradient-boosted trees trained with this
         objective.
     skpapk.losses.surrogate_loss : The surrogates' values and gradients.
+    skpapk.metrics.micro_papk_lightgbm : The micro-pAp@k as LightGBM's metric.
 
     References
     ----------

@@ -20,6 +20,7 @@ _LAZY = {
     "papk_score": "._ranking",
     "partial_auc_score": "._ranking",
     "roc_auc_score": "._ranking",
+    "micro_papk_lightgbm": "._lightgbm",
     "micro_papk_scorer": "._scorer",
     "paired_comparison": "._comparison",
     "papk_scorer": "._scorer",
