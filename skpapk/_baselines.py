@@ -865,7 +865,7 @@ class GreedyPApKRanker(BaseRanker):
         self.validation_score_ = float(best)
         self.coef_ = np.asarray(coef, dtype=np.float64)
         warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol),
-                       tied_within_groups(linear_scores(X, self.coef_), codes))
+                       lambda: tied_within_groups(linear_scores(X, self.coef_), codes))
         return self
 
 
@@ -1092,5 +1092,5 @@ class SelectPApKRanker(BaseRanker):
         self.pool_sizes_ = np.asarray(sizes, dtype=np.intp)
         self.coef_ = coef
         warn_zero_coef(self, _ZERO_LOGISTIC.format(alpha=self.alpha, tol=self.tol),
-                       tied_within_groups(linear_scores(X, coef), codes))
+                       lambda: tied_within_groups(linear_scores(X, coef), codes))
         return self

@@ -49,14 +49,14 @@ from .utils._validation import (
 
 
 def warn_zero_coef(ranker, cause, tied=None):
-    """Warn that ``ranker`` fitted ``coef_ = 0``, or (``tied``) a ``coef_``
-    that gives every row of each training user the same score: it ranks as
-    a random ranking does. ``cause``: the likely cause and its fix; a fit
-    that warned otherwise already need not call it (``cause``: of a
-    ``coef_ = 0``)."""
+    """Warn that ``ranker`` fitted ``coef_ = 0``, or a ``coef_`` that gives
+    every row of each training user the same score (``tied()``, called
+    only then): it ranks as a random ranking does. ``cause``: the likely
+    cause of a ``coef_ = 0`` and its fix; a fit that warned otherwise
+    already need not call it."""
     if not np.any(ranker.coef_):
         what = "fitted coef_ = 0: it scores every row alike"
-    elif tied:  # rounding left a coef_ of 1e-14 on constant columns
+    elif tied is not None and tied():  # a coef_ of 1e-14 on constant columns
         what = (f"fitted coef_ = {np.array2string(ranker.coef_, threshold=6)}, "
                 f"which gives every row of each training user the same score")
         cause = ("The features of X do not vary within users (a column "
@@ -356,13 +356,13 @@ class BaseLinearRanker(BaseRanker):
                       f"or no irrelevant row).")
             state, n_iter = self._run_solver(solver, objective, state, validation)
             self._set_fitted(state, n_iter, validation, curve_start)
-            tied = rows.tied(self.coef_)
+            if state.converged and not state.no_descent:  # else it has warned
+                warn_zero_coef(self, f"Check that the features of X vary "
+                                     f"within users (every column may be 0), "
+                                     f"or lower alpha (alpha={self.alpha!r}).",
+                               partial(rows.tied, self.coef_))
         finally:
             rows.release()
-        if state.converged and not state.no_descent:  # else it has warned
-            warn_zero_coef(self, f"Check that the features of X vary within "
-                                 f"users (every column may be 0), or lower "
-                                 f"alpha (alpha={self.alpha!r}).", tied)
         return self
 
     def _run_solver(self, solver, objective, state, validation):

@@ -52,7 +52,7 @@ def make_cv(kind, n_splits, random_state, groups):
 
 def is_flat(scores, groups=None):
     """Whether no group's rows get two different finite scores."""
-    return tied_within_groups(scores, np.zeros(np.shape(scores)[0])
+    return tied_within_groups(scores, np.zeros(np.shape(scores)[0], dtype=np.intp)
                               if groups is None else groups)
 
 

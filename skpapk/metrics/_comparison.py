@@ -206,13 +206,14 @@ def paired_comparison(scores_a, scores_b, *, n_resamples=9999,
     means = None
     if ci_method == "bootstrap":  # before the flips: they may take minutes
         try:
-            if 8 * n_resamples > (physical_memory() or np.inf):
+            # the means and np.quantile's copy of them
+            if 16 * n_resamples > (physical_memory() or np.inf):
                 raise MemoryError
             means = np.empty(n_resamples)
         except MemoryError:
             raise ValueError(
                 f"n_resamples={n_resamples} bootstrap means take "
-                f"{8 * n_resamples / 2**30:.3g} GiB, more than there is; "
+                f"{16 * n_resamples / 2**30:.3g} GiB, more than there is; "
                 f"lower n_resamples (the p-value's resolution is "
                 f"1 / (n_resamples + 1)).") from None
     pvalue, n_flips, exact = _sign_flip_pvalue(diff, n_resamples, rng)

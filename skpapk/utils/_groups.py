@@ -390,7 +390,7 @@ def n_undefined_groups(y_pos, codes, n_groups):
 def tied_within_groups(scores, codes):
     """Whether no group gives two of its rows different finite scores (a
     model that cannot rank: each group's rows tie, or a score is not
-    finite).
+    finite); ``codes``: non-negative group codes.
 
     Examples
     --------
@@ -401,9 +401,13 @@ def tied_within_groups(scores, codes):
     >>> tied_within_groups(np.array([1.0, 2.0, 2.0]), np.array([0, 0, 1]))
     False
     """
-    scores = np.asarray(scores)
+    scores, codes = np.asarray(scores), np.asarray(codes, dtype=np.intp)
     if not np.all(np.isfinite(scores)):
         return True
-    order = np.lexsort((scores, codes))
-    s, g = scores[order], np.asarray(codes)[order]
-    return not bool(np.any((s[1:] != s[:-1]) & (g[1:] == g[:-1])))
+    if codes.size == 0:
+        return True
+    # O(n), no sort: each row against one row of its group (any one: the
+    # group ties exactly when every row equals it)
+    one = np.empty(int(codes.max()) + 1, dtype=scores.dtype)
+    one[codes] = scores
+    return bool(np.all(scores == one[codes]))

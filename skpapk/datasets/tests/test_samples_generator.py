@@ -123,8 +123,10 @@ _MAX_ROWS_5 = np.iinfo(np.intp).max // 40
         ({"n_features": 0}, ValueError, "n_features"),
         # rows of 1e18 features: it said "lower n_pos" only
         ({"n_users": 1, "n_features": 10**18}, ValueError,
-         r"1 rows of 1000000000000000000 float64 features take .* lower "
-         r"n_users \(a row per user at least\) or n_features\."),
+         # (the first without the machine's memory: no sysconf)
+         r"(1 rows of 1000000000000000000 float64 features take .* lower "
+         r"n_users \(a row per user at least\) or n_features\.|n_pos is 10, "
+         r"beyond the largest array size.*lower n_pos or n_features\.)"),
         ({"pos_mean": np.nan}, TypeError, "pos_mean"),
         ({"pos_mean": True}, TypeError, "pos_mean"),
         ({"shuffle": "no"}, TypeError, "shuffle must be True or False"),

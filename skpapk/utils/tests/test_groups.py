@@ -110,3 +110,16 @@ def test_empty_inputs():
     r = rank_within_segments(empty, codes, 2)
     assert r.rank.shape == (0,) and list(r.counts) == [0, 0]
     assert count_at_least(codes, empty, codes, empty, 1).shape == (0,)
+
+
+def test_tied_within_groups_matches_a_per_group_loop():
+    from skpapk.utils._groups import tied_within_groups
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        codes = rng.integers(0, 4, n)
+        scores = rng.integers(0, 2, n).astype(float) * rng.integers(0, 2)
+        expected = all(len(set(scores[codes == g])) <= 1 for g in np.unique(codes))
+        assert tied_within_groups(scores, codes) == expected
+    assert tied_within_groups(np.array([1.0, np.nan]), np.array([0, 1]))
