@@ -385,8 +385,10 @@ class BaseLinearRanker(BaseRanker):
             verbose=self.verbose, warn_no_descent=False,
         )
         if state.no_descent is not None:  # with what to change here
-            warnings.warn(f"{state.no_descent} {advice}", ConvergenceWarning,
-                          stacklevel=_stacklevel())
+            if max(state.objective_curve[n_before:]) == 0:
+                advice = ""  # nothing to learn: no start or solver helps
+            warnings.warn(f"{state.no_descent} {advice}".rstrip(),
+                          ConvergenceWarning, stacklevel=_stacklevel())
         return state, len(state.objective_curve) - n_before  # epochs evaluated
 
     def _no_descent_advice(self, loss, state, validation):

@@ -488,6 +488,10 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
         kept = ("the iterate with the best validation score" if validation
                 is not None else "an early iterate")
         state.no_descent = (
+            f"The objective is 0 at {start} and at each of the {len(curve) - 1} "
+            f"steps: no group adds to the surrogate, whatever w (a group whose "
+            f"rows all fit in its top k adds 0 to prec@k's surrogate: lower "
+            f"k), so there is nothing to learn." if max(curve) == 0 else
             f"The objective never went below its value at the starting point "
             f"{start} (objective {curve[0]:.6g}; lowest later value "
             f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): the iterate "

@@ -505,3 +505,17 @@ def test_a_coef_that_ties_every_users_rows_is_said(make):
                       r"which ranks as a random ranking does\. The features of "
                       r"X do not vary within users|0: it scores every row alike)"):
         make().fit(np.full((1000, 2), 2.0), y, groups=groups)
+
+
+def test_prec_at_k_with_k_beyond_every_list_says_there_is_nothing_to_learn():
+    # it blamed eta0 or a weak signal: every user's rows fit in its top k,
+    # where prec@k's surrogate is 0 whatever w
+    from skpapk.datasets import make_papk_simulation
+
+    X, y, g = make_papk_simulation(30, n_pos=(3, 20), n_neg=(30, 80),
+                                   n_features=4, random_state=0)
+    with pytest.warns(ConvergenceWarning, match=r"^The objective is 0 at w_0 = 0 "
+                      r"and at each of the \d+ steps: no group adds to the "
+                      r"surrogate.*lower k\), so there is nothing to learn\.$"):
+        ranker = PrecAtKRanker(k=100).fit(X, y, groups=g)
+    assert not np.any(ranker.coef_)
