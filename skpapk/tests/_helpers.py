@@ -70,13 +70,15 @@ def algorithm_1(X, y, groups, surrogate, k, eta0, alpha, n_epochs, *, w0=None,
 #: The warnings scikit-learn's estimator checks provoke, expected: the checks
 #: fit every ranker on a few rows of random data without a signal (and
 #: without groups), each warning from one family of rankers: the linear
-#: rankers' solver (a surrogate lowest at w_0 = 0; max_iter reached),
+#: rankers' solver (a surrogate lowest at w_0 = 0, or 0 everywhere: the
+#: checks' lists of 10 rows fit in prec@k's top 10; max_iter reached),
 #: SelectPApKRanker's pool of top rows (still changing after max_iter
 #: rounds, or cycling), GreedyPApKRanker's base scorers (fewer rows of a label than
 #: n_estimators), PApKBoostRanker's trees (fewer rows than
 #: min_child_samples: no split).
 _ESTIMATOR_CHECK_WARNINGS = (
     "ignore:The objective never went below:sklearn.exceptions.ConvergenceWarning",
+    "ignore:The objective is 0 at w_0:sklearn.exceptions.ConvergenceWarning",
     "ignore:Maximum number of iterations:sklearn.exceptions.ConvergenceWarning",
     "ignore:The pool of top rows still changed:"
     "sklearn.exceptions.ConvergenceWarning",
