@@ -9,6 +9,7 @@ micro-pAp@k (paper eq. 17) in both of LightGBM's calling conventions, as
 
 import numpy as np
 
+from ..losses._lightgbm import _is_dataset, codes_from_sizes
 from ..utils._validation import check_k
 from ._ranking import papk_score
 
@@ -82,16 +83,15 @@ class _MicroPApKLightGBM:
         return f"micro_papk_lightgbm(k={self.k})"
 
     def __call__(self, y_true, y_pred, weight=None, group=None):
-        if all(hasattr(y_pred, name) for name in ("get_label", "get_group")):
-            dataset = y_pred  # lightgbm.train's feval(preds, eval_data)
+        if _is_dataset(y_pred):  # lightgbm.train's feval(preds, eval_data)
+            dataset = y_pred
             y_pred, y_true, group = y_true, dataset.get_label(), dataset.get_group()
         if group is None:
             raise ValueError(
                 f"{self!r} needs the groups (users) of the evaluation rows: "
                 f"lightgbm.Dataset(X, y, group=sizes), or eval_group= in "
                 f"LGBMRanker.fit (the sizes of consecutive groups).")
-        sizes = np.asarray(group, dtype=np.intp).reshape(-1)
-        codes = np.repeat(np.arange(sizes.shape[0], dtype=np.intp), sizes)
+        codes = codes_from_sizes(np.asarray(group, dtype=np.intp).reshape(-1))
         score = papk_score(np.asarray(y_true) > 0, y_pred, k=self.k, groups=codes,
                            pos_label=True, zero_division=np.nan)
         return self.__name__, float(score), True
