@@ -21,7 +21,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ._linear_loss import linear_scores
+from ._linear_loss import fitted_scores
 from ._recommend import top_k_rows
 from .metrics import papk_score
 from .metrics._common import ZERO_DIVISION_ADVICE
@@ -36,6 +36,7 @@ from .utils._validation import (
     check_groups,
     check_k,
     check_label_values,
+    column_1d,
 )
 
 #: The constraints of ``_parameter_constraints`` that take ``True`` and
@@ -440,7 +441,7 @@ class BaseRanker(BaseEstimator):
                                 dtype=[np.float64, np.float32],
                                 ensure_all_finite=self._ensure_all_finite(),
                                 input_name="X_val")
-        y_val = np.asarray(y_val)
+        y_val = column_1d(y_val, input_name="y_val")  # (n, 1): raveled, as y
         if y_val.shape != (X_val.shape[0],):
             raise ValueError(
                 f"y_val has shape {y_val.shape} but X_val has {X_val.shape[0]} "
@@ -468,13 +469,14 @@ class BaseRanker(BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
-            ``X @ coef_`` (in ``X``'s float dtype).
+            ``X @ coef_``, float64 (also for float32 ``X``, as
+            scikit-learn's linear models).
         """
         check_is_fitted(self)
         with self._numbers_of(X):
             X = validate_data(self, X, accept_sparse="csr",
                               dtype=[np.float64, np.float32], reset=False)
-        return linear_scores(X, self.coef_)
+        return fitted_scores(X, self.coef_)
 
     def predict(self, X):
         """The scores of the rows (as ``LGBMRanker.predict``): higher first.

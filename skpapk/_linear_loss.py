@@ -99,8 +99,18 @@ def column_scale(col_abs_max, alpha=0.0):
 
 
 def linear_scores(X, w):
-    """``X @ w`` of a linear ranker (in ``X``'s float dtype)."""
+    """``X @ w`` of a linear ranker in training (in ``X``'s float dtype)."""
     return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
+
+
+def fitted_scores(X, coef):
+    """``X @ coef`` of a fitted linear ranker, in float64 as scikit-learn's
+    linear models score: a float32 ``X`` is not rounded to float32 scores
+    (which would tie rows that the float64 ``coef`` sets apart), and a
+    saved ranker (:func:`skpapk.io.load_ranker`) scores alike."""
+    # cast as validate_data casts (the memory layout kept): the same sums
+    X = X.astype(np.float64, copy=False)
+    return np.asarray(X @ np.asarray(coef, dtype=np.float64)).reshape(-1)
 
 
 def _train_papk(y_pos, scores, codes, k, *, average="micro"):

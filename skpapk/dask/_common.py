@@ -242,8 +242,8 @@ class DaskRankerMixin:
 
     Put before the in-memory class in the bases; ``_local_class`` is that
     class (the one :meth:`to_local` returns). Subclasses define
-    ``_block_scorer`` (a picklable callable scoring a checked block of rows)
-    and may define ``_score_dtype``.
+    ``_block_scorer`` (a picklable callable scoring a checked block of rows,
+    float64 scores).
     """
 
     _local_class = None
@@ -251,10 +251,6 @@ class DaskRankerMixin:
     def _block_scorer(self):  # pragma: no cover - abstract
         """A picklable ``scorer(X_block) -> scores`` of the fitted ranker."""
         raise NotImplementedError
-
-    def _score_dtype(self, dtype):
-        """The dtype of the scores of rows of ``dtype``."""
-        return np.dtype(np.float64)
 
     def _fitted_categories(self):
         """The categories of the ``category`` columns of the fit, to code a
@@ -304,11 +300,10 @@ class DaskRankerMixin:
         X = self._check_dask_features(X)
         if is_frame(X):
             X = X.to_dask_array()
-        dtype = self._score_dtype(X.dtype)
         return X.map_blocks(_worker.decision_block, self._block_scorer(),
                             self._ensure_all_finite(), self.n_features_in_,
-                            drop_axis=1, dtype=dtype,
-                            meta=np.empty((0,), dtype=dtype))
+                            drop_axis=1, dtype=np.float64,
+                            meta=np.empty((0,), dtype=np.float64))
 
     def score(self, X, y, groups=None, sample_weight=None):
         """Micro-pAp@k at ``self.k`` (paper eq. 17) of the scores on ``X``.

@@ -25,6 +25,7 @@ import numpy as np
 from sklearn.base import _fit_context
 
 from .._base import check_defined_groups
+from .._linear_loss import fitted_scores
 from ..utils._validation import check_k
 from . import _worker
 from ._common import (
@@ -93,10 +94,7 @@ class DaskLinearMixin(DaskRankerMixin):
         return self._fit_linear(_DaskRows(self, X, y, groups), coef_init)
 
     def _block_scorer(self):
-        return partial(_worker.linear_scores, w=self.coef_)
-
-    def _score_dtype(self, dtype):
-        return dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
+        return partial(fitted_scores, coef=self.coef_)
 
     def partial_fit(self, X, y, groups=None, classes=None):
         """One subgradient step on an in-memory chunk of whole groups.

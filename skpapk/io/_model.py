@@ -93,6 +93,9 @@ class _LinearScorer:
         self.shift = None if shift is None else np.asarray(shift, dtype=np.float64)
         self.n_features = self.coef.shape[0]
 
+    def __repr__(self):  # in SavedRanker's: no private class, no address
+        return f"<linear scorer of {self.n_features} features>"
+
     @classmethod
     def from_estimator(cls, estimator, scaler):
         coef = getattr(estimator, "coef_", None)
@@ -167,6 +170,10 @@ class _LightGBMScorer:
     def __init__(self, booster, num_iteration=None):
         self.booster, self.num_iteration = booster, num_iteration
         self.n_features = booster.num_feature()
+
+    def __repr__(self):
+        return (f"<LightGBM booster of {self.n_features} features, "
+                f"{self.booster.num_trees()} trees>")
 
     @classmethod
     def from_estimator(cls, estimator, scaler):

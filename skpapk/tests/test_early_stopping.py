@@ -228,3 +228,23 @@ def test_verbose_prints_validation_scores(capsys):
     out = capsys.readouterr().out
     assert out.count("validation micro-pAp@k of w_") == 2
     assert "(averaged)" in out
+
+
+def test_a_column_vector_of_validation_labels_is_raveled_as_y():
+    # y_val of shape (n, 1) was refused ("y_val has shape (75, 1) but X_val
+    # has 75 rows") where y of that shape is raveled with a warning
+    from sklearn.exceptions import DataConversionWarning
+
+    X, y, g = make_data(4)
+    train, val = split(y, g, 0.25, 0)
+    params = dict(k=5, max_iter=10, early_stopping=True, random_state=0)
+    fits = []
+    for y_val in (y[val], y[val][:, None]):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fits.append(PApKRanker(**params).fit(
+                X[train], y[train], groups=g[train], X_val=X[val], y_val=y_val,
+                groups_val=g[val]))
+    assert [w.category for w in caught] == [DataConversionWarning]
+    assert "y_val" in str(caught[0].message)
+    np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)

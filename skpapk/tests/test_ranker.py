@@ -70,7 +70,7 @@ def test_sparse_and_float32_agree_with_dense(surrogate):
     csr = PApKRanker(surrogate, **params).fit(sp.csr_matrix(X), y, groups=g)
     np.testing.assert_allclose(csr.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
     f32 = PApKRanker(surrogate, **params).fit(X.astype(np.float32), y, groups=g)
-    assert f32.decision_function(X.astype(np.float32)).dtype == np.float32
+    assert f32.decision_function(X.astype(np.float32)).dtype == np.float64
     np.testing.assert_allclose(f32.coef_, dense.coef_, rtol=0.02, atol=0.02)
 
 
@@ -172,13 +172,13 @@ def test_recommend_matches_brute_force():
 
 @pytest.mark.parametrize("groups", [None, [0, 0, 0, 1, 1, 1]])
 def test_recommend_refuses_nan_scores_and_ranks_infinite_ones(groups):
-    # a NaN score (inf - inf in float32) emptied the list at k=1, gave one
-    # row at k=2 and came first at k=3, silently
+    # a NaN score (inf - inf) emptied the list at k=1, gave one row at k=2
+    # and came first at k=3, silently
     X, y, g = make_data(8, n_groups=6, d=4)
     ranker = PApKRanker(k=2).fit(X, y, groups=g)
-    ranker.coef_ = np.array([2.0, -2.0, 0.0, 0.0])  # 6e38: beyond float32
-    overflow = np.array([3e38, 3e38, 0, 0], dtype=np.float32)
-    Xq = np.vstack([overflow, np.zeros(4), np.eye(4)[0]] * 2).astype(np.float32)
+    ranker.coef_ = np.array([2.0, -2.0, 0.0, 0.0])  # 2e308: beyond float64
+    overflow = np.array([1e308, 1e308, 0, 0])
+    Xq = np.vstack([overflow, np.zeros(4), np.eye(4)[0]] * 2)
     with np.errstate(all="ignore"):
         assert np.isnan(ranker.decision_function(Xq)[0])
         for k in (1, 2, 3):

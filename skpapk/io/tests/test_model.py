@@ -56,6 +56,7 @@ def test_linear_pipeline_scores_as_fitted(tmp_path, data, scaler, estimator):
     model = load_ranker(path)
     assert isinstance(model, SavedRanker) and model.k == 5
     assert model.metadata == {"note": [1, "a"]}
+    assert repr(model).endswith("scorer=<linear scorer of 3 features>)")
     assert model.n_features_in_ == 3 and model.classes_.tolist() == [0, 1]
     np.testing.assert_allclose(model.decision_function(X), pipe.decision_function(X),
                                rtol=1e-10, atol=1e-12)
@@ -63,6 +64,26 @@ def test_linear_pipeline_scores_as_fitted(tmp_path, data, scaler, estimator):
     save_ranker(pipe, path, k=5)
     np.testing.assert_array_equal(load_ranker(path).predict(X),
                                   model.decision_function(X))
+
+
+@pytest.mark.parametrize("fit_dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["C", "F", "csr", "csc"])
+def test_float32_rows_score_as_the_ranker_scores_them(tmp_path, fit_dtype, layout):
+    # values 1e4 + j / 1024 (exact in float32): float32 scores would tie rows
+    # that the float64 coef_ sets apart; ranker and file both score in float64
+    rng = np.random.default_rng(0)
+    X = 1e4 + rng.integers(0, 256, (400, 5)) / 1024.0
+    y, groups = (rng.random(400) < 0.3).astype(int), np.repeat(np.arange(20), 20)
+    ranker = PApKRanker(k=3).fit(X.astype(fit_dtype), y, groups=groups)
+    save_ranker(ranker, tmp_path / "m.json")
+    X32 = X.astype(np.float32)
+    rows = {"C": X32, "F": np.asfortranarray(X32), "csr": sp.csr_matrix(X32),
+            "csc": sp.csc_matrix(X32)}[layout]
+    scores = ranker.decision_function(rows)
+    assert scores.dtype == np.float64
+    assert np.unique(scores).size == np.unique(ranker.decision_function(X)).size
+    np.testing.assert_array_equal(load_ranker(tmp_path / "m.json").decision_function(
+        rows), scores)
 
 
 def test_loaded_ranker_scores_recommends_and_keeps_labels(tmp_path, data):
@@ -414,6 +435,9 @@ def test_lightgbm_booster_in_its_own_text_format(tmp_path, data):
     model = load_ranker(path)
     np.testing.assert_allclose(model.decision_function(X), ranker.predict(X),
                                rtol=1e-12)
+    # the repr said scorer=<skpapk.io._model._LightGBMScorer object at 0x...>
+    assert repr(model) == ("SavedRanker(k=3, metadata={}, scorer=<LightGBM "
+                           "booster of 3 features, 15 trees>)")
     # best_iteration_ is kept: a booster with early stopping predicts with it
     ranker._best_iteration = ranker.booster_.best_iteration = 5  # as early stopping
     save_ranker(ranker, path, k=3)
