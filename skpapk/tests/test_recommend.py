@@ -141,11 +141,12 @@ class _Fixed:
 @pytest.mark.parametrize("scores, expected", [
     ([True, False, False, True], [0, 3]),
     (np.array([2**63 - 1, 2**63 - 2, 0, 5], dtype=np.int64), [0, 1]),
-    (np.array([1, 2, 3, 4], dtype=object), TypeError),
+    (np.array([1, 2, 4, 3], dtype=object), [2, 3]),  # Python numbers
+    (np.array(["1", "2", "3", "4"], dtype=object), TypeError),
     (np.array([1 + 5j, 2, 3, 4]), TypeError),
 ])
 def test_scores_are_checked_as_the_metrics_check_them(scores, expected):
-    # bools: numpy's "boolean negative" error; object: "ufunc 'isnan' not
+    # bools: numpy's "boolean negative" error; text: "ufunc 'isnan' not
     # supported"; complex numbers were ranked by their real part, silently
     X = np.zeros((4, 1))
     if expected is TypeError:

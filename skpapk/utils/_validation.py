@@ -13,6 +13,7 @@ from sklearn.utils import (
     check_random_state,
     column_or_1d,
 )
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _check_sample_weight
 
@@ -28,7 +29,10 @@ def check_k(k, name="k"):
 
     ``k`` may exceed every list (a list shorter than ``k`` is shown whole),
     up to :data:`MAX_K` (2**63 - 1); a greater ``k`` raises a
-    ``ValueError``, not NumPy's ``OverflowError``.
+    ``ValueError``, not NumPy's ``OverflowError``. Errors are scikit-learn's
+    ``InvalidParameterError`` (a ``ValueError`` and a ``TypeError``), as the
+    estimators' ``k`` and scikit-learn's metrics' (``top_k_accuracy_score``)
+    raise.
 
     Examples
     --------
@@ -38,21 +42,21 @@ def check_k(k, name="k"):
     >>> check_k(10**30)
     Traceback (most recent call last):
     ...
-    ValueError: k=1e+30 is too large: k is at most 2**63 - 1. ...
+    sklearn.utils._param_validation.InvalidParameterError: k=1e+30 is too large: ...
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise TypeError(
+        raise InvalidParameterError(
             f"{name} must be a positive integer (the number of items shown to "
             f"each user), got {k!r} of type {type(k).__name__}; pass e.g. "
             f"{name}=10."
         )
     if k < 1:
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name} must be a positive integer (the number of items shown to "
             f"each user), got {name}={k}; pass {name} >= 1."
         )
     if k > MAX_K:
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name}={k:.3g} is too large: {name} is at most 2**63 - 1. Any "
             f"{name} at least the length of the longest list gives the same "
             f"result (a shorter list is shown whole): pass e.g. {name}=n_samples."
@@ -161,6 +165,15 @@ def float_array(values, *, input_name, expected):
         ) from None
 
 
+def refuse_sparse(values, *, input_name):
+    """A ``TypeError`` naming ``input_name`` when ``values`` is a SciPy sparse
+    matrix or array (one value per row is a dense vector)."""
+    if sp.issparse(values):
+        raise TypeError(
+            f"{input_name} must be dense, one value per row, got a sparse "
+            f"{type(values).__name__}; pass {input_name}.toarray().ravel().")
+
+
 def column_1d(values, *, input_name, fix=None):
     """``values`` as a 1-d array; an error or warning that names ``input_name``.
 
@@ -178,10 +191,7 @@ def column_1d(values, *, input_name, fix=None):
     ...
     ValueError: groups must be 1-d (one value per row), got an array of shape (3, 2)...
     """
-    if sp.issparse(values):  # scikit-learn's message names "y"
-        raise TypeError(
-            f"{input_name} must be dense, one value per row, got a sparse "
-            f"{type(values).__name__}; pass {input_name}.toarray().ravel().")
+    refuse_sparse(values, input_name=input_name)  # scikit-learn's names "y"
     shape = np.shape(values)
     if len(shape) == 2 and shape[1] == 1:
         warnings.warn(
@@ -264,6 +274,7 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         return np.zeros(n_samples, dtype=np.intp), np.zeros(1, dtype=np.intp)
     check_one_per_row(groups, input_name=input_name,
                       example=f"{input_name}=[0, 0, 1] (None: one group)")
+    refuse_sparse(groups, input_name=input_name)  # not its rows, as list() would
     values = groups if isinstance(groups, list) or hasattr(
         groups, "__array__") else list(groups)
     groups = group_array(values, input_name=input_name)
@@ -507,6 +518,11 @@ def binary_classes(y, *, input_name="y_true"):
     """
     check_label_values(y, input_name=input_name)  # a list keeps its types
     y = column_1d(y, input_name=input_name)
+    if y.dtype.kind in "mM":  # their int64 view would pass for 0/1 labels
+        raise TypeError(
+            f"{input_name} holds dates or durations (dtype {y.dtype}), not "
+            f"relevance labels; pass two label values per row, e.g. 0/1 or "
+            f"True/False.")
     if y.shape[0] == 0:
         raise ValueError(
             f"{input_name} is empty: a ranking metric needs at least one "
@@ -804,6 +820,12 @@ def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
         "classifier's decision_function(X), or the relevant class's column "
         "of predict_proba(X) (its last, [:, -1], for 0/1 labels), not the "
         "first."))
+    if y_score.dtype.kind == "O" and all(  # Python numbers, as lists hold them
+            isinstance(v, (numbers.Real, np.bool_)) for v in y_score.tolist()):
+        y_score = (np.unique(y_score, return_inverse=True)[1].reshape(-1)
+                   if order_only and all(isinstance(v, numbers.Integral)
+                                         for v in y_score.tolist())
+                   else y_score.astype(np.float64))
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "

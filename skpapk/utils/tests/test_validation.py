@@ -35,6 +35,21 @@ def test_check_k_rejects(k, error):
         check_k(k)
 
 
+@pytest.mark.parametrize("k", [0, 2.5, 2**63])
+def test_a_metric_s_k_raises_what_the_estimators_k_raises(k):
+    # a plain TypeError / ValueError: `except ValueError` caught the
+    # estimator's InvalidParameterError but not the metric's TypeError
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from skpapk import PApKRanker
+    from skpapk.metrics import papk_score
+
+    with pytest.raises(InvalidParameterError, match=r"\bk\b"):
+        papk_score([1, 0], [0.5, 0.1], k=k)
+    with pytest.raises(InvalidParameterError, match=r"\bk\b"):
+        PApKRanker(k=k).fit(np.eye(2), [1, 0])
+
+
 def test_check_k_names_the_argument():
     with pytest.raises(ValueError, match="n_top must be"):
         check_k(0, name="n_top")
@@ -425,3 +440,55 @@ def test_metric_inputs_of_the_wrong_kind_are_named(y_true, y_score, match):
         y_score = sp.csr_matrix([[0.1], [0.2]])
     with pytest.raises(TypeError, match=match):
         papk_score(y_true, y_score, k=1)
+
+
+@pytest.mark.parametrize("kind", ["csr_matrix", "csr_array", "coo_matrix"])
+@pytest.mark.parametrize("call", ["metric", "fit", "recommend"])
+def test_sparse_groups_are_refused_by_name(kind, call):
+    # list() of a sparse column made groups of 1x1 matrices, or numpy errors
+    import scipy.sparse as sp
+
+    from skpapk import PApKRanker
+    from skpapk.metrics import papk_score
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 2)), np.tile([1, 0, 0, 0], 10)
+    ids = np.repeat(np.arange(4), 10)
+    groups = getattr(sp, kind)(ids[:, None])
+    run = {"metric": lambda: papk_score(y, X[:, 0], k=2, groups=groups),
+           "fit": lambda: PApKRanker(k=2).fit(X, y, groups=groups),
+           "recommend": lambda: PApKRanker(k=2).fit(X, y, groups=ids).recommend(
+               X, groups)}[call]
+    with pytest.raises(TypeError, match=r"groups must be dense.*toarray\(\)"):
+        run()
+
+
+@pytest.mark.parametrize("dtype", ["datetime64[ns]", "timedelta64[s]"])
+def test_dates_are_not_labels(dtype):
+    # their int64 view passed for labels 0 and 1 that "are not numbers"
+    from skpapk import PApKRanker
+    from skpapk.metrics import papk_score
+
+    y = np.array([0, 1, 0, 1]).astype(dtype)
+    with pytest.raises(TypeError, match="y_true holds dates or durations"):
+        papk_score(y, [0.1, 0.2, 0.3, 0.4], k=1)
+    with pytest.raises(TypeError, match="y holds dates or durations"):
+        PApKRanker(k=1).fit(np.eye(4), y)
+
+
+def test_scores_as_python_numbers_in_an_object_array():
+    # as scikit-learn's roc_auc_score takes them; text is still refused
+    from skpapk.metrics import papk_score, partial_auc_score
+
+    rng = np.random.default_rng(0)
+    y, groups = (rng.random(60) < 0.3).astype(int), np.repeat(np.arange(3), 20)
+    scores, order = rng.normal(size=60), rng.permutation(60)
+    for metric in (papk_score, partial_auc_score):
+        assert metric(y, scores.astype(object), k=3, groups=groups) == metric(
+            y, scores, k=3, groups=groups)
+        # integers beyond 2**64 keep their order (ranked, not rounded)
+        huge = np.array([2**70 + int(i) for i in order], dtype=object)
+        assert metric(y, huge, k=3, groups=groups) == metric(
+            y, order, k=3, groups=groups)
+    with pytest.raises(TypeError, match="y_score must be numeric"):
+        papk_score(y, np.array(["1"] * 60, dtype=object), k=3, groups=groups)
