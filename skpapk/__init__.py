@@ -4,7 +4,8 @@ The estimators are imported on first use (PEP 562), so that ``import
 skpapk`` and ``skpapk --help`` do not pay for importing scikit-learn and
 SciPy (the commands that score do: a saved model is a
 :class:`~skpapk.BaseRanker`). ``from skpapk import PApKRanker`` works as
-usual.
+usual, and so does ``import skpapk; skpapk.metrics.papk_score``: the public
+subpackages are imported on first access too.
 """
 
 from .utils._lazy import attach as _attach
@@ -29,4 +30,8 @@ _LAZY = {
     "recommend": "._recommend",
 }
 
-__getattr__, __dir__, __all__ = _attach(__name__, _LAZY)
+#: The public subpackages, imported on first access (``skpapk.metrics``).
+_SUBMODULES = ("dask", "datasets", "exceptions", "inspection", "io", "losses",
+               "metrics", "model_selection")
+
+__getattr__, __dir__, __all__ = _attach(__name__, _LAZY, _SUBMODULES)

@@ -254,6 +254,29 @@ def test_public_modules_are_listed():
         assert getattr(module, "__all__", None), f"{module_name} has no __all__"
 
 
+def test_public_subpackages_are_attributes_after_import_skpapk():
+    """``import skpapk; skpapk.metrics.papk_score`` works in a fresh process
+    (it raised AttributeError unless something had imported it), as
+    ``sklearn.linear_model`` after ``import sklearn``; ``dir`` lists them."""
+    import subprocess
+    import sys
+
+    import skpapk
+
+    names = [m.split(".")[1] for m in PUBLIC_MODULES
+             if m.count(".") == 1 and m not in ("skpapk.cli", "skpapk.utils")
+             and (m not in OPTIONAL or _import(m) is not None)]
+    code = ("import sys, skpapk; "
+            "assert not any(m.startswith('skpapk.metrics') for m in sys.modules); "
+            f"print([getattr(skpapk, n).__name__ for n in {names!r}])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str([f"skpapk.{n}" for n in names])
+    assert set(names) <= set(dir(skpapk))
+    assert set(skpapk.__all__).isdisjoint(names)  # star-imports stay light
+
+
 def test_the_api_reference_lists_every_public_name():
     """Every name of a public ``__all__`` (but the CLI's ``main`` and the
     registries) under its module's section of ``doc/api.rst``."""

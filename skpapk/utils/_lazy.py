@@ -4,7 +4,7 @@ import importlib
 import sys
 
 
-def attach(package, names):
+def attach(package, names, submodules=()):
     """``__getattr__``, ``__dir__`` and ``__all__`` of a lazy package.
 
     Parameters
@@ -13,6 +13,10 @@ def attach(package, names):
         The package's ``__name__``.
     names : dict
         Public name -> the (relative) module that defines it.
+    submodules : iterable of str, default=()
+        Public subpackages, imported on their first access as attributes
+        (``import skpapk; skpapk.metrics``, as ``sklearn.linear_model``
+        after ``import sklearn``) and listed by ``dir``, not in ``__all__``.
 
     Returns
     -------
@@ -34,7 +38,11 @@ def attach(package, names):
     >>> del sys.modules["pkg"]
     """
 
+    submodules = frozenset(submodules)
+
     def getattr_(name):
+        if name in submodules:  # the import sets it on the package
+            return importlib.import_module(f"{package}.{name}")
         module = names.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
@@ -43,6 +51,6 @@ def attach(package, names):
         return value
 
     def dir_():
-        return sorted(set(vars(sys.modules[package])) | set(names))
+        return sorted(set(vars(sys.modules[package])) | set(names) | submodules)
 
     return getattr_, dir_, sorted(names)
