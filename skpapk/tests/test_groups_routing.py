@@ -97,6 +97,14 @@ def test_other_model_selection_routines_without_routing_warn(routine):
     messages = missing_groups_messages(run)
     assert any(m.startswith("PApKAvgRanker.fit") for m in messages)
     assert any(m.startswith("PApKAvgRanker.score") for m in messages)
+    # the advice works for these routines: params=, not groups= (which they
+    # refuse with routing on); it said "pass groups to the search's fit"
+    assert all("params={'groups': groups}" in m for m in messages)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match="params"):
+            cross_val_score(ranker, X, y, groups=g, cv=GroupKFold(3))
+        assert missing_groups_messages(lambda: cross_val_score(
+            ranker, X, y, cv=GroupKFold(3), params={"groups": g})) == []
 
 
 def test_groups_given_to_fit_but_not_score_without_routing_warn_at_score():

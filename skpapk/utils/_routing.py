@@ -42,10 +42,12 @@ _SEARCH_MODULES = frozenset({
 _RFE_MODULE = "sklearn.feature_selection._rfe"
 
 _ROUTING_FIX = (
-    "Turn metadata routing on, sklearn.set_config(enable_metadata_routing=True) "
+    "turn metadata routing on, sklearn.set_config(enable_metadata_routing=True) "
     "(or `with sklearn.config_context(enable_metadata_routing=True):` around the "
-    "search), and pass groups to the search's fit: the rankers request groups "
-    "for fit and score themselves."
+    "call), and pass groups to a search's fit, search.fit(X, y, groups=groups), "
+    "or to cross_validate, cross_val_score, learning_curve... as "
+    "params={'groups': groups} (with routing on, they refuse groups=): the "
+    "rankers request groups for fit and score themselves."
 )
 
 
@@ -216,7 +218,8 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"routine (GridSearchCV, cross_validate, RFECV, ...) while metadata "
             f"routing is off: scikit-learn then passes groups to the splitter "
             f"only, so it {what} and the scores, and the model a search picks, "
-            f"are not the per-user ones. {_ROUTING_FIX} If all the rows really "
+            f"are not the per-user ones. {_ROUTING_FIX[0].upper()}"
+            f"{_ROUTING_FIX[1:]} If all the rows really "
             f"form one list, ignore this warning."
         )
     elif method == "score" and call not in (None, "cv") and (
