@@ -163,8 +163,11 @@ class PApKBoostRanker(BaseRanker):
         With ``sample_weight``, ``n+`` and ``n-`` are the user's weighted
         counts, so multiplying every weight by one constant changes how
         users weigh against each other (weights that sum to 1 tend to
-        weigh users by their number of pairs); ``"uniform"`` does not
-        depend on the weights' scale. Ignored by LightGBM's objectives.
+        weigh users by their number of pairs); with ``"uniform"``, the
+        ``"pairwise_logistic"`` objective does not depend on the weights'
+        scale, but ``"soft_papk"`` does: its weights are row counts (a
+        weight of 3, three copies of the row), which move each user's soft
+        top ``k``. Ignored by LightGBM's objectives.
 
     truncation_level : int or None, default=100
         Bound on the pairs of users with long candidate lists (the skpapk
@@ -368,7 +371,8 @@ class PApKBoostRanker(BaseRanker):
 
     n_groups_skipped_ : int
         Training groups without a relevant or without an irrelevant row (no
-        pairs: zero gradients under the skpapk objectives).
+        pairs: zero gradients under the skpapk objectives; their rows still
+        shape the trees, see the Notes).
 
     n_features_in_ : int
         Number of features seen during fit.
@@ -405,7 +409,12 @@ class PApKBoostRanker(BaseRanker):
     numbers of rows it estimates from the Hessians), so a row of weight 2
     and two copies of it give different models, as with
     ``lightgbm.LGBMRegressor(objective="binary")``, and a zero weight is
-    not the same as leaving the row out.
+    not the same as leaving the row out. So are the rows of a user without
+    a relevant or without an irrelevant row (``n_groups_skipped_``): they
+    have no pair and a zero gradient, but they stay in LightGBM's data (its
+    bins and counts of rows, and the objective's ``scale``, the number of
+    rows), so adding or removing such a user changes the trees; leave those
+    rows out before ``fit`` for a model that does not depend on them.
 
     The defaults were chosen on validation micro-pAp@k of MovieLens 100K
     (``load_movielens_100k``, 60/20/20 split inside every user, features

@@ -273,8 +273,18 @@ def _check_passed_through(ranker, lgb, seed):
                                     if close[0] in _aliases(p)), None))
             shown_name = (f"{owner} (LightGBM's {close[0]})" if owner
                           else close[0] if close else None)
-            problem = ("not a LightGBM parameter: LightGBM ignores it"
-                       + (f" (did you mean {shown_name}?)" if close else ""))
+            guess = f" (did you mean {shown_name}?)" if close else ""
+            if not _is_parameter_value(lgb, value):  # LightGBM fails on it
+                shown = cut(" ".join(repr(value).split()), 60, quote=False)
+                fix = (f"pass LightGBM's parameters as keywords, "
+                       f"{name}(num_leaves=15, ...) or {name}(**params), not "
+                       f"as one dict" if isinstance(value, dict) else
+                       "a parameter's value is a string, a number or a list")
+                raise TypeError(
+                    f"{name} got {key}={shown}, not a LightGBM parameter"
+                    f"{guess}, and LightGBM refuses its value (of type "
+                    f"{type(value).__name__}); {fix}.")
+            problem = "not a LightGBM parameter: LightGBM ignores it" + guess
         else:
             same = [p for p in translated if p != key and key in _aliases(p)
                     and value is not None and not _same(value, own[p])]
@@ -286,6 +296,19 @@ def _check_passed_through(ranker, lgb, seed):
         shown = cut(" ".join(repr(value).split()), 60, quote=False)
         warnings.warn(f"{name} got {key}={shown}, {problem}.", UserWarning,
                       stacklevel=_stacklevel())
+
+def _is_parameter_value(lgb, value):
+    """Whether LightGBM takes ``value`` as a parameter's value (a string, a
+    number, a sequence...), as its own conversion of the parameters tells
+    (True when this LightGBM has no such function)."""
+    try:
+        lgb.basic._param_dict_to_str({"key": value})
+    except TypeError:
+        return False
+    except Exception:  # pragma: no cover - another LightGBM's internals
+        return True
+    return True
+
 
 def _categorical_feature(params, categorical, n_features, names):
     """``categorical_feature`` of the fit: the positions of the columns

@@ -1761,6 +1761,15 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
                                          r"LightGBM parameter: LightGBM ignores "
                                          r"it \(did you mean learning_rate\?\)"):
         fit(lerning_rate=0.5).fit(X, y, groups=groups)
+    # a value LightGBM refuses: an error, not a warning that it is ignored
+    # followed by LightGBM's "Unknown type of parameter:lgbm_params"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match=r"got lgbm_params=\{'num_leaves': 5\}, "
+                                            r"not a LightGBM parameter, and "
+                                            r"LightGBM refuses its value.*not as "
+                                            r"one dict"):
+            fit(lgbm_params={"num_leaves": 5}).fit(X, y, groups=groups)
     # close to an alias: the ranker's own name (num_leaf was suggested, and
     # then warned about as an alias of num_leaves)
     with pytest.warns(UserWarning, match=r"\(did you mean num_leaves \(LightGBM's "
@@ -2179,3 +2188,22 @@ def test_scoring_an_array_after_a_fit_on_categories_says_to_pass_a_dataframe(
                                          r"the ranker was fitted on one with 1 "
                                          r"categorical"):
         ranker.predict(to_input(codes))
+
+
+def test_a_user_without_pairs_has_no_gradient_but_shapes_the_trees():
+    # as the Notes say (the attribute said only "zero gradients", which read
+    # as inert): its rows stay in LightGBM's data and the objective's scale
+    X, y, groups = make_data()
+    extra = np.arange(10)
+    Xa, ya = np.r_[X, X[extra]], np.r_[y, np.zeros(10, dtype=y.dtype)]
+    ga = np.r_[groups, np.full(10, groups.max() + 1)]
+    params = dict(k=3, n_estimators=10, n_jobs=1, random_state=0)
+    with_user = PApKBoostRanker(**params).fit(Xa, ya, groups=ga)
+    without = PApKBoostRanker(**params).fit(X, y, groups=groups)
+    assert with_user.n_groups_skipped_ == without.n_groups_skipped_ + 1
+    assert not np.allclose(with_user.decision_function(X),
+                           without.decision_function(X))
+    objective = LightGBMObjective(k=3)
+    Xs, ys, gs, sizes = sorted_by_group(Xa, ya, ga)
+    grad, hess = objective(ys, np.linspace(-1, 1, ys.shape[0]), None, sizes)
+    assert not grad[gs == ga.max()].any() and not hess[gs == ga.max()].any()

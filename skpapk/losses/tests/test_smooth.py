@@ -621,3 +621,20 @@ def test_inverse_variance_weights_depend_on_the_scale_of_row_weights():
     assert ratios["inverse_variance", 1.0] == pytest.approx(
         (12 * 2 * 4 / 7) / (12 * 1 * 1 / 3))
     assert ratios["inverse_variance", 1e-3] == pytest.approx(8.0, rel=1e-2)
+
+
+@pytest.mark.parametrize("surrogate, scale_free", [("pairwise_logistic", True),
+                                                   ("soft_papk", False)])
+def test_uniform_users_and_the_scale_of_the_weights(surrogate, scale_free):
+    # as PApKBoostRanker's group_weight documents: with "uniform", only the
+    # all-pairs loss ignores a constant factor on every weight; soft_papk's
+    # weights are row counts, which move each user's soft top k
+    from skpapk.losses import surrogate_loss
+
+    y = np.array([1, 0, 0, 1, 0, 0, 0, 0, 1, 0])
+    s = np.array([0.3, 0.9, -0.2, 1.1, 0.5, 0.1, -1.0, 0.7, 0.0, 0.2])
+    groups = np.repeat([0, 1], 5)
+    values = [surrogate_loss(y, s, k=2, groups=groups, surrogate=surrogate,
+                             group_weight="uniform",
+                             sample_weight=np.full(10, c))[0] for c in (1.0, 3.0)]
+    assert (values[0] == pytest.approx(values[1], rel=1e-12)) is scale_free
