@@ -14,8 +14,11 @@ Both are vectorised over groups: every row is ranked inside its
 from that rank. There is no Python loop over groups.
 """
 
+import itertools
+import math
 import numbers
 import warnings
+from fractions import Fraction
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator
@@ -328,7 +331,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     The paper splits every user's rows 60/20/20 into train, validation and
     test parts (App. F). Each (group, label) segment of ``n`` rows is shuffled
     and cut at the positions ``floor(c_j * n + 1/2)`` where ``c_j`` are the
-    cumulative fractions ``sizes[0] + ... + sizes[j]``: so each part gets,
+    cumulative fractions ``sizes[0] + ... + sizes[j]`` (exact sums of the
+    fractions as written: ``0.2 + 0.7`` is 0.9): so each part gets,
     from each label of each group, a number of rows within 1 of
     ``sizes[j] * n``. The rounding is deterministic (a segment of a single row
     goes to the train part with the default sizes, so a user with one
@@ -377,13 +381,18 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     rng = validate_random_state(random_state)
     seg, segment = _segment_ranks(label_codes, n_classes, group_codes,
                                   labels.shape[0], rng)
-    seg_size = seg.counts[segment].astype(np.float64)
-    cumulative = np.cumsum(sizes)[:-1]
+    # the cuts in exact arithmetic, of the fractions as written (their
+    # shortest decimals): the float sum 0.2 + 0.7 = 0.8999999999999999 cut
+    # 15 rows at 13, not at floor(0.9 * 15 + 1/2) = 14
+    fractions = [Fraction(repr(float(f))) for f in sizes[:-1]]
+    counts, segment_count = np.unique(seg.counts, return_inverse=True)
+    row_count = segment_count.reshape(-1)[segment]
     # part = number of inner cut positions at or below the row's rank
     part = np.zeros(n, dtype=np.intp)
-    for c in cumulative:  # loop over the few parts, not over groups
-        cut = np.floor(c * seg_size + 0.5)
-        part += seg.rank >= cut
+    for c in itertools.accumulate(fractions):  # the few parts, not groups
+        cuts = np.array([math.floor(c * int(m) + Fraction(1, 2)) for m in counts],
+                        dtype=np.int64)  # one per distinct segment size
+        part += seg.rank >= cuts[row_count]
     indices = np.arange(n)
     return tuple(indices[part == j] for j in range(sizes.shape[0]))
 

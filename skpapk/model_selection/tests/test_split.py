@@ -290,6 +290,24 @@ def test_within_group_split_counts(sizes, seed):
                 assert abs(np.count_nonzero(seg[part]) - size * n) <= 1
 
 
+@pytest.mark.parametrize("sizes, n, expected", [
+    ((0.2, 0.7, 0.1), 15, [3, 11, 1]),  # the float sum 0.8999999999999999: 10, 2
+    ((0.1, 0.35, 0.55), 30, [3, 11, 16]),
+    ((0.6, 0.2, 0.2), 5, [3, 1, 1]),
+])
+def test_within_group_split_cuts_as_documented(sizes, n, expected):
+    # floor(c_j * n + 1/2) with c_j the exact sums of the fractions as written
+    import math
+    from fractions import Fraction
+
+    cuts = [math.floor(n * sum(Fraction(str(f)) for f in sizes[:j + 1])
+                       + Fraction(1, 2)) for j in range(len(sizes))]
+    assert np.diff([0, *cuts]).tolist() == expected
+    parts = within_group_split(np.zeros(n, int), np.zeros(n, int), sizes=sizes,
+                               random_state=0)
+    assert [len(p) for p in parts] == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     seg_sizes=st.lists(st.integers(0, 12), min_size=1, max_size=6),
