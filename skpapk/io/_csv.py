@@ -513,7 +513,8 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     - every feature value is a finite number: missing values (an empty
       cell, ``NA``, ``nan``) and infinities are refused, not imputed;
       numbers are parsed exactly (the nearest float64, as Python's
-      :class:`float` reads them: pandas' ``float_precision="round_trip"``;
+      :class:`float` reads them: pandas 3's parser, or
+      ``float_precision="round_trip"`` before pandas 3;
       in a column of integers, ``-0`` is 0, of the same value);
     - every row has a group id and, if a label column is read, a label:
       both are read as text (``"1"`` and ``"1.0"`` stay two strings),
