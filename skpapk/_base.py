@@ -469,8 +469,8 @@ class BaseRanker(BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
-            ``X @ coef_``, float64 (also for float32 ``X``, as
-            scikit-learn's linear models).
+            ``X @ coef_``, float64: the float64 ``coef_`` promotes a
+            float32 ``X`` (as numpy's ``X @ coef_`` does).
         """
         check_is_fitted(self)
         with self._numbers_of(X):

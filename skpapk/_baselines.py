@@ -27,7 +27,7 @@ from sklearn.utils._param_validation import Interval
 from . import _defaults
 from ._base import BaseRanker
 from ._linear import warn_zero_coef
-from ._linear_loss import _train_papk, linear_scores
+from ._linear_loss import _train_papk, fitted_scores, linear_scores
 from ._ranker import _FixedSurrogateRanker
 from .model_selection._split import _held_out_split
 from .utils._groups import (
@@ -833,8 +833,7 @@ class GreedyPApKRanker(BaseRanker):
                                         tol=self.tol, max_iter=self.max_iter)
             self.estimators_.append(model)
             coefs.append(coef / _score_std(X_fit, coef))
-        val_scores = [np.asarray(linear_scores(X_val, c), dtype=np.float64)
-                      for c in coefs]
+        val_scores = [fitted_scores(X_val, c) for c in coefs]
         self.estimator_scores_ = np.array([
             _train_papk(y_val, s, codes_val, self.k) for s in val_scores])
         # stable: equal held-out scores keep the fold order

@@ -297,6 +297,7 @@ def _check_passed_through(ranker, lgb, seed):
         warnings.warn(f"{name} got {key}={shown}, {problem}.", UserWarning,
                       stacklevel=_stacklevel())
 
+
 def _is_parameter_value(lgb, value):
     """Whether LightGBM takes ``value`` as a parameter's value (a string, a
     number, a sequence...), as its own conversion of the parameters tells

@@ -32,7 +32,11 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ._defaults import N_ITER_NO_CHANGE
-from ._linear_loss import InMemoryLinearLoss, _train_papk, linear_scores
+from ._linear_loss import (
+    InMemoryLinearLoss,
+    _train_papk,
+    fitted_scores,
+)
 from .utils._routing import _stacklevel
 
 
@@ -243,8 +247,8 @@ class ValidationSet(namedtuple("ValidationSet", ["X", "y_pos", "codes"])):
 
     def score(self, w, k):
         """Micro-pAp@k of ``X @ w`` (NaN when a score is not finite or no
-        group is defined)."""
-        scores = linear_scores(self.X, w)
+        group is defined), scored as the fitted ranker scores (float64)."""
+        scores = fitted_scores(self.X, w)
         if not np.all(np.isfinite(scores)):
             return np.nan
         return _train_papk(self.y_pos, scores, self.codes, k)

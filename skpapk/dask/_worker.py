@@ -25,6 +25,7 @@ from .._categorical import categorical_codes
 from .._linear_loss import (
     abs_max,
     column_abs_max,
+    fitted_scores,
     linear_scores,
     surrogate_kwargs,
 )
@@ -215,7 +216,7 @@ def loss_sums(part, w, loss, k, *, check_finite=True, train_papk=False,
 def validation_sums(part, w, k):
     """Sum of the validation pAp@k gains and number of groups (None: not finite)."""
     X_val, y_val, codes_val = part.val
-    scores = linear_scores(X_val, w)
+    scores = fitted_scores(X_val, w)  # as the fitted ranker scores
     if not np.all(np.isfinite(scores)):
         return None
     return _gain_sums(y_val, scores, codes_val, part.n_groups, k)
@@ -257,7 +258,7 @@ def refuse_text(X, ranker):
 
 
 def decision_block(X, scorer, ensure_all_finite=True, n_features=None):
-    """``scorer(X_b)`` of one checked block (e.g. :func:`linear_scores`)."""
+    """``scorer(X_b)`` of one checked block (e.g. :func:`fitted_scores`)."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32],
                     ensure_min_samples=0, input_name="X",
                     ensure_all_finite=ensure_all_finite)

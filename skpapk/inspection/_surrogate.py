@@ -9,7 +9,7 @@ from sklearn.utils import check_array
 from sklearn.utils._plotting import _validate_style_kwargs
 
 from .._linear import BaseLinearRanker
-from .._linear_loss import InMemoryLinearLoss, linear_scores
+from .._linear_loss import InMemoryLinearLoss, fitted_scores, linear_scores
 from .._solver import SolverState, subgradient_descent
 from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
@@ -70,7 +70,9 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
                 # checked once above: no O(n) check per iterate
                 table[t, j] = loss.loss_gradient(y_pos, scores, codes, n_groups, k,
                                                  **checked[j])[0]
-            table[t, -1] = 1.0 - papk_score(y_pos, scores, k=k, groups=codes,
+            # the risk of the model's scores (float64: as it scores float32 X)
+            fitted = scores if X.dtype == np.float64 else fitted_scores(X, w)
+            table[t, -1] = 1.0 - papk_score(y_pos, fitted, k=k, groups=codes,
                                             pos_label=True, ties="error")
     if n_not_finite:
         warnings.warn(

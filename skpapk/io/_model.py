@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _defaults
 from .._base import BaseRanker
+from .._linear_loss import fitted_scores
 from ..utils._files import atomic_write
 from ..utils._messages import cut
 from ..utils._validation import MAX_K, check_k, check_model_scores, check_pos_label
@@ -142,8 +143,8 @@ class _LinearScorer:
         return cls(coef, intercept, shift)
 
     def decision_function(self, X):
-        if self.shift is None:
-            return X @ self.coef + self.intercept
+        if self.shift is None:  # as the ranker scores (float32 rows too)
+            return fitted_scores(X, self.coef) + self.intercept
         # X @ coef - shift @ coef would lose the digits that the shift keeps
         # (features far from zero): sparse rows are made dense a block at a time
         sparse = sp.issparse(X)
@@ -172,8 +173,9 @@ class _LightGBMScorer:
         self.n_features = booster.num_feature()
 
     def __repr__(self):
-        return (f"<LightGBM booster of {self.n_features} features, "
-                f"{self.booster.num_trees()} trees>")
+        n_trees = self.booster.num_trees()
+        return (f"<LightGBM booster of {self.n_features} features, {n_trees} "
+                f"tree{'s' * (n_trees != 1)}>")
 
     @classmethod
     def from_estimator(cls, estimator, scaler):
@@ -230,7 +232,9 @@ class _LightGBMScorer:
         return cls(booster, n_iter)
 
     def decision_function(self, X):
-        # raw scores, as the rankers' decision_function (not a probability)
+        # raw scores, as the rankers' decision_function (not a probability),
+        # of float64 rows as the boosted ranker reads them
+        X = X.astype(np.float64, copy=False)
         return self.booster.predict(X, num_iteration=self.num_iteration,
                                     raw_score=True)
 
@@ -504,7 +508,8 @@ class SavedRanker(BaseRanker):
             range, say).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64,
+        # float32 rows stay float32: the scorer casts them (in blocks)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
                           accept_sparse="csr",
                           ensure_all_finite=self._ensure_all_finite())
         with np.errstate(over="ignore", invalid="ignore"):

@@ -275,6 +275,16 @@ def test_public_subpackages_are_attributes_after_import_skpapk():
     assert proc.stdout.strip() == str([f"skpapk.{n}" for n in names])
     assert set(names) <= set(dir(skpapk))
     assert set(skpapk.__all__).isdisjoint(names)  # star-imports stay light
+    # an optional one whose dependency is missing: hasattr False (dir()
+    # walkers such as inspect.getmembers go on), the import statement names
+    # the extra
+    code = ("import sys, inspect; sys.modules['dask'] = None; import skpapk; "
+            "assert not hasattr(skpapk, 'dask'); inspect.getmembers(skpapk); "
+            "from skpapk import dask")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True)
+    assert proc.returncode == 1 and "pip install 'skpapk[dask]'" in proc.stderr
+    assert proc.stderr.rstrip().splitlines()[-1].startswith("ImportError")
 
 
 def test_the_api_reference_lists_every_public_name():

@@ -248,3 +248,27 @@ def test_a_column_vector_of_validation_labels_is_raveled_as_y():
     assert [w.category for w in caught] == [DataConversionWarning]
     assert "y_val" in str(caught[0].message)
     np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_float32_validation_scores_are_the_fitted_ranker_s_scores(given):
+    # (review) decision_function scores float32 rows in float64, and the
+    # monitor scored them in float32: best_validation_score_ was not the
+    # score of coef_ on the validation rows (0.29111 against 0.29333)
+    rng = np.random.default_rng(0)
+    n_groups, size = 25, 40
+    X = (1e4 + rng.integers(0, 256, (n_groups * size, 4)) / 1024.0).astype(np.float32)
+    g = np.repeat(np.arange(n_groups), size)
+    y = (X[:, 0] - X[:, 1] + rng.normal(scale=0.05, size=g.size) > 0).astype(int)
+    params = dict(k=5, max_iter=8, early_stopping=True, n_iter_no_change=100,
+                  tol=None, random_state=0)
+    if given:
+        train, val = split(y, g, 0.25, 0)
+        ranker = PApKRanker(**params).fit(X[train], y[train], groups=g[train],
+                                          X_val=X[val], y_val=y[val],
+                                          groups_val=g[val])
+    else:
+        ranker = PApKRanker(validation_fraction=0.25, **params).fit(X, y, groups=g)
+        train, val = split(y, g, 0.25, 0)
+    assert ranker.best_validation_score_ == papk_score(
+        y[val], ranker.decision_function(X[val]), k=5, groups=g[val])

@@ -42,7 +42,13 @@ def attach(package, names, submodules=()):
 
     def getattr_(name):
         if name in submodules:  # the import sets it on the package
-            return importlib.import_module(f"{package}.{name}")
+            try:
+                return importlib.import_module(f"{package}.{name}")
+            except ImportError as exc:  # an optional dependency missing:
+                # hasattr() is False, dir() walkers go on; the import
+                # statement still raises the ImportError that names the extra
+                raise AttributeError(f"module {package!r} has no attribute "
+                                     f"{name!r}: {exc}") from exc
         module = names.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
 """Input validation shared by the metrics, the losses and the estimators."""
 
+import datetime
 import numbers
 import warnings
 from collections.abc import Iterable
@@ -519,10 +520,7 @@ def binary_classes(y, *, input_name="y_true"):
     check_label_values(y, input_name=input_name)  # a list keeps its types
     y = column_1d(y, input_name=input_name)
     if y.dtype.kind in "mM":  # their int64 view would pass for 0/1 labels
-        raise TypeError(
-            f"{input_name} holds dates or durations (dtype {y.dtype}), not "
-            f"relevance labels; pass two label values per row, e.g. 0/1 or "
-            f"True/False.")
+        raise _dates_error(input_name, f"dtype {y.dtype}")
     if y.shape[0] == 0:
         raise ValueError(
             f"{input_name} is empty: a ranking metric needs at least one "
@@ -538,6 +536,8 @@ def binary_classes(y, *, input_name="y_true"):
     if classes is None:
         target_type = type_of_target(y, input_name=input_name)
         if target_type == "unknown" and y.dtype == object:
+            if any(isinstance(v, _DATES) for v in y[:1].tolist()):
+                raise _dates_error(input_name, f"{type(y[0]).__name__} objects")
             raise object_labels_error(input_name)
         if target_type not in ("binary", "multiclass"):
             raise ValueError(
@@ -548,6 +548,17 @@ def binary_classes(y, *, input_name="y_true"):
         classes = np.unique(y)
     check_at_most_two(classes, input_name=input_name)
     return y, classes
+
+
+#: Dates and durations as Python objects (pandas' Timestamp and Timedelta
+#: are subclasses of the first two; a timezone-aware column gives them).
+_DATES = (datetime.date, datetime.timedelta, np.datetime64, np.timedelta64)
+
+
+def _dates_error(input_name, what):
+    return TypeError(
+        f"{input_name} holds dates or durations ({what}), not relevance "
+        f"labels; pass two label values per row, e.g. 0/1 or True/False.")
 
 
 def object_labels_error(input_name):
@@ -808,6 +819,27 @@ def _exact_integers(values):
     return values.to_numpy(dtype=np.int64 if dtype.kind == "i" else np.uint64)
 
 
+def _object_numbers(values, input_name, order_only):
+    """An object array of Python numbers as numbers: integers as int64
+    when they fit (the integer checks follow), else ranked (``order_only``)
+    or float64; other objects: ``values`` unchanged (refused after)."""
+    items = values.tolist()
+    kinds = set(map(type, items))  # the few types, each checked once
+    if not all(issubclass(t, (numbers.Real, np.bool_)) for t in kinds):
+        return values
+    if all(issubclass(t, numbers.Integral) for t in kinds):
+        try:
+            return np.asarray(items, dtype=np.int64)
+        except OverflowError:  # beyond int64: their order, exactly
+            if order_only:
+                return np.unique(values, return_inverse=True)[1].reshape(-1)
+    try:
+        return np.asarray(items, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{input_name} holds a number beyond float64's range "
+                         f"(1.8e308); rescale the scores.") from None
+
+
 def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
     """Validate a 1-d finite score vector of the expected length.
 
@@ -820,12 +852,8 @@ def check_scores(y_score, n_samples, *, input_name="y_score", order_only=False):
         "classifier's decision_function(X), or the relevant class's column "
         "of predict_proba(X) (its last, [:, -1], for 0/1 labels), not the "
         "first."))
-    if y_score.dtype.kind == "O" and all(  # Python numbers, as lists hold them
-            isinstance(v, (numbers.Real, np.bool_)) for v in y_score.tolist()):
-        y_score = (np.unique(y_score, return_inverse=True)[1].reshape(-1)
-                   if order_only and all(isinstance(v, numbers.Integral)
-                                         for v in y_score.tolist())
-                   else y_score.astype(np.float64))
+    if y_score.dtype.kind == "O":  # Python numbers, as lists hold them
+        y_score = _object_numbers(y_score, input_name, order_only)
     if y_score.dtype.kind not in "biuf":
         raise TypeError(
             f"{input_name} must be numeric, got dtype {y_score.dtype}; pass the "

@@ -66,11 +66,16 @@ def test_linear_pipeline_scores_as_fitted(tmp_path, data, scaler, estimator):
                                   model.decision_function(X))
 
 
+@pytest.mark.parametrize("block_values", [None, 7])
 @pytest.mark.parametrize("fit_dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("layout", ["C", "F", "csr", "csc"])
-def test_float32_rows_score_as_the_ranker_scores_them(tmp_path, fit_dtype, layout):
+def test_float32_rows_score_as_the_ranker_scores_them(tmp_path, monkeypatch,
+                                                      block_values, fit_dtype,
+                                                      layout):
     # values 1e4 + j / 1024 (exact in float32): float32 scores would tie rows
     # that the float64 coef_ sets apart; ranker and file both score in float64
+    if block_values is not None:  # float32 rows cast in blocks of one row
+        monkeypatch.setattr("skpapk._linear_loss.CAST_BLOCK_VALUES", block_values)
     rng = np.random.default_rng(0)
     X = 1e4 + rng.integers(0, 256, (400, 5)) / 1024.0
     y, groups = (rng.random(400) < 0.3).astype(int), np.repeat(np.arange(20), 20)

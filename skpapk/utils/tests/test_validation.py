@@ -463,13 +463,21 @@ def test_sparse_groups_are_refused_by_name(kind, call):
         run()
 
 
-@pytest.mark.parametrize("dtype", ["datetime64[ns]", "timedelta64[s]"])
+@pytest.mark.parametrize("dtype", ["datetime64[ns]", "timedelta64[s]", "UTC",
+                                   "date"])
 def test_dates_are_not_labels(dtype):
-    # their int64 view passed for labels 0 and 1 that "are not numbers"
+    # their int64 view passed for labels 0 and 1 that "are not numbers";
+    # timezone-aware ones (objects) were "numbers stored as Python objects"
+    import datetime
+
+    import pandas as pd
+
     from skpapk import PApKRanker
     from skpapk.metrics import papk_score
 
-    y = np.array([0, 1, 0, 1]).astype(dtype)
+    y = (pd.Series(pd.to_datetime([0, 1, 0, 1], unit="s", utc=True))
+         if dtype == "UTC" else [datetime.date(2020, 1, 1 + i % 2) for i in range(4)]
+         if dtype == "date" else np.array([0, 1, 0, 1]).astype(dtype))
     with pytest.raises(TypeError, match="y_true holds dates or durations"):
         papk_score(y, [0.1, 0.2, 0.3, 0.4], k=1)
     with pytest.raises(TypeError, match="y holds dates or durations"):
@@ -492,3 +500,7 @@ def test_scores_as_python_numbers_in_an_object_array():
             y, order, k=3, groups=groups)
     with pytest.raises(TypeError, match="y_score must be numeric"):
         papk_score(y, np.array(["1"] * 60, dtype=object), k=3, groups=groups)
+    # beyond float64 (an OverflowError of numpy's before), named
+    with pytest.raises(ValueError, match="y_score holds a number beyond float64"):
+        papk_score(y, np.array([10**400] + [1.5] * 59, dtype=object), k=3,
+                   groups=groups)
