@@ -6,7 +6,8 @@ aborts the process, and it follows child indices at prediction without
 bounds checks. A model file is user input, so its booster text must have the
 layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
 one tree per iteration (numeric and categorical splits, no linear trees),
-each tree's children forming one binary tree over its leaves, each
+each tree's children forming one binary tree over its leaves (at most
+1,000 levels deep: LightGBM's ``dump_model`` recurses once per level), each
 categorical split pointing at its own category bitset, every number finite
 but a split's ``threshold`` (``inf`` where LightGBM sends the missing values
 one way and every number the other).
@@ -26,6 +27,11 @@ _HEADER = ("version", "num_class", "num_tree_per_iteration", "label_index",
 _OPTIONAL = ("objective", "monotone_constraints")
 _OBJECTIVE = re.compile(
     r"(binary|lambdarank|rank_xendcg|regression)( [a-z_]+:[0-9.eE+-]+)*")
+#: The deepest tree accepted, in levels of splits: LightGBM's
+#: ``Booster.dump_model`` recurses in C++ once per level (a chain of 10,000
+#: leaves overflows its stack: a segmentation fault), and training grows
+#: trees of a few dozen levels (``num_leaves=31``: at most 30).
+_MAX_DEPTH = 1000
 #: Keys of a tree: those of one leaf, then those of its internal nodes.
 _LEAF_KEYS = ("leaf_value", "leaf_weight", "leaf_count")
 _NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",
@@ -83,6 +89,15 @@ def _check_categories(fields, n_cat):
                          "cat_threshold are not as LightGBM writes them")
 
 
+def _positive(text):
+    """Whether ``text`` is a finite number > 0 (an objective's ``sigmoid:``,
+    which LightGBM refuses otherwise, printing its own error)."""
+    try:
+        return 0 < float(text) < float("inf")
+    except ValueError:
+        return False
+
+
 def _check_tree(block, index, n_features):
     head, _, body = block.partition("\n")
     if head != f"Tree={index}" or not block.endswith("\n\n\n"):
@@ -131,6 +146,16 @@ def _check_tree(block, index, n_features):
     if (any(0 <= c <= j for j, c in children) or leaves != list(range(n))
             or internal != list(range(1, n - 1))):
         raise ValueError(f"tree {index}'s children do not form a binary tree")
+    depth = [0] * (n - 1)  # of the internal nodes: parents come first
+    for j, c in children:
+        if c >= 0:
+            depth[c] = depth[j] + 1
+    if max(depth) + 1 > _MAX_DEPTH:
+        raise ValueError(f"tree {index} is {max(depth) + 1} levels deep, more "
+                         f"than the {_MAX_DEPTH} that LightGBM's own methods "
+                         f"follow safely (its dump_model recursion crashes the "
+                         f"process on deeper trees; training grows far "
+                         f"shallower ones)")
 
 
 def check_booster_text(text, n_features=None):
@@ -178,7 +203,9 @@ def check_booster_text(text, n_features=None):
                        for info in header["feature_infos"].split(" "))):
         raise ValueError(f"its booster is not a LightGBM 4 ranker of "
                          f"{n_features} features")
-    if "objective" in header and not _OBJECTIVE.fullmatch(header["objective"]):
+    if "objective" in header and not (
+            _OBJECTIVE.fullmatch(header["objective"])
+            and all(_positive(v) for v in re.findall(r":(\S+)", header["objective"]))):
         raise ValueError(f"its booster was trained with objective="
                          f"{cut(header['objective'], 40)}; a model file "
                          f"takes the scores of the "

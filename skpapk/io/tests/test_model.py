@@ -722,7 +722,11 @@ def test_booster_text_edited_header_is_refused(booster_texts, edit, message):
 
 
 @pytest.mark.parametrize("objective", ["huber", "poisson", "cross_entropy",
-                                       "regression sqrt"])
+                                       "regression sqrt",
+                                       # (security review) LightGBM refused it
+                                       # and printed its own error line
+                                       "binary sigmoid:0", "binary sigmoid:1e999",
+                                       "binary sigmoid:-1"])
 def test_booster_of_an_objective_without_ranking_scores_names_it(booster_texts,
                                                                 objective):
     # it said "not a LightGBM 4 ranker of 3 features" (it had 3 features)
@@ -1339,3 +1343,36 @@ def test_sparse_rows_keep_the_digits_of_a_shift(tmp_path, data, to_sparse,
     # (review) to rounding: BLAS sums blocks of other sizes in other orders
     np.testing.assert_allclose(model.decision_function(to_sparse(X)), dense,
                                rtol=0, atol=1e-12)
+
+
+def _chain_booster(n_leaves):
+    """Booster text of one tree whose every split's left child is a leaf: a
+    chain ``n_leaves - 1`` splits deep (a binary tree the checks accept)."""
+    m = n_leaves - 1
+
+    def join(values):
+        return " ".join(map(str, values))
+
+    tree = "\n".join([
+        "Tree=0", f"num_leaves={n_leaves}", "num_cat=0",
+        f"split_feature={join([0] * m)}", f"split_gain={join([1] * m)}",
+        f"threshold={join(range(m))}", f"decision_type={join([2] * m)}",
+        f"left_child={join(~j for j in range(m))}",
+        f"right_child={join(j + 1 if j < m - 1 else ~m for j in range(m))}",
+        f"leaf_value={join([1] * n_leaves)}", f"leaf_weight={join([1] * n_leaves)}",
+        f"leaf_count={join([1] * n_leaves)}", f"internal_value={join([0] * m)}",
+        f"internal_weight={join([1] * m)}", f"internal_count={join([1] * m)}",
+        "is_linear=0", "shrinkage=1"]) + "\n\n\n"
+    head = ("tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\n"
+            "label_index=0\nmax_feature_idx=0\nfeature_names=f\n"
+            f"feature_infos=[0:1]\ntree_sizes={len(tree)}\n\n")
+    return head + tree + "end of trees\n"
+
+
+def test_a_tree_too_deep_for_lightgbm_s_own_methods_is_refused():
+    # (security review) a chain of 20,000 leaves passed every check, and
+    # LightGBM's dump_model (trees_to_dataframe) then crashed the process
+    assert check_booster_text(_chain_booster(1001), 1) == 1  # 1,000 levels
+    with pytest.raises(ValueError, match="tree 0 is 1001 levels deep, more "
+                                         "than the 1000"):
+        check_booster_text(_chain_booster(1002), 1)
