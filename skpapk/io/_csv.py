@@ -14,7 +14,6 @@ line; a cell is echoed cut to a few dozen characters.
 """
 
 import codecs
-import mmap
 import os
 import re
 import stat
@@ -245,10 +244,13 @@ def _rows(path, delimiter):
             line += piece.endswith("\n")
             if pending is not None:
                 pending.append(piece)
-                # a line without a quote cannot close the open field; one
-                # with quotes is read again with the record (a parity of
-                # quotes took a stray quote after it for an open field)
-                if '"' not in piece:
+                # a line without a quote outside pairs ("", a quote inside the
+                # field) cannot close the open field; one that may close it is
+                # read again with the record (a parity of quotes took a stray
+                # quote after it for an open field): each record is joined
+                # once per closing quote, not once per line (quadratic in the
+                # lines of a long quoted field)
+                if '"' not in piece.replace('""', ""):
                     continue
                 text = "".join(pending)
             else:
@@ -319,40 +321,58 @@ def _row(path, delimiter, index):
     raise AssertionError(f"{path} has no row {index}")  # pragma: no cover
 
 
-def _mapped(path):
-    """The file as a read-only memory map (None when empty) and a numpy view
-    of its bytes, if every row of it is one line that pandas and
-    :func:`_rows` split alike: no quote, NUL byte or carriage return other
-    than in a ``\\r\\n`` line end; else None."""
+def _blocks(path):
+    """The file's bytes as ``(data, start, stop)``: ``data[start:stop]``
+    holds whole lines (the last block may end without a newline), about
+    ``BLOCK_BYTES`` at a time, not copied again once read. Read, not
+    memory-mapped: a mapped file that another program cuts meanwhile kills
+    the process (SIGBUS)."""
+    rest = b""  # the start of a line that the previous block cut
     with open(path, "rb") as handle:
-        try:
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except ValueError:  # an empty file cannot be mapped
-            return None
-    # not closed by hand: it is unmapped when the last view of it goes
-    if data.find(b'"') >= 0 or data.find(b"\0") >= 0:
-        return None
-    a = np.frombuffer(data, dtype=np.uint8)
-    if data.find(b"\r") >= 0:  # only in \r\n line ends (or the last byte)
-        after = np.flatnonzero(a == 13) + 1
-        if not (a[after[after < a.size]] == 10).all():
-            return None
-    return data, a
+        while chunk := handle.read(BLOCK_BYTES):
+            last = chunk.rfind(b"\n") + 1
+            if not last:  # no line end: a line longer than a block
+                rest += chunk
+                continue
+            start = 0
+            if rest:  # the cut line, ended (a short copy)
+                start = chunk.find(b"\n") + 1
+                yield rest + chunk[:start], 0, len(rest) + start
+            if start < last:
+                yield chunk, start, last
+            rest = chunk[last:]
+    if rest:
+        yield rest, 0, len(rest)
+
+
+def _is_plain(path):
+    """Whether every row of the file is one line that pandas and
+    :func:`_rows` split alike: no quote, NUL byte or carriage return other
+    than in a ``\\r\\n`` line end (or as the last byte), and not empty."""
+    empty = True
+    for data, start, stop in _blocks(path):
+        empty = False
+        if data.find(b'"', start, stop) >= 0 or data.find(b"\0", start, stop) >= 0:
+            return False
+        if data.find(b"\r", start, stop) >= 0:  # only in \r\n line ends
+            a = np.frombuffer(data, dtype=np.uint8, count=stop - start,
+                              offset=start)
+            after = np.flatnonzero(a == 13) + 1
+            if not (a[after[after < a.size]] == 10).all():
+                return False
+    return not empty
 
 
 def _simple_structure(path, delimiter, n_fields):
     """The number of data rows when every line has ``n_fields`` fields and
-    nothing needs :func:`_rows` (see :func:`_mapped`; pandas checks UTF-8);
-    else None. Blocks of the memory map are views, not copies."""
-    mapped = _mapped(path)
-    if mapped is None:
+    nothing needs :func:`_rows` (see :func:`_is_plain`; pandas checks
+    UTF-8); else None. One block of lines at a time."""
+    if not _is_plain(path):
         return None
-    data, a = mapped
     blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
-    delim, n_lines, lo = ord(delimiter), 0, 0
-    while lo < a.size:
-        hi = data.find(b"\n", lo + BLOCK_BYTES - 1)
-        part = a[lo:a.size if hi < 0 else hi + 1]
+    delim, n_lines = ord(delimiter), 0
+    for data, start, stop in _blocks(path):
+        part = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
         ends = np.flatnonzero(part == 10)
         if part[-1] != 10:
             ends = np.append(ends, part.size)
@@ -360,11 +380,12 @@ def _simple_structure(path, delimiter, n_fields):
                          prepend=0)
         starts = np.concatenate([[0], ends[:-1] + 1])
         wrong = np.flatnonzero(counts + 1 != n_fields)
-        for i in wrong:
-            if counts[i] or not np.isin(part[starts[i]:ends[i]], blank).all():
+        if wrong.size:  # only blank lines may have another number of fields
+            filled = np.concatenate([[0], np.cumsum(~np.isin(part, blank))])
+            if counts[wrong].any() or (
+                    filled[ends[wrong]] - filled[starts[wrong]]).any():
                 return None
         n_lines += ends.size - wrong.size
-        lo += part.size
     return n_lines - 1
 
 
@@ -394,7 +415,7 @@ def _read_frame(path, delimiter, header, usecols, text_cols):
 
 
 def _rows_are_lines(frame, n_fields):
-    """Whether pandas' reading of a plain file (see :func:`_mapped`), every
+    """Whether pandas' reading of a plain file (see :func:`_is_plain`), every
     column, holds every non-blank line as one row of ``n_fields`` fields,
     its first row checked apart.
 
@@ -688,7 +709,7 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     usecols = text_cols + candidates
     usecols = usecols if 2 * len(usecols) < len(header) else None
     n_rows = None
-    if usecols is not None or _mapped(path) is None:
+    if usecols is not None or not _is_plain(path):
         n_rows = _count_rows(path, delimiter, len(header))
     else:  # pandas would read an extra field of the first row as the index
         rows = _rows(path, delimiter)

@@ -880,6 +880,30 @@ def test_a_stray_quote_after_a_record_of_several_lines_is_named(tmp_path, text,
         read_ranking_csv(path, group_col="g", label_col="l")
 
 
+@pytest.mark.parametrize("closed", [True, False])
+@pytest.mark.parametrize("n_lines", [10, 1000])
+def test_a_long_quoted_field_is_tokenized_once_per_closing_quote(
+        tmp_path, monkeypatch, closed, n_lines):
+    # every line with a quote re-joined and re-tokenized the whole record:
+    # quadratic in the lines of a quoted field ("" on each line: 176 KB took
+    # 37 s); a line of paired quotes cannot close the field
+    calls = []
+    tokens = _csv._tokens
+    monkeypatch.setattr(_csv, "_tokens", lambda *a: calls.append(1) or tokens(*a))
+    path = tmp_path / "f.csv"
+    end = '",1\n1,1,x,2\n' if closed else ""
+    path.write_text('g,l,note,f\n1,0,"' + 'say ""hi""\n' * n_lines + end)
+    if closed:
+        data = read_ranking_csv(path, group_col="g", label_col="l", features=["f"])
+        assert data.X.ravel().tolist() == [1.0, 2.0]
+        assert data.groups.tolist() == ["1", "1"]
+    else:
+        with pytest.raises(CSVFormatError, match="line 2: this quoted field is "
+                                                 "never closed"):
+            read_ranking_csv(path, group_col="g", label_col="l", features=["f"])
+    assert len(calls) <= 4  # the record's first line and its closing line
+
+
 def test_a_utf16_file_without_a_byte_order_mark_is_named(tmp_path):
     # "a NUL byte: this is not a text (CSV) file"
     path = tmp_path / "f.csv"
@@ -887,3 +911,41 @@ def test_a_utf16_file_without_a_byte_order_mark_is_named(tmp_path):
     with pytest.raises(CSVFormatError, match="UTF-16 file without a byte order "
                                              "mark.*save the file as UTF-8 CSV"):
         read_ranking_csv(path, group_col="g", label_col="l")
+
+
+@pytest.mark.parametrize("middle, line", [(" \t \n" * 5, None), ("\n" * 3, None),
+                                          ("\n \n x \n", 5)])
+def test_blank_lines_of_a_few_columns_of_a_wide_file(tmp_path, middle, line):
+    # the few-columns path counts every line's fields (a Python step per
+    # blank line before: 1,000,000 blank lines took 22 s); a line of another
+    # number of fields that is not blank is named
+    header = ",".join(["g", "l", "f"] + [f"c{i}" for i in range(7)])
+    path = tmp_path / "f.csv"
+    path.write_text(f"{header}\n1,1,2{',0' * 7}\n{middle}1,0,3{',0' * 7}\n")
+    if line is None:
+        data = read_ranking_csv(path, group_col="g", label_col="l", features=["f"])
+        assert data.X.ravel().tolist() == [2.0, 3.0]
+    else:
+        with pytest.raises(CSVFormatError, match=f"line {line}: 1 field, but the "
+                                                 f"header has 10"):
+            read_ranking_csv(path, group_col="g", label_col="l", features=["f"])
+
+
+def test_the_file_is_read_not_memory_mapped(tmp_path, monkeypatch):
+    # (security review) a memory-mapped file that another program cut while
+    # it was read killed the process with SIGBUS, no exception; read in
+    # blocks, a cut file is an error of the reader at worst
+    import mmap
+
+    class Refused(mmap.mmap):  # a type still: pandas checks isinstance
+        def __new__(cls, *args, **kwargs):
+            raise AssertionError("the file was memory-mapped")
+
+    monkeypatch.setattr(mmap, "mmap", Refused)
+    header = ",".join(["g", "l", "f"] + [f"c{i}" for i in range(7)])
+    path = tmp_path / "f.csv"
+    path.write_text(f"{header}\n1,1,2{',0' * 7}\r\n1,0,3{',0' * 7}\n")
+    for features in (None, ["f"]):  # the whole file, and a few columns of it
+        data = read_ranking_csv(path, group_col="g", label_col="l",
+                                features=features)
+        assert data.X[:, data.feature_names.index("f")].tolist() == [2.0, 3.0]
