@@ -7,6 +7,7 @@ the rows of :meth:`~skpapk.BaseRanker.recommend` of the saved model.
 
 import contextlib
 import itertools
+import os
 import sys
 import warnings
 
@@ -296,13 +297,25 @@ def _unique_name(name, taken):
     return name
 
 
-def _rows_as_written(path, header, rows, delimiter):
-    """The cells of data ``rows`` (in that order) as written, every column."""
+def _rows_as_written(path, header, rows, delimiter, version):
+    """The cells of data ``rows`` (in that order) as written, every column,
+    read again: refused if the file changed since its ``version``
+    (:func:`_version`), whose rows would not be the rows scored."""
     wanted = set(rows.tolist())
     last = max(wanted, default=-1)  # no need to read beyond it
     cells = {i: fields for i, (_, fields) in enumerate(
         itertools.islice(_rows(path, delimiter), 1, last + 2)) if i in wanted}
+    if len(cells) < len(wanted) or _version(path) != version:
+        raise CLIError(f"{path} changed while this command read it (another "
+                       f"program writes it?); run it again once the file is "
+                       f"complete.")
     return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
+
+
+def _version(path):
+    """The size and modification time of ``path``, to tell a rewrite."""
+    stat = os.stat(path)
+    return stat.st_size, stat.st_mtime_ns
 
 
 def cmd_recommend(args, progress):
@@ -313,12 +326,14 @@ def cmd_recommend(args, progress):
     if not stdout:
         check_output(args.out, option="--out", inputs=[args.file, args.model],
                      force=args.force, hint=", or --out - to write to stdout")
+    version = _version(os.path.expanduser(args.file))  # the path the reader reads
     data = _read_for_model(args, model, require_label=False)
     with progress.task("scoring and ranking"), finite_scores(data, args.delimiter):
         top = model.recommend(data.X, data.groups, k=k)
         scores = model.decision_function(data.X)[top.indices]
     ranks = top.to_frame()["rank"].to_numpy()
-    table = _rows_as_written(data.path, data.header, top.indices, args.delimiter)
+    table = _rows_as_written(data.path, data.header, top.indices, args.delimiter,
+                             version)
     taken, group_col = set(data.header), model.metadata["group_col"]
     table.insert(0, _unique_name("score", taken), [repr(float(s)) for s in scores])
     table.insert(0, _unique_name("rank", taken), ranks)

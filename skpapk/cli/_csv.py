@@ -164,7 +164,7 @@ def relevant_rows(column, labels, pos_label, *, path, label_col, delimiter):
         line = _row(path, delimiter, int(np.argmax(column == unknown[0])))[0]
         raise CLIError(f"{path}, line {line}: label column {label_col!r} holds "
                        f"{cut(unknown[0], 20)}, but the model was trained on "
-                       f"the labels {', '.join(labels)}; write the labels as "
+                       f"the labels {listed(labels)}; write the labels as "
                        f"at training, or train a model on these labels.")
     relevant = [v for v in values if same(v, pos_label)]
     return np.isin(column, relevant).astype(np.int64)

@@ -467,6 +467,46 @@ def test_recommend_reads_no_label(dataset, fitted, tmp_path, capsys):
     assert {line.split(",")[-1] for line in out.splitlines()[1:]} <= {"", "7", "yes"}
 
 
+@pytest.mark.parametrize("change", ["shorter", "rewritten"])
+def test_recommend_refuses_a_file_changed_while_it_is_read(dataset, fitted,
+                                                           tmp_path, capsys,
+                                                           monkeypatch, change):
+    # its rows are read again for the output: a file cut meanwhile gave a
+    # KeyError traceback, one rewritten with as many rows paired the scores
+    # with other rows' cells, silently
+    from skpapk.cli import _commands
+
+    path = tmp_path / "new.csv"
+    path.write_text(dataset[0].read_text())
+    read = _commands._read_for_model
+
+    def read_then_change(args, model, **kwargs):
+        data = read(args, model, **kwargs)
+        lines = path.read_text().splitlines()
+        if change == "shorter":
+            path.write_text("\n".join(lines[:2]) + "\n")
+        else:  # the same rows in another order, and a newer time
+            path.write_text("\n".join([lines[0], *lines[:0:-1]]) + "\n")
+            os.utime(path, ns=(os.stat(path).st_atime_ns,
+                               os.stat(path).st_mtime_ns + 10**9))
+        return data
+
+    monkeypatch.setattr(_commands, "_read_for_model", read_then_change)
+    status, out, err = run(["recommend", path, "--model", fitted[0], "-q"], capsys)
+    assert_one_line_error(status, out, err, "changed while this command read it")
+
+
+def test_labels_of_a_model_file_are_not_written_raw_to_the_terminal(
+        tmp_path, fitted, dataset, capsys):
+    # (security review) a model's labels holding an escape sequence reached
+    # stderr as they are
+    pos_label = json.loads(fitted[0].read_text())["pos_label"]
+    model = _model(tmp_path, fitted, labels=["\x1b[31mred", pos_label])
+    status, out, err = run(["score", dataset[0], "--model", model], capsys)
+    assert_one_line_error(status, out, err, "trained on the labels")
+    assert "\x1b" not in err and "\\x1b[31mred" in err
+
+
 def test_recommend_quotes_a_carriage_return_it_writes(tmp_path, capsys):
     # a quoted \r of the input, written back: csv quotes it only when the
     # lines end in \r\n, so that the file reads back
