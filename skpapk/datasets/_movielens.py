@@ -486,24 +486,12 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     rank = np.arange(ratings.shape[0]) - starts[user_codes]
     head = rank < n_first
 
-    # 2. rating matrix of the first ratings, masked NMF
+    # the items of the first ratings (the columns of step 2's NMF)
     item_ids, head_item_codes = np.unique(ratings[head, 1], return_inverse=True)
     head_user_codes = user_codes[head]
-    n_factors = user_ids.shape[0] + item_ids.shape[0]
-    if n_components * n_factors > _MAX_FACTOR_VALUES:
-        raise ValueError(
-            f"n_components={n_components} gives the {user_ids.shape[0]} users "
-            f"and {item_ids.shape[0]} items of {file} "
-            f"{n_components * n_factors:.3g} factor values, more than "
-            f"{_MAX_FACTOR_VALUES:.0e} (memory); use n_components <= "
-            f"{_MAX_FACTOR_VALUES // n_factors}.")
-    U, V, losses = _masked_nmf(
-        head_user_codes, head_item_codes.reshape(-1), ratings[head, 2],
-        (user_ids.shape[0], item_ids.shape[0]), n_components,
-        max_iter=max_iter, tol=tol, random_state=random_state, init=nmf_init,
-    )
-
-    # 3. later ratings of known items become the rows
+    # 3. later ratings of known items become the rows (checked before the
+    # factorisation, which they do not change: a file with no usable user
+    # fails at once)
     rest = ~head
     position = np.searchsorted(item_ids, ratings[:, 1])
     position = np.minimum(position, item_ids.shape[0] - 1)
@@ -519,6 +507,20 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
             f"users' first ratings (the most any user has: "
             f"{int(per_user.max(initial=0))}): lower n_first or min_rows."
         )
+    # 2. rating matrix of the first ratings, masked NMF
+    n_factors = user_ids.shape[0] + item_ids.shape[0]
+    if n_components * n_factors > _MAX_FACTOR_VALUES:
+        raise ValueError(
+            f"n_components={n_components} gives the {user_ids.shape[0]} users "
+            f"and {item_ids.shape[0]} items of {file} "
+            f"{n_components * n_factors:.3g} factor values, more than "
+            f"{_MAX_FACTOR_VALUES:.0e} (memory); use n_components <= "
+            f"{_MAX_FACTOR_VALUES // n_factors}.")
+    U, V, losses = _masked_nmf(
+        head_user_codes, head_item_codes.reshape(-1), ratings[head, 2],
+        (user_ids.shape[0], item_ids.shape[0]), n_components,
+        max_iter=max_iter, tol=tol, random_state=random_state, init=nmf_init,
+    )
     u, v = U[user_codes[rows]], V[position[rows]]
     data = np.hstack([u, v, u * v])
     feature_names = [f"{part}_{j}" for part in ("user", "item", "prod")
