@@ -313,9 +313,12 @@ def _rows_as_written(path, header, rows, delimiter, version):
 
 
 def _version(path):
-    """The size and modification time of ``path``, to tell a rewrite."""
+    """What tells a rewrite of ``path``: its file, size and times (the
+    change time, which no program sets, also moves on a file renamed into
+    place with its old modification time, as ``rsync -a`` writes)."""
     stat = os.stat(path)
-    return stat.st_size, stat.st_mtime_ns
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns,
+            stat.st_ctime_ns)
 
 
 def cmd_recommend(args, progress):

@@ -38,12 +38,17 @@ def split_names(values, option):
     return names
 
 
+def _shown(value):
+    """A value from a file as text, escaped when not printable (a label may
+    hold terminal codes)."""
+    return cut(value, 40, quote=not str(value).isprintable())
+
+
 def listed(names, most=10):
     """The first ``most`` of ``names`` (each cut), and their count if more."""
     more = f", ... ({len(names)} in all)" if len(names) > most else ""
     # quoted (escaped) when not printable: a name may hold terminal codes
-    return ", ".join(cut(n, 40, quote=not str(n).isprintable())
-                     for n in names[:most]) + more
+    return ", ".join(_shown(n) for n in names[:most]) + more
 
 
 def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
@@ -143,8 +148,8 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
             return [v for v in values if v != relevant] + [relevant], word != "true"
     raise CLIError(
         f"{path}: the labels {shown} in column {label_col!r} are words; say "
-        f"which one is relevant: --pos-label {values[0]} or --pos-label "
-        f"{values[1]}. Words are not compared: alphabetical order would "
+        f"which one is relevant: --pos-label {_shown(values[0])} or --pos-label "
+        f"{_shown(values[1])}. Words are not compared: alphabetical order would "
         f"invert the model whenever the relevant word sorts first.")
 
 

@@ -6,8 +6,8 @@ aborts the process, and it follows child indices at prediction without
 bounds checks. A model file is user input, so its booster text must have the
 layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
 one tree per iteration (numeric and categorical splits, no linear trees),
-each tree's children forming one binary tree over its leaves (at most
-1,000 levels deep: LightGBM's ``dump_model`` recurses once per level), each
+each tree's children forming one binary tree over its leaves (at most 500
+levels deep: LightGBM's ``dump_model`` recurses once per level), each
 categorical split pointing at its own category bitset, every number finite
 but a split's ``threshold`` (``inf`` where LightGBM sends the missing values
 one way and every number the other).
@@ -28,10 +28,12 @@ _OPTIONAL = ("objective", "monotone_constraints")
 _OBJECTIVE = re.compile(
     r"(binary|lambdarank|rank_xendcg|regression)( [a-z_]+:[0-9.eE+-]+)*")
 #: The deepest tree accepted, in levels of splits: LightGBM's
-#: ``Booster.dump_model`` recurses in C++ once per level (a chain of 10,000
-#: leaves overflows its stack: a segmentation fault), and training grows
-#: trees of a few dozen levels (``num_leaves=31``: at most 30).
-_MAX_DEPTH = 1000
+#: ``Booster.dump_model`` (and ``trees_to_dataframe``) recurses once per
+#: level, in C++ (a chain of 10,000 leaves overflows its stack: a
+#: segmentation fault), then in Python's ``json.loads`` (a RecursionError
+#: from about 990 levels); training grows trees of a few dozen levels
+#: (``num_leaves=31``: at most 30).
+_MAX_DEPTH = 500
 #: Keys of a tree: those of one leaf, then those of its internal nodes.
 _LEAF_KEYS = ("leaf_value", "leaf_weight", "leaf_count")
 _NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",
@@ -152,10 +154,9 @@ def _check_tree(block, index, n_features):
             depth[c] = depth[j] + 1
     if max(depth) + 1 > _MAX_DEPTH:
         raise ValueError(f"tree {index} is {max(depth) + 1} levels deep, more "
-                         f"than the {_MAX_DEPTH} that LightGBM's own methods "
-                         f"follow safely (its dump_model recursion crashes the "
-                         f"process on deeper trees; training grows far "
-                         f"shallower ones)")
+                         f"than the {_MAX_DEPTH} that LightGBM's dump_model "
+                         f"can follow (deeper trees make it raise, or crash "
+                         f"the process; training grows far shallower ones)")
 
 
 def check_booster_text(text, n_features=None):

@@ -186,7 +186,9 @@ def _rebuild(cls, args):
 
 
 def _tokens(text, delimiter, line, fail):
-    """The fields of a row's ``text`` (no line end); None if a quote is open."""
+    """The fields of a row's ``text`` (no line end), and None; or, when a
+    quoted field is left open, the fields before it and the offset of its
+    opening quote (where :func:`_rows` tokenizes again, with more lines)."""
     fields, pos, n = [], 0, len(text)
     while True:
         if text.startswith('"', pos):
@@ -194,7 +196,7 @@ def _tokens(text, delimiter, line, fail):
             while True:
                 end = text.find('"', end)
                 if end < 0:
-                    return None
+                    return fields, pos
                 if not text.startswith('""', end):
                     break
                 end += 2
@@ -214,7 +216,7 @@ def _tokens(text, delimiter, line, fail):
             fields.append(text[pos:end])
             pos = end
         if pos >= n:
-            return fields
+            return fields, None
         pos += 1  # the delimiter
 
 
@@ -229,6 +231,10 @@ def _rows(path, delimiter):
 
     blank = " \r" if delimiter == "\t" else " \t\r"
     n_fields, line, pending, start = None, 1, None, 1
+    # a record whose quoted field is open: its lines (``pending``), its
+    # fields before that field (``done``), and the lines from the field's
+    # opening quote (``tail``, of line ``tail_line``), tokenized again alone
+    done, tail, tail_line = [], [], 1
     with open(path, "rb") as handle:
         for raw in handle:  # lines end with \n only
             if line == 1 and raw.startswith(codecs.BOM_UTF8):
@@ -244,24 +250,33 @@ def _rows(path, delimiter):
             line += piece.endswith("\n")
             if pending is not None:
                 pending.append(piece)
+                tail.append(piece)
                 # a line without a quote outside pairs ("", a quote inside the
                 # field) cannot close the open field; one that may close it is
-                # read again with the record (a parity of quotes took a stray
-                # quote after it for an open field): each record is joined
-                # once per closing quote, not once per line (quadratic in the
-                # lines of a long quoted field)
+                # read again from the field's opening quote (a parity of
+                # quotes took a stray quote after it for an open field): a
+                # long quoted field, or many on many lines, costs linear time
                 if '"' not in piece.replace('""', ""):
                     continue
-                text = "".join(pending)
+                text, first = "".join(tail), tail_line
             else:
-                start, text = line - piece.endswith("\n"), piece
+                start = first = line - piece.endswith("\n")
+                text, done = piece, []
             body = text[:-1] if text.endswith("\n") else text
             body = body[:-1] if body.endswith("\r") else body
-            fields = (_tokens(body, delimiter, start, fail) if '"' in body
-                      else body.split(delimiter))
-            if fields is None:
-                pending = [text]
+            fields, open_at = (_tokens(body, delimiter, first, fail) if '"' in body
+                               else (body.split(delimiter), None))
+            done.extend(fields)  # in place: linear in a record's fields too
+            fields = done
+            if open_at is not None:
+                done, tail = fields, [text[open_at:]]
+                tail_line = first + body.count("\n", 0, open_at)
+                pending = pending or [text]
                 continue
+            if pending is not None:  # the whole record, for the checks below
+                body = "".join(pending)
+                body = body[:-1] if body.endswith("\n") else body
+                body = body[:-1] if body.endswith("\r") else body
             pending = None
             if any("\r" in field for field in fields) and ('"' not in body or
                                                          _bare_cr(body)):
@@ -327,22 +342,24 @@ def _blocks(path):
     ``BLOCK_BYTES`` at a time, not copied again once read. Read, not
     memory-mapped: a mapped file that another program cuts meanwhile kills
     the process (SIGBUS)."""
-    rest = b""  # the start of a line that the previous block cut
+    rest = []  # the pieces of a line that the previous blocks cut
     with open(path, "rb") as handle:
         while chunk := handle.read(BLOCK_BYTES):
             last = chunk.rfind(b"\n") + 1
             if not last:  # no line end: a line longer than a block
-                rest += chunk
+                rest.append(chunk)
                 continue
             start = 0
-            if rest:  # the cut line, ended (a short copy)
+            if rest:  # the cut line, ended: joined once
                 start = chunk.find(b"\n") + 1
-                yield rest + chunk[:start], 0, len(rest) + start
+                line = b"".join([*rest, chunk[:start]])
+                yield line, 0, len(line)
             if start < last:
                 yield chunk, start, last
-            rest = chunk[last:]
+            rest = [chunk[last:]] if last < len(chunk) else []
     if rest:
-        yield rest, 0, len(rest)
+        line = b"".join(rest)
+        yield line, 0, len(line)
 
 
 def _is_plain(path):
@@ -381,9 +398,11 @@ def _simple_structure(path, delimiter, n_fields):
         starts = np.concatenate([[0], ends[:-1] + 1])
         wrong = np.flatnonzero(counts + 1 != n_fields)
         if wrong.size:  # only blank lines may have another number of fields
-            filled = np.concatenate([[0], np.cumsum(~np.isin(part, blank))])
-            if counts[wrong].any() or (
-                    filled[ends[wrong]] - filled[starts[wrong]]).any():
+            if counts[wrong].any():
+                return None
+            sizes = ends[wrong] - starts[wrong]  # their bytes, gathered
+            at = np.repeat(starts[wrong] - (np.cumsum(sizes) - sizes), sizes)
+            if not np.isin(part[at + np.arange(sizes.sum())], blank).all():
                 return None
         n_lines += ends.size - wrong.size
     return n_lines - 1

@@ -467,7 +467,7 @@ def test_recommend_reads_no_label(dataset, fitted, tmp_path, capsys):
     assert {line.split(",")[-1] for line in out.splitlines()[1:]} <= {"", "7", "yes"}
 
 
-@pytest.mark.parametrize("change", ["shorter", "rewritten"])
+@pytest.mark.parametrize("change", ["shorter", "rewritten", "renamed"])
 def test_recommend_refuses_a_file_changed_while_it_is_read(dataset, fitted,
                                                            tmp_path, capsys,
                                                            monkeypatch, change):
@@ -485,6 +485,12 @@ def test_recommend_refuses_a_file_changed_while_it_is_read(dataset, fitted,
         lines = path.read_text().splitlines()
         if change == "shorter":
             path.write_text("\n".join(lines[:2]) + "\n")
+        elif change == "renamed":  # as rsync -a: a copy moved into place,
+            # of the same size and modification time
+            other, stat = tmp_path / "other.csv", os.stat(path)
+            other.write_text("\n".join([lines[0], *lines[:0:-1]]) + "\n")
+            os.utime(other, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            os.replace(other, path)
         else:  # the same rows in another order, and a newer time
             path.write_text("\n".join([lines[0], *lines[:0:-1]]) + "\n")
             os.utime(path, ns=(os.stat(path).st_atime_ns,

@@ -93,3 +93,11 @@ def test_relevance_of_a_scored_file():
             mock.patch("skpapk.cli._csv._row", return_value=(3, {})):
         relevant_rows(np.array(["YES", "Yes"], dtype=object), ["yes", "YES"],
                       "YES", delimiter=",", path="f", label_col="c")
+
+
+def test_words_of_a_file_are_escaped_in_the_pos_label_hint():
+    # (review) "--pos-label {value}" wrote a label's terminal codes raw
+    with pytest.raises(CLIError) as info:
+        choose_relevant(["\x1b[31mred", "blue"], path="f.csv", label_col="rel")
+    assert "\x1b" not in str(info.value)
+    assert "--pos-label '\\x1b[31mred' or --pos-label blue" in str(info.value)

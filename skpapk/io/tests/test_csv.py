@@ -949,3 +949,19 @@ def test_the_file_is_read_not_memory_mapped(tmp_path, monkeypatch):
         data = read_ranking_csv(path, group_col="g", label_col="l",
                                 features=features)
         assert data.X[:, data.feature_names.index("f")].tolist() == [2.0, 3.0]
+
+
+def test_quoted_fields_over_many_lines_are_tokenized_from_their_opening_quote(
+        tmp_path, monkeypatch):
+    # (review) a line that closes a field and opens the next ('","') made
+    # the whole record be tokenized again at each line: 8,000 lines, 10 s
+    seen = []
+    tokens = _csv._tokens
+    monkeypatch.setattr(_csv, "_tokens",
+                        lambda text, *a: seen.append(len(text)) or tokens(text, *a))
+    path = tmp_path / "f.csv"
+    path.write_text('g,l,f\n1,0,"x\n' + '","\n' * 1000 + '"\n')
+    with pytest.raises(CSVFormatError, match="line 2: 1003 fields, but the "
+                                             "header has 3"):
+        read_ranking_csv(path, group_col="g", label_col="l")
+    assert max(seen) < 20  # each line's text alone, not the record so far
