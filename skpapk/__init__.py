@@ -31,7 +31,7 @@ _LAZY = {
 }
 
 #: The public subpackages, imported on first access (``skpapk.metrics``).
-_SUBMODULES = ("dask", "datasets", "exceptions", "inspection", "io", "losses",
-               "metrics", "model_selection")
+_SUBMODULES = ("cli", "dask", "datasets", "exceptions", "inspection", "io",
+               "losses", "metrics", "model_selection")
 
 __getattr__, __dir__, __all__ = _attach(__name__, _LAZY, _SUBMODULES)

@@ -164,10 +164,12 @@ class PApKBoostRanker(BaseRanker):
         counts, so multiplying every weight by one constant changes how
         users weigh against each other (weights that sum to 1 tend to
         weigh users by their number of pairs); with ``"uniform"``, the
-        ``"pairwise_logistic"`` objective does not depend on the weights'
-        scale, but ``"soft_papk"`` does: its weights are row counts (a
-        weight of 3, three copies of the row), which move each user's soft
-        top ``k``. Ignored by LightGBM's objectives.
+        ``"pairwise_logistic"`` loss does not depend on the weights' scale
+        (its gradients and Hessians do, through the objective's ``scale``,
+        their total, which ``min_child_weight`` and ``reg_lambda`` see), but
+        ``"soft_papk"``'s loss does: its weights are row counts (a weight
+        of 3, three copies of the row), which move each user's soft top
+        ``k``. Ignored by LightGBM's objectives.
 
     truncation_level : int or None, default=100
         Bound on the pairs of users with long candidate lists (the skpapk
@@ -413,7 +415,8 @@ class PApKBoostRanker(BaseRanker):
     a relevant or without an irrelevant row (``n_groups_skipped_``): they
     have no pair and a zero gradient, but they stay in LightGBM's data (its
     bins and counts of rows, and the objective's ``scale``, the number of
-    rows), so adding or removing such a user changes the trees; leave those
+    rows or, with ``sample_weight``, their total weight), so adding or
+    removing such a user changes the trees; leave those
     rows out before ``fit`` for a model that does not depend on them.
 
     The defaults were chosen on validation micro-pAp@k of MovieLens 100K
