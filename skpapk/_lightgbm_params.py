@@ -280,6 +280,7 @@ def _check_passed_through(ranker, lgb, seed):
                        f"{name}(num_leaves=15, ...) or {name}(**params), not "
                        f"as one dict" if isinstance(value, dict) else
                        "a parameter's value is a string, a number or a list")
+                guess = "" if isinstance(value, dict) else guess  # params=...
                 raise TypeError(
                     f"{name} got {key}={shown}, not a LightGBM parameter"
                     f"{guess}, and LightGBM refuses its value (of type "

@@ -112,21 +112,35 @@ def fitted_scores(X, coef):
     """``X @ coef`` of a fitted linear ranker (its ``decision_function``,
     its early stopping's validation scores and a saved model's scores):
     float64, as the float64 ``coef`` promotes a float32 ``X`` (float32
-    scores would tie rows that ``coef`` sets apart). Float32 rows (dense,
-    or CSR) are cast a block of rows at a time; every caller shares the
-    blocks, so their scores are the same to the last bit."""
+    scores would tie rows that ``coef`` sets apart). Float32 rows are cast
+    a block of rows at a time, of about ``CAST_BLOCK_VALUES`` values (stored
+    values of a sparse ``X``); every caller shares the blocks, so their
+    scores are the same to the last bit."""
     coef = np.asarray(coef, dtype=np.float64)
     if X.dtype == np.float64:
         return np.asarray(X @ coef).reshape(-1)
-    n_rows = X.shape[0]
-    block = max(1, CAST_BLOCK_VALUES // max(X.shape[1], 1))
     if sp.issparse(X):
         X = X.tocsr()  # rows sliced cheaply
-    scores = np.empty(n_rows)
-    for start in range(0, n_rows, block):  # blocks of rows, not groups
-        rows = X[start:start + block].astype(np.float64)
-        scores[start:start + rows.shape[0]] = np.asarray(rows @ coef).reshape(-1)
+    starts = cast_blocks(X)
+    scores = np.empty(X.shape[0])
+    for start, stop in zip(starts[:-1], starts[1:]):  # blocks of rows
+        rows = X[start:stop].astype(np.float64)
+        scores[start:stop] = np.asarray(rows @ coef).reshape(-1)
     return scores
+
+
+def cast_blocks(X):
+    """The first row of each block of :func:`fitted_scores` (and the number
+    of rows): about ``CAST_BLOCK_VALUES`` values each, counted in stored
+    values for a CSR ``X`` (in columns, a wide sparse ``X`` made blocks of
+    one row)."""
+    n_rows = X.shape[0]
+    if sp.issparse(X):  # cut where the stored values pass each block
+        cuts = np.searchsorted(X.indptr, np.arange(
+            CAST_BLOCK_VALUES, X.nnz, CAST_BLOCK_VALUES))
+        return np.unique(np.concatenate([[0], cuts, [n_rows]]))
+    block = max(1, CAST_BLOCK_VALUES // max(X.shape[1], 1))
+    return np.append(np.arange(0, n_rows, block), n_rows)
 
 
 def _train_papk(y_pos, scores, codes, k, *, average="micro"):

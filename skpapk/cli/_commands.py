@@ -306,9 +306,9 @@ def _rows_as_written(path, header, rows, delimiter, version):
     cells = {i: fields for i, (_, fields) in enumerate(
         itertools.islice(_rows(path, delimiter), 1, last + 2)) if i in wanted}
     if len(cells) < len(wanted) or _version(path) != version:
-        raise CLIError(f"{path} changed while this command read it (another "
-                       f"program writes it?); run it again once the file is "
-                       f"complete.")
+        raise CLIError(f"{path} changed while this command read it (its "
+                       f"content, or its metadata: another program writes or "
+                       f"touches it?); run it again once nothing changes it.")
     return pd.DataFrame([cells[i] for i in rows], columns=header, dtype=str)
 
 

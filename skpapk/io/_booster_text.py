@@ -6,8 +6,9 @@ aborts the process, and it follows child indices at prediction without
 bounds checks. A model file is user input, so its booster text must have the
 layout LightGBM 4 writes for a ranker (``PApKBoostRanker``, ``LGBMRanker``):
 one tree per iteration (numeric and categorical splits, no linear trees),
-each tree's children forming one binary tree over its leaves (at most 500
-levels deep: LightGBM's ``dump_model`` recurses once per level), each
+each tree's children forming one binary tree over its leaves (at most
+5,000 levels deep: LightGBM's ``dump_model`` recurses once per level and
+crashes on deeper chains), each
 categorical split pointing at its own category bitset, every number finite
 but a split's ``threshold`` (``inf`` where LightGBM sends the missing values
 one way and every number the other).
@@ -29,11 +30,12 @@ _OBJECTIVE = re.compile(
     r"(binary|lambdarank|rank_xendcg|regression)( [a-z_]+:[0-9.eE+-]+)*")
 #: The deepest tree accepted, in levels of splits: LightGBM's
 #: ``Booster.dump_model`` (and ``trees_to_dataframe``) recurses once per
-#: level, in C++ (a chain of 10,000 leaves overflows its stack: a
-#: segmentation fault), then in Python's ``json.loads`` (a RecursionError
-#: from about 990 levels); training grows trees of a few dozen levels
-#: (``num_leaves=31``: at most 30).
-_MAX_DEPTH = 500
+#: level in C++, and a chain of 10,000 leaves overflows its stack (a
+#: segmentation fault; 5,000 do not). Training can grow deep trees (1,136
+#: levels with ``num_leaves=2000`` on sorted data), so the bound is the
+#: crash, not what training usually grows; from about 990 levels
+#: ``dump_model`` raises a RecursionError (Python's ``json.loads``).
+_MAX_DEPTH = 5000
 #: Keys of a tree: those of one leaf, then those of its internal nodes.
 _LEAF_KEYS = ("leaf_value", "leaf_weight", "leaf_count")
 _NODE_KEYS = ("split_feature", "split_gain", "threshold", "decision_type",
@@ -155,8 +157,7 @@ def _check_tree(block, index, n_features):
     if max(depth) + 1 > _MAX_DEPTH:
         raise ValueError(f"tree {index} is {max(depth) + 1} levels deep, more "
                          f"than the {_MAX_DEPTH} that LightGBM's dump_model "
-                         f"can follow (deeper trees make it raise, or crash "
-                         f"the process; training grows far shallower ones)")
+                         f"can follow without crashing the process")
 
 
 def check_booster_text(text, n_features=None):
