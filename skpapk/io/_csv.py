@@ -362,33 +362,40 @@ def _blocks(path):
         yield line, 0, len(line)
 
 
+def _plain_block(data, start, stop):
+    """Whether ``data[start:stop]`` holds no quote, NUL byte or carriage
+    return other than in a ``\\r\\n`` line end (or as the file's last byte):
+    lines that pandas and :func:`_rows` split alike."""
+    if data.find(b'"', start, stop) >= 0 or data.find(b"\0", start, stop) >= 0:
+        return False
+    if data.find(b"\r", start, stop) < 0:
+        return True
+    a = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
+    after = np.flatnonzero(a == 13) + 1
+    return bool((a[after[after < a.size]] == 10).all())
+
+
 def _is_plain(path):
     """Whether every row of the file is one line that pandas and
-    :func:`_rows` split alike: no quote, NUL byte or carriage return other
-    than in a ``\\r\\n`` line end (or as the last byte), and not empty."""
+    :func:`_rows` split alike (:func:`_plain_block`), and it is not empty."""
     empty = True
-    for data, start, stop in _blocks(path):
+    for block in _blocks(path):
         empty = False
-        if data.find(b'"', start, stop) >= 0 or data.find(b"\0", start, stop) >= 0:
+        if not _plain_block(*block):
             return False
-        if data.find(b"\r", start, stop) >= 0:  # only in \r\n line ends
-            a = np.frombuffer(data, dtype=np.uint8, count=stop - start,
-                              offset=start)
-            after = np.flatnonzero(a == 13) + 1
-            if not (a[after[after < a.size]] == 10).all():
-                return False
     return not empty
 
 
 def _simple_structure(path, delimiter, n_fields):
     """The number of data rows when every line has ``n_fields`` fields and
     nothing needs :func:`_rows` (see :func:`_is_plain`; pandas checks
-    UTF-8); else None. One block of lines at a time."""
-    if not _is_plain(path):
-        return None
+    UTF-8); else None. One pass, a block of lines at a time."""
     blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
-    delim, n_lines = ord(delimiter), 0
+    delim, n_lines, empty = ord(delimiter), 0, True
     for data, start, stop in _blocks(path):
+        empty = False
+        if not _plain_block(data, start, stop):
+            return None
         part = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
         ends = np.flatnonzero(part == 10)
         if part[-1] != 10:
@@ -405,7 +412,7 @@ def _simple_structure(path, delimiter, n_fields):
             if not np.isin(part[at + np.arange(sizes.sum())], blank).all():
                 return None
         n_lines += ends.size - wrong.size
-    return n_lines - 1
+    return None if empty else n_lines - 1  # an empty file: _rows names it
 
 
 def _count_rows(path, delimiter, n_fields):
