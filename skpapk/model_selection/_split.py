@@ -14,6 +14,7 @@ Both are vectorised over groups: every row is ranked inside its
 from that rank. There is no Python loop over groups.
 """
 
+import decimal
 import itertools
 import math
 import numbers
@@ -325,6 +326,27 @@ def _check_sizes(sizes):
     return sizes
 
 
+def _as_written(raw, sizes):
+    """The checked ``sizes`` as exact fractions, as ``raw`` writes them: the
+    shortest decimal of each float in its own precision (``np.float32(0.7)``
+    is 7/10, not its float64 value 0.699999988...), other numbers exactly."""
+    try:
+        values = raw if isinstance(raw, (list, tuple)) else np.asarray(raw)
+    except (TypeError, ValueError):  # pragma: no cover - checked already
+        values = sizes
+    if np.ndim(values) != 1 or len(values) != sizes.shape[0]:  # pragma: no cover
+        values = sizes
+
+    def written(value, checked):
+        if isinstance(value, np.floating):  # its own shortest decimal
+            return Fraction(str(value))
+        if isinstance(value, (numbers.Rational, decimal.Decimal)):
+            return Fraction(value)
+        return Fraction(repr(float(checked)))
+
+    return [written(v, c) for v, c in zip(values, sizes)]
+
+
 def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     """Split every group's rows into parts of given fractions, by label.
 
@@ -332,8 +354,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     test parts (App. F). Each (group, label) segment of ``n`` rows is shuffled
     and cut at the positions ``floor(c_j * n + 1/2)`` where ``c_j`` are the
     cumulative fractions ``sizes[0] + ... + sizes[j]`` (exact sums of the
-    fractions as written: ``0.2 + 0.7`` is 0.9): so each part gets,
-    from each label of each group, a number of rows within 1 of
+    fractions as written: ``0.2 + 0.7`` is 0.9, and a float32 ``0.7`` is
+    0.7, not 0.699999988...): so each part gets, from each label of each group, a number of rows within 1 of
     ``sizes[j] * n``. The rounding is deterministic (a segment of a single row
     goes to the train part with the default sizes, so a user with one
     positive has it in train only). Every row lands in exactly one part.
@@ -371,7 +393,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     >>> sorted(np.concatenate([train, val, test]).tolist()) == list(range(10))
     True
     """
-    sizes = _check_sizes(sizes)
+    written = _as_written(sizes, _check_sizes(sizes))
+    sizes = np.array([float(f) for f in written])
     if y is None:  # raises, naming y
         _encode_labels(None, 0, example="within_group_split(y, groups)")
     n = _num_samples(y)
@@ -381,10 +404,10 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     rng = validate_random_state(random_state)
     seg, segment = _segment_ranks(label_codes, n_classes, group_codes,
                                   labels.shape[0], rng)
-    # the cuts in exact arithmetic, of the fractions as written (their
-    # shortest decimals): the float sum 0.2 + 0.7 = 0.8999999999999999 cut
-    # 15 rows at 13, not at floor(0.9 * 15 + 1/2) = 14
-    fractions = [Fraction(repr(float(f))) for f in sizes[:-1]]
+    # the cuts in exact arithmetic, of the fractions as written: the float
+    # sum 0.2 + 0.7 = 0.8999999999999999 cut 15 rows at 13, not at
+    # floor(0.9 * 15 + 1/2) = 14
+    fractions = written[:-1]
     counts, segment_count = np.unique(seg.counts, return_inverse=True)
     row_count = segment_count.reshape(-1)[segment]
     # part = number of inner cut positions at or below the row's rank

@@ -1,6 +1,9 @@
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 import sklearn
 from hypothesis import given, settings
@@ -69,6 +72,22 @@ def test_within_group_kfold_guarantees(n_splits, shuffle, seed):
         splits = list(cv.split(X, y, groups))
     _check_kfold_properties(X, y, groups, n_splits, splits)
     assert cv.get_n_splits() == n_splits
+
+
+@pytest.mark.parametrize("container", [
+    tuple, list, np.array, pd.Series,
+    lambda v: np.array(v, dtype=np.float32),
+    lambda v: pd.Series(v, dtype="float32"),
+    lambda v: [np.float32(f) for f in v],
+    lambda v: [Fraction(str(f)) for f in v],
+    lambda v: [Decimal(str(f)) for f in v],
+])
+def test_within_group_split_sizes_taken_as_written(container):
+    # a float32 0.7 is 0.699999988 in float64: cut at its decimal, 0.7, as
+    # written (the float64 sum 0.2f + 0.7f = 0.89999999 cut 15 rows 3/10/2)
+    parts = within_group_split(np.zeros(15, int), np.zeros(15, int),
+                               sizes=container([0.2, 0.7, 0.1]), random_state=0)
+    assert [len(p) for p in parts] == [3, 11, 1]
 
 
 @settings(max_examples=60, deadline=None)
@@ -298,7 +317,6 @@ def test_within_group_split_counts(sizes, seed):
 def test_within_group_split_cuts_as_documented(sizes, n, expected):
     # floor(c_j * n + 1/2) with c_j the exact sums of the fractions as written
     import math
-    from fractions import Fraction
 
     cuts = [math.floor(n * sum(Fraction(str(f)) for f in sizes[:j + 1])
                        + Fraction(1, 2)) for j in range(len(sizes))]
