@@ -355,10 +355,11 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     and cut at the positions ``floor(c_j * n + 1/2)`` where ``c_j`` are the
     cumulative fractions ``sizes[0] + ... + sizes[j]`` (exact sums of the
     fractions as written: ``0.2 + 0.7`` is 0.9, and a float32 ``0.7`` is
-    0.7, not 0.699999988...): so each part gets, from each label of each group, a number of rows within 1 of
-    ``sizes[j] * n``. The rounding is deterministic (a segment of a single row
-    goes to the train part with the default sizes, so a user with one
-    positive has it in train only). Every row lands in exactly one part.
+    0.7, not 0.699999988...): so each part gets, from each label of each
+    group, a number of rows within 1 of ``sizes[j] * n``. The rounding is
+    deterministic (a segment of a single row goes to the train part with
+    the default sizes, so a user with one positive has it in train only).
+    Every row lands in exactly one part.
 
     Parameters
     ----------
