@@ -145,6 +145,8 @@ class PAUCRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random
@@ -384,6 +386,8 @@ class PrecAtKRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random

@@ -230,6 +230,16 @@ class BaseLinearRanker(BaseRanker):
                 f"coef_ would start on other columns; pass X with the previous "
                 f"fit's columns in their order, or set warm_start=False."
             )
+        relevant, before = self.classes_.tolist()[-1], getattr(
+            self, "_warm_relevant", None)
+        if before is not None and relevant != before[0]:  # coef_'s sign
+            raise ValueError(
+                f"warm_start=True but the relevant label of y is {relevant!r} "
+                f"(classes_={self.classes_.tolist()}), where the previous fit's "
+                f"was {before[0]!r}: its coef_ ranks other rows first. Set "
+                f"pos_label={before[0]!r} (labels as before), or set "
+                f"warm_start=False to fit from scratch."
+            )
         state = copy.deepcopy(previous)
         state.reset_stopping()
         return state
@@ -242,13 +252,20 @@ class BaseLinearRanker(BaseRanker):
         validation = ValidationSet(X=X[val], y_pos=y_pos[val], codes=codes[val])
         return X[train], y_pos[train], codes[train], validation
 
-    def _set_fitted(self, state, n_iter, validation, curve_start=0):
+    def _set_fitted(self, state, n_iter, validation, curve_start=0, *,
+                    continued=False):
+        """``continued``: ``state`` went on from the previous fit's."""
         self._solver_state = state
         # where this call's values start in objective_curve_ (after a warm
         # start): TrainingCurveDisplay draws its validation scores there
         self._curve_start = int(curve_start)
-        # the columns of this coef_, for a warm start
-        self._warm_feature_names = getattr(self, "feature_names_in_", None)
+        # the columns and relevant label of this coef_, for a warm start; an
+        # array (no names) that continues a fit keeps its columns' names
+        names = getattr(self, "feature_names_in_", None)
+        if names is None and continued:
+            names = getattr(self, "_warm_feature_names", None)
+        self._warm_feature_names = names
+        self._warm_relevant = (self.classes_.tolist()[-1],)  # (None,): a label
         self.coef_ = state.solution(average=self.average,
                                     early_stopping=validation is not None).copy()
         self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
@@ -345,6 +362,8 @@ class BaseLinearRanker(BaseRanker):
         solver = self._get_solver(loss)
         if solver == "lbfgs":
             self._check_lbfgs_options()
+        continued = (coef_init is None and self.warm_start
+                     and getattr(self, "_solver_state", None) is not None)
         state = self._initial_state(rows.n_features, coef_init)
         curve_start = len(state.objective_curve)
         try:
@@ -355,7 +374,8 @@ class BaseLinearRanker(BaseRanker):
                       f"{self.n_groups_skipped_} groups skipped (no relevant "
                       f"or no irrelevant row).")
             state, n_iter = self._run_solver(solver, objective, state, validation)
-            self._set_fitted(state, n_iter, validation, curve_start)
+            self._set_fitted(state, n_iter, validation, curve_start,
+                             continued=continued)
             if state.converged and not state.no_descent:  # else it has warned
                 warn_zero_coef(self, f"Check that the features of X vary "
                                      f"within users (every column may be 0), "
@@ -530,7 +550,8 @@ class BaseLinearRanker(BaseRanker):
             radius=self.radius, state=state, average=self.average,
             verbose=self.verbose, n_threads=self._n_threads(),
         )
-        self._set_fitted(state, len(state.objective_curve) - n_before, None)
+        self._set_fitted(state, len(state.objective_curve) - n_before, None,
+                         continued=not first_call)
         return self
 
 

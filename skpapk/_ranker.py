@@ -147,6 +147,8 @@ class PApKRanker(BaseLinearRanker):
     warm_start : bool, default=False
         When True, :meth:`fit` continues from the previous solution (and,
         for Algorithm 1, its step count and running average).
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random
@@ -508,6 +510,8 @@ class PApKAvgRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random
@@ -739,6 +743,8 @@ class PApKMaxRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random
@@ -978,6 +984,8 @@ class PApKTSRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random
@@ -1209,6 +1217,8 @@ class PApKRampRanker(_FixedSurrogateRanker):
         schedule from ``coef_``, the iterate continued is the solver's last
         one, which is ``coef_`` unless ``average`` or ``early_stopping``.
         The stopping records (best objective, validation scores) restart.
+        X must hold the previous fit's columns, and y its relevant
+        label: other data raise a ValueError.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split of ``early_stopping`` (the only random

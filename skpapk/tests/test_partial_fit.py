@@ -162,6 +162,46 @@ def test_warm_start_with_other_columns_raises(surrogate):
     ranker.fit(frame, y, groups=g)  # the same columns: it continues
     ranker.fit(X, y, groups=g)  # an array (by position, as scikit-learn)
     ranker.fit(frame, y, groups=g)
+    # an array fit continues coef_ on the same columns: their names stay
+    ranker.fit(X, y, groups=g)
+    with pytest.raises(ValueError, match=r"are not those of the previous fit "
+                                         r"\(a, b, c, d\)"):
+        ranker.fit(frame[list("dcba")], y, groups=g)
+    # a fresh array fit (no warm start) has no names to keep
+    ranker.set_params(warm_start=False).fit(X, y, groups=g)
+    ranker.set_params(warm_start=True).fit(frame[list("dcba")], y, groups=g)
+
+
+@pytest.mark.parametrize("surrogate", ["pairwise_logistic", "avg"])
+@pytest.mark.parametrize("change, labels", [
+    ({"pos_label": 0}, None),  # the same labels, the other one relevant
+    ({"pos_label": "yes"}, ["no", "yes"]),  # other labels: "yes" is not 1
+])
+def test_warm_start_with_another_relevant_label_raises(surrogate, change,
+                                                        labels):
+    # coef_ ranks the previous relevant label first: continuing it under
+    # another relevant label starts (with average=True, stays) upside down
+    X, y, g = make_data(9)
+    average = surrogate == "avg"  # an option of Algorithm 1 only
+    ranker = PApKRanker(surrogate, max_iter=3, warm_start=True, average=average,
+                        tol=None).fit(X, y, groups=g)
+    coef, classes = ranker.coef_.copy(), ranker.classes_.copy()
+    y2 = y if labels is None else np.asarray(labels)[y]
+    with pytest.raises(ValueError, match=r"warm_start=True but the relevant "
+                                         r"label of y is .* where the previous "
+                                         r"fit's was 1"):
+        ranker.set_params(**change).fit(X, y2, groups=g)
+    np.testing.assert_array_equal(ranker.coef_, coef)
+    np.testing.assert_array_equal(ranker.classes_, classes)
+    # the same relevant label in another type (True == 1) continues
+    t = ranker.t_
+    ranker.set_params(pos_label=None).fit(X, y.astype(bool), groups=g)
+    assert ranker.t_ > t
+    # warm_start=False fits from scratch, as a new ranker does
+    fresh = PApKRanker(surrogate, max_iter=3, average=average, tol=None,
+                       **change)
+    ranker.set_params(warm_start=False, **change).fit(X, y2, groups=g)
+    np.testing.assert_array_equal(ranker.coef_, fresh.fit(X, y2, groups=g).coef_)
 
 
 def test_partial_fit_with_average_is_the_mean_of_the_iterates():
