@@ -281,7 +281,11 @@ class PApKBoostRanker(BaseRanker):
         an alias such as ``num_threads`` through ``**kwargs``, which then
         sets LightGBM's threads only. The pair kernel takes
         fewer when the work is small (about a million pairs a thread), with
-        the same result.
+        the same result. LightGBM's OpenMP threads do not survive ``fork``:
+        a process forked after a fit with several threads (by
+        ``multiprocessing``'s default on Linux before Python 3.14) hangs
+        in its own fit; use joblib's processes (loky), the ``"spawn"`` or
+        ``"forkserver"`` start method, or ``n_jobs=1``.
 
     verbose : int, default=0
         ``-1`` or ``0``: silent (``-1`` is LightGBM's way of saying it). ``1``:

@@ -7,8 +7,8 @@ the linear rankers' rule), shared by :class:`~skpapk.PApKBoostRanker` and
 import collections
 import contextlib
 import inspect
-import io
 import sys
+import threading
 
 import numpy as np
 
@@ -29,11 +29,62 @@ def _import_lightgbm():
     return lightgbm
 
 
+#: The threads whose writes to ``sys.stdout`` are dropped (:func:`_quiet`),
+#: each with its number of open contexts.
+_SILENCED = collections.Counter()
+_SILENCED_LOCK = threading.Lock()
+
+
+class _ThreadFilteredStream:
+    """``sys.stdout`` but for the writes of the threads in ``_SILENCED``."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        if threading.get_ident() in _SILENCED:
+            return len(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _unfiltered(stream):
+    """``stream``, or the stream that a :func:`_quiet` filter wraps."""
+    return stream.stream if isinstance(stream, _ThreadFilteredStream) else stream
+
+
+@contextlib.contextmanager
 def _quiet(verbose):
-    """Silence LightGBM's own printing below ``verbose=2``."""
+    """Drop this thread's printing (LightGBM's own) below ``verbose=2``.
+
+    ``sys.stdout`` is the process's: other threads' output passes (a
+    ``redirect_stdout`` swapped it for every thread, and two fits that
+    overlapped in time could leave it swapped for good)."""
     if verbose >= 2:
-        return contextlib.nullcontext()
-    return contextlib.redirect_stdout(io.StringIO())
+        yield
+        return
+    ident = threading.get_ident()
+    with _SILENCED_LOCK:
+        if not isinstance(sys.stdout, _ThreadFilteredStream):
+            sys.stdout = _ThreadFilteredStream(sys.stdout)
+        _SILENCED[ident] += 1
+    try:
+        yield
+    finally:
+        with _SILENCED_LOCK:
+            _SILENCED[ident] -= 1
+            if not _SILENCED[ident]:
+                del _SILENCED[ident]
+            if not _SILENCED and isinstance(sys.stdout, _ThreadFilteredStream):
+                sys.stdout = sys.stdout.stream
+
+
+def _quietly(verbose, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` in :func:`_quiet`, in the calling thread."""
+    with _quiet(verbose):
+        return function(*args, **kwargs)
 
 
 def _no_usable_feature(error):
@@ -137,7 +188,7 @@ class _EarlyStopping(BestRound):
         self.order = 30
         self.name = name
         self.verbose = verbose
-        self.out = sys.stdout  # not LightGBM's silenced one (``_quiet``)
+        self.out = _unfiltered(sys.stdout)  # not its filter (``_quiet``)
         self.empty_rounds, self.best_results = [], []
 
     def __call__(self, env):
