@@ -126,6 +126,7 @@ def fitted_scores(X, coef):
     for start, stop in zip(starts[:-1], starts[1:]):  # blocks of rows
         rows = X[start:stop].astype(np.float64)
         scores[start:stop] = np.asarray(rows @ coef).reshape(-1)
+        del rows  # one block alive at a time, not the next beside it
     return scores
 
 

@@ -1409,3 +1409,24 @@ def test_float32_sparse_rows_are_cast_in_blocks_of_stored_values(monkeypatch):
     assert _linear_loss.cast_blocks(X[:9]).tolist() == [0, 3, 5, 8, 9]
     rows = sp.csr_matrix(np.ones((3, 40), dtype=np.float32))  # 40 values a row
     assert _linear_loss.cast_blocks(rows).tolist() == [0, 1, 2, 3]
+
+
+def test_float32_rows_hold_one_cast_block_at_a_time():
+    # (memory review) the next float64 block was made while the previous
+    # one was still held: two blocks (64 MB) at the peak, not one
+    import tracemalloc
+
+    from skpapk._linear_loss import CAST_BLOCK_VALUES, fitted_scores
+
+    n_features = 16
+    X = np.ones((3 * CAST_BLOCK_VALUES // n_features, n_features), np.float32)
+    coef = np.arange(n_features, dtype=np.float64)
+    tracemalloc.start()
+    try:
+        scores = fitted_scores(X, coef)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(scores, np.full(X.shape[0], coef.sum()))
+    block = CAST_BLOCK_VALUES * 8  # bytes of one float64 block
+    assert peak < 1.5 * block + scores.nbytes
