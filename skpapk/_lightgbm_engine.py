@@ -29,46 +29,48 @@ def _import_lightgbm():
     return lightgbm
 
 
-#: The threads whose writes to ``sys.stdout`` are dropped (:func:`_quiet`),
-#: each with its number of open contexts.
+#: The threads of the fits that silence LightGBM (:func:`_quiet`), each with
+#: its number of open contexts, and the logger installed meanwhile.
 _SILENCED = collections.Counter()
 _SILENCED_LOCK = threading.Lock()
+_INSTALLED = [None]
 
 
-class _ThreadFilteredStream:
-    """``sys.stdout`` but for the writes of the threads in ``_SILENCED``."""
+class _QuietInThreads:
+    """A LightGBM logger: the one it replaces (``logger``), but for the
+    information messages of the threads in ``_SILENCED``."""
 
-    def __init__(self, stream):
-        self.stream = stream
+    def __init__(self, logger, info_name, warning_name):
+        self.logger, self.info_name = logger, info_name
+        self.warning_name = warning_name
+        self.warning = getattr(logger, warning_name)  # as is: its stack level
 
-    def write(self, text):
-        if threading.get_ident() in _SILENCED:
-            return len(text)
-        return self.stream.write(text)
-
-    def __getattr__(self, name):
-        return getattr(self.stream, name)
-
-
-def _unfiltered(stream):
-    """``stream``, or the stream that a :func:`_quiet` filter wraps."""
-    return stream.stream if isinstance(stream, _ThreadFilteredStream) else stream
+    def info(self, msg):
+        if threading.get_ident() not in _SILENCED:
+            getattr(self.logger, self.info_name)(msg)
 
 
 @contextlib.contextmanager
 def _quiet(verbose):
-    """Drop this thread's printing (LightGBM's own) below ``verbose=2``.
+    """Silence LightGBM's own information messages (such as the Dask
+    interface's "Finding random open ports for workers", whatever its
+    verbosity) in this thread, below ``verbose=2``.
 
-    ``sys.stdout`` is the process's: other threads' output passes (a
-    ``redirect_stdout`` swapped it for every thread, and two fits that
-    overlapped in time could leave it swapped for good)."""
-    if verbose >= 2:
-        yield
+    They go through LightGBM's logger (``lightgbm.register_logger``), which
+    is replaced while a quiet fit runs by one that drops this thread's
+    messages only; ``sys.stdout``, the process's, is left alone (swapping it
+    lost other threads' output, and fits that overlapped in time could leave
+    it swapped for good)."""
+    basic = sys.modules.get("lightgbm.basic")
+    names = ("_LOGGER", "_INFO_METHOD_NAME", "_WARNING_METHOD_NAME")
+    if verbose >= 2 or not all(hasattr(basic, name) for name in names):
+        yield  # (a LightGBM without these: its messages are printed)
         return
     ident = threading.get_ident()
     with _SILENCED_LOCK:
-        if not isinstance(sys.stdout, _ThreadFilteredStream):
-            sys.stdout = _ThreadFilteredStream(sys.stdout)
+        if not _SILENCED:
+            _INSTALLED[0] = _QuietInThreads(*(getattr(basic, n) for n in names))
+            basic.register_logger(_INSTALLED[0])
         _SILENCED[ident] += 1
     try:
         yield
@@ -77,8 +79,11 @@ def _quiet(verbose):
             _SILENCED[ident] -= 1
             if not _SILENCED[ident]:
                 del _SILENCED[ident]
-            if not _SILENCED and isinstance(sys.stdout, _ThreadFilteredStream):
-                sys.stdout = sys.stdout.stream
+            if not _SILENCED:
+                installed, _INSTALLED[0] = _INSTALLED[0], None
+                if basic._LOGGER is installed:  # else one registered meanwhile
+                    basic.register_logger(installed.logger, installed.info_name,
+                                          installed.warning_name)
 
 
 def _quietly(verbose, function, *args, **kwargs):
@@ -188,7 +193,7 @@ class _EarlyStopping(BestRound):
         self.order = 30
         self.name = name
         self.verbose = verbose
-        self.out = _unfiltered(sys.stdout)  # not its filter (``_quiet``)
+        self.out = sys.stdout
         self.empty_rounds, self.best_results = [], []
 
     def __call__(self, env):

@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import _get_feature_names, validate_data
 
 from . import _defaults
 from ._base import BaseRanker
@@ -218,31 +218,37 @@ class BaseLinearRanker(BaseRanker):
                 f"previous fit had {previous.w.shape[0]}; pass data with the "
                 f"same features or set warm_start=False."
             )
-        names, before = (getattr(self, attr, None) for attr in
-                         ("feature_names_in_", "_warm_feature_names"))
-        if names is not None and before is not None and (
-                list(names) != list(before)):  # coef_ is by position
-            raise ValueError(
-                f"warm_start=True but X's columns "
-                f"({cut(', '.join(map(str, names)), 60, quote=False)}) are not "
-                f"those of the previous fit "
-                f"({cut(', '.join(map(str, before)), 60, quote=False)}), whose "
-                f"coef_ would start on other columns; pass X with the previous "
-                f"fit's columns in their order, or set warm_start=False."
-            )
-        relevant, before = self.classes_.tolist()[-1], getattr(
-            self, "_warm_relevant", None)
-        if before is not None and relevant != before[0]:  # coef_'s sign
-            raise ValueError(
+        self._check_warm_columns(getattr(self, "feature_names_in_", None),
+                                 "warm_start=True but")
+        relevant = self.classes_.tolist()[-1]
+        if hasattr(self, "_warm_relevant") and relevant != self._warm_relevant:
+            raise ValueError(  # coef_ ranks the previous relevant label first
                 f"warm_start=True but the relevant label of y is {relevant!r} "
                 f"(classes_={self.classes_.tolist()}), where the previous fit's "
-                f"was {before[0]!r}: its coef_ ranks other rows first. Set "
-                f"pos_label={before[0]!r} (labels as before), or set "
-                f"warm_start=False to fit from scratch."
+                f"was {self._warm_relevant!r}: its coef_ ranks other rows "
+                f"first. Set pos_label={self._warm_relevant!r} (labels as "
+                f"before), or set warm_start=False to fit from scratch."
             )
         state = copy.deepcopy(previous)
         state.reset_stopping()
         return state
+
+    def _check_warm_columns(self, names, what):
+        """Refuse columns ``names`` other than those of the ``coef_``
+        continued (by position), when both are known."""
+        before = getattr(self, "_warm_feature_names", None)
+        if names is not None and before is not None and (
+                list(names) != list(before)):
+            raise ValueError(
+                f"{what} X's columns "
+                f"({cut(', '.join(map(str, names)), 60, quote=False)}) are not "
+                f"those of the previous fit "
+                f"({cut(', '.join(map(str, before)), 60, quote=False)}), whose "
+                f"coef_ would start on other columns; pass X with the previous "
+                f"fit's columns in their order"
+                + (", or set warm_start=False." if what.startswith("warm")
+                   else ", or fit from scratch (fit, or a new ranker).")
+            )
 
     def _early_stopping_split(self, X, y_pos, codes, n_groups):
         """Hold out ``validation_fraction`` of every group's rows, by label."""
@@ -265,7 +271,7 @@ class BaseLinearRanker(BaseRanker):
         if names is None and continued:
             names = getattr(self, "_warm_feature_names", None)
         self._warm_feature_names = names
-        self._warm_relevant = (self.classes_.tolist()[-1],)  # (None,): a label
+        self._warm_relevant = self.classes_.tolist()[-1]
         self.coef_ = state.solution(average=self.average,
                                     early_stopping=validation is not None).copy()
         self.objective_curve_ = np.asarray(state.objective_curve, dtype=np.float64)
@@ -358,15 +364,15 @@ class BaseLinearRanker(BaseRanker):
         ``n_groups_skipped_``; returns the objective, the validation rows
         and the description of the rows for ``verbose``) and ``release()``.
         """
-        loss = self._get_surrogate()
-        solver = self._get_solver(loss)
-        if solver == "lbfgs":
-            self._check_lbfgs_options()
         continued = (coef_init is None and self.warm_start
                      and getattr(self, "_solver_state", None) is not None)
-        state = self._initial_state(rows.n_features, coef_init)
-        curve_start = len(state.objective_curve)
-        try:
+        try:  # rows released whatever fails (the checks of options too)
+            loss = self._get_surrogate()
+            solver = self._get_solver(loss)
+            if solver == "lbfgs":
+                self._check_lbfgs_options()
+            state = self._initial_state(rows.n_features, coef_init)
+            curve_start = len(state.objective_curve)
             objective, validation, where = rows.prepare(self, loss)
             if self.verbose:
                 print(f"Fitting {type(self).__name__} ({loss.name} surrogate, "
@@ -529,6 +535,10 @@ class BaseLinearRanker(BaseRanker):
         """
         check_k(self.k)
         first_call = not hasattr(self, "_solver_state")
+        if not first_call and not hasattr(self, "feature_names_in_"):
+            # fitted last on an array that continued a fit on named columns
+            self._check_warm_columns(_get_feature_names(X), "partial_fit "
+                                     "continues coef_ but")
         with self._numbers_of(X, fitting=first_call):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32], reset=first_call)

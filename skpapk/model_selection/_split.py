@@ -305,6 +305,9 @@ class WithinGroupKFold(BaseCrossValidator):
 
 
 def _check_sizes(sizes):
+    """``sizes`` as exact fractions, as written (:func:`_as_written`);
+    a ValueError unless they are positive and sum to 1."""
+    raw = sizes
     sizes = float_array(sizes, input_name="sizes", expected="a sequence of "
                         "fractions, e.g. (0.6, 0.2, 0.2)")
     if sizes.ndim != 1 or sizes.shape[0] < 1:
@@ -317,34 +320,41 @@ def _check_sizes(sizes):
             f"sizes must be positive fractions, got {sizes.tolist()}; drop the "
             f"parts you do not need."
         )
-    if not np.isclose(sizes.sum(), 1.0, rtol=0, atol=1e-8):
+    written, eps = _as_written(raw, sizes)
+    total = sum(written)
+    # the float rounding of the fractions as written: 1e-8, or that of a
+    # lower precision (three float32 thirds, as written, sum to 1.00000002)
+    if abs(total - 1) > max(1e-8, len(written) * eps):
         raise ValueError(
             f"sizes must sum to 1 (one fraction of every group per part), got "
-            f"{sizes.tolist()} summing to {sizes.sum():.6g}; e.g. "
+            f"{[float(f) for f in written]} summing to {float(total):.10g}; e.g. "
             f"sizes=(0.6, 0.2, 0.2)."
         )
-    return sizes
+    return written
 
 
 def _as_written(raw, sizes):
-    """The checked ``sizes`` as exact fractions, as ``raw`` writes them: the
-    shortest decimal of each float in its own precision (``np.float32(0.7)``
-    is 7/10, not its float64 value 0.699999988...), other numbers exactly."""
-    try:
-        values = raw if isinstance(raw, (list, tuple)) else np.asarray(raw)
-    except (TypeError, ValueError):  # pragma: no cover - checked already
-        values = sizes
-    if np.ndim(values) != 1 or len(values) != sizes.shape[0]:  # pragma: no cover
-        values = sizes
-
-    def written(value, checked):
+    """The checked ``sizes`` as exact fractions, as ``raw`` writes them, and
+    the machine epsilon of the lowest float precision among them (0 for
+    Python floats and float64): the shortest decimal of each float in its
+    own precision (``np.float32(0.7)`` is 7/10, not its float64 value
+    0.699999988...), other numbers exactly."""
+    values = raw if isinstance(raw, (list, tuple)) else np.asarray(raw)
+    if np.ndim(values) != 1 or len(values) != sizes.shape[0]:
+        values = sizes  # an iterator (read by float_array): its floats
+    fractions, eps = [], 0.0
+    for value, checked in zip(values, sizes):
+        if isinstance(value, np.ndarray):  # a 0-d array: its scalar
+            value = value[()]
         if isinstance(value, np.floating):  # its own shortest decimal
-            return Fraction(str(value))
-        if isinstance(value, (numbers.Rational, decimal.Decimal)):
-            return Fraction(value)
-        return Fraction(repr(float(checked)))
-
-    return [written(v, c) for v, c in zip(values, sizes)]
+            fractions.append(Fraction(str(value)))
+            if value.dtype.itemsize < 8:
+                eps = max(eps, float(np.finfo(value.dtype).eps))
+        elif isinstance(value, (numbers.Rational, decimal.Decimal)):
+            fractions.append(Fraction(value))
+        else:
+            fractions.append(Fraction(repr(float(checked))))
+    return fractions, eps
 
 
 def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
@@ -394,8 +404,7 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     >>> sorted(np.concatenate([train, val, test]).tolist()) == list(range(10))
     True
     """
-    written = _as_written(sizes, _check_sizes(sizes))
-    sizes = np.array([float(f) for f in written])
+    written = _check_sizes(sizes)
     if y is None:  # raises, naming y
         _encode_labels(None, 0, example="within_group_split(y, groups)")
     n = _num_samples(y)
@@ -418,7 +427,7 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
                         dtype=np.int64)  # one per distinct segment size
         part += seg.rank >= cuts[row_count]
     indices = np.arange(n)
-    return tuple(indices[part == j] for j in range(sizes.shape[0]))
+    return tuple(indices[part == j] for j in range(len(written)))
 
 
 class EarlyStoppingSplitError(ValueError):

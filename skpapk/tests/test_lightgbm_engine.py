@@ -1,4 +1,4 @@
-"""Tests of the boosted rankers' engine helpers that need no LightGBM."""
+"""Tests of the silencing of LightGBM's messages by a fit (``_quiet``)."""
 
 import sys
 import threading
@@ -6,6 +6,8 @@ import threading
 import pytest
 
 from skpapk._lightgbm_engine import _quiet, _quietly
+
+basic = pytest.importorskip("lightgbm.basic")
 
 
 def _in_thread(target):
@@ -16,53 +18,83 @@ def _in_thread(target):
 
 @pytest.mark.parametrize("exit_order", ["first in, first out", "last in, first out"])
 def test_quiet_silences_its_own_thread_only(capsys, exit_order):
-    # sys.stdout is the process's: a fit's silencing of LightGBM must not drop
-    # other threads' output, nor leave sys.stdout swapped once every
-    # overlapping fit has ended, whichever ends first
-    stream = sys.stdout
+    # LightGBM's Dask interface prints "Finding random open ports for
+    # workers" whatever its verbosity: a quiet fit silences it in its own
+    # thread, not other threads' output (sys.stdout is the process's), and
+    # leaves LightGBM's logger as it was once every overlapping fit ended
+    stream, logger = sys.stdout, basic._LOGGER
     entered = [threading.Event(), threading.Event()]
     leave = [threading.Event(), threading.Event()]
     left = [threading.Event(), threading.Event()]
 
     def fit(i):
         with _quiet(verbose=0):
-            print(f"silenced {i}")
+            basic._log_info(f"silenced {i}")
             entered[i].set()
             leave[i].wait(10)
-            print(f"silenced {i} again")
-        print(f"after {i}")
+            print(f"printed {i}")  # the thread's own output is not touched
+        basic._log_info(f"after {i}")
         left[i].set()
 
     threads = [_in_thread(lambda: fit(0))]
     entered[0].wait(10)
     threads.append(_in_thread(lambda: fit(1)))
     entered[1].wait(10)
-    print("other thread")
+    basic._log_info("other thread")
     first, second = (0, 1) if exit_order == "first in, first out" else (1, 0)
     leave[first].set()
     left[first].wait(10)
-    print("other thread again")
+    basic._log_info("other thread again")
     leave[second].set()
     for thread in threads:
         thread.join(10)
-    assert sys.stdout is stream
-    out = capsys.readouterr().out.splitlines()
-    assert out == ["other thread", f"after {first}", "other thread again",
-                   f"after {second}"]
+    assert sys.stdout is stream and basic._LOGGER is logger
+    assert capsys.readouterr().out.splitlines() == [
+        "other thread", f"printed {first}", f"after {first}",
+        "other thread again", f"printed {second}", f"after {second}"]
 
 
-def test_quiet_nests_and_verbose_2_prints(capsys):
-    stream = sys.stdout
+def test_quiet_nests_keeps_warnings_and_verbose_2_logs(capsys):
+    logger = basic._LOGGER
     with _quiet(verbose=0):
         with _quiet(verbose=0):
-            print("inner")
-        print("outer")
+            basic._log_info("inner")
+        basic._log_info("outer")
         with _quiet(verbose=2):  # already silenced: still silenced
-            print("inner, verbose")
-    print("out")
+            basic._log_info("inner, verbose")
+        with pytest.warns(UserWarning, match="a warning"):
+            basic._log_warning("a warning")  # warnings are not silenced
+    basic._log_info("out")
     with _quiet(verbose=2):
-        assert sys.stdout is stream
-        print("verbose")
-    assert _quietly(0, print, "call") is None
-    assert sys.stdout is stream
+        assert basic._LOGGER is logger
+        basic._log_info("verbose")
+    assert _quietly(0, basic._log_info, "call") is None
+    assert basic._LOGGER is logger
     assert capsys.readouterr().out.splitlines() == ["out", "verbose"]
+
+
+def test_quiet_keeps_a_logger_registered_meanwhile(capsys):
+    class Logger:
+        def __init__(self):
+            self.messages = []
+
+        def info(self, msg):
+            self.messages.append(msg)
+
+        def warning(self, msg):
+            self.messages.append(f"warning: {msg}")
+
+    before, mine = basic._LOGGER, Logger()
+    try:
+        with _quiet(verbose=0):
+            basic.register_logger(mine)  # the user's, during a fit
+            basic._log_info("theirs")
+        assert basic._LOGGER is mine and mine.messages == ["theirs"]
+        with _quiet(verbose=0):  # a quiet fit silences it too, then restores it
+            basic._log_info("silenced")
+        basic._log_warning("kept")
+        assert basic._LOGGER is mine
+        assert mine.messages == ["theirs", "warning: kept"]
+    finally:
+        basic.register_logger(before)
+    assert capsys.readouterr().out == ""

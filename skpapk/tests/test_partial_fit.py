@@ -167,9 +167,36 @@ def test_warm_start_with_other_columns_raises(surrogate):
     with pytest.raises(ValueError, match=r"are not those of the previous fit "
                                          r"\(a, b, c, d\)"):
         ranker.fit(frame[list("dcba")], y, groups=g)
+    # nor does partial_fit go on from it on reordered columns (scikit-learn
+    # checks the names of feature_names_in_, which the array fit removed)
+    with pytest.raises(ValueError, match=r"partial_fit continues coef_ but X's "
+                                         r"columns \(d, c, b, a\) are not"):
+        ranker.partial_fit(frame[list("dcba")], y, groups=g)
+    with pytest.warns(UserWarning, match="fitted without feature names"):
+        ranker.partial_fit(frame, y, groups=g)  # scikit-learn's warning
     # a fresh array fit (no warm start) has no names to keep
     ranker.set_params(warm_start=False).fit(X, y, groups=g)
     ranker.set_params(warm_start=True).fit(frame[list("dcba")], y, groups=g)
+
+
+def test_refused_warm_start_releases_the_rows():
+    # (review) the distributed rankers' rows hold persisted partitions on the
+    # workers: a warm start refused must release them as a failed fit does
+    from skpapk._linear import _InMemoryRows
+
+    X, y, g = make_data(7)
+    ranker = PApKRanker(max_iter=2, warm_start=True).fit(X, y, groups=g)
+    released = []
+
+    class Rows(_InMemoryRows):
+        def release(self):
+            released.append(True)
+            super().release()
+
+    X3, y_pos, codes = X[:, :3], (y == 1), g
+    with pytest.raises(ValueError, match="warm_start=True but X has 3"):
+        ranker._fit_linear(Rows(X3, y_pos, codes, int(g.max()) + 1), None)
+    assert released == [True]
 
 
 @pytest.mark.parametrize("surrogate", ["pairwise_logistic", "avg"])

@@ -81,6 +81,8 @@ def test_within_group_kfold_guarantees(n_splits, shuffle, seed):
     lambda v: [np.float32(f) for f in v],
     lambda v: [Fraction(str(f)) for f in v],
     lambda v: [Decimal(str(f)) for f in v],
+    lambda v: [np.array(f, dtype=np.float32) for f in v],  # 0-d arrays
+    lambda v: np.array(v, dtype=np.float16),
 ])
 def test_within_group_split_sizes_taken_as_written(container):
     # a float32 0.7 is 0.699999988 in float64: cut at its decimal, 0.7, as
@@ -88,6 +90,28 @@ def test_within_group_split_sizes_taken_as_written(container):
     parts = within_group_split(np.zeros(15, int), np.zeros(15, int),
                                sizes=container([0.2, 0.7, 0.1]), random_state=0)
     assert [len(p) for p in parts] == [3, 11, 1]
+
+
+@pytest.mark.parametrize("sizes", [
+    np.full(10, 0.1, dtype=np.float32),  # float64 sum 1.0000000149
+    np.full(20, 0.05, dtype=np.float32),
+    np.array([0.2, 0.7, 0.1], dtype=np.float16),  # float64 sum 1.00012
+    np.full(3, 1 / 3, dtype=np.float32),  # as written, 1.00000002
+])
+def test_within_group_split_lower_precision_sizes_sum_to_1_as_written(sizes):
+    parts = within_group_split(np.zeros(200, int), np.zeros(200, int),
+                               sizes=sizes, random_state=0)
+    cuts = np.floor(200 * np.cumsum([float(str(f)) for f in sizes]) + 0.5)
+    assert [len(p) for p in parts] == np.diff(cuts, prepend=0).tolist()
+
+
+@pytest.mark.parametrize("sizes", [
+    np.array([0.5, 0.4], dtype=np.float32), (0.5, 0.5 + 1e-7),
+    np.array([0.5, 0.51], dtype=np.float16),
+])
+def test_within_group_split_sizes_not_summing_to_1_raise(sizes):
+    with pytest.raises(ValueError, match="sizes must sum to 1"):
+        within_group_split([0, 1], [0, 0], sizes=sizes)
 
 
 @settings(max_examples=60, deadline=None)
