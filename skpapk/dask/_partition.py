@@ -287,12 +287,22 @@ def _int_hash(values):
 
 
 def _float_hash(values):
-    """The hash of floats: an integral one as the integer (``1.0`` as ``1``:
-    one user for the fit), another by its bits (``-0.0`` as ``0.0``)."""
+    """The hash of floats: an integral one as the integer (``1.0`` as ``1``,
+    ``2.0**63`` as ``2**63``: one user for the fit), another by its bits
+    (``-0.0`` as ``0.0``)."""
     values = values.astype(np.float64) + 0.0
-    integral = (values == np.floor(values)) & (np.abs(values) < 2.0**63)
     hashed = _mix64(values.view(np.uint64))
-    hashed[integral] = _int_hash(values[integral])
+    integral = np.isfinite(values) & (values == np.floor(values))
+    int64 = integral & (values >= -(2.0**63)) & (values < 2.0**63)
+    hashed[int64] = _int_hash(values[int64])
+    uint64 = integral & (values >= 2.0**63) & (values < 2.0**64)
+    hashed[uint64] = _int_hash(values[uint64].astype(np.uint64))
+    beyond = integral & ~int64 & ~uint64
+    if beyond.any():  # as _object_hash hashes the integer (a Python int)
+        from pandas.util import hash_array
+
+        hashed[beyond] = hash_array(np.array([int(v) for v in values[beyond]],
+                                             dtype=object))
     return hashed
 
 

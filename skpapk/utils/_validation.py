@@ -58,9 +58,10 @@ def check_k(k, name="k"):
         )
     if k > MAX_K:
         raise InvalidParameterError(
-            f"{name}={k:.3g} is too large: {name} is at most 2**63 - 1. Any "
-            f"{name} at least the length of the longest list gives the same "
-            f"result (a shorter list is shown whole): pass e.g. {name}=n_samples."
+            f"{name}={k:.3g} is too large: {name} is at most 2**63 - 1. A list "
+            f"shorter than {name} is shown whole, so {name}=n_samples shows "
+            f"every list whole (precision@k, which divides by k, still "
+            f"depends on it)."
         )
     return int(k)
 
@@ -362,16 +363,20 @@ def group_array(values, *, input_name="groups"):
 def _as_array(values):
     """``values`` as an array; a list mixing strings and other labels stays
     one of objects (``np.asarray([1, "a"])`` would turn 1 into "1", merging
-    the labels 1 and "1")."""
+    the labels 1 and "1"), and so does one mixing ``str`` with ``bytes`` or
+    holding a string that ends with a NUL character."""
     if hasattr(values, "__array__") or isinstance(values, (str, bytes)) or not (
             isinstance(values, Iterable) or hasattr(values, "__getitem__")):
         # numpy, pandas: the user's dtype
         return np.asarray(values)  # a scalar: 0-d, refused by the shape checks
     values = list(values)
     array = np.asarray(values)
-    if array.dtype.kind in "US" and not all(
-            isinstance(v, (str, bytes)) for v in values):
-        array = np.asarray(values, dtype=object)
+    if array.dtype.kind in "US":
+        # NumPy's fixed-width strings decode bytes with str and drop
+        # trailing NULs: b"a" and "a", "u" and "u\x00" would be one label
+        kind, nul = (str, "\x00") if array.dtype.kind == "U" else (bytes, b"\x00")
+        if not all(isinstance(v, kind) and not v.endswith(nul) for v in values):
+            array = np.asarray(values, dtype=object)
     return array
 
 

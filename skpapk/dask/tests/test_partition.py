@@ -210,6 +210,23 @@ def test_a_user_of_text_or_object_ids_spanning_partitions_is_named(kind):
                                groups=ddf["user"])
 
 
+@pytest.mark.parametrize("forms", [
+    [2**63, 2.0**63, np.uint64(2**63)],  # hashed as uint64 bits / float bits
+    [-(2**63), -(2.0**63), np.int64(-(2**63))],
+    [2**64, 2.0**64],  # Python ints beyond uint64 / their floats
+    [2**70, 2.0**70],
+    [-(2**70), -(2.0**70)],
+])
+def test_large_integral_ids_share_a_partition_whatever_their_type(forms):
+    # (group identity tester) one user for check_groups and the fit, but sent
+    # to two partitions, and the fit then refused the partitioning
+    alone = {int(group_buckets(np.array([v], dtype=object), 101)[0])
+             for v in forms}
+    mixed = group_buckets(np.array([*forms, 1.5, "x"], dtype=object), 101)
+    floats = group_buckets(np.array([float(forms[0]), 0.5]), 101)
+    assert len(alone | set(mixed[:len(forms)].tolist()) | {floats[0]}) == 1
+
+
 def test_labels_that_the_fit_takes_for_one_user_share_a_partition():
     # 1, 1.0, True and np.int8(1) are one user for the fit (numpy.unique);
     # partition_by_group sent 1 and 1.0 of an object array to two partitions

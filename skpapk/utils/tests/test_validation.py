@@ -381,6 +381,38 @@ def test_mixed_labels_keep_their_types_in_any_sequence(container):
     assert array.dtype == object and array.tolist() == [1, "a", 2]
 
 
+@pytest.mark.parametrize("container", [list, tuple])
+@pytest.mark.parametrize("ids", [
+    ["u", "u", "u\x00", "u\x00"],  # NumPy's "U" strings drop trailing NULs
+    [b"u", b"u", b"u\x00", b"u\x00"],
+])
+def test_ids_that_fixed_width_strings_would_merge_stay_apart(container, ids):
+    # (group identity tester) np.asarray of the list merged two users: every
+    # function that takes groups saw one
+    from skpapk.metrics import papk_score
+    from skpapk.utils._validation import _as_array, check_groups
+
+    assert _as_array(container(ids)).tolist() == ids
+    codes, labels = check_groups(container(ids), 4)
+    assert codes.tolist() == [0, 0, 1, 1] and labels.tolist() == ids[::2]
+    y = np.array([1, 0, 1, 0])
+    gains = papk_score(y, [2.0, 1.0, 1.0, 2.0], k=1, groups=container(ids),
+                       average=None)
+    np.testing.assert_array_equal(gains, [1.0, 0.0])
+
+
+@pytest.mark.parametrize("container", [list, tuple, pd.Series])
+def test_str_and_bytes_ids_are_not_merged(container):
+    # np.asarray([b"a", "a"]) decodes b"a" into "a": one user; refused as a
+    # Series of them is (bytes and str cannot be ordered)
+    from skpapk.metrics import papk_score
+
+    with pytest.raises(TypeError, match=r"mixes labels of types \['bytes', "
+                                        r"'str'\]"):
+        papk_score([1, 0, 1, 0], [2.0, 1.0, 1.0, 2.0], k=1,
+                   groups=container([b"a", b"a", "a", "a"]))
+
+
 @pytest.mark.parametrize("scalar", [1, 2.5, "yes", b"no", None])
 def test_a_scalar_stays_a_scalar(scalar):
     from skpapk.utils._validation import _as_array
