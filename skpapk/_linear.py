@@ -42,6 +42,7 @@ from .utils._validation import (
     check_k,
     check_label_values,
     check_pos_label,
+    exact_values,
     float_array,
     relevant_last,
     unknown_labels,
@@ -459,7 +460,7 @@ class BaseLinearRanker(BaseRanker):
                         estimator_name=type(self).__name__)
         if classes is not None:
             check_label_values(classes, input_name="classes")
-            classes = np.unique(np.asarray(classes))
+            classes = np.unique(exact_values(classes))
             if classes.shape[0] != 2:
                 raise ValueError(
                     f"Only binary classification is supported. classes must "
@@ -539,6 +540,7 @@ class BaseLinearRanker(BaseRanker):
             # fitted last on an array that continued a fit on named columns
             self._check_warm_columns(_get_feature_names(X), "partial_fit "
                                      "continues coef_ but")
+        y = exact_values(y)  # scikit-learn's conversion merges some labels
         with self._numbers_of(X, fitting=first_call):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32], reset=first_call)

@@ -9,6 +9,7 @@ silently invert the model whenever the relevant word sorts first).
 """
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -88,13 +89,20 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
 
 
 def _number(text):
-    """A label's finite number, read as the feature cells are (ASCII, no
-    ``1_000``: Python's float takes ``1_0`` for 10 and full-width digits)."""
+    """A label's finite number, exactly (``9007199254740993`` is not
+    ``9007199254740992``, which float64 merges), read as the feature cells
+    are (ASCII, no ``1_000``: Python's float takes ``1_0`` for 10 and
+    full-width digits)."""
     try:
         value = float(text) if text.isascii() and "_" not in text else None
     except ValueError:
         return None
-    return value if value is not None and math.isfinite(value) else None
+    if value is None or not math.isfinite(value):
+        return None
+    try:
+        return Fraction(text.strip())
+    except ValueError:  # pragma: no cover - a float spelling it does not read
+        return Fraction(value)
 
 
 def _same_label(a, b):

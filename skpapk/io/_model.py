@@ -32,7 +32,13 @@ from .._base import BaseRanker
 from .._linear_loss import fitted_scores
 from ..utils._files import atomic_write
 from ..utils._messages import cut
-from ..utils._validation import MAX_K, check_k, check_model_scores, check_pos_label
+from ..utils._validation import (
+    MAX_K,
+    check_k,
+    check_model_scores,
+    check_pos_label,
+    exact_values,
+)
 from ._booster_text import check_booster_text
 
 FORMAT = "skpapk-model"
@@ -886,7 +892,7 @@ def load_ranker(path):
         raise ValueError(f"{what} ({', '.join(wrong)}).")
     model = SavedRanker(k, scorer=scorer, metadata={
         key: value for key, value in content.items() if key not in _RESERVED})
-    model.classes_ = np.asarray(classes)
+    model.classes_ = exact_values(classes)  # "a" and "a\0" stay two labels
     model.n_features_in_ = scorer.n_features
     model._n_fit_groups = n_fit_groups  # of the saved ranker's fit
     if names is not None:

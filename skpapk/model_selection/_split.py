@@ -32,6 +32,7 @@ from ..utils._routing import _stacklevel
 from ..utils._validation import (
     check_groups,
     check_label_values,
+    exact_values,
     float_array,
     object_labels_error,
     validate_random_state,
@@ -47,7 +48,7 @@ def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)
             f"by label. Pass the target, e.g. {example}."
         )
     check_label_values(y, input_name=input_name)  # a list keeps its types
-    y = np.asarray(y)
+    y = np.asarray(exact_values(y))  # no fixed-width strings that merge labels
     if y.ndim != 1:
         y = column_or_1d(y, warn=True)
     if y.shape[0] != n_samples:
@@ -151,6 +152,9 @@ class WithinGroupKFold(BaseCrossValidator):
         rather than in row order.
     random_state : int, RandomState instance or None, default=None
         Seeds the order when ``shuffle=True``. Must be None otherwise.
+        One seed gives one split of the same rows in the same order; the
+        rows of other users before a user's change its folds (one draw
+        over all rows, as ``StratifiedKFold(shuffle=True)``).
 
     See Also
     --------
@@ -380,7 +384,9 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     sizes : sequence of float, default=(0.6, 0.2, 0.2)
         Positive fractions summing to 1, one per part.
     random_state : int, RandomState instance or None, default=None
-        Seeds the shuffling inside every segment.
+        Seeds the shuffling inside every segment. One seed gives one split
+        of the same rows in the same order; the rows of other users before
+        a user's change its parts (one draw over all rows).
 
     Returns
     -------

@@ -194,6 +194,10 @@ def column_1d(values, *, input_name, fix=None):
     ValueError: groups must be 1-d (one value per row), got an array of shape (3, 2)...
     """
     refuse_sparse(values, input_name=input_name)  # scikit-learn's names "y"
+    # a list of strings keeps what NumPy's fixed-width strings would merge;
+    # pandas' nullable numbers keep their type (scikit-learn's float64
+    # merges integers beyond 2**53 and makes booleans 0.0 / 1.0)
+    values = exact_values(values)
     shape = np.shape(values)
     if len(shape) == 2 and shape[1] == 1:
         warnings.warn(
@@ -657,6 +661,15 @@ pos_label='not_clicked'. ...
                 f"{input_name}, {' and '.join(values)}; pass one of them as "
                 f"{where}."
             )
+        # a single label (a fold without the relevant one) may differ from
+        # pos_label, but not in kind: pos_label="1" for the label 1 is a typo
+        kind, label_kind = _label_kind(pos_label), _label_kind(classes.tolist()[0])
+        if kind != label_kind:
+            raise ValueError(
+                f"pos_label={pos_label!r} is {kind}, but the label of "
+                f"{input_name}, {values[0]}, is {label_kind}; pass {where} as "
+                f"the labels are written."
+            )
         return pos_label
     if _numeric_labels(classes):
         if classes.shape[0] == 2:
@@ -682,6 +695,15 @@ pos_label='not_clicked'. ...
         "their alphabetical order would silently invert the ranking whenever "
         "the relevant label sorts first."
     )
+
+
+def _label_kind(label):
+    """Whether ``label`` is a number (booleans too), text or bytes."""
+    if isinstance(label, (numbers.Number, np.bool_)):
+        return "a number"
+    if isinstance(label, (str, bytes)):
+        return "text" if isinstance(label, str) else "bytes"
+    return f"a {type(label).__name__}"
 
 
 def relevant_last(classes, pos_label=None, **kwargs):
@@ -733,7 +755,12 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true",
     y, classes = binary_classes(y, input_name=input_name)
     pos_label = check_pos_label(classes, pos_label, input_name=input_name,
                                 estimator_name=estimator_name)
-    return np.asarray(y == pos_label), _order(classes, pos_label)
+    # the label equal to pos_label as Python compares (exactly: 2.0**53 is not
+    # 2**53 + 1, which y == pos_label would match in float64)
+    relevant = [i for i, label in enumerate(classes.tolist()) if label == pos_label]
+    y_pos = (np.asarray(y == classes[relevant[0]]) if relevant
+             else np.zeros(y.shape[0], dtype=bool))
+    return y_pos, _order(classes, pos_label)
 
 
 def check_fitted_labels(y, classes, *, estimator_name="the ranker", input_name="y"):
@@ -808,20 +835,32 @@ def check_model_scores(scores, *, allow_infinite=False):
     return scores
 
 
+def exact_values(values):
+    """``values`` (labels, ids or scores) as NumPy keeps them apart: a list
+    or tuple by :func:`_as_array` (no fixed-width strings that merge
+    ``b"a"`` with ``"a"``), a pandas column of nullable integers or
+    booleans by :func:`_exact_integers`; anything else unchanged (before
+    scikit-learn's conversions, ``column_or_1d`` or ``validate_data``)."""
+    if isinstance(values, (list, tuple)):
+        return _as_array(values)
+    return _exact_integers(values)
+
+
 def _exact_integers(values):
-    """A pandas column of nullable integers (``Int64``, ``int64[pyarrow]``)
-    without a missing value as int64 (uint64) numbers: scikit-learn's
-    conversion goes through float64, which merges integers beyond 2**53."""
+    """A pandas column of nullable integers or booleans (``Int64``,
+    ``int64[pyarrow]``, ``boolean``) without a missing value as int64
+    (uint64, bool) numbers: scikit-learn's conversion goes through float64,
+    which merges integers beyond 2**53 and makes booleans 0.0 / 1.0."""
     dtype = getattr(values, "dtype", None)
-    if (dtype is None or isinstance(dtype, np.dtype)
-            or getattr(dtype, "kind", "") not in "iu"
+    kind = getattr(dtype, "kind", "")
+    if (dtype is None or isinstance(dtype, np.dtype) or not kind or kind not in "iub"
             or not hasattr(values, "to_numpy") or getattr(values, "ndim", 1) != 1):
         return values
     import pandas as pd
 
     if pd.isna(values).any():  # NaN, refused by the finite check
         return values
-    return values.to_numpy(dtype=np.int64 if dtype.kind == "i" else np.uint64)
+    return values.to_numpy(dtype={"i": np.int64, "u": np.uint64, "b": bool}[kind])
 
 
 def _object_numbers(values, input_name, order_only):

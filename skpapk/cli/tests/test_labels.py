@@ -19,6 +19,10 @@ def choose(values, pos_label=None):
     (["1.0", "0.0"], ["0.0", "1.0"], False),
     (["-1", "1"], ["-1", "1"], True),        # numbers, not text: 1 > -1
     (["2", "10"], ["2", "10"], True),        # and 10 > 2
+    # two numbers that float64 merges: compared exactly
+    (["9007199254740993", "9007199254740992"],
+     ["9007199254740992", "9007199254740993"], True),
+    (["0.1", "0.10000000000000001"], ["0.1", "0.10000000000000001"], True),
     (["True", "False"], ["False", "True"], False),
     (["false", "TRUE"], ["false", "TRUE"], False),
     (["yes", "no"], ["no", "yes"], True),

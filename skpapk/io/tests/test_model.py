@@ -1430,3 +1430,16 @@ def test_float32_rows_hold_one_cast_block_at_a_time():
     np.testing.assert_array_equal(scores, np.full(X.shape[0], coef.sum()))
     block = CAST_BLOCK_VALUES * 8  # bytes of one float64 block
     assert peak < 1.5 * block + scores.nbytes
+
+
+def test_labels_that_differ_by_a_trailing_nul_load_as_two(tmp_path):
+    # (label review) np.asarray of the file's labels made "yes\x00" "yes":
+    # the loaded model had two equal labels and refused the training labels
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.array(["yes" if v > 0 else "yes\x00" for v in X[:, 0]], dtype=object)
+    ranker = PApKRanker(k=3, pos_label="yes").fit(X, y)
+    save_ranker(ranker, tmp_path / "m.json")
+    model = load_ranker(tmp_path / "m.json")
+    assert model.classes_.tolist() == ranker.classes_.tolist() == ["yes\x00", "yes"]
+    assert model.score(X, y) == ranker.score(X, y)

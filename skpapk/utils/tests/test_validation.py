@@ -536,3 +536,79 @@ def test_scores_as_python_numbers_in_an_object_array():
     with pytest.raises(ValueError, match="y_score holds a number beyond float64"):
         papk_score(y, np.array([10**400] + [1.5] * 59, dtype=object), k=3,
                    groups=groups)
+
+
+# --- label identity (a review of labels and pos_label) -----------------------
+
+_SCORES = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+
+
+@pytest.mark.parametrize("container", [list, tuple])
+def test_labels_that_fixed_width_strings_would_merge_stay_apart(container):
+    # np.asarray(["yes", "yes\x00"]) drops the NUL: one label, every row
+    # relevant (NaN), where the object array has two
+    from skpapk.metrics import papk_score, precision_at_k_score
+
+    y = ["yes", "yes\x00", "yes", "yes\x00", "yes", "yes\x00"]
+    expected = papk_score(np.array(y, dtype=object), _SCORES, k=2, pos_label="yes")
+    assert expected == 0.75  # (0.9, 0.7) over (0.8, 0.6): 3 of 4 pairs
+    assert papk_score(container(y), _SCORES, k=2, pos_label="yes") == expected
+    assert precision_at_k_score(container(y), _SCORES, k=2,
+                                pos_label="yes\x00") == 0.5  # 1 of the top 2
+    with pytest.raises(ValueError, match="3 distinct values"):
+        papk_score(container(["no", *y[1:]]), _SCORES, k=2, pos_label="yes")
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "int64[pyarrow]", "UInt64"])
+def test_nullable_integer_labels_beyond_2_53_stay_apart(dtype):
+    # scikit-learn's conversion of a nullable column goes through float64
+    from skpapk import PApKRanker
+    from skpapk.metrics import papk_score
+
+    if "pyarrow" in dtype:
+        pytest.importorskip("pyarrow")
+    y = np.array([2**53 + 1, 2**53] * 3, dtype=np.uint64)
+    series = pd.Series(y, dtype=dtype)
+    assert papk_score(series, _SCORES, k=2) == papk_score(y, _SCORES, k=2)
+    assert papk_score(series, _SCORES, k=2, pos_label=2**53) == papk_score(
+        y, _SCORES, k=2, pos_label=2**53)
+    X = np.array(_SCORES)[:, None]
+    ranker = PApKRanker(k=2).fit(X, series)
+    assert ranker.classes_.tolist() == [2**53, 2**53 + 1]
+
+
+@pytest.mark.parametrize("dtype, expected", [
+    ("boolean", [False, True]), ("Int64", [0, 1]),
+])
+def test_nullable_labels_keep_their_type_in_classes(dtype, expected):
+    from skpapk import PApKRanker
+
+    y = pd.Series([1, 0, 1, 0, 1, 0], dtype=dtype)
+    ranker = PApKRanker(k=2).fit(np.array(_SCORES)[:, None], y)
+    assert ranker.classes_.tolist() == expected
+    assert type(ranker.classes_.tolist()[0]) is type(expected[0])
+
+
+def test_pos_label_is_matched_exactly_not_in_float64():
+    # 2.0**53 == 2**53, but not 2**53 + 1, which y == pos_label matched in
+    # float64: every row was relevant
+    from skpapk.metrics import papk_score, precision_at_k_score
+
+    y = np.array([2**53, 2**53, 2**53 + 1, 2**53 + 1, 2**53, 2**53 + 1])
+    assert papk_score(y, _SCORES, k=2, pos_label=2.0**53) == papk_score(
+        y, _SCORES, k=2, pos_label=2**53)
+    assert precision_at_k_score(y[2:4], _SCORES[:2], k=2, pos_label=2.0**53) == 0
+
+
+@pytest.mark.parametrize("y, pos_label", [
+    ([1, 1, 1], "1"), (["yes"] * 3, b"yes"), ([1.0] * 3, "one"),
+])
+def test_pos_label_of_another_kind_than_a_single_label_raises(y, pos_label):
+    # two labels refuse it (not one of them); one label (a fold without the
+    # relevant one) took it silently: every row irrelevant
+    from skpapk.metrics import precision_at_k_score
+
+    with pytest.raises(ValueError, match=r"pos_label=.* is (text|bytes), but "
+                                         r"the label of y_true"):
+        precision_at_k_score(y, [0.9, 0.5, 0.1], k=1, pos_label=pos_label)
+    assert precision_at_k_score(y, [0.9, 0.5, 0.1], k=1, pos_label=y[0]) == 1.0
