@@ -366,7 +366,8 @@ def _ridge_overshoot(objective, eta0):
 def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                         n_iter_no_change=N_ITER_NO_CHANGE, radius=None,
                         average=False,
-                        validation=None, verbose=0, warn_no_descent=True):
+                        validation=None, verbose=0, warn_no_descent=True,
+                        warn=True):
     """Algorithm 1 on an objective object (see :func:`projected_subgradient`).
 
     Parameters
@@ -388,6 +389,10 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
         ``f(w_0)``; ``False`` leaves its message in ``state.no_descent``
         only, for a caller that warns with advice of its own (without
         catching warnings, which is not thread-safe).
+    warn : bool, default=True
+        ``False``: no ``ConvergenceWarning`` at all (diverged, ``max_iter``
+        reached, no descent), for a caller that reads ``state.diverged``,
+        ``state.converged`` and ``state.no_descent`` (e.g. one epoch a call).
 
     Returns
     -------
@@ -464,7 +469,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
                     break
     if state.diverged and state.t == 0 and not state.objective_curve:
         raise ValueError(start_not_finite(objective.dtype))
-    if state.diverged:
+    if state.diverged and warn:
         warnings.warn(
             f"The iterates diverged after {state.t} steps (the next iterate or "
             f"its scores X @ w would not be finite in {objective.dtype}): the "
@@ -475,7 +480,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             ConvergenceWarning,
             stacklevel=_stacklevel(),
         )
-    elif tol is not None and not state.converged:
+    elif warn and not state.diverged and tol is not None and not state.converged:
         what = ("the validation micro-pAp@k" if validation is not None
                 else "the objective")
         warnings.warn(
@@ -506,7 +511,7 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"as the margin-1 hinge surrogates are when, under every w, the "
             f"top irrelevant items of the groups outscore their relevant ones "
             f"(a weak signal and many irrelevant items per group).")
-        if warn_no_descent:
+        if warn_no_descent and warn:
             warnings.warn(state.no_descent, NoDescentWarning,
                           stacklevel=_stacklevel())
     return state

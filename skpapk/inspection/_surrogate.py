@@ -58,8 +58,9 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
     checked = [{} if loss.smooth else {"check_input": False} for loss in losses]
     table = np.empty((coefs.shape[0], len(losses) + 1))
     n_not_finite = 0
-    with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
-        warnings.simplefilter("ignore", UndefinedMetricWarning)  # said once below
+    # undefined groups left out silently (zero_division=NaN), said once below
+    # (no catch_warnings: it changes the filters of every thread)
+    with np.errstate(over="ignore", invalid="ignore"):
         for t, w in enumerate(coefs):  # one row per iterate (epochs, not groups)
             scores = linear_scores(X, w)
             if not np.all(np.isfinite(scores)):
@@ -73,7 +74,8 @@ def _trace(coefs, X, y_pos, codes, n_groups, k, surrogates):
             # the risk of the model's scores (float64: as it scores float32 X)
             fitted = scores if X.dtype == np.float64 else fitted_scores(X, w)
             table[t, -1] = 1.0 - papk_score(y_pos, fitted, k=k, groups=codes,
-                                            pos_label=True, ties="error")
+                                            pos_label=True, ties="error",
+                                            zero_division=np.nan)
     if n_not_finite:
         warnings.warn(
             f"The scores X @ w_t overflow (are not finite) at {n_not_finite} of "
@@ -366,16 +368,14 @@ class SurrogateDisplay:
                                        alpha=est.alpha)
         state = SolverState.zeros(X.shape[1])
         coefs = [state.w.copy()]
-        with warnings.catch_warnings():
-            # one epoch per call: "max_iter reached" would be said every epoch
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            for _ in range(n_epochs):
-                subgradient_descent(
-                    objective, state, eta0=est.eta0, max_iter=1, tol=tol,
-                    n_iter_no_change=est.n_iter_no_change, radius=est.radius)
-                if state.converged or state.diverged:
-                    break
-                coefs.append(state.w.copy())
+        for _ in range(n_epochs):  # one epoch a call: warn=False, said below
+            subgradient_descent(
+                objective, state, eta0=est.eta0, max_iter=1, tol=tol,
+                n_iter_no_change=est.n_iter_no_change, radius=est.radius,
+                warn=False)
+            if state.converged or state.diverged:
+                break
+            coefs.append(state.w.copy())
         if state.diverged:
             warnings.warn(
                 f"The iterates became non-finite after {state.t} epochs (lower "

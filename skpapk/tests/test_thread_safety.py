@@ -113,3 +113,25 @@ def test_save_ranker_enters_no_catch_warnings(data, tmp_path, request):
     entered = request.getfixturevalue("entered")  # after the fit
     save_ranker(model, tmp_path / "model.json")
     assert [name for name in entered if name.startswith("skpapk")] == []
+
+
+def test_surrogate_display_enters_no_catch_warnings(data, entered):
+    # (concurrency review) it filtered UndefinedMetricWarning and the
+    # solver's ConvergenceWarning for every thread while it traced a fit
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from skpapk.inspection import SurrogateDisplay
+
+    X, y, g = data
+    ranker = PApKAvgRanker(k=3, max_iter=4)
+    with pytest.warns(Warning):  # the undefined user, said once
+        display = SurrogateDisplay.from_estimator(ranker, X, y, groups=g)
+        SurrogateDisplay.from_iterates(np.zeros((2, X.shape[1])), X, y, groups=g,
+                                       k=3)
+    plt.close("all")
+    assert display.values.shape[0] >= 2 and np.isfinite(display.values).all()
+    assert [name for name in entered if name.startswith("skpapk")] == []
