@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _defaults
 from .._base import BaseRanker
+from .._categorical import categorical_codes
 from .._linear_loss import fitted_scores
 from ..utils._files import atomic_write
 from ..utils._messages import cut
@@ -514,6 +515,11 @@ class SavedRanker(BaseRanker):
             range, say).
         """
         check_is_fitted(self)
+        if self.scorer.kind == "lightgbm":  # refused as the fitted ranker does
+            # a saved booster has no category columns (save_ranker refuses
+            # them): a DataFrame's would be read as their values, not the
+            # codes it was fitted on
+            categorical_codes(X, [], input_name="X")
         # float32 rows stay float32: the scorer casts them (in blocks)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
                           accept_sparse="csr",

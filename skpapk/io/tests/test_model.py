@@ -1443,3 +1443,26 @@ def test_labels_that_differ_by_a_trailing_nul_load_as_two(tmp_path):
     model = load_ranker(tmp_path / "m.json")
     assert model.classes_.tolist() == ranker.classes_.tolist() == ["yes\x00", "yes"]
     assert model.score(X, y) == ranker.score(X, y)
+
+
+def test_loaded_booster_refuses_category_columns_as_the_fitted_one(data, tmp_path):
+    # (categorical tester) a booster fitted on integer codes read a DataFrame
+    # category column as its values (ids 10-50, not codes 0-4), silently:
+    # every row an unseen category; the fitted ranker refuses the column
+    pytest.importorskip("lightgbm")
+    pd = pytest.importorskip("pandas")
+    ranker = _categorical_ranker(data)
+    X, y, groups = data
+    frame = pd.DataFrame(X).set_axis([f"f{j}" for j in range(X.shape[1])], axis=1)
+    frame["f0"] = np.where(y > 0, 2, 3)
+    save_ranker(ranker, tmp_path / "m.json")
+    model = load_ranker(tmp_path / "m.json")
+    coded = frame.to_numpy()
+    np.testing.assert_array_equal(model.decision_function(coded),
+                                  ranker.decision_function(coded))
+    as_category = frame.assign(f0=(frame["f0"] * 10).astype("category"))
+    for scorer in (ranker, model):
+        with pytest.raises(ValueError, match=r"X has 1 categorical \(pandas "
+                                             r"'category'\) column\(s\) where "
+                                             r"the ranker was fitted on 0"):
+            scorer.decision_function(as_category)
