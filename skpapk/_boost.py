@@ -319,8 +319,9 @@ class PApKBoostRanker(BaseRanker):
         ``categorical_feature``, the positions or, for a DataFrame, the
         names of integer-coded columns to split as categories (besides a
         DataFrame's ``category`` columns; one position or name alone is
-        taken as a list of one, where ``LGBMRanker`` ignores it). ``class_weight`` weighs the rows
-        by their label, as in ``LGBMClassifier``: a dict keyed by the labels
+        taken as a list of one, where ``LGBMRanker`` ignores it).
+        ``class_weight`` weighs the rows by their label, as in
+        ``LGBMClassifier``: a dict keyed by the labels
         of ``y`` (``classes_``; a label left out weighs 1, a key that is not
         a label is refused) or ``"balanced"`` (``n_rows / (2 * n_label)``,
         counted over the training rows); :meth:`fit` multiplies
