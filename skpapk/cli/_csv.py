@@ -9,7 +9,7 @@ silently invert the model whenever the relevant word sorts first).
 """
 
 import math
-from fractions import Fraction
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -99,10 +99,10 @@ def _number(text):
         return None
     if value is None or not math.isfinite(value):
         return None
-    try:
-        return Fraction(text.strip())
-    except ValueError:  # pragma: no cover - a float spelling it does not read
-        return Fraction(value)
+    try:  # a Decimal: exact, and cheap for 1e-10000000 (a Fraction is not)
+        return Decimal(text.strip())
+    except ArithmeticError:  # pragma: no cover - a float spelling it does not read
+        return Decimal(value)
 
 
 def _same_label(a, b):

@@ -330,7 +330,7 @@ def _relevant_last(estimator, scorer, pos_label):
         return None, scorer
     classes = np.asarray(classes)
     if isinstance(estimator, BaseRanker):  # classes_: relevant last already
-        if pos_label is not None and pos_label != classes[1]:
+        if pos_label is not None and pos_label != classes.tolist()[1]:  # exactly
             raise ValueError(f"pos_label={pos_label!r}, but the {name} was "
                              f"fitted with {classes.tolist()[1]!r} as the relevant "
                              f"label; leave pos_label out, or refit it with "

@@ -19,7 +19,7 @@ import sklearn
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
-from ..utils._validation import check_k
+from ..utils._validation import check_k, exact_values
 from ._common import ZERO_DIVISION_ADVICE, _check_options
 from ._ranking import papk_score
 
@@ -74,7 +74,7 @@ def _ranker_classes(estimator):
             or not hasattr(estimator, "decision_function")
             or _is_classifier(estimator)):
         return None
-    return list(classes)
+    return np.asarray(classes).tolist()  # Python values: compared exactly
 
 
 def fitted_relevant_label(estimator):
@@ -108,7 +108,7 @@ def _relevant_label_of(estimator, y_true):
     if relevant is None:
         return None
     try:
-        labels = np.unique(np.asarray(y_true)).tolist()
+        labels = np.unique(exact_values(y_true)).tolist()
     except TypeError:  # mixed label types: the metric says so
         return None
     classes = np.asarray(_ranker_classes(estimator)).tolist()
@@ -141,8 +141,10 @@ def ranking_scores(estimator, X, pos_label=None):
     """
     column = 1
     classifier = _is_classifier(estimator)
-    classes = (list(getattr(estimator, "classes_", [])) if classifier
-               else _ranker_classes(estimator))
+    # Python values: compared with pos_label exactly (2.0**53 is not the
+    # class 2**53 + 1, as a NumPy scalar compares it in float64)
+    classes = (np.asarray(getattr(estimator, "classes_", [])).tolist()
+               if classifier else _ranker_classes(estimator))
     if not classifier and classes is not None and pos_label not in classes:
         classes = None  # labels recoded since the fit: its relevant rows first
     if pos_label is not None and classes is not None:

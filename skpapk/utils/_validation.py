@@ -379,7 +379,9 @@ def _as_array(values):
         # NumPy's fixed-width strings decode bytes with str and drop
         # trailing NULs: b"a" and "a", "u" and "u\x00" would be one label
         kind, nul = (str, "\x00") if array.dtype.kind == "U" else (bytes, b"\x00")
-        if not all(isinstance(v, kind) and not v.endswith(nul) for v in values):
+        items = (values if array.ndim == 1  # a column vector: its cells
+                 else np.asarray(values, dtype=object).ravel().tolist())
+        if not all(isinstance(v, kind) and not v.endswith(nul) for v in items):
             array = np.asarray(values, dtype=object)
     return array
 

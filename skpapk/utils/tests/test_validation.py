@@ -393,6 +393,9 @@ def test_ids_that_fixed_width_strings_would_merge_stay_apart(container, ids):
     from skpapk.utils._validation import _as_array, check_groups
 
     assert _as_array(container(ids)).tolist() == ids
+    column = _as_array(container([[v] for v in ids]))  # a column vector too
+    assert column.dtype == object and column.ravel().tolist() == ids
+    assert _as_array([[v] for v in ("a", "b")]).dtype.kind == "U"
     codes, labels = check_groups(container(ids), 4)
     assert codes.tolist() == [0, 0, 1, 1] and labels.tolist() == ids[::2]
     y = np.array([1, 0, 1, 0])
@@ -612,3 +615,29 @@ def test_pos_label_of_another_kind_than_a_single_label_raises(y, pos_label):
                                          r"the label of y_true"):
         precision_at_k_score(y, [0.9, 0.5, 0.1], k=1, pos_label=pos_label)
     assert precision_at_k_score(y, [0.9, 0.5, 0.1], k=1, pos_label=y[0]) == 1.0
+
+
+def test_pos_label_is_a_class_exactly_in_recommend_save_and_scorers(tmp_path):
+    # (review) recommend, save_ranker and the scorers compared pos_label with
+    # NumPy scalars: 2.0**53 was taken for the class 2**53 + 1
+    from skpapk import PApKRanker, recommend
+    from skpapk.io import save_ranker
+    from skpapk.metrics import micro_papk_scorer
+    from skpapk.metrics._scorer import ranking_scores
+
+    X = np.array(_SCORES)[:, None]
+    y = np.array([2**53 + 2, 2**53 + 1] * 3)
+    ranker = PApKRanker(k=2).fit(X, y)
+    assert ranker.classes_.tolist() == [2**53 + 1, 2**53 + 2]
+    with pytest.raises(ValueError, match="is not a class of PApKRanker"):
+        recommend(ranker, X, k=2, pos_label=2.0**53)
+    # not a class: the ranker's own scores, not negated as for 2**53 + 1
+    np.testing.assert_array_equal(ranking_scores(ranker, X, pos_label=2.0**53),
+                                  ranker.decision_function(X))
+    np.testing.assert_array_equal(ranking_scores(ranker, X, pos_label=2**53 + 1),
+                                  -ranker.decision_function(X))
+    with pytest.raises(ValueError, match="was fitted with 9007199254740994 as"):
+        save_ranker(ranker, tmp_path / "m.json", pos_label=float(2**53 + 2) - 2)
+    groups = np.zeros(6, dtype=int)
+    assert micro_papk_scorer(2)(ranker, X, y, groups=groups) == ranker.score(
+        X, y, groups=groups)
