@@ -19,8 +19,10 @@ Two cross-validation protocols:
 - :class:`skpapk.model_selection.WithinGroupKFold`: each fold holds out some
   items of every user (the MovieLens and Behance protocols).
 
-LightGBM's ``LGBMRanker`` and XGBoost's ``XGBRanker`` cannot be tuned this
-way with per-fold groups; these rankers can.
+LightGBM's ``LGBMRanker`` takes its groups as sizes of consecutive rows
+(``group=``), which a fold cuts: it cannot be tuned this way, with the
+groups routed to every fold; these rankers can (XGBoost's ``XGBRanker``
+takes them as a ``qid`` column of ``X`` instead).
 """
 
 # %%

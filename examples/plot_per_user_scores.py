@@ -20,8 +20,8 @@ matplotlib is optional (``pip install 'skpapk[plot]'``).
 """
 
 # %%
-# Users with very different engagement: from 1 to 30 relevant items among
-# 30 to 100 candidates (the simulation of the paper's Section 7.1, with
+# Users with very different engagement: from 1 to 30 relevant items and 30
+# to 100 irrelevant ones (the simulation of the paper's Section 7.1, with
 # relevant items closer to the others, ``pos_mean=-0.3``, so that the models
 # make mistakes). Every
 # user's items are split 70/30 into train and test parts.

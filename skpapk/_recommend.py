@@ -18,6 +18,7 @@ from .utils._validation import (
     check_k,
     check_model_scores,
     check_scores,
+    python_value,
 )
 
 
@@ -194,6 +195,7 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
     >>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
     array([1, 2])
     """
+    pos_label = python_value(pos_label)  # compared with classes exactly
     if k is None:
         k = _k_of(estimator)
         if k is None:

@@ -69,12 +69,18 @@ def test_plot_boost_ranker():
     out = run_example("plot_boost_ranker.py")
     grown, kept = map(int, re.search(r"trees grown: (\d+), kept: (\d+)", out).groups())
     assert 1 <= kept <= grown
-    scores = dict(re.findall(r"^(.+?)\s+micro-pAp@5 = ([0-9.]+)", out, flags=re.M))
+    scores = dict(re.findall(r"^(\w.+?)\s+micro-pAp@5 = ([0-9.]+)$", out,
+                             flags=re.M))
     scores = {name.strip(): float(value) for name, value in scores.items()}
     random = scores.pop("random ranking (exact expectation)")
     assert set(scores) == {"PApKBoostRanker", "HistGradientBoostingClassifier"}
-    # both tree models find the non-linear relevance, far above chance
+    # both tree models rank far above chance
     assert all(value > random + 0.15 for value in scores.values())
+    gap, se = map(float, re.search(r"ranker - classifier: ([-+0-9.]+) \(standard "
+                                   r"error ([0-9.]+)", out).groups())
+    assert abs(gap - (scores["PApKBoostRanker"]
+                      - scores["HistGradientBoostingClassifier"])) < 2e-3
+    assert se > 0
 
 
 def test_plot_leaderboard():

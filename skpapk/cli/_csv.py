@@ -101,8 +101,8 @@ def _number(text):
         return None
     try:  # a Decimal: exact, and cheap for 1e-10000000 (a Fraction is not)
         return Decimal(text.strip())
-    except ArithmeticError:  # pragma: no cover - a float spelling it does not read
-        return Decimal(value)
+    except ArithmeticError:  # an exponent beyond Decimal's: a word, not 0
+        return None
 
 
 def _same_label(a, b):

@@ -39,6 +39,7 @@ from ..utils._validation import (
     check_model_scores,
     check_pos_label,
     exact_values,
+    python_value,
 )
 from ._booster_text import check_booster_text
 
@@ -321,6 +322,7 @@ def _relevant_last(estimator, scorer, pos_label):
     relevant one last (None without two), and its scorer, negated when a
     classifier scores the irrelevant label highest."""
     name = type(estimator).__name__
+    pos_label = python_value(pos_label)  # compared with classes exactly
     classes = getattr(estimator, "classes_", None)
     if classes is None or len(classes) != 2:
         if pos_label is not None:

@@ -19,7 +19,7 @@ import sklearn
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
-from ..utils._validation import check_k, exact_values
+from ..utils._validation import check_k, exact_values, python_value
 from ._common import ZERO_DIVISION_ADVICE, _check_options
 from ._ranking import papk_score
 
@@ -140,6 +140,7 @@ def ranking_scores(estimator, X, pos_label=None):
     scores : ndarray of shape (n_samples,)
     """
     column = 1
+    pos_label = python_value(pos_label)  # compared with classes exactly
     classifier = _is_classifier(estimator)
     # Python values: compared with pos_label exactly (2.0**53 is not the
     # class 2**53 + 1, as a NumPy scalar compares it in float64)

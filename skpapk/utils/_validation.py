@@ -656,6 +656,7 @@ pos_label='not_clicked'. ...
     values = [repr(label) for label in classes.tolist()]
     where = (f"{estimator_name}(..., pos_label=...)" if estimator_name
              else "pos_label")
+    pos_label = python_value(pos_label)  # compared exactly, not in float64
     if pos_label is not None:
         if classes.shape[0] == 2 and pos_label not in classes.tolist():
             raise ValueError(
@@ -697,6 +698,13 @@ pos_label='not_clicked'. ...
         "their alphabetical order would silently invert the ranking whenever "
         "the relevant label sorts first."
     )
+
+
+def python_value(value):
+    """A NumPy scalar as the Python value it holds (``np.float64(2**53)``
+    compared with the int ``2**53 + 1`` would be compared in float64);
+    anything else unchanged."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _label_kind(label):

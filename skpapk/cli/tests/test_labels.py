@@ -54,6 +54,12 @@ def test_non_finite_labels_are_words(values):
     assert choose(values, values[0]) == ([values[1], values[0]], True)
 
 
+def test_a_number_beyond_decimal_is_a_word_not_zero():
+    # (review) its fallback read 1e-9999999999999999999 as 0: one label with 0
+    with pytest.raises(CLIError, match="are words; say which one is relevant"):
+        choose(["1e-9999999999999999999", "0"])
+
+
 @pytest.mark.parametrize("values", [["1", "1.0"], ["0.0", "0"], ["-0", "0e3"]])
 def test_one_number_written_two_ways_is_a_single_value(values):
     # fit took '1' as relevant and '1.0' not, where score takes both

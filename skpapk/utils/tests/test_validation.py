@@ -622,22 +622,26 @@ def test_pos_label_is_a_class_exactly_in_recommend_save_and_scorers(tmp_path):
     # NumPy scalars: 2.0**53 was taken for the class 2**53 + 1
     from skpapk import PApKRanker, recommend
     from skpapk.io import save_ranker
-    from skpapk.metrics import micro_papk_scorer
+    from skpapk.metrics import micro_papk_scorer, papk_score
     from skpapk.metrics._scorer import ranking_scores
 
     X = np.array(_SCORES)[:, None]
     y = np.array([2**53 + 2, 2**53 + 1] * 3)
     ranker = PApKRanker(k=2).fit(X, y)
     assert ranker.classes_.tolist() == [2**53 + 1, 2**53 + 2]
-    with pytest.raises(ValueError, match="is not a class of PApKRanker"):
-        recommend(ranker, X, k=2, pos_label=2.0**53)
+    for pos_label in (2.0**53, np.float64(2**53)):  # a NumPy scalar too
+        with pytest.raises(ValueError, match="is not a class of PApKRanker"):
+            recommend(ranker, X, k=2, pos_label=pos_label)
+        with pytest.raises(ValueError, match="is not one of the labels"):
+            papk_score(y, _SCORES, k=2, pos_label=pos_label)
     # not a class: the ranker's own scores, not negated as for 2**53 + 1
     np.testing.assert_array_equal(ranking_scores(ranker, X, pos_label=2.0**53),
                                   ranker.decision_function(X))
     np.testing.assert_array_equal(ranking_scores(ranker, X, pos_label=2**53 + 1),
                                   -ranker.decision_function(X))
-    with pytest.raises(ValueError, match="was fitted with 9007199254740994 as"):
-        save_ranker(ranker, tmp_path / "m.json", pos_label=float(2**53 + 2) - 2)
+    for pos_label in (float(2**53 + 2) - 2, np.float64(2**53)):
+        with pytest.raises(ValueError, match="was fitted with 9007199254740994 as"):
+            save_ranker(ranker, tmp_path / "m.json", pos_label=pos_label)
     groups = np.zeros(6, dtype=int)
     assert micro_papk_scorer(2)(ranker, X, y, groups=groups) == ranker.score(
         X, y, groups=groups)
