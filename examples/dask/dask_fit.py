@@ -149,7 +149,9 @@ if __name__ == "__main__":
 # users by the weight of all the users, so its gradients are the
 # in-memory ones; the trees differ only where a worker finds other
 # feature bins than the in-memory ranker. (LightGBM's workers print
-# their network set-up, "[LightGBM] [Info] ...", whatever the verbosity.)
+# their network set-up, "[LightGBM] [Info] ...", whatever the verbosity,
+# and "[LightGBM] [Warning] Connecting to rank 1 failed, waiting ..." while
+# the workers start listening: the training goes on once they connect.)
 if __name__ == "__main__":
     try:
         import lightgbm  # noqa: F401
