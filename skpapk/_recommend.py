@@ -216,7 +216,7 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
             f"first.")
     ranker_classes = _ranker_classes(estimator)  # no y here to check it against
     if pos_label is not None and ranker_classes is not None and (
-            pos_label not in np.asarray(ranker_classes).tolist()):  # exactly
+            pos_label not in ranker_classes):  # Python values: exactly
         raise ValueError(
             f"pos_label={pos_label!r} is not a class of {name} (classes_="
             f"{np.asarray(ranker_classes).tolist()}); pass the relevant class "
