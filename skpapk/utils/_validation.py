@@ -767,7 +767,8 @@ def check_binary_target(y, *, pos_label=None, input_name="y_true",
                                 estimator_name=estimator_name)
     # the label equal to pos_label as Python compares (exactly: 2.0**53 is not
     # 2**53 + 1, which y == pos_label would match in float64)
-    relevant = [i for i, label in enumerate(classes.tolist()) if label == pos_label]
+    target = python_value(pos_label)  # NumPy 1's uint64 == int: in float64
+    relevant = [i for i, label in enumerate(classes.tolist()) if label == target]
     y_pos = (np.asarray(y == classes[relevant[0]]) if relevant
              else np.zeros(y.shape[0], dtype=bool))
     return y_pos, _order(classes, pos_label)
