@@ -734,7 +734,8 @@ def relevant_last(classes, pos_label=None, **kwargs):
 
 def _order(classes, relevant):
     """Two ``classes`` with ``relevant`` last."""
-    if classes.shape[0] == 2 and classes[0] == relevant:
+    # Python values: NumPy 1 compares a uint64 scalar with an int in float64
+    if classes.shape[0] == 2 and classes.tolist()[0] == python_value(relevant):
         return classes[::-1].copy()
     return classes
 

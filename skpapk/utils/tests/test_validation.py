@@ -645,3 +645,15 @@ def test_pos_label_is_a_class_exactly_in_recommend_save_and_scorers(tmp_path):
     groups = np.zeros(6, dtype=int)
     assert micro_papk_scorer(2)(ranker, X, y, groups=groups) == ranker.score(
         X, y, groups=groups)
+
+
+@pytest.mark.parametrize("pos_label", [2**53, 2**53 + 1, np.uint64(2**53 + 1)])
+def test_relevant_label_is_last_for_uint64_labels_beyond_2_53(pos_label):
+    # NumPy 1 compared the uint64 class with the int pos_label in float64:
+    # classes_ came out with the relevant label first
+    from skpapk.utils._validation import check_binary_target
+
+    y = np.array([2**53 + 1, 2**53] * 3, dtype=np.uint64)
+    y_pos, classes = check_binary_target(y, pos_label=pos_label)
+    assert classes.tolist()[-1] == int(pos_label)
+    np.testing.assert_array_equal(y_pos, y == np.uint64(pos_label))
