@@ -29,66 +29,85 @@ def _import_lightgbm():
     return lightgbm
 
 
-#: The threads of the fits that silence LightGBM (:func:`_quiet`), each with
-#: its number of open contexts, and the logger installed meanwhile.
+#: The threads of the fits that silence LightGBM (:func:`_quiet`): each
+#: thread's number of open contexts, of those that silence its information
+#: messages, and the warnings it drops; the logger installed meanwhile.
+_USERS = collections.Counter()
 _SILENCED = collections.Counter()
+_DROPPED = collections.defaultdict(list)
 _SILENCED_LOCK = threading.Lock()
 _INSTALLED = [None]
 
 
 class _QuietInThreads:
     """A LightGBM logger: the one it replaces (``logger``), but for the
-    information messages of the threads in ``_SILENCED``."""
+    information messages of the threads in ``_SILENCED`` and the warnings
+    that the threads in ``_DROPPED`` drop."""
 
     def __init__(self, logger, info_name, warning_name):
         self.logger, self.info_name = logger, info_name
         self.warning_name = warning_name
-        self.warning = getattr(logger, warning_name)  # as is: its stack level
 
     def info(self, msg):
         if threading.get_ident() not in _SILENCED:
             getattr(self.logger, self.info_name)(msg)
 
+    def warning(self, msg):
+        if not any(str(msg).startswith(drop) for drops in _DROPPED.get(
+                threading.get_ident(), ()) for drop in drops):
+            getattr(self.logger, self.warning_name)(msg)
+
 
 @contextlib.contextmanager
-def _quiet(verbose):
+def _quiet(verbose, drop=()):
     """Silence LightGBM's own information messages (such as the Dask
     interface's "Finding random open ports for workers", whatever its
-    verbosity) in this thread, below ``verbose=2``.
+    verbosity) in this thread, below ``verbose=2``, and its warnings that
+    start with one of ``drop`` (whatever ``verbose``).
 
     They go through LightGBM's logger (``lightgbm.register_logger``), which
     is replaced while a quiet fit runs by one that drops this thread's
-    messages only; ``sys.stdout``, the process's, is left alone (swapping it
-    lost other threads' output, and fits that overlapped in time could leave
-    it swapped for good)."""
+    messages only; ``sys.stdout`` and the warning filters, the process's,
+    are left alone (swapping them lost other threads' output or warnings,
+    and fits that overlapped in time could leave them swapped for good)."""
     basic = sys.modules.get("lightgbm.basic")
     names = ("_LOGGER", "_INFO_METHOD_NAME", "_WARNING_METHOD_NAME")
-    if verbose >= 2 or not all(hasattr(basic, name) for name in names):
+    silence, drop = verbose < 2, tuple(drop)
+    if not (silence or drop) or not all(hasattr(basic, name) for name in names):
         yield  # (a LightGBM without these: its messages are printed)
         return
     ident = threading.get_ident()
     with _SILENCED_LOCK:
-        if not _SILENCED:
+        if not _USERS:
             _INSTALLED[0] = _QuietInThreads(*(getattr(basic, n) for n in names))
             basic.register_logger(_INSTALLED[0])
-        _SILENCED[ident] += 1
+        _USERS[ident] += 1
+        if silence:  # (a key of _SILENCED silences its thread)
+            _SILENCED[ident] += 1
+        if drop:
+            _DROPPED[ident].append(drop)
     try:
         yield
     finally:
         with _SILENCED_LOCK:
-            _SILENCED[ident] -= 1
-            if not _SILENCED[ident]:
-                del _SILENCED[ident]
-            if not _SILENCED:
+            for counter in (_USERS, _SILENCED) if silence else (_USERS,):
+                counter[ident] -= 1
+                if not counter[ident]:
+                    del counter[ident]
+            if drop:
+                _DROPPED[ident].pop()
+                if not _DROPPED[ident]:
+                    del _DROPPED[ident]
+            if not _USERS:
                 installed, _INSTALLED[0] = _INSTALLED[0], None
                 if basic._LOGGER is installed:  # else one registered meanwhile
                     basic.register_logger(installed.logger, installed.info_name,
                                           installed.warning_name)
 
 
-def _quietly(verbose, function, *args, **kwargs):
+def _quietly(verbose, function, *args, drop=(), **kwargs):
     """``function(*args, **kwargs)`` in :func:`_quiet`, in the calling thread."""
-    with _quiet(verbose):
+    with _quiet(verbose, drop):
         return function(*args, **kwargs)
 
 

@@ -17,7 +17,6 @@ A distributed ``fit``:
    partition afterwards and applies the in-memory stopping rule.
 """
 
-import warnings
 from dataclasses import dataclass
 from functools import partial
 
@@ -401,16 +400,14 @@ class DaskBoostMixin(DaskRankerMixin):
         # verbosity (its network setup's [Info] lines, written by its C++
         # threads to the workers' stdout, cannot be caught here)
         try:
-            with warnings.catch_warnings():
-                # DaskLGBMRanker's own n_jobs=None, replaced by the workers'
-                # nthreads (n_jobs is not passed on: see the class docstring)
-                warnings.filterwarnings(
-                    "ignore", message="Parameter n_jobs will be ignored",
-                    category=UserWarning)
-                # silenced in the thread that trains (guard_training's)
-                guard_training(client, partial(
-                    _engine._quietly, self.verbose, model.fit, X, label,
-                    group=group, **arguments), name=type(self).__name__)
+            # silenced in the thread that trains (guard_training's); dropped:
+            # the warning about DaskLGBMRanker's own n_jobs=None, replaced by
+            # the workers' nthreads (n_jobs is not passed on: see the class
+            # docstring)
+            guard_training(client, partial(
+                _engine._quietly, self.verbose, model.fit, X, label,
+                drop=("Parameter n_jobs will be ignored",), group=group,
+                **arguments), name=type(self).__name__)
         except lgb.basic.LightGBMError as exc:
             if not _engine._no_usable_feature(exc):
                 raise

@@ -98,3 +98,23 @@ def test_quiet_keeps_a_logger_registered_meanwhile(capsys):
     finally:
         basic.register_logger(before)
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("verbose", [0, 2])
+def test_quiet_drops_the_warnings_asked_in_its_own_thread_only(recwarn, verbose):
+    logger, done = basic._LOGGER, threading.Event()
+    with _quiet(verbose, drop=("Parameter n_jobs",)):
+        basic._log_warning("Parameter n_jobs will be ignored.")
+        basic._log_warning("another warning")
+        thread = _in_thread(lambda: (
+            basic._log_warning("Parameter n_jobs, in another thread"),
+            done.set()))
+        done.wait(10)
+        thread.join(10)
+        with _quiet(0):  # nested, without drop: still dropped
+            basic._log_warning("Parameter n_jobs, nested")
+    basic._log_warning("Parameter n_jobs, after")
+    assert basic._LOGGER is logger
+    assert [str(w.message) for w in recwarn] == [
+        "another warning", "Parameter n_jobs, in another thread",
+        "Parameter n_jobs, after"]

@@ -318,6 +318,30 @@ def test_in_memory_input_fits_in_memory():
     assert remote.booster_.model_to_string() == local.booster_.model_to_string()
 
 
+def test_the_fit_leaves_the_warning_filters_alone(cluster_client, monkeypatch,
+                                                   recwarn):
+    """``warnings.catch_warnings`` swaps the filters of every thread; the
+    warning about DaskLGBMRanker's own n_jobs is dropped in the training
+    thread by LightGBM's logger instead."""
+    import warnings
+
+    import lightgbm.dask
+
+    seen, fit = [], lightgbm.dask.DaskLGBMRanker.fit
+
+    def spy(self, *args, **kwargs):
+        seen.append((warnings.filters, list(warnings.filters)))
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(lightgbm.dask.DaskLGBMRanker, "fit", spy)
+    X, y, groups = simulation(9, n_users=20)
+    filters, before = warnings.filters, list(warnings.filters)
+    dX, dy, dgroups = as_dask(X, y, groups, n_parts=2)
+    skpapk.dask.PApKBoostRanker(k=5, n_estimators=2).fit(dX, dy, groups=dgroups)
+    assert seen == [(filters, before)]
+    assert not [w for w in recwarn if "n_jobs" in str(w.message)]
+
+
 def test_dask_scores_use_the_threads_of_n_jobs(monkeypatch):
     """No cluster needed: the blocks are scored with the in-memory ranker's
     threads, ``n_jobs=None`` the OpenMP threads of the process scoring."""
