@@ -8,6 +8,7 @@ import re
 import warnings
 
 import numpy as np
+import sklearn
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
 from sklearn.utils._available_if import _AvailableIfDescriptor
@@ -189,15 +190,23 @@ def _not_a_number_message(estimator, X, input_name):
 
 def check_score_sample_weight(estimator, sample_weight):
     """Refuse a ``sample_weight`` given to ``estimator.score``."""
-    if sample_weight is not None:
-        raise ValueError(
-            f"{type(estimator).__name__}.score does not support sample_weight: "
-            f"micro-pAp@k is the unweighted mean over groups (users); "
-            f"leave sample_weight=None (under metadata routing: "
-            f"set_score_request(sample_weight=False)), or call "
-            f"skpapk.metrics.papk_score with average=None and weigh the "
-            f"per-group values yourself."
-        )
+    if sample_weight is None:
+        return
+    if sklearn.get_config()["enable_metadata_routing"]:
+        how = "(under metadata routing: set_score_request(sample_weight=False))"
+    else:  # a search with scoring=None passes fit's weights on to score
+        how = ("(a search without metadata routing passes the sample_weight "
+               "of fit to score when scoring=None: turn routing on with "
+               "sklearn.set_config(enable_metadata_routing=True), so that "
+               "groups reach the ranker too, and request the weights for fit "
+               "only, set_fit_request(groups=True, sample_weight=True) and "
+               "set_score_request(groups=True, sample_weight=False))")
+    raise ValueError(
+        f"{type(estimator).__name__}.score does not support sample_weight: "
+        f"micro-pAp@k is the unweighted mean over groups (users); leave "
+        f"sample_weight=None {how}, or call skpapk.metrics.papk_score with "
+        f"average=None and weigh the per-group values yourself."
+    )
 
 
 def _restoring_state(method):

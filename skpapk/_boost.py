@@ -904,9 +904,12 @@ class PApKBoostRanker(BaseRanker):
             fit_params["sample_weight"] = (
                 weights if sample_weight is None
                 else np.multiply(fit_params["sample_weight"], weights))
-        _check_weighted_pairs(fit_params["sample_weight"], y_pos[order],
-                              codes[order], n_groups,
-                              ours=self.objective in SMOOTH_SURROGATES)
+        _check_weighted_pairs(
+            fit_params["sample_weight"], y_pos[order], codes[order], n_groups,
+            name=" times ".join(name for name, given in [
+                ("sample_weight", sample_weight is not None),
+                ("class_weight", weights is not None)] if given),
+            ours=self.objective in SMOOTH_SURROGATES)
 
         if early_stopping:
             if given is None:  # held out of X

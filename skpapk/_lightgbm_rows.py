@@ -53,22 +53,22 @@ def _class_row_weights(class_weight, classes, y_pos):
     return np.where(y_pos, weights[1], weights[0])
 
 
-def _check_weighted_pairs(weight, y_pos, codes, n_groups, *, ours=True):
-    """Raise when the row weights leave no group both a relevant and an
-    irrelevant row of positive weight (every pair weighs 0); ``ours``: the
-    objective is skpapk's, whose weights must lie in the losses' range."""
+def _check_weighted_pairs(weight, y_pos, codes, n_groups, *, name, ours=True):
+    """Raise when the row weights ``weight`` (named ``name`` in messages)
+    leave no group both a relevant and an irrelevant row of positive weight
+    (every pair weighs 0); ``ours``: the objective is skpapk's, whose
+    weights must lie in the losses' range."""
     if weight is None:
         return  # the labels alone are checked in ``_validate_fit_data``
     if ours:  # LightGBM keeps them as float32; the objective squares sums
-        check_weight_values(np.asarray(weight, dtype=np.float64),
-                            "sample_weight (times class_weight)")
+        check_weight_values(np.asarray(weight, dtype=np.float64), name)
     kept = np.asarray(weight) > 0
     if n_defined_groups(y_pos[kept], codes[kept], n_groups) == 0:
         raise ValueError(
-            "No group has both a relevant and an irrelevant row of positive "
-            "weight: sample_weight (times class_weight) is 0 on every "
-            "relevant or every irrelevant row of each group (user), so there "
-            "is no pair to rank; give some of them a positive weight.")
+            f"No group has both a relevant and an irrelevant row of positive "
+            f"weight: {name} is 0 on every relevant or every irrelevant row of "
+            f"each group (user), so there is no pair to rank; give some of "
+            f"them a positive weight.")
 
 
 def _check_group_sizes(objective, sizes, one_group):

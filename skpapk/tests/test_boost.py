@@ -18,6 +18,8 @@ import pytest
 import scipy.sparse as sp
 import sklearn
 from sklearn.model_selection import GridSearchCV, GroupKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import (
     InvalidParameterError,
     validate_parameter_constraints,
@@ -325,16 +327,19 @@ def test_objective_warnings_name_the_users_line(how):
             if "No group has both" in str(r.message)} == {__file__}
 
 
-@pytest.mark.parametrize("weights", ["sample_weight", "class_weight"])
+@pytest.mark.parametrize("weights", ["sample_weight", "class_weight",
+                                     "sample_weight times class_weight"])
 def test_boost_ranker_refuses_weights_that_leave_no_pair(weights):
-    # weight 0 on every relevant row: trees scoring every row 0 were fitted
+    # weight 0 on every relevant row: trees scoring every row 0 were fitted;
+    # the message names the weights given (it named class_weight always)
     X = np.random.default_rng(0).normal(size=(8, 2))
     y = np.tile([1, 0, 0, 0], 2)
     kwargs = ({"sample_weight": (y == 0).astype(float)}
-              if weights == "sample_weight" else {})
-    params = {"class_weight": {1: 0.0, 0: 1.0}} if weights == "class_weight" else {}
-    with pytest.raises(ValueError, match=r"of positive weight: sample_weight "
-                                         r"\(times class_weight\) is 0"):
+              if weights.startswith("sample_weight") else {})
+    params = ({"class_weight": {1: 0.0 if weights == "class_weight" else 2.0,
+                                0: 1.0}}
+              if weights.endswith("class_weight") else {})
+    with pytest.raises(ValueError, match=f"of positive weight: {weights} is 0"):
         PApKBoostRanker(**SMALL, **params).fit(X, y, groups=np.repeat([0, 1], 4),
                                                **kwargs)
 
@@ -1555,6 +1560,42 @@ def test_weights_routed_to_fit_in_a_search_as_the_user_guide_says():
                          error_score="raise").fit(X, y, groups=g, sample_weight=w)
 
 
+def test_weights_in_a_search_without_routing_get_advice_that_works():
+    # without routing, scikit-learn passes fit's weights on to score when
+    # scoring=None: the refusal said set_score_request, which needs routing
+    X, y, g = make_data(24, n_groups=30)
+    w = np.random.default_rng(1).random(y.size) + 0.5
+    ranker = PApKBoostRanker(k=4, random_state=0, **SMALL)
+    with pytest.warns(MissingGroupsWarning), pytest.raises(
+            ValueError, match=r"without metadata routing passes the sample_weight "
+                              r"of fit to score when scoring=None: turn routing on"):
+        GridSearchCV(ranker, {"num_leaves": [3]}, cv=GroupKFold(2),
+                     error_score="raise").fit(X, y, groups=g, sample_weight=w)
+    with sklearn.config_context(enable_metadata_routing=True):  # the advice
+        advised = sklearn.clone(ranker).set_fit_request(
+            groups=True, sample_weight=True).set_score_request(
+                groups=True, sample_weight=False)
+        search = GridSearchCV(advised, {"num_leaves": [3]}, cv=GroupKFold(2),
+                              error_score="raise").fit(X, y, groups=g,
+                                                       sample_weight=w)
+    assert np.isfinite(search.best_score_)
+
+
+def test_weights_in_a_pipeline_search_scored_by_the_scorer_as_the_guide_says():
+    X, y, g = make_data(25, n_groups=30)
+    w = np.random.default_rng(2).random(y.size) + 0.5
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(
+            StandardScaler().set_fit_request(sample_weight=False),
+            PApKBoostRanker(k=4, random_state=0, **SMALL).set_fit_request(
+                groups=True, sample_weight=True))
+        search = GridSearchCV(pipe, {"papkboostranker__num_leaves": [3]},
+                              scoring=micro_papk_scorer(4), cv=GroupKFold(2),
+                              error_score="raise").fit(X, y, groups=g,
+                                                       sample_weight=w)
+    assert np.isfinite(search.best_score_)
+
+
 def test_search_without_routing_warns_that_groups_are_lost():
     X, y, g = make_data(20)
     with pytest.warns(MissingGroupsWarning):
@@ -2114,8 +2155,7 @@ def test_sample_weight_out_of_the_losses_range_is_named(scale):
     y = rng.random(300) < 0.3
     X = rng.normal(size=(300, 3)) + y[:, None]
     g = np.repeat(np.arange(10), 30)
-    with pytest.raises(ValueError, match=r"sample_weight \(times class_weight\) "
-                                         + re.escape(f"holds {scale:g}, ")
+    with pytest.raises(ValueError, match=re.escape(f"sample_weight holds {scale:g}, ")
                                          + r".*1e-30 to 1e\+30"):
         PApKBoostRanker(n_estimators=3).fit(X, y, groups=g,
                                             sample_weight=np.full(300, scale))

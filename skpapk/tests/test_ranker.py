@@ -249,12 +249,16 @@ def test_pipeline_with_scaler_routes_groups():
     assert score > expected_papk_score(y, k=5, groups=g) + 0.4
 
 
-def test_score_rejects_sample_weight():
+@pytest.mark.parametrize("routing, advice", [
+    (True, r"under metadata routing: set_score_request\(sample_weight=False\)"),
+    (False, r"a search without metadata routing passes the sample_weight of fit "
+            r"to score when scoring=None: turn routing on"),
+])
+def test_score_rejects_sample_weight(routing, advice):
     X, y, g = make_data(3)
     ranker = PApKAvgRanker(k=5, max_iter=3).fit(X, y, groups=g)
-    with pytest.raises(ValueError, match=r"does not support sample_weight.*under "
-                                         r"metadata routing: set_score_request\("
-                                         r"sample_weight=False\)"):
+    with sklearn.config_context(enable_metadata_routing=routing), pytest.raises(
+            ValueError, match="does not support sample_weight.*" + advice):
         ranker.score(X, y, groups=g, sample_weight=np.ones(len(y)))
 
 
