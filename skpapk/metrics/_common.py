@@ -57,7 +57,11 @@ def _check_zero_division(zero_division):
     )
 
 
-def _check_options(average, ties=None, *, allowed_ties=PAIR_TIES,
+#: ``_check_options``' ``ties`` of a metric without that option.
+_NO_TIES = object()
+
+
+def _check_options(average, ties=_NO_TIES, *, allowed_ties=PAIR_TIES,
                    zero_division="warn"):
     if average not in _AVERAGES:
         raise ValueError(
@@ -65,7 +69,8 @@ def _check_options(average, ties=None, *, allowed_ties=PAIR_TIES,
             f"'pooled' (all pairs of all groups together) or None (one value "
             f"per group), got {average!r}."
         )
-    if ties is not None and ties not in allowed_ties:
+    if ties is not _NO_TIES and (not isinstance(ties, str)
+                                 or ties not in allowed_ties):
         rules = "; ".join(f"{rule!r}: {TIE_RULES[rule]}" for rule in allowed_ties)
         raise ValueError(f"ties must be one of {rules}. Got {ties!r}.")
     _check_zero_division(zero_division)

@@ -560,9 +560,11 @@ def test_bad_average(metric, kwargs):
 
 @pytest.mark.parametrize("metric, kwargs",
                          ALL_METRICS)
-def test_bad_ties(metric, kwargs):
+@pytest.mark.parametrize("ties", ["bogus", None, "", ["random"]])
+def test_bad_ties(metric, kwargs, ties):
+    # None was taken, and gave another rule than the default (half, error)
     with pytest.raises(ValueError, match="ties must be one of 'random'"):
-        metric([0, 1], [0.1, 0.2], ties="bogus", **kwargs)
+        metric([0, 1], [0.1, 0.2], ties=ties, **kwargs)
 
 
 @pytest.mark.parametrize("metric, kwargs", ALL_METRICS)

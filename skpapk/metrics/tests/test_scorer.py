@@ -200,7 +200,8 @@ def test_scorers_use_decision_function():
 @pytest.mark.parametrize("kwargs, error, match",
                          [({"k": 0}, ValueError, "k must be"),
                           ({"k": 1.5}, TypeError, "k must be"),
-                          ({"k": 2, "ties": "x"}, ValueError, "ties must be")])
+                          ({"k": 2, "ties": "x"}, ValueError, "ties must be"),
+                          ({"k": 2, "ties": None}, ValueError, "ties must be")])
 def test_scorer_bad_arguments(factory, kwargs, error, match):
     with pytest.raises(error, match=match):
         factory(**kwargs)
