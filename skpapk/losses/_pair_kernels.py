@@ -24,8 +24,11 @@ Every group is summed by one thread in a fixed order, so the sums do not
 depend on the number of threads. The pair loop runs in SIMD lanes (its
 sums reassociated, see :func:`_sums_from_exp`): they equal the sequential
 sums to a few units in the last place, and depend on the CPU's vector
-width, not on the threads. Compiled code is cached on disk
-(``cache=True``): the compilation is paid once per machine.
+width, not on the threads. Compiled code is cached on disk (numba's
+``cache=True``: beside this file, else in ``~/.cache/numba``, or in
+``NUMBA_CACHE_DIR``): the compilation is paid once per machine; where no
+such folder can be written (a read-only install and home), every process
+compiles the kernels again (see :func:`_compiled`).
 
 Truncation (``truncation_level = T``): in a group with more than ``T``
 relevant and more than ``T`` irrelevant rows, only the pairs with the
@@ -43,12 +46,28 @@ from numba import njit
 
 from ..utils._parallel import effective_n_threads
 
+
+def _compiled(**options):
+    """``numba.njit(cache=True, **options)``, or without the disk cache
+    where numba finds no folder to write it to (it raises then, at
+    decoration: a read-only install whose home is read-only too); set
+    ``NUMBA_CACHE_DIR`` to a writable folder to keep the cache there."""
+    def decorate(function):
+        try:
+            return njit(cache=True, **options)(function)
+        except RuntimeError as exc:
+            if "cannot cache" not in str(exc):  # pragma: no cover
+                raise
+            return njit(**options)(function)
+    return decorate
+
+
 #: Score spread beyond which ``exp(s - max)`` could underflow: such groups
 #: are summed from the score differences (slower, exact).
 _SPREAD_LIMIT = 700.0
 
 
-@njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc"})
+@_compiled(nogil=True, error_model="numpy", fastmath={"reassoc"})
 def _sums_from_exp(ep, up, en, vn, n_pos, n_neg, top, need_loss, need_hess,
                    Lp, S1p, S2p, Ln, S1n, S2n):
     """Pair sums of one group from ``e = exp(s - max)`` (local arrays).
@@ -108,7 +127,7 @@ def _sums_from_exp(ep, up, en, vn, n_pos, n_neg, top, need_loss, need_hess,
         Lp[a] = accl
 
 
-@njit(nogil=True, cache=True)
+@_compiled(nogil=True)
 def _log1p_sum(en, inv, n_b):
     """``sum_b log1p(en[b] * inv)`` with one logarithm per many terms.
 
@@ -133,7 +152,7 @@ def _log1p_sum(en, inv, n_b):
     return total + math.log(prod)
 
 
-@njit(nogil=True, cache=True)
+@_compiled(nogil=True)
 def _sums_from_differences(sp, up, sn, vn, n_pos, n_neg, top, need_loss,
                            need_hess, Lp, S1p, S2p, Ln, S1n, S2n):
     """Pair sums of one group from the score differences (any spread)."""
@@ -165,7 +184,7 @@ def _sums_from_differences(sp, up, sn, vn, n_pos, n_neg, top, need_loss,
         Lp[a] = accl
 
 
-@njit(nogil=True, cache=True)
+@_compiled(nogil=True)
 def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s,
                 order, u, v, coef, truncation, need_loss, need_hess, L, S1, S2):
     """The pair sums of the groups ``[g_lo, g_hi)`` into ``L``, ``S1``, ``S2``.
@@ -246,7 +265,7 @@ def _block_sums(g_lo, g_hi, pos_start, n_pos, neg_start, n_neg, defined, s,
                     scaled, need_hess, L, S1, S2)
 
 
-@njit(nogil=True, cache=True)
+@_compiled(nogil=True)
 def _write_rows(rows, n, write_loss, Lg, S1g, S2g, order, coef, scaled,
                 need_hess, L, S1, S2):
     """One label's sums of a group into the outputs: layout row
@@ -389,7 +408,7 @@ def pair_sums(layout, s, u, v, *, truncation=0, loss="both", need_hess=True,
     return (L if loss_mode else None), S1, (S2 if need_hess else None)
 
 
-@njit(nogil=True, cache=True)
+@_compiled(nogil=True)
 def segment_cumsum(values, starts):
     """Inclusive prefix sums of ``values`` that restart at every group:
     ``out[i] = values[starts[g]] + ... + values[i]`` for ``starts[g] <= i <

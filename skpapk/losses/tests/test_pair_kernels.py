@@ -1,5 +1,8 @@
 """The compiled pair sums against a brute-force oracle written per group."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -213,3 +216,29 @@ def test_gather_and_scaled_scatter_in_the_kernel(truncation, spread, n_threads):
     np.testing.assert_array_equal(L, L0)
     np.testing.assert_array_equal(G, G0)
     np.testing.assert_array_equal(H, H0)
+
+
+def test_kernels_compile_without_a_folder_for_numbas_cache():
+    # a read-only install whose home is read-only too: numba's cache=True
+    # raised "cannot cache function ...: no locator available" at import,
+    # and every smooth surrogate and linear ranker fit failed
+    from numba import njit
+
+    namespace = {}
+    exec(compile("def f(x):\n    return x + 1\n", "<no file>", "exec"), namespace)
+    with pytest.raises(RuntimeError, match="cannot cache"):
+        njit(cache=True)(namespace["f"])
+    assert _pair_kernels._compiled(nogil=True)(namespace["f"])(1) == 2
+    # the module's kernels, where numba finds no folder at all
+    code = (
+        "import numpy as np, numba.core.caching as c\n"
+        "impl = getattr(c, 'CacheImpl', None) or c._CacheImpl\n"
+        "impl._locator_classes = []\n"
+        "from skpapk.losses._pair_kernels import segment_cumsum\n"
+        "values, starts = np.array([1.0, 2.0, 3.0]), np.array([0, 2, 3])\n"
+        "print(segment_cumsum(values, starts).tolist())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[1.0, 3.0, 3.0]"
