@@ -206,6 +206,9 @@ def verdict(results, y, groups, k):
 
 def cmd_compare(args, progress):
     methods = parse_methods(args.methods)
+    if args.methods == "default" and "boost" not in available_methods():
+        progress("note: boost (PApKBoostRanker) is left out: it needs LightGBM, "
+                 "pip install 'skpapk[lightgbm]'")
     check_options(args, methods, progress)
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)

@@ -117,8 +117,11 @@ def parse_methods(text, *, option="--methods"):
         return [m for m in DEFAULT_COMPARE if m in methods]
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in methods]
+    if unknown == ["boost"]:
+        raise CLIError(f"boost ({option}) needs LightGBM, which is not installed: "
+                       f"pip install 'skpapk[lightgbm]'.")
     if unknown or not names:
-        hint = (" (boost needs LightGBM: pip install lightgbm)"
+        hint = (" (boost needs LightGBM: pip install 'skpapk[lightgbm]')"
                 if "boost" in unknown else "")
         many = option == "--methods"  # fit's --method: a model it can save
         choices = [m for m in methods if many or methods[m].kind] + [

@@ -220,7 +220,8 @@ class _LightGBMScorer:
             import lightgbm
         except ImportError:
             raise ImportError("this model is a LightGBM booster: install "
-                              "LightGBM (pip install lightgbm) to use it.") from None
+                              "LightGBM (pip install 'skpapk[lightgbm]') to use "
+                              "it.") from None
         text, n_iter = data.get("booster"), data.get("num_iteration")
         if not isinstance(text, str) or not (n_iter is None
                                              or _is_count(n_iter, 2**31 - 1)):

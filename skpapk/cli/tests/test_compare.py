@@ -282,6 +282,18 @@ def test_method_lists():
         parse_methods("avg,foo")
     with pytest.raises(CLIError, match="names a method twice"):
         parse_methods("avg,avg")
-    if "boost" not in methods:
-        with pytest.raises(CLIError, match="pip install lightgbm"):
-            parse_methods("boost")
+
+
+@pytest.mark.parametrize("methods", ["boost", "papk,boost"])
+def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
+    from skpapk.cli import _methods
+
+    without = {n: m for n, m in available_methods().items() if n != "boost"}
+    monkeypatch.setattr(_methods, "_METHODS", without)
+    with pytest.raises(CLIError, match=r"boost \(--methods\) needs LightGBM, "
+                       r"which is not installed: pip install 'skpapk\[lightgbm\]'"):
+        parse_methods(methods)
+    # the default methods leave it out, and say so
+    assert main(["compare", "--n-users", "30", "--methods", "default"]) == 0
+    assert ("boost (PApKBoostRanker) is left out: it needs LightGBM, pip install "
+            "'skpapk[lightgbm]'") in capsys.readouterr().err
