@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 from ..datasets import make_engagement_simulation
 from ..datasets._engagement import ENGAGEMENT_FEATURES
 from ..metrics import paired_comparison, papk_score
-from ..model_selection import within_group_split
+from ..model_selection._split import _within_group_parts
 from ._commands import (
     REPORTED,
     check_options,
@@ -94,9 +94,8 @@ def _split_train_test(args, y, groups):
                                      random_state=args.random_state)
         train, test = map(np.sort, next(splitter.split(y, y, groups)))
     else:
-        train, test = within_group_split(
-            y, groups, sizes=(1 - args.test_size, args.test_size),
-            random_state=args.random_state)
+        train, test = _within_group_parts(  # an empty part: named below
+            y, groups, (1 - args.test_size, args.test_size), args.random_state)[0]
     if train.size == 0 or test.size == 0:
         raise CLIError("the train / test split left a part empty; use more rows "
                        "per group or another --test-size.")

@@ -393,6 +393,14 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     parts : tuple of ndarray of int
         One sorted index array per entry of ``sizes``.
 
+    Raises
+    ------
+    ValueError
+        When a part would be empty: every (group, label) segment is too
+        short for the rounding to put a row in it (as
+        :func:`~sklearn.model_selection.train_test_split` refuses an empty
+        part).
+
     See Also
     --------
     WithinGroupKFold : Cross-validation inside groups.
@@ -410,6 +418,23 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
     >>> sorted(np.concatenate([train, val, test]).tolist()) == list(range(10))
     True
     """
+    parts, longest = _within_group_parts(y, groups, sizes, random_state)
+    empty = [j for j, part in enumerate(parts) if part.size == 0]
+    if empty:
+        raise ValueError(
+            f"within_group_split(sizes={tuple(float(f) for f in sizes)}) leaves "
+            f"part {empty[0]} "
+            f"empty: the longest (group, label) segment has {longest} row"
+            f"{'s' * (longest != 1)}, and each segment of n rows is cut at "
+            f"floor(c * n + 1/2) (c the cumulative fractions), which puts none "
+            f"in it; give that part a larger fraction, ask for fewer parts, or "
+            f"split groups with more rows of each label.")
+    return parts
+
+
+def _within_group_parts(y, groups, sizes, random_state):
+    """:func:`within_group_split`'s parts, empty ones included, and the
+    number of rows of the longest (group, label) segment."""
     written = _check_sizes(sizes)
     if y is None:  # raises, naming y
         _encode_labels(None, 0, example="within_group_split(y, groups)")
@@ -433,7 +458,8 @@ def within_group_split(y, groups, *, sizes=(0.6, 0.2, 0.2), random_state=None):
                         dtype=np.int64)  # one per distinct segment size
         part += seg.rank >= cuts[row_count]
     indices = np.arange(n)
-    return tuple(indices[part == j] for j in range(len(written)))
+    return (tuple(indices[part == j] for j in range(len(written))),
+            int(seg.counts.max()))
 
 
 class EarlyStoppingSplitError(ValueError):
@@ -471,8 +497,8 @@ def _early_stopping_rows(y_pos, codes, n_groups, validation_fraction,
 def _held_out_split(y_pos, codes, fraction, random_state):
     """``(train, held)`` rows: ``fraction`` of every group's relevant and of
     its irrelevant rows held out (:func:`within_group_split`)."""
-    return within_group_split(y_pos, codes, sizes=(1.0 - fraction, fraction),
-                              random_state=random_state)
+    return _within_group_parts(y_pos, codes, (1.0 - fraction, fraction),
+                               random_state)[0]
 
 
 def _check_early_stopping_split(validation_fraction, n_train, n_val, *,

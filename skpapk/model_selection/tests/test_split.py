@@ -1,3 +1,4 @@
+import math
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -17,6 +18,7 @@ from sklearn.model_selection import (
 )
 
 from skpapk.model_selection import WithinGroupKFold, within_group_split
+from skpapk.model_selection._split import _within_group_parts
 
 
 def _random_data(seed, n_groups=7, max_size=25, n_classes=2):
@@ -365,7 +367,19 @@ def test_within_group_split_property(seg_sizes, raw, seed):
     groups, y = seg // 2, seg % 2
     perm = np.random.RandomState(seed).permutation(seg.shape[0])
     groups, y, seg = groups[perm], y[perm], seg[perm]
+    cumulative = np.cumsum([Fraction(r, sum(raw)) for r in raw])
+    totals = np.diff([0, *cumulative.tolist()])  # (checks the Fractions)
+    per_part = np.sum([np.diff([0, *(math.floor(c * n + Fraction(1, 2))
+                                     for c in cumulative)])
+                       for n in seg_sizes], axis=0)
+    assert sum(totals) == 1
+    if not per_part.all():  # an empty part is refused, naming it
+        with pytest.raises(ValueError, match=f"leaves part "
+                           f"{np.argmin(per_part)} empty"):
+            within_group_split(y, groups, sizes=sizes, random_state=seed)
+        return
     parts = within_group_split(y, groups, sizes=sizes, random_state=seed)
+    assert [len(p) for p in parts] == per_part.tolist()
     assert np.sort(np.concatenate(parts)).tolist() == list(range(seg.shape[0]))
     for s in range(n_segments):
         n = np.count_nonzero(seg == s)
@@ -378,9 +392,17 @@ def test_within_group_split_deterministic_rounding_and_seed():
     groups = np.zeros(5, dtype=int)
     train, val, test = within_group_split(y, groups, random_state=3)
     assert (len(train), len(val), len(test)) == (3, 1, 1)
-    # one row goes to train with the default sizes
-    train, val, test = within_group_split([1], [0])
-    assert train.tolist() == [0] and val.size == 0 and test.size == 0
+    # one row goes to train with the default sizes, and the empty parts
+    # are refused (as train_test_split refuses them; they were returned)
+    parts, longest = _within_group_parts([1], [0], (0.6, 0.2, 0.2), None)
+    assert [p.tolist() for p in parts] == [[0], [], []] and longest == 1
+    with pytest.raises(ValueError, match=r"within_group_split\(sizes=\(0.6, 0.2, "
+                       r"0.2\)\) leaves part 1 empty: the longest \(group, label\) "
+                       r"segment has 1 row"):
+        within_group_split([1], [0])
+    with pytest.raises(ValueError, match="leaves part 2 empty.* has 5 rows"):
+        within_group_split(np.tile([0, 1] * 5, 24), np.repeat(np.arange(24), 10),
+                           sizes=(0.7, 0.25, 0.05))
     a = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=0)
     b = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=0)
     c = within_group_split(np.arange(40) % 2, np.arange(40) % 4, random_state=1)
