@@ -1085,7 +1085,8 @@ class PApKBoostRanker(BaseRanker):
             order is the same); ``scipy.special.expit`` of these scores
             gives them.
         start_iteration : int, default=0
-            First tree used.
+            First tree used, from 0 to the number of trees minus one (a
+            later one would leave no tree: every score 0).
         num_iteration : int or None, default=None
             Number of trees used from ``start_iteration``; None:
             ``best_iteration_`` trees from the first, all the trees from a
@@ -1155,6 +1156,19 @@ class PApKBoostRanker(BaseRanker):
                 f"num_threads={num_threads!r}: give a number of threads >= 1, "
                 f"-1 for every core (-2: all but one...), or None for those "
                 f"of n_jobs.")
+        if (not isinstance(start_iteration, Integral)
+                or isinstance(start_iteration, (bool, np.bool_))):
+            raise TypeError(f"start_iteration={start_iteration!r} must be an "
+                            f"integer (the first tree used).")
+        n_trees = self.booster_.num_trees() if hasattr(self, "booster_") else None
+        if start_iteration < 0:
+            raise ValueError(f"start_iteration={start_iteration!r} must be >= 0.")
+        if n_trees and start_iteration >= n_trees:
+            raise ValueError(
+                f"start_iteration={start_iteration!r}: the model has {n_trees} "
+                f"tree{'s' * (n_trees != 1)} (iterations 0 to {n_trees - 1}), "
+                f"and it would use none (every score 0); give a "
+                f"start_iteration from 0 to {n_trees - 1}.")
         if (start_iteration, num_iteration, pred_leaf, pred_contrib,
                 validate_features, num_threads) == (0, None, False, False,
                                                     False, None):

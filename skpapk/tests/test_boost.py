@@ -637,6 +637,25 @@ def test_predict_options_are_lgbmrankers():
         booster.predict(X, start_iteration=1, num_iteration=-1, raw_score=True))
 
 
+@pytest.mark.parametrize("start, error, match", [
+    (5, ValueError, r"start_iteration=5: the model has 5 trees \(iterations 0 to "
+                    r"4\), and it would use none \(every score 0\)"),
+    (100, ValueError, "the model has 5 trees"),
+    (-1, ValueError, "must be >= 0"),
+    (1.0, TypeError, "must be an integer"),
+    (True, TypeError, "must be an integer"),
+])
+def test_predict_refuses_a_start_iteration_without_trees(start, error, match):
+    # LightGBM scores every row 0 from a start_iteration past the last tree
+    X, y, g = make_data(6)
+    ranker = PApKBoostRanker(k=4, **{**SMALL, "n_estimators": 5}).fit(
+        X, y, groups=g)
+    assert ranker.booster_.num_trees() == 5
+    assert np.ptp(ranker.predict(X, start_iteration=4)) > 0
+    with pytest.raises(error, match=match):
+        ranker.predict(X, start_iteration=start)
+
+
 def test_predict_takes_validate_features_and_num_threads(monkeypatch):
     # LGBMRanker.predict's validate_features and num_threads were a TypeError
     X, y, g = make_data(5)
