@@ -49,6 +49,42 @@ def codes_from_sizes(sizes):
     return np.repeat(np.arange(len(sizes), dtype=np.intp), sizes)
 
 
+def check_group_sizes(group, n):
+    """LightGBM's ``group`` (the sizes of consecutive groups) of ``n`` rows
+    as an intp array, or a ``ValueError`` that says what it must hold."""
+    sizes = np.asarray(group)
+    if (sizes.ndim != 1 or sizes.dtype.kind not in "iuf"
+            or not np.all(np.isfinite(sizes)) or np.any(sizes < 0)
+            or np.any(sizes > n)  # before the sum, which may wrap around
+            or np.any(sizes != np.round(sizes))
+            or int(sizes.sum()) != n):
+        raise ValueError(
+            f"group must hold the sizes of the consecutive groups "
+            f"(non-negative integers summing to the {n} rows, as "
+            f"LGBMRanker's group=), got {sizes!r}."
+        )
+    return sizes.astype(np.intp)
+
+
+def relevant_rows(labels):
+    """Whether each row is relevant (its label ``> 0``: 0/1 or graded
+    relevance, as LightGBM's ranking objectives read them), the labels
+    checked: numbers, no NaN."""
+    if labels.dtype.kind not in "biuf":
+        raise TypeError(
+            f"y_true (the labels) must hold numbers, relevant when > 0, "
+            f"got an array of dtype {labels.dtype}; pass 0/1 (or graded) "
+            f"relevance labels."
+        )
+    if labels.dtype.kind == "f" and np.isnan(labels).any():
+        raise ValueError(
+            "y_true (the labels) holds NaN: every row needs a label, "
+            "relevant when > 0; drop the rows without one, or label them "
+            "0 (irrelevant)."
+        )
+    return labels > 0
+
+
 class LightGBMObjective:
     """A smooth pAp@k surrogate as a LightGBM custom objective.
 
@@ -339,18 +375,7 @@ class LightGBMObjective:
                 "...).fit(X, y, group=sizes) or lightgbm.Dataset(X, y, "
                 "group=sizes), with the rows sorted by group."
             )
-        sizes = np.asarray(group)
-        if (sizes.ndim != 1 or sizes.dtype.kind not in "iuf"
-                or not np.all(np.isfinite(sizes)) or np.any(sizes < 0)
-                or np.any(sizes > n)  # before the sum, which may wrap around
-                or np.any(sizes != np.round(sizes))
-                or int(sizes.sum()) != n):
-            raise ValueError(
-                f"group must hold the sizes of the consecutive groups "
-                f"(non-negative integers summing to the {n} rows, as "
-                f"LGBMRanker's group=), got {sizes!r}."
-            )
-        sizes = sizes.astype(np.intp)
+        sizes = check_group_sizes(group, n)
         if weight is not None:
             weight = np.asarray(weight)
             if _holds_text(weight):  # NumPy would parse "1" as 1.0
@@ -377,21 +402,9 @@ class LightGBMObjective:
                 and (cache[2] is None) == (weight is None)
                 and (weight is None or np.array_equal(cache[2], weight))):
             return cache[3:]
-        if labels.dtype.kind not in "biuf":
-            raise TypeError(
-                f"y_true (the labels) must hold numbers, relevant when > 0, "
-                f"got an array of dtype {labels.dtype}; pass 0/1 (or graded) "
-                f"relevance labels."
-            )
-        if labels.dtype.kind == "f" and np.isnan(labels).any():
-            raise ValueError(
-                "y_true (the labels) holds NaN: every row needs a label, "
-                "relevant when > 0; drop the rows without one, or label them "
-                "0 (irrelevant)."
-            )
+        y_pos = relevant_rows(labels)
         if weight is not None:
             check_weight_values(weight, "weight")
-        y_pos = labels > 0
         n_groups = sizes.shape[0]
         codes = codes_from_sizes(sizes)
         # the labels and weights are checked above, the codes come from the

@@ -9,7 +9,12 @@ micro-pAp@k (paper eq. 17) in both of LightGBM's calling conventions, as
 
 import numpy as np
 
-from ..losses._lightgbm import _is_dataset, codes_from_sizes
+from ..losses._lightgbm import (
+    _is_dataset,
+    check_group_sizes,
+    codes_from_sizes,
+    relevant_rows,
+)
 from ..utils._validation import check_k
 from ._ranking import papk_score
 
@@ -19,9 +24,11 @@ def micro_papk_lightgbm(k=10):
 
     The mean over the evaluation set's groups (LightGBM's queries: users) of
     their pAp@k under the round's scores (paper eq. 17), higher is better;
-    groups without a relevant or an irrelevant row are left out (NaN when no
-    group has both). Row weights are not read: micro-pAp@k weighs every
-    user alike. For ``lightgbm.train`` and ``lightgbm.cv`` (``feval=``) and
+    a row is relevant when its label is greater than 0 (0/1 or graded
+    relevance labels, as :class:`~skpapk.losses.LightGBMObjective` reads
+    them); groups without a relevant or an irrelevant row are left out
+    (NaN when no group has both). Row weights are not read: micro-pAp@k
+    weighs every user alike. For ``lightgbm.train`` and ``lightgbm.cv`` (``feval=``) and
     for LightGBM's scikit-learn interface (``eval_metric=``, with
     ``eval_group``); with ``lightgbm.early_stopping``, the round of the
     best held-out micro-pAp@k is kept.
@@ -91,7 +98,13 @@ class _MicroPApKLightGBM:
                 f"{self!r} needs the groups (users) of the evaluation rows: "
                 f"lightgbm.Dataset(X, y, group=sizes), or eval_group= in "
                 f"LGBMRanker.fit (the sizes of consecutive groups).")
-        codes = codes_from_sizes(np.asarray(group, dtype=np.intp).reshape(-1))
-        score = papk_score(np.asarray(y_true) > 0, y_pred, k=self.k, groups=codes,
+        y_pred = np.asarray(y_pred)
+        y_true = np.asarray(y_true)
+        if y_true.shape != y_pred.shape:
+            raise ValueError(f"{self!r}: y_true has shape {y_true.shape} but the "
+                             f"scores have shape {y_pred.shape}; pass one label "
+                             f"per row.")
+        codes = codes_from_sizes(check_group_sizes(group, y_pred.shape[0]))
+        score = papk_score(relevant_rows(y_true), y_pred, k=self.k, groups=codes,
                            pos_label=True, zero_division=np.nan)
         return self.__name__, float(score), True

@@ -70,3 +70,29 @@ def test_groups_are_required_and_k_checked():
     name, value, higher = micro_papk_lightgbm(1)(
         np.array([1, 0, 0, 1]), np.array([0.9, 0.1, 0.5, 0.2]), None, [2, 2])
     assert (name, value, higher) == ("micro_papk@1", 0.5, True)
+
+
+@pytest.mark.parametrize("labels, group, error, match", [
+    # group sizes that do not add up to the rows (it said "one id per row")
+    ([1, 0, 0, 1], [2, 1], ValueError, r"group must hold the sizes of the "
+                                       r"consecutive groups \(non-negative "
+                                       r"integers summing to the 4 rows"),
+    ([1, 0, 0, 1], [0, 0, 1, 1], ValueError, "group must hold the sizes"),
+    ([1, 0, 0, 1], [-2, 6], ValueError, "group must hold the sizes"),
+    ([1, 0, np.nan, 1], [2, 2], ValueError, r"holds NaN"),
+    (["1", "0", "0", "1"], [2, 2], TypeError, "must hold numbers"),
+    ([1, 0, 1], [2, 2], ValueError, "one label per row"),
+])
+def test_labels_and_group_sizes_are_checked(labels, group, error, match):
+    with pytest.raises(error, match=match):
+        micro_papk_lightgbm(1)(np.array(labels), np.array([0.9, 0.1, 0.5, 0.2]),
+                               None, group)
+
+
+def test_graded_labels_are_relevant_above_0_as_in_the_objective():
+    scores = np.array([0.9, 0.1, 0.5, 0.2, 0.3, 0.4])
+    graded = micro_papk_lightgbm(2)(np.array([2, 0, 1, 0, 0, 3]), scores, None,
+                                    [3, 3])
+    binary = micro_papk_lightgbm(2)(np.array([1, 0, 1, 0, 0, 1]), scores, None,
+                                    [3, 3])
+    assert graded == binary
