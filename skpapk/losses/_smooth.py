@@ -381,6 +381,10 @@ def group_weights(layout, group_weight):
             f"group_weight must be one of {list(GROUP_WEIGHTS)}, got "
             f"{group_weight!r}."
         ) from None
+    if not isinstance(layout, PairLayout):
+        raise TypeError(f"layout must be a PairLayout, got "
+                        f"{type(layout).__name__}; build it with "
+                        f"make_pair_layout(y_pos, codes, n_groups).")
     return np.where(layout.defined, weigh(layout), 0.0)
 
 

@@ -312,6 +312,10 @@ def _check_sizes(sizes):
     """``sizes`` as exact fractions, as written (:func:`_as_written`);
     a ValueError unless they are positive and sum to 1."""
     raw = sizes
+    if isinstance(sizes, (dict, set, frozenset)):  # NumPy reads their keys
+        raise TypeError(f"sizes must be a sequence of fractions in the parts' "
+                        f"order, e.g. (0.6, 0.2, 0.2), got a "
+                        f"{type(sizes).__name__}; pass a tuple or list.")
     sizes = float_array(sizes, input_name="sizes", expected="a sequence of "
                         "fractions, e.g. (0.6, 0.2, 0.2)")
     if sizes.ndim != 1 or sizes.shape[0] < 1:

@@ -958,6 +958,8 @@ def check_ranking_inputs(y_true, y_score, groups, *, pos_label=None,
     check_one_per_row(y_true, input_name="y_true", example="y_true=[1, 0, 0]")
     check_one_per_row(y_score, input_name="y_score",
                       example="y_score=ranker.decision_function(X)")
+    for values, name in ((y_true, "y_true"), (y_score, "y_score")):
+        refuse_sparse(values, input_name=name)  # before their lengths
     try:
         check_consistent_length(y_true, y_score)
     except ValueError as exc:

@@ -1466,3 +1466,12 @@ def test_loaded_booster_refuses_category_columns_as_the_fitted_one(data, tmp_pat
                                              r"'category'\) column\(s\) where "
                                              r"the ranker was fitted on 0"):
             scorer.decision_function(as_category)
+
+
+@pytest.mark.parametrize("ranker", ["model", None, 3])
+def test_what_is_not_a_ranker_is_named_as_the_ranker(tmp_path, ranker):
+    # "model is not an estimator instance": the value named as a parameter
+    with pytest.raises(TypeError, match=r"ranker must be a fitted ranker or "
+                                        r"pipeline, got the (str|NoneType|int)"):
+        save_ranker(ranker, tmp_path / "m.json")
+    assert not os.listdir(tmp_path)

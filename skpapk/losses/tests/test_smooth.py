@@ -638,3 +638,11 @@ def test_uniform_users_and_the_scale_of_the_weights(surrogate, scale_free):
                              group_weight="uniform",
                              sample_weight=np.full(10, c))[0] for c in (1.0, 3.0)]
     assert (values[0] == pytest.approx(values[1], rel=1e-12)) is scale_free
+
+
+@pytest.mark.parametrize("layout", [None, np.array([1, 0])])
+def test_group_weights_names_a_layout_that_is_not_one(layout):
+    # None gave "'NoneType' object has no attribute 'defined'"
+    with pytest.raises(TypeError, match=r"layout must be a PairLayout, got "
+                                        r".*make_pair_layout\(y_pos, codes"):
+        group_weights(layout, "uniform")

@@ -116,6 +116,14 @@ def test_within_group_split_sizes_not_summing_to_1_raise(sizes):
         within_group_split([0, 1], [0, 0], sizes=sizes)
 
 
+@pytest.mark.parametrize("sizes", [{"train": 0.5, "test": 0.5}, {0.5, 0.25}])
+def test_within_group_split_sizes_without_an_order_are_refused(sizes):
+    # a dict was read by its keys ("got text"), a set in no defined order
+    with pytest.raises(TypeError, match=r"sizes must be a sequence of fractions "
+                       r"in the parts' order, .* got a (dict|set); pass a tuple"):
+        within_group_split([0, 1] * 4, [0] * 8, sizes=sizes)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     sizes=st.lists(st.integers(0, 9), min_size=1, max_size=5),

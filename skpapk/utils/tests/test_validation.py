@@ -465,6 +465,8 @@ def test_groups_as_a_list_of_tuples_are_composite_keys():
     # for y": neither named y_score
     ([1, 0], np.array([0.1, 0.2]) + 0j, "y_score must hold real numbers"),
     ([1, 0], "sparse", "y_score must be dense"),
+    # a sparse row of labels: "must have the same length ([1, 2])"
+    ("sparse row", [0.1, 0.2], r"y_true must be dense.*y_true.toarray\(\)"),
 ])
 def test_metric_inputs_of_the_wrong_kind_are_named(y_true, y_score, match):
     import scipy.sparse as sp
@@ -473,6 +475,8 @@ def test_metric_inputs_of_the_wrong_kind_are_named(y_true, y_score, match):
 
     if isinstance(y_score, str):
         y_score = sp.csr_matrix([[0.1], [0.2]])
+    if isinstance(y_true, str):
+        y_true = sp.csr_matrix([[1, 0]])
     with pytest.raises(TypeError, match=match):
         papk_score(y_true, y_score, k=1)
 
