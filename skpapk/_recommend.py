@@ -81,9 +81,18 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
         import pandas as pd
 
         indices, indptr = np.asarray(self.indices), np.asarray(self.indptr)
+        groups = np.asarray(self.groups)
         sizes = np.diff(indptr)
+        if (indices.ndim != 1 or indptr.shape != (groups.shape[0] + 1,)
+                or indptr[0] != 0 or (sizes < 0).any()
+                or indptr[-1] != indices.shape[0]):
+            raise ValueError(
+                f"Recommendations do not fit together: indptr must rise from "
+                f"0 to len(indices) ({indices.shape[0]}) with one step per "
+                f"group ({groups.shape[0]}), got indptr={indptr.tolist()!r:.80}; "
+                f"use the Recommendations that recommend returns.")
         return pd.DataFrame({
-            "group": np.repeat(np.asarray(self.groups), sizes),
+            "group": np.repeat(groups, sizes),
             "rank": np.arange(indices.shape[0]) - np.repeat(indptr[:-1], sizes) + 1,
             "row": indices})
 

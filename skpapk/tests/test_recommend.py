@@ -104,6 +104,20 @@ def test_to_frame_lists_each_groups_rows_with_their_ranks(data, k):
     assert empty.to_frame().shape == (0, 3)
 
 
+@pytest.mark.parametrize("indices, indptr, groups", [
+    ([0, 1], [0, 5], [0]),          # indptr past the indices
+    ([0, 1], [1, 2], [0]),          # not from 0
+    ([0, 1, 2], [0, 2, 1, 3], [0, 1, 2]),  # a step back
+    ([0, 1], [0, 1, 2], [0]),       # one step more than groups
+])
+def test_to_frame_refuses_parts_that_do_not_fit_together(indices, indptr, groups):
+    # a Recommendations built by hand: NumPy's broadcasting error
+    rec = Recommendations(np.array(indices), np.array(indptr), np.array(groups))
+    with pytest.raises(ValueError, match="Recommendations do not fit together: "
+                                         "indptr must rise from 0 to len"):
+        rec.to_frame()
+
+
 def test_a_classifier_of_words_needs_pos_label(data):
     # without pos_label the greater class, "skip", came first, silently (the
     # metrics and scorers refuse to order words)
