@@ -359,7 +359,7 @@ class BaseRanker(BaseEstimator):
         """
         check_k(self.k)  # also past 2**63 - 1, which the constraints let by
         check_label_values(y, input_name="y")
-        y = exact_values(y)  # scikit-learn's conversion merges some labels
+        y = exact_values(y, "y")  # scikit-learn's conversion merges some labels
         with self._numbers_of(X, fitting=True):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32],

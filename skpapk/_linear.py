@@ -540,7 +540,7 @@ class BaseLinearRanker(BaseRanker):
             # fitted last on an array that continued a fit on named columns
             self._check_warm_columns(_get_feature_names(X), "partial_fit "
                                      "continues coef_ but")
-        y = exact_values(y)  # scikit-learn's conversion merges some labels
+        y = exact_values(y, "y")  # scikit-learn's conversion merges some labels
         with self._numbers_of(X, fitting=first_call):
             X, y = validate_data(self, X, y, accept_sparse="csr",
                                  dtype=[np.float64, np.float32], reset=first_call)

@@ -108,7 +108,7 @@ def _relevant_label_of(estimator, y_true):
     if relevant is None:
         return None
     try:
-        labels = np.unique(exact_values(y_true)).tolist()
+        labels = np.unique(exact_values(y_true, "y_true")).tolist()
     except TypeError:  # mixed label types: the metric says so
         return None
     classes = np.asarray(_ranker_classes(estimator)).tolist()

@@ -197,7 +197,7 @@ def column_1d(values, *, input_name, fix=None):
     # a list of strings keeps what NumPy's fixed-width strings would merge;
     # pandas' nullable numbers keep their type (scikit-learn's float64
     # merges integers beyond 2**53 and makes booleans 0.0 / 1.0)
-    values = exact_values(values)
+    values = exact_values(values, input_name)
     shape = np.shape(values)
     if len(shape) == 2 and shape[1] == 1:
         warnings.warn(
@@ -347,7 +347,7 @@ def group_array(values, *, input_name="groups"):
         keys = np.empty(len(values), dtype=object)
         keys[:] = values
     else:  # a Series of tuples, a MultiIndex: an object array of tuples
-        keys = _as_array(values)
+        keys = _as_array(values, input_name)
     if not (keys.dtype == object and keys.ndim == 1 and keys.size
             and isinstance(keys[0], tuple)
             and all(isinstance(key, tuple) for key in keys)):
@@ -364,17 +364,27 @@ def group_array(values, *, input_name="groups"):
     return keys
 
 
-def _as_array(values):
+def _as_array(values, input_name="values"):
     """``values`` as an array; a list mixing strings and other labels stays
     one of objects (``np.asarray([1, "a"])`` would turn 1 into "1", merging
     the labels 1 and "1"), and so does one mixing ``str`` with ``bytes`` or
-    holding a string that ends with a NUL character."""
+    holding a string that ends with a NUL character. A ragged nested list
+    is a ``ValueError`` naming ``input_name``."""
     if hasattr(values, "__array__") or isinstance(values, (str, bytes)) or not (
             isinstance(values, Iterable) or hasattr(values, "__getitem__")):
         # numpy, pandas: the user's dtype
         return np.asarray(values)  # a scalar: 0-d, refused by the shape checks
     values = list(values)
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except ValueError:  # NumPy's "inhomogeneous shape": sequences in rows
+        nested = [v for v in values if isinstance(v, (list, tuple, np.ndarray))]
+        if not nested:  # pragma: no cover - other errors as NumPy's
+            raise
+        raise ValueError(
+            f"{input_name} holds sequences of different lengths (a ragged "
+            f"nested list: one row holds {nested[0]!r:.40}); pass one value "
+            f"per row, a flat list or a 1-d array.") from None
     if array.dtype.kind in "US":
         # NumPy's fixed-width strings decode bytes with str and drop
         # trailing NULs: b"a" and "a", "u" and "u\x00" would be one label
@@ -436,7 +446,7 @@ def check_sample_weight(sample_weight, X, *, dtype=None):
     TypeError: sample_weight holds text (dtype <U1), not numbers; ...
     """
     try:
-        array = _as_array(sample_weight)
+        array = _as_array(sample_weight, "sample_weight")
     except (TypeError, ValueError):  # ragged: scikit-learn's check names it
         array = np.zeros(0)
     if _holds_text(array):
@@ -490,7 +500,7 @@ def check_label_values(y, *, input_name="y"):
         raise ValueError(missing)
     if y is None or getattr(dtype, "kind", "O") != "O":
         return
-    y = _as_array(y)
+    y = _as_array(y, input_name)
     if y.dtype.kind == "O" and y.ndim:
         _check_object_values(y, input_name=input_name, missing=missing)
 
@@ -847,14 +857,14 @@ def check_model_scores(scores, *, allow_infinite=False):
     return scores
 
 
-def exact_values(values):
+def exact_values(values, input_name="values"):
     """``values`` (labels, ids or scores) as NumPy keeps them apart: a list
     or tuple by :func:`_as_array` (no fixed-width strings that merge
     ``b"a"`` with ``"a"``), a pandas column of nullable integers or
     booleans by :func:`_exact_integers`; anything else unchanged (before
     scikit-learn's conversions, ``column_or_1d`` or ``validate_data``)."""
     if isinstance(values, (list, tuple)):
-        return _as_array(values)
+        return _as_array(values, input_name)
     return _exact_integers(values)
 
 

@@ -661,3 +661,30 @@ def test_relevant_label_is_last_for_uint64_labels_beyond_2_53(pos_label):
     y_pos, classes = check_binary_target(y, pos_label=pos_label)
     assert classes.tolist()[-1] == int(pos_label)
     np.testing.assert_array_equal(y_pos, y == np.uint64(pos_label))
+
+
+@pytest.mark.parametrize("call, name", [
+    ("fit y", "y"), ("fit groups", "groups"), ("metric y_true", "y_true"),
+    ("metric y_score", "y_score"), ("metric groups", "groups"), ("split y", "y"),
+])
+def test_ragged_nested_lists_are_named(call, name):
+    # NumPy's "setting an array element with a sequence ... inhomogeneous
+    # shape" named no argument
+    from skpapk import PApKRanker
+    from skpapk.metrics import papk_score
+    from skpapk.model_selection import within_group_split
+
+    X, flat, ragged = np.random.default_rng(0).normal(size=(4, 2)), [1, 0, 1, 0], [
+        [1], [0, 1], [1], [0]]
+    run = {
+        "fit y": lambda: PApKRanker().fit(X, ragged, groups=[0] * 4),
+        "fit groups": lambda: PApKRanker().fit(X, flat, groups=ragged),
+        "metric y_true": lambda: papk_score(ragged, [0.1, 0.2, 0.3, 0.4], k=1),
+        "metric y_score": lambda: papk_score(flat, ragged, k=1),
+        "metric groups": lambda: papk_score(flat, [0.1, 0.2, 0.3, 0.4], k=1,
+                                            groups=ragged),
+        "split y": lambda: within_group_split(ragged, [0] * 4),
+    }[call]
+    with pytest.raises(ValueError, match=f"^{name} holds sequences of different "
+                                         r"lengths \(a ragged nested list"):
+        run()
