@@ -52,10 +52,15 @@ class _QuietInThreads:
         if threading.get_ident() not in _SILENCED:
             getattr(self.logger, self.info_name)(msg)
 
-    def warning(self, msg):
-        if not any(str(msg).startswith(drop) for drops in _DROPPED.get(
-                threading.get_ident(), ()) for drop in drops):
-            getattr(self.logger, self.warning_name)(msg)
+    @property
+    def warning(self):
+        """The replaced logger's warning (as is: its stack level), or in a
+        thread that drops warnings, a function that drops them."""
+        warn = getattr(self.logger, self.warning_name)
+        drops = [d for ds in _DROPPED.get(threading.get_ident(), ()) for d in ds]
+        if not drops:
+            return warn
+        return lambda msg: None if str(msg).startswith(tuple(drops)) else warn(msg)
 
 
 @contextlib.contextmanager

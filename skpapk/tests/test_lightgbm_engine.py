@@ -118,3 +118,30 @@ def test_quiet_drops_the_warnings_asked_in_its_own_thread_only(recwarn, verbose)
     assert [str(w.message) for w in recwarn] == [
         "another warning", "Parameter n_jobs, in another thread",
         "Parameter n_jobs, after"]
+
+
+def test_quiet_keeps_where_lightgbms_warnings_come_from():
+    # LightGBM's default logger warns with stacklevel=3, the function that
+    # called _log_warning: so it stays where no thread drops warnings, and
+    # in the threads that drop none while another thread does
+    def caller():
+        basic._log_warning("from the caller")
+
+    with _quiet(0), pytest.warns(UserWarning) as records:
+        caller()
+    entered, leave = threading.Event(), threading.Event()
+
+    def dropping():
+        with _quiet(0, drop=("Parameter n_jobs",)):
+            entered.set()
+            leave.wait(10)
+
+    thread = _in_thread(dropping)
+    entered.wait(10)
+    try:
+        with pytest.warns(UserWarning) as others:
+            caller()
+    finally:
+        leave.set()
+        thread.join(10)
+    assert [r.filename for r in [*records, *others]] == [__file__] * 2
