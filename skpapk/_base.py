@@ -70,7 +70,9 @@ def check_defined_groups(n_defined, n_groups, classes, n_rows=None):
         mixup = (" Every group holds one row: is groups a sample_weight? "
                  "fit(X, y, groups) takes the groups third, where "
                  "LightGBM's and scikit-learn's fit take the weights; pass "
-                 "groups= (and sample_weight=) by name."
+                 "groups= (and sample_weight=) by name. Or did a search train "
+                 "on a few rows across all users? A halving search's first "
+                 "candidates train on min_resources rows: raise it."
                  ) if n_groups == n_rows and n_groups > 2 else ""
         raise ValueError(
             f"No group has both a relevant and an irrelevant row: y has one "

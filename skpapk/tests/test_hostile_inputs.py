@@ -326,7 +326,10 @@ def test_weights_passed_as_groups_are_named_as_a_likely_mixup(make_ranker):
                        r"group\(s\).* Every group holds one row: is groups a "
                        r"sample_weight\? fit\(X, y, groups\) takes the groups "
                        r"third, where LightGBM's and scikit-learn's fit take the "
-                       r"weights; pass groups= \(and sample_weight=\) by name"):
+                       r"weights; pass groups= \(and sample_weight=\) by name. "
+                       r"Or did a search train on a few rows across all users\? A "
+                       r"halving search's first candidates train on "
+                       r"min_resources rows: raise it"):
         make_ranker(k=3).fit(X, y, weights)
     with pytest.raises(ValueError, match=r"group\(s\)") as error:  # real groups
         make_ranker(k=3).fit(X, np.zeros_like(y) + (np.arange(len(y)) < 12),
