@@ -127,12 +127,14 @@ class BaseLinearRanker(BaseRanker):
     :class:`~skpapk.losses.BaseSurrogate`), may choose the solver through
     ``_get_solver`` (Algorithm 1 by default) and the threads of the
     smooth surrogates' kernel through ``_n_threads``, and define
-    ``__init__`` with the parameters below (plus their own). ``fit``,
+    ``__init__`` with the parameters of its ``_parameter_constraints``
+    (``k``, ``alpha``, ``eta0``, ``max_iter``, ``tol``, ...: those of
+    :class:`~skpapk.PApKAvgRanker`), plus their own. ``fit``,
     ``partial_fit``, warm starts, early stopping and averaging share one
     ``skpapk._solver.SolverState``, kept in ``_solver_state``:
     ``skpapk._solver.subgradient_descent`` (Algorithm 1) or
-    :func:`skpapk._lbfgs.minimize_lbfgs` continue from it, on the objective
-    object (:class:`skpapk._linear_loss.LinearLoss`) of the rows, wherever
+    ``skpapk._lbfgs.minimize_lbfgs`` continue from it, on the objective
+    object (``skpapk._linear_loss.LinearLoss``) of the rows, wherever
     they live (``_fit_linear``: one fit path for the in-memory and the
     distributed rankers).
 
