@@ -296,6 +296,10 @@ class BaseRanker(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        # binary targets, not a classifier (estimator_type stays None, so
+        # is_classifier is False): scikit-learn's estimator checks read
+        # these tags to give the rankers two labels, and nothing else in
+        # scikit-learn takes them for a classifier's
         tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.target_tags.required = True
         tags.input_tags.sparse = True

@@ -2,9 +2,7 @@
 
 import importlib.util
 
-import sklearn
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from sklearn.utils.fixes import parse_version
 
 from skpapk import (
     GreedyPApKRanker,
@@ -64,25 +62,12 @@ _LAMBDA_WEIGHTS = (
 )
 
 
-_BINARY_LABELS_BEFORE_1_7 = (
-    "scikit-learn < 1.7 makes y binary for this check with y == y.flat[0] "
-    "after shuffling the weighted rows only: the weighted and the repeated fit "
-    "can see different relevant labels (fixed in 1.7: y == y.min()); "
-    "soft_papk, unlike the pairwise logistic loss, is not symmetric in which "
-    "label is relevant, so its two fits differ."
-)
-
-
 def expected_failed_checks(estimator):
     """The checks an estimator is known to fail, with the reason."""
     weight_checks = ("check_sample_weight_equivalence_on_dense_data",
                      "check_sample_weight_equivalence_on_sparse_data")
     if isinstance(estimator, PApKBoostRanker) and estimator.objective == "lambdarank":
         return dict.fromkeys(weight_checks, _LAMBDA_WEIGHTS)
-    if (isinstance(estimator, PApKBoostRanker)
-            and estimator.objective == "soft_papk"
-            and parse_version(sklearn.__version__) < parse_version("1.7")):
-        return dict.fromkeys(weight_checks, _BINARY_LABELS_BEFORE_1_7)
     return {}
 
 

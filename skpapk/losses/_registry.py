@@ -25,9 +25,13 @@ from ._losses import (
 from ._preck import PrecAtKSurrogate
 from ._smooth import GROUP_WEIGHTS, PairwiseLogisticSurrogate, SoftPApKSurrogate
 
-#: Every surrogate by name: the four of the pAp@k paper, the two baselines'
-#: ("pauc": SVM-pAUC, "preck": SGD@k-avg) and the two smooth pairwise ones
-#: ("pairwise_logistic", "soft_papk").
+#: Every surrogate class by name: the four of the pAp@k paper ("avg":
+#: :class:`AvgSurrogate`, "max": :class:`MaxSurrogate`, "ts":
+#: :class:`TightStructSurrogate`, "ramp": :class:`RampSurrogate`), the two
+#: baselines' ("pauc": :class:`PAUCSurrogate`, SVM-pAUC; "preck":
+#: :class:`PrecAtKSurrogate`, SGD@k-avg) and the two smooth pairwise ones
+#: ("pairwise_logistic": :class:`PairwiseLogisticSurrogate`, "soft_papk":
+#: :class:`SoftPApKSurrogate`).
 SURROGATES = {cls.name: cls for cls in (
     AvgSurrogate,
     MaxSurrogate,
@@ -44,7 +48,8 @@ SURROGATES = {cls.name: cls for cls in (
 RANKER_SURROGATES = {name: cls for name, cls in SURROGATES.items()
                      if cls not in (PAUCSurrogate, PrecAtKSurrogate)}
 
-#: The names of the differentiable surrogates (those with a Hessian).
+#: The names of the differentiable surrogates (those with a Hessian), a
+#: tuple: ``("pairwise_logistic", "soft_papk")``.
 SMOOTH_SURROGATES = tuple(name for name, cls in SURROGATES.items() if cls.smooth)
 
 

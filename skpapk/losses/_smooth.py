@@ -325,7 +325,8 @@ def _inverse_variance_group_weights(layout):
 
 
 #: Weights of the groups in the mean over groups (``group_weight``): the
-#: function giving them from a :class:`PairLayout`, by name.
+#: function giving them from a :class:`PairLayout`, by name, "uniform" or
+#: "inverse_variance" (see :func:`group_weights`).
 GROUP_WEIGHTS = {
     "uniform": _uniform_group_weights,
     "inverse_variance": _inverse_variance_group_weights,
