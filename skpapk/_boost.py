@@ -906,9 +906,9 @@ class PApKBoostRanker(BaseRanker):
                 else np.multiply(fit_params["sample_weight"], weights))
         _check_weighted_pairs(
             fit_params["sample_weight"], y_pos[order], codes[order], n_groups,
-            name=" times ".join(name for name, given in [
+            name=" times ".join(name for name, used in [
                 ("sample_weight", sample_weight is not None),
-                ("class_weight", weights is not None)] if given),
+                ("class_weight", weights is not None)] if used),
             ours=self.objective in SMOOTH_SURROGATES)
 
         if early_stopping:

@@ -77,6 +77,8 @@ def _quiet(verbose, drop=()):
     and fits that overlapped in time could leave them swapped for good)."""
     basic = sys.modules.get("lightgbm.basic")
     names = ("_LOGGER", "_INFO_METHOD_NAME", "_WARNING_METHOD_NAME")
+    if isinstance(drop, str):  # not its characters
+        raise TypeError(f"drop={drop!r} must be a tuple of message starts.")
     silence, drop = verbose < 2, tuple(drop)
     if not (silence or drop) or not all(hasattr(basic, name) for name in names):
         yield  # (a LightGBM without these: its messages are printed)
@@ -99,9 +101,10 @@ def _quiet(verbose, drop=()):
                 counter[ident] -= 1
                 if not counter[ident]:
                     del counter[ident]
-            if drop:
-                _DROPPED[ident].pop()
-                if not _DROPPED[ident]:
+            if drop:  # this context's own (contexts may end out of order)
+                mine = _DROPPED[ident]
+                del mine[next(i for i, d in enumerate(mine) if d is drop)]
+                if not mine:
                     del _DROPPED[ident]
             if not _USERS:
                 installed, _INSTALLED[0] = _INSTALLED[0], None

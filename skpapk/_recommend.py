@@ -13,6 +13,7 @@ import numpy as np
 
 from .metrics._scorer import _is_classifier, _ranker_classes, ranking_scores
 from .utils._groups import rank_within_segments, top_k_of_one_segment
+from .utils._messages import cut
 from .utils._validation import (
     check_groups,
     check_k,
@@ -83,14 +84,16 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
         indices, indptr = np.asarray(self.indices), np.asarray(self.indptr)
         groups = np.asarray(self.groups)
         sizes = np.diff(indptr)
-        if (indices.ndim != 1 or indptr.shape != (groups.shape[0] + 1,)
+        if (indices.ndim != 1 or groups.ndim != 1
+                or indptr.shape != (groups.shape[0] + 1,)
                 or indptr[0] != 0 or (sizes < 0).any()
                 or indptr[-1] != indices.shape[0]):
             raise ValueError(
                 f"Recommendations do not fit together: indptr must rise from "
-                f"0 to len(indices) ({indices.shape[0]}) with one step per "
-                f"group ({groups.shape[0]}), got indptr={indptr.tolist()!r:.80}; "
-                f"use the Recommendations that recommend returns.")
+                f"0 to len(indices) ({indices.size}) with one step per group "
+                f"({groups.size}), got indptr="
+                f"{cut(repr(indptr.tolist()), quote=False)}; use the "
+                f"Recommendations that recommend returns.")
         return pd.DataFrame({
             "group": np.repeat(groups, sizes),
             "rank": np.arange(indices.shape[0]) - np.repeat(indptr[:-1], sizes) + 1,

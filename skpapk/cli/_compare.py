@@ -205,7 +205,7 @@ def verdict(results, y, groups, k):
 
 def cmd_compare(args, progress):
     methods = parse_methods(args.methods)
-    if args.methods == "default" and "boost" not in available_methods():
+    if args.methods in ("default", "all") and "boost" not in available_methods():
         progress("note: boost (PApKBoostRanker) is left out: it needs LightGBM, "
                  "pip install 'skpapk[lightgbm]'")
     check_options(args, methods, progress)

@@ -268,8 +268,10 @@ def _scorer(ranker):
                         f"a pipeline of one scaler and the ranker on them.")
     estimator, scaler = steps[-1], scalers[0] if scalers else None
     if not hasattr(estimator, "fit"):  # check_is_fitted would name the value
-        raise TypeError(f"ranker must be a fitted ranker or pipeline, got the "
-                        f"{type(estimator).__name__} {estimator!r:.40}.")
+        where = "the last step of the pipeline" if len(steps) > 1 else "ranker"
+        raise TypeError(f"{where} must be a fitted ranker, got the "
+                        f"{type(estimator).__name__} "
+                        f"{cut(repr(estimator), 40, quote=False)}.")
     check_is_fitted(estimator)
     for cls in SCORER_KINDS.values():
         scorer = cls.from_estimator(estimator, scaler)

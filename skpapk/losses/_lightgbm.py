@@ -61,7 +61,8 @@ def check_group_sizes(group, n):
         raise ValueError(
             f"group must hold the sizes of the consecutive groups "
             f"(non-negative integers summing to the {n} rows, as "
-            f"LGBMRanker's group=), got {sizes!r}."
+            f"LGBMRanker's group= or eval_group=, or a Dataset's group=), got "
+            f"{sizes!r}."
         )
     return sizes.astype(np.intp)
 

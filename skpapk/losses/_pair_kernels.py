@@ -25,8 +25,8 @@ depend on the number of threads. The pair loop runs in SIMD lanes (its
 sums reassociated, see :func:`_sums_from_exp`): they equal the sequential
 sums to a few units in the last place, and depend on the CPU's vector
 width, not on the threads. Compiled code is cached on disk (numba's
-``cache=True``: beside this file, else in ``~/.cache/numba``, or in
-``NUMBA_CACHE_DIR``): the compilation is paid once per machine; where no
+``cache=True``: in ``NUMBA_CACHE_DIR`` when set, else beside this file,
+else in ``~/.cache/numba``): the compilation is paid once per machine; where no
 such folder can be written (a read-only install and home), every process
 compiles the kernels again (see :func:`_compiled`).
 

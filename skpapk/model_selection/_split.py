@@ -48,7 +48,8 @@ def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)
             f"by label. Pass the target, e.g. {example}."
         )
     check_label_values(y, input_name=input_name)  # a list keeps its types
-    y = np.asarray(exact_values(y, "y"))  # no fixed-width strings that merge labels
+    # no fixed-width strings that merge labels
+    y = np.asarray(exact_values(y, input_name))
     if y.ndim != 1:
         y = column_or_1d(y, warn=True)
     if y.shape[0] != n_samples:
@@ -463,7 +464,7 @@ def _within_group_parts(y, groups, sizes, random_state):
         part += seg.rank >= cuts[row_count]
     indices = np.arange(n)
     return (tuple(indices[part == j] for j in range(len(written))),
-            int(seg.counts.max()))
+            int(seg.counts.max(initial=0)))
 
 
 class EarlyStoppingSplitError(ValueError):

@@ -145,3 +145,21 @@ def test_quiet_keeps_where_lightgbms_warnings_come_from():
         leave.set()
         thread.join(10)
     assert [r.filename for r in [*records, *others]] == [__file__] * 2
+
+
+def test_quiet_drops_of_contexts_that_end_out_of_order():
+    # the drops of the context that ends go, not the last ones entered
+    a, b = _quiet(0, drop=("AAA",)), _quiet(0, drop=("BBB",))
+    a.__enter__()
+    b.__enter__()
+    a.__exit__(None, None, None)
+    try:
+        with pytest.warns(UserWarning) as records:
+            basic._log_warning("AAA, no longer dropped")
+            basic._log_warning("BBB, still dropped")
+    finally:
+        b.__exit__(None, None, None)
+    assert [str(r.message) for r in records] == ["AAA, no longer dropped"]
+    with pytest.raises(TypeError, match="must be a tuple of message starts"):
+        with _quiet(0, drop="Parameter n_jobs"):  # not its characters
+            pass

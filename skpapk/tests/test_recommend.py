@@ -109,6 +109,8 @@ def test_to_frame_lists_each_groups_rows_with_their_ranks(data, k):
     ([0, 1], [1, 2], [0]),          # not from 0
     ([0, 1, 2], [0, 2, 1, 3], [0, 1, 2]),  # a step back
     ([0, 1], [0, 1, 2], [0]),       # one step more than groups
+    (3, [0, 1], [0]),               # 0-d indices (an IndexError)
+    ([0, 1], [0, 2], 5),            # 0-d groups
 ])
 def test_to_frame_refuses_parts_that_do_not_fit_together(indices, indptr, groups):
     # a Recommendations built by hand: NumPy's broadcasting error

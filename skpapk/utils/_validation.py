@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _check_sample_weight
 
 from ._groups import encode_compact_ints
+from ._messages import cut
 from ._routing import _in_model_selection, _stacklevel
 
 #: The greatest ``k``: the per-group counts ``min(k, n)`` are int64.
@@ -381,10 +382,16 @@ def _as_array(values, input_name="values"):
         nested = [v for v in values if isinstance(v, (list, tuple, np.ndarray))]
         if not nested:  # pragma: no cover - other errors as NumPy's
             raise
+        # a row unlike the first (a length, or a sequence beside a value)
+        odd = next((v for v in values if not isinstance(
+            v, (list, tuple, np.ndarray)) or len(v) != len(nested[0])), None)
+        shown = (f"rows hold {cut(repr(nested[0]), 30, quote=False)} and "
+                 f"{cut(repr(odd), 30, quote=False)}" if odd is not None else
+                 f"a row holds {cut(repr(nested[0]), 30, quote=False)}")
         raise ValueError(
             f"{input_name} holds sequences of different lengths (a ragged "
-            f"nested list: one row holds {nested[0]!r:.40}); pass one value "
-            f"per row, a flat list or a 1-d array.") from None
+            f"nested list: {shown}); pass one value per row, a flat list or a "
+            f"1-d array.") from None
     if array.dtype.kind in "US":
         # NumPy's fixed-width strings decode bytes with str and drop
         # trailing NULs: b"a" and "a", "u" and "u\x00" would be one label

@@ -293,7 +293,11 @@ def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
     with pytest.raises(CLIError, match=r"boost \(--methods\) needs LightGBM, "
                        r"which is not installed: pip install 'skpapk\[lightgbm\]'"):
         parse_methods(methods)
-    # the default methods leave it out, and say so
+    # the default methods (and all) leave it out, and say so
     assert main(["compare", "--n-users", "30", "--methods", "default"]) == 0
     assert ("boost (PApKBoostRanker) is left out: it needs LightGBM, pip install "
             "'skpapk[lightgbm]'") in capsys.readouterr().err
+    monkeypatch.setattr(_methods, "_METHODS", {
+        n: m for n, m in without.items() if n in ("papk", "logreg")})
+    assert main(["compare", "--n-users", "30", "--methods", "all"]) == 0
+    assert "boost (PApKBoostRanker) is left out" in capsys.readouterr().err

@@ -1468,10 +1468,17 @@ def test_loaded_booster_refuses_category_columns_as_the_fitted_one(data, tmp_pat
             scorer.decision_function(as_category)
 
 
-@pytest.mark.parametrize("ranker", ["model", None, 3])
-def test_what_is_not_a_ranker_is_named_as_the_ranker(tmp_path, ranker):
+@pytest.mark.parametrize("ranker, where", [
+    ("model", "ranker"), (None, "ranker"), (3, "ranker"),
+    ("pipeline", "the last step of the pipeline")])
+def test_what_is_not_a_ranker_is_named_as_the_ranker(tmp_path, ranker, where):
     # "model is not an estimator instance": the value named as a parameter
-    with pytest.raises(TypeError, match=r"ranker must be a fitted ranker or "
-                                        r"pipeline, got the (str|NoneType|int)"):
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    if ranker == "pipeline":
+        ranker = Pipeline([("scale", StandardScaler()), ("model", "passthrough")])
+    with pytest.raises(TypeError, match=f"{where} must be a fitted ranker, got "
+                                        f"the (str|NoneType|int)"):
         save_ranker(ranker, tmp_path / "m.json")
     assert not os.listdir(tmp_path)

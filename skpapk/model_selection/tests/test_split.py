@@ -408,6 +408,8 @@ def test_within_group_split_deterministic_rounding_and_seed():
                        r"0.2\)\) leaves part 1 empty: the longest \(group, label\) "
                        r"segment has 1 row"):
         within_group_split([1], [0])
+    with pytest.raises(ValueError, match="leaves part 0 empty.* has 0 rows"):
+        within_group_split([], [])  # (NumPy's "zero-size array" error)
     with pytest.raises(ValueError, match="leaves part 2 empty.* has 5 rows"):
         within_group_split(np.tile([0, 1] * 5, 24), np.repeat(np.arange(24), 10),
                            sizes=(0.7, 0.25, 0.05))

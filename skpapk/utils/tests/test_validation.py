@@ -686,5 +686,6 @@ def test_ragged_nested_lists_are_named(call, name):
         "split y": lambda: within_group_split(ragged, [0] * 4),
     }[call]
     with pytest.raises(ValueError, match=f"^{name} holds sequences of different "
-                                         r"lengths \(a ragged nested list"):
+                                         r"lengths \(a ragged nested list: rows "
+                                         r"hold \[1\] and \[0, 1\]\)"):
         run()
