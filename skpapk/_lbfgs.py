@@ -159,8 +159,10 @@ def minimize_lbfgs(objective, state, *, max_iter, tol, validation=None,
         warnings.warn(
             f"L-BFGS {what} although the gradient there is not "
             f"zero: the objective could not be decreased in floating point, "
-            f"most likely because the features hold extreme values; scale "
-            f"them (e.g. MinMaxScaler) or lower alpha{jumps}.",
+            f"most likely because the features hold extreme values, or do "
+            f"not vary within users (a column constant within each user "
+            f"cannot order its rows); scale them (e.g. MinMaxScaler), check "
+            f"that they vary, or lower alpha{jumps}.",
             ConvergenceWarning, stacklevel=_stacklevel(),
         )
     elif result.status == 0:

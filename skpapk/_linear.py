@@ -414,8 +414,9 @@ class BaseLinearRanker(BaseRanker):
             verbose=self.verbose, warn_no_descent=False,
         )
         if state.no_descent is not None:  # with what to change here
-            if max(state.objective_curve[n_before:]) == 0:
-                advice = ""  # nothing to learn: no start or solver helps
+            curve = state.objective_curve[n_before:]
+            if min(curve) == max(curve):  # nothing to learn (0), or nothing
+                advice = ""  # to learn from (flat): no start or solver helps
             warnings.warn(f"{state.no_descent} {advice}".rstrip(),
                           ConvergenceWarning, stacklevel=_stacklevel())
         return state, len(state.objective_curve) - n_before  # epochs evaluated

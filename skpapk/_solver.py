@@ -501,6 +501,11 @@ def subgradient_descent(objective, state, *, eta0, max_iter, tol=None,
             f"steps: no group adds to the surrogate, whatever w (a group whose "
             f"rows all fit in its top k adds 0 to prec@k's surrogate: lower "
             f"k), so there is nothing to learn." if max(curve) == 0 else
+            f"The objective is {curve[0]:.6g} at {start} and at each of the "
+            f"{len(curve) - 1} steps: no step changed it, as when its "
+            f"subgradient is 0 because the features do not vary within users "
+            f"(a column constant within each user cannot order its rows); "
+            f"check X." if min(curve) == max(curve) else
             f"The objective never went below its value at the starting point "
             f"{start} (objective {curve[0]:.6g}; lowest later value "
             f"{min(curve[1:]):.6g} over {len(curve) - 1} steps): the iterate "

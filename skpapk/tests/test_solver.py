@@ -303,3 +303,22 @@ def test_a_ridge_step_that_overshoots_names_alpha(alpha, match):
         warnings.simplefilter("always")
         PApKAvgRanker(k=3, alpha=alpha, eta0=0.5 / alpha).fit(X, y, groups=g)
     assert not any("alpha * eta0" in str(r.message) for r in records)
+
+
+@pytest.mark.parametrize("ranker", ["PApKAvgRanker", "PApKRanker"])
+def test_features_constant_within_users_are_named_as_the_cause(ranker):
+    # the warnings blamed too large steps or a surrogate lowest at w_0
+    # (Algorithm 1), or extreme feature values (L-BFGS), and advised a
+    # smooth surrogate or coef_init
+    import skpapk
+
+    X, y, g = make_papk_simulation(n_users=20, random_state=0)
+    X = np.zeros_like(X) if ranker == "PApKAvgRanker" else np.ones_like(X)
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        getattr(skpapk, ranker)(max_iter=20).fit(X, y, groups=g)
+    messages = [str(r.message) for r in records
+                if issubclass(r.category, ConvergenceWarning)]
+    assert any("do not vary within users (a column constant within each user "
+               "cannot order its rows)" in m for m in messages), messages
+    assert not any("To learn a ranker" in m or "overshot" in m for m in messages)

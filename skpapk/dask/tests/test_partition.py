@@ -180,6 +180,19 @@ def test_a_user_spanning_two_partitions_is_an_error():
             da.from_array(X, chunks=X.shape), y)
         ref = skpapk.PApKAvgRanker(k=5, max_iter=5).fit(X, y)
     np.testing.assert_allclose(one.coef_, ref.coef_, atol=1e-12)
+    # score of a ranker fitted on users, without groups: the error, without
+    # a MissingGroupsWarning first (its advice, groups=None's own remedy,
+    # came before the error, and under -W error replaced it)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        grouped = PApKAvgRanker(k=5, max_iter=5).fit(
+            da.from_array(X, chunks=X.shape), y, groups=groups)
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="groups=None makes all the rows one "
+                                             "group, but they lie in 7 partitions"):
+            grouped.score(dX, y)
+    assert not records
 
 
 @pytest.mark.parametrize("kind", ["object", "str DataFrame column", "category"])
