@@ -105,7 +105,9 @@ def expected_correct_pairs(c, p, q, rho):
     """
     c, p, q, rho = (np.asarray(a, dtype=np.int64) for a in (c, p, q, rho))
     big_l = np.minimum(c, q)
-    full = p * c - p * big_l * (2 * q + 1 - big_l) / (2.0 * (q + 1))
+    # in float64, the fraction first: p L (2q + 1 - L) passes int64's 9.2e18
+    # for a tied block of a few million rows
+    full = p * c - p * big_l * ((2 * q + 1 - big_l) / (2.0 * (q + 1)))
     out = np.where(q == 0, rho * c, full).astype(np.float64)
     partial = np.flatnonzero((rho < p) & (q > 0))
     if partial.shape[0]:

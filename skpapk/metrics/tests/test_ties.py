@@ -345,6 +345,23 @@ def test_big_tie_block_matches_expected_papk():
             expected_papk(n_pos, n_neg, k), rel=1e-10)
 
 
+@pytest.mark.parametrize("c, p, q", [
+    (10**6, 3 * 10**6, 3 * 10**6),          # a tied block of 6 million rows
+    (2_799_999, 1_400_000, 2_800_000),
+    (10**9, 10**9, 10**9),
+])
+def test_expected_correct_pairs_of_huge_blocks_do_not_overflow(c, p, q):
+    # p L (2q + 1 - L) passed int64's 9.2e18 and wrapped around: a partial
+    # AUC of 1.19 for a constant scorer on 6 million rows
+    from fractions import Fraction
+
+    big_l = min(c, q)
+    exact = p * c - Fraction(p * big_l * (2 * q + 1 - big_l), 2 * (q + 1))
+    got = expected_correct_pairs([c], [p], [q], [p])[0]
+    assert 0 <= got <= p * c
+    assert got == pytest.approx(float(exact), rel=1e-12)
+
+
 # --------------------------------------------------------------------------
 # Scores without ties: every rule, and the values before "random" existed
 # --------------------------------------------------------------------------
