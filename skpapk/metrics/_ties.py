@@ -105,9 +105,11 @@ def expected_correct_pairs(c, p, q, rho):
     """
     c, p, q, rho = (np.asarray(a, dtype=np.int64) for a in (c, p, q, rho))
     big_l = np.minimum(c, q)
-    # in float64, the fraction first: p L (2q + 1 - L) passes int64's 9.2e18
-    # for a tied block of a few million rows
-    full = p * c - p * big_l * ((2 * q + 1 - big_l) / (2.0 * (q + 1)))
+    # p L (2q + 1 - L) in float64: it passes int64's 9.2e18 for a tied block
+    # of a few million rows (below 2**53, the float products are exact: the
+    # values of the int64 products)
+    full = (p * c - (p * big_l).astype(np.float64) * (2 * q + 1 - big_l)
+            / (2.0 * (q + 1)))
     out = np.where(q == 0, rho * c, full).astype(np.float64)
     partial = np.flatnonzero((rho < p) & (q > 0))
     if partial.shape[0]:
