@@ -471,12 +471,13 @@ class BaseLinearRanker(BaseRanker):
                     f"pos_label, else the greater number), got "
                     f"{classes.tolist()}."
                 )
-            classes = order(classes)
+            classes = partial(order, input_name="classes")(classes)
             if not first_call and not np.array_equal(classes, self.classes_):
                 raise ValueError(
-                    f"classes={classes.tolist()} differs from the classes of the "
-                    f"first partial_fit call, {self.classes_.tolist()}; the "
-                    f"labels must be the same across chunks."
+                    f"classes={classes.tolist()} differs from classes_ "
+                    f"{self.classes_.tolist()} (set by fit or by the first "
+                    f"partial_fit call); the labels must be the same across "
+                    f"chunks."
                 )
         elif first_call:
             if seen.shape[0] != 2:
@@ -551,7 +552,7 @@ class BaseLinearRanker(BaseRanker):
         codes, labels = check_groups(groups, X.shape[0])
         n_groups = labels.shape[0]
         check_groups_routing(self, groups, method="partial_fit", n_groups=n_groups,
-                             reset=first_call)
+                             reset=first_call, n_rows=X.shape[0])
         self.n_groups_skipped_ = n_undefined_groups(y_pos, codes, n_groups)
         # the solver updates its state in place: a step that raises (a
         # warning turned into an error) must not advance the fitted one

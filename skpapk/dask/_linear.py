@@ -123,9 +123,12 @@ class DaskLinearMixin(DaskRankerMixin):
             raise TypeError(
                 "partial_fit takes one in-memory chunk of whole groups; for "
                 "dask input call fit (the exact full-batch fit on the "
-                "workers), or feed the partitions one by one, e.g. "
-                "for x, yy, g in zip(X.to_delayed().ravel(), ...): "
-                "ranker.partial_fit(x.compute(), yy.compute(), g.compute())."
+                "workers), or feed whole groups chunk by chunk: first "
+                "X, y, groups = skpapk.dask.partition_by_group(X, y, "
+                "groups=groups) (every group in one partition), then for x, "
+                "yy, g in zip(*(a.to_delayed().ravel() for a in (X, y, "
+                "groups))): ranker.partial_fit(x.compute(), yy.compute(), "
+                "groups=g.compute()), skipping empty partitions."
             )
         return self._local_class.partial_fit(self, X, y, groups=groups,
                                              classes=classes)

@@ -288,8 +288,14 @@ def test_classes_across_chunks():
     assert ranker.score(X, labels, groups=g) > 0.5
     with pytest.raises(ValueError, match="not in classes"):
         ranker.partial_fit(X, np.where(y == 1, "yes", "maybe"), groups=g)
-    with pytest.raises(ValueError, match="differs from the classes"):
+    with pytest.raises(ValueError, match=r"differs from classes_ \['no', 'yes'\] "
+                                         r"\(set by fit or by the first "
+                                         r"partial_fit call\)"):
         ranker.partial_fit(X, labels, groups=g, classes=["maybe", "yes"])
+    # words in classes are named as classes' (the message said y's)
+    with pytest.raises(ValueError, match="^classes holds the labels 'maybe' and "
+                                         "'yes', which are not numbers"):
+        PApKRanker().partial_fit(X, y, groups=g, classes=["maybe", "yes"])
     with pytest.raises(ValueError, match="Only binary classification"):
         PApKRanker().partial_fit(X, y, groups=g, classes=[0, 1, 2])
     with pytest.raises(ValueError, match="Only binary classification"):

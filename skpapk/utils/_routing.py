@@ -186,10 +186,11 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         ``partial_fit``) or adds to it (later ``partial_fit`` calls, each on
         other groups).
     n_rows : int, default=None
-        With ``method="fit"``: the number of rows. Outside model selection,
-        ``fit`` without ``groups`` on more than :data:`ONE_LIST_ROWS` rows
-        warns too: one list of that many rows is most likely a forgotten
-        ``groups=`` (and, with the pairwise surrogates, slow: every
+        With ``method="fit"`` or ``"partial_fit"``: the number of rows.
+        Outside model selection, a ``fit`` or ``partial_fit`` without
+        ``groups`` on more than :data:`ONE_LIST_ROWS` rows warns too: one
+        list of that many rows is most likely a forgotten ``groups=`` (and,
+        with the pairwise surrogates, slow: every
         relevant row against every irrelevant one).
 
     Examples
@@ -265,8 +266,8 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
             f"groups=... to {fix} If X holds a single group's rows, pass "
             f"groups=np.zeros(len(X)) to say so."
         )
-    elif (method == "fit" and call is None and n_rows is not None
-          and n_rows > ONE_LIST_ROWS):
+    elif (method in ("fit", "partial_fit") and call is None
+          and n_rows is not None and n_rows > ONE_LIST_ROWS):
         message = (
             f"{name} got groups=None, so its {n_rows} rows are fitted as ONE "
             f"group (user), one ranked list: pass groups=... (the user of "

@@ -10,6 +10,7 @@ import dask.array as da
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
 import skpapk
@@ -103,8 +104,23 @@ def test_methods_that_take_in_memory_input_say_so():
     X, y, groups = grouped_data(2)
     dX, dy, dgroups = as_dask(X, y, groups)
     ranker = skpapk.dask.PApKAvgRanker(k=5, max_iter=3, tol=None)
-    with pytest.raises(TypeError, match="partial_fit takes one in-memory chunk"):
+    with pytest.raises(TypeError, match="partial_fit takes one in-memory chunk") \
+            as error:
         ranker.partial_fit(dX, dy, groups=dgroups)
+    # its recipe, run as written (it split users across chunks, and failed
+    # on a DataFrame's to_delayed()): whole users, chunk by chunk
+    assert "partition_by_group(X, y, groups=groups)" in str(error.value)
+    X2, y2, g2 = skpapk.dask.partition_by_group(dX, dy, groups=dgroups)
+    streamed = sklearn.clone(ranker)
+    seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for x, yy, g in zip(*(a.to_delayed().ravel() for a in (X2, y2, g2))):
+            x, yy, g = x.compute(), yy.compute(), g.compute()
+            if len(yy):
+                streamed.partial_fit(x, yy, groups=g, classes=[0, 1])
+                seen.append(set(g.tolist()))
+    assert sum(len(s) for s in seen) == len(set().union(*seen))  # users whole
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         ranker.partial_fit(X, y, groups=groups)  # in memory: one step

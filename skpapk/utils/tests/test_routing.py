@@ -182,6 +182,9 @@ def test_a_fit_of_many_rows_without_groups_is_told_of_groups():
     with pytest.warns(MissingGroupsWarning, match="its 10001 rows are fitted as "
                                                   "ONE group"):
         ranker.fit(X, y)
+    with pytest.warns(MissingGroupsWarning, match="its 10001 rows are fitted as "
+                                                  "ONE group"):
+        ranker.partial_fit(X, y)  # (it said nothing)
     with warnings.catch_warnings():
         warnings.simplefilter("error", MissingGroupsWarning)
         ranker.fit(X, y, groups=np.zeros(n))  # one list, said so
