@@ -25,7 +25,13 @@ from ._commands import (
     tune_and_check,
 )
 from ._files import check_output, write_output
-from ._methods import available_methods, effective_n_jobs, grid_for, parse_methods
+from ._methods import (
+    NO_LIGHTGBM,
+    available_methods,
+    effective_n_jobs,
+    grid_for,
+    parse_methods,
+)
 from ._output import (
     PROG,
     CLIError,
@@ -206,8 +212,7 @@ def verdict(results, y, groups, k):
 def cmd_compare(args, progress):
     methods = parse_methods(args.methods)
     if args.methods in ("default", "all") and "boost" not in available_methods():
-        progress("note: boost (PApKBoostRanker) is left out: it needs LightGBM, "
-                 "pip install 'skpapk[lightgbm]'")
+        progress(f"note: boost (PApKBoostRanker) is left out: it {NO_LIGHTGBM}")
     check_options(args, methods, progress)
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)

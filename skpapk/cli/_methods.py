@@ -26,6 +26,8 @@ DEFAULT_GRID = "small"
 SCALERS = {"minmax": ("sklearn.preprocessing", "MinMaxScaler"),
            "standard": ("sklearn.preprocessing", "StandardScaler"),
            "none": None}
+#: Why ``boost`` is missing from an installation without LightGBM.
+NO_LIGHTGBM = "needs LightGBM, which is not installed: pip install 'skpapk[lightgbm]'"
 #: The paper's scaling (min-max), the default of ``--scale``.
 DEFAULT_SCALE = "minmax"
 
@@ -118,11 +120,9 @@ def parse_methods(text, *, option="--methods"):
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in methods]
     if unknown == ["boost"]:
-        raise CLIError(f"boost ({option}) needs LightGBM, which is not installed: "
-                       f"pip install 'skpapk[lightgbm]'.")
+        raise CLIError(f"boost ({option}) {NO_LIGHTGBM}.")
     if unknown or not names:
-        hint = (" (boost needs LightGBM: pip install 'skpapk[lightgbm]')"
-                if "boost" in unknown else "")
+        hint = f" (boost {NO_LIGHTGBM})" if "boost" in unknown else ""
         many = option == "--methods"  # fit's --method: a model it can save
         choices = [m for m in methods if many or methods[m].kind] + [
             "or 'default', 'paper', 'all'"] * many

@@ -338,8 +338,6 @@ class DaskRankerMixin:
             return self._local_class.score(self, X, y, groups=groups,
                                            sample_weight=sample_weight)
         check_score_sample_weight(self, sample_weight)
-        if groups is not None:  # (None: warned once it is known to be usable)
-            check_groups_routing(self, groups, method="score")
         X = self._check_dask_features(X)
         X, triples = split_partitions(X, y, groups)
         scorer = dask.delayed(self._block_scorer(), pure=True)
@@ -352,8 +350,9 @@ class DaskRankerMixin:
         labels = [r[2] for r in results]
         check_whole_groups(labels, groups is not None,
                            [g.shape[0] for g in labels])
-        if groups is None:  # one group: its rows in one partition
-            check_groups_routing(self, groups, method="score")
+        # after the check of the partitions: groups=None with rows in several
+        # is an error, which a MissingGroupsWarning must not precede
+        check_groups_routing(self, groups, method="score")
         gains = float(np.sum([r[0] for r in results]))
         count = sum(r[1] for r in results)
         n_groups = sum(g.shape[0] for g in labels)

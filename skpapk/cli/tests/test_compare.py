@@ -295,8 +295,8 @@ def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
         parse_methods(methods)
     # the default methods (and all) leave it out, and say so
     assert main(["compare", "--n-users", "30", "--methods", "default"]) == 0
-    assert ("boost (PApKBoostRanker) is left out: it needs LightGBM, pip install "
-            "'skpapk[lightgbm]'") in capsys.readouterr().err
+    assert ("boost (PApKBoostRanker) is left out: it needs LightGBM, which is not "
+            "installed: pip install 'skpapk[lightgbm]'") in capsys.readouterr().err
     monkeypatch.setattr(_methods, "_METHODS", {
         n: m for n, m in without.items() if n in ("papk", "logreg")})
     assert main(["compare", "--n-users", "30", "--methods", "all"]) == 0
