@@ -85,20 +85,31 @@ def check_defined_groups(n_defined, n_groups, classes, n_rows=None):
 
 def _text_column(X):
     """The first column of ``X`` that does not convert to float: its name
-    (a DataFrame's) or position, whether it is a pandas ``category``
-    column, and NumPy's message; None when every column converts."""
+    (a pandas, polars or pyarrow table's) or position, whether it holds
+    categories (a pandas ``category``, a polars ``Categorical`` or
+    ``Enum``, an Arrow ``dictionary`` column), and NumPy's message; None
+    when every column converts."""
     if hasattr(X, "iloc") and hasattr(X, "columns"):
-        columns = [(X.columns[j], X.iloc[:, j]) for j in range(X.shape[1])
-                   if X.dtypes.iloc[j].kind in "OSU"]
+        columns = [(X.columns[j], X.iloc[:, j], X.dtypes.iloc[j])
+                   for j in range(X.shape[1]) if X.dtypes.iloc[j].kind in "OSU"]
     else:
+        dtypes = _frame_dtypes(X)  # polars and pyarrow: named columns
         X = np.asarray(X)
-        columns = list(enumerate(X.T)) if X.ndim == 2 else []
-    for name, column in columns:
+        columns = [(j, column, None) for j, column in enumerate(X.T)] \
+            if X.ndim == 2 else []
+        if dtypes is not None and len(dtypes) == len(columns):
+            columns = [(name, column, dtype) for (name, dtype), (_, column, _)
+                       in zip(dtypes, columns)]
+    for name, column, dtype in columns:
         try:
             np.asarray(column, dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            return name, str(getattr(column, "dtype", None)) == "category", exc
+            return name, str(dtype).startswith(_CATEGORIES), exc
     return None
+
+
+#: How pandas, polars and pyarrow write a dtype of categories.
+_CATEGORIES = ("category", "Categorical", "Enum", "dictionary<")
 
 
 #: NumPy's words for a date or duration that float() cannot take.
@@ -116,20 +127,49 @@ def _datetime_error(estimator, input_name, where="", what=""):
         f"X[col].dt.dayofweek.")
 
 
-def _refuse_datetimes(estimator, X, input_name):
-    """Refuse dates and durations in ``X`` (the dtypes of a pandas or dask
-    DataFrame, of an array, of a list's first row): NumPy would fail to
-    promote them beside numbers, or turn them alone into nanoseconds,
-    without a word."""
+def _frame_dtypes(X):
+    """``(name, dtype)`` of each column of a pandas or dask DataFrame, or of
+    a polars or pyarrow table (their own dtypes, tested by
+    :func:`_is_temporal`); None for other containers."""
     dtypes = getattr(X, "dtypes", None)
     if hasattr(dtypes, "items") and not isinstance(dtypes, np.dtype):
-        columns = list(dtypes.items())  # pandas: a Series of dtypes
-    elif isinstance(X, (list, tuple)) and len(X):
+        return list(dtypes.items())  # pandas and dask: a Series of dtypes
+    schema = getattr(X, "schema", None)
+    if isinstance(schema, dict):  # polars: a Schema (a dict) of its dtypes
+        return list(schema.items())
+    if hasattr(schema, "names") and hasattr(schema, "types"):  # pyarrow
+        return list(zip(schema.names, schema.types))
+    return None
+
+
+def _is_temporal(dtype):
+    """Whether a NumPy, pandas, polars or pyarrow ``dtype`` holds dates,
+    times or durations."""
+    if getattr(dtype, "kind", None) in ("M", "m"):
+        return True
+    is_temporal = getattr(dtype, "is_temporal", None)  # polars
+    if callable(is_temporal):
+        return bool(is_temporal())
+    if type(dtype).__module__.startswith("pyarrow"):
+        import pyarrow.types
+
+        return pyarrow.types.is_temporal(dtype)
+    return False
+
+
+def _refuse_datetimes(estimator, X, input_name):
+    """Refuse dates and durations in ``X`` (the dtypes of a pandas, dask,
+    polars or pyarrow table, of an array, of a list's first row): NumPy
+    would fail to promote them beside numbers, or turn them alone into
+    nanoseconds (polars and pyarrow's into microseconds or days), without
+    a word."""
+    columns = _frame_dtypes(X)
+    if columns is None and isinstance(X, (list, tuple)) and len(X):
         columns = [(None, np.asarray(X[0]).dtype)]
-    else:  # others (polars: a list of its own dtypes) are not read
+    elif columns is None:
         columns = [(None, getattr(X, "dtype", None))]
     for name, dtype in columns:
-        if getattr(dtype, "kind", None) in ("M", "m"):
+        if _is_temporal(dtype):
             where = "" if name is None else f" column {name!r}"
             raise _datetime_error(estimator, input_name, where, f" ({dtype})")
 
@@ -156,13 +196,19 @@ def _text_column_message(estimator, X, input_name, fitting):
         f"[{name!r}]), remainder='passthrough'), {ranker}()), whose fit takes "
         f"groups under sklearn.set_config(enable_metadata_routing=True)."
     )
-    if estimator._splits_categories and has_columns:
+    if estimator._splits_categories and hasattr(X, "iloc"):
         return (message + f" Or make it a pandas 'category' column "
                 f"({input_name}[{name!r}].astype('category')), which {ranker} "
                 f"splits as categories.")
+    if estimator._splits_categories and has_columns:  # polars, pyarrow
+        return (message + f" Or pass a pandas DataFrame with it as a 'category' "
+                f"column ({input_name}.to_pandas() makes one of a polars "
+                f"Categorical or an Arrow dictionary column), which {ranker} "
+                f"splits as categories.")
     if category:
         return (message + " (PApKBoostRanker splits pandas 'category' "
-                "columns as categories.)")
+                "columns as categories" + (f"; {input_name}.to_pandas() makes "
+                "one of this column" if not hasattr(X, "iloc") else "") + ".)")
     return message
 
 

@@ -314,6 +314,67 @@ def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
             ranker.predict(X_dates)
 
 
+def _table(library, columns):
+    """``columns`` (name -> a pandas Series or array) as a polars DataFrame
+    or a pyarrow Table."""
+    if library == "polars":
+        return pytest.importorskip("polars").DataFrame(columns)
+    pa = pytest.importorskip("pyarrow")
+    return pa.table({name: pa.array(values) for name, values in columns.items()})
+
+
+@pytest.mark.parametrize("make_ranker", [PApKRanker, _boost_ranker],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("library", ["polars", "pyarrow"])
+@pytest.mark.parametrize("kind", ["datetime", "date", "duration"])
+@pytest.mark.parametrize("method", ["fit", "predict"])
+def test_dates_of_polars_and_arrow_tables_are_refused(make_ranker, library, kind,
+                                                      method):
+    # they were fitted as microseconds or days since 1970, without a word
+    # (only pandas' dtypes were read)
+    X, y, g = make_data(2)
+    stamps = pd.Series(pd.Timestamp("2020-01-01") + pd.to_timedelta(
+        np.arange(len(y)), unit="D"))
+    dates = {"datetime": stamps, "date": stamps.dt.date,
+             "duration": stamps - stamps.min()}[kind]
+    X_dates = _table(library, {"a": X[:, 0], "c": dates})
+    ranker = make_ranker(k=3)
+    if method == "predict":
+        ranker.fit(_table(library, {"a": X[:, 0], "c": X[:, 2]}), y, groups=g)
+    with pytest.raises(TypeError, match=r"^X column 'c' holds dates, times or "
+                       rf"durations \(.*\), but {type(ranker).__name__} takes "
+                       r"numbers only"):
+        ranker.fit(X_dates, y, groups=g) if method == "fit" else \
+            ranker.predict(X_dates)
+
+
+@pytest.mark.parametrize("make_ranker", [PApKRanker, _boost_ranker],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("library", ["polars", "pyarrow"])
+@pytest.mark.parametrize("categories", [False, True])
+def test_text_of_polars_and_arrow_tables_is_named_with_a_fix_for_them(
+        make_ranker, library, categories):
+    # the column was named by its position, and the boosted ranker's advice
+    # X[1].astype('category') is no method of theirs
+    X, y, g = make_data(2)
+    words = np.where(np.arange(len(y)) % 3 == 0, "u", "v")
+    X_text = _table(library, {"a": X[:, 0], "c": words})
+    if categories:
+        X_text = (X_text.with_columns(X_text["c"].cast(
+            pytest.importorskip("polars").Categorical)) if library == "polars"
+            else X_text.set_column(1, "c", X_text["c"].dictionary_encode()))
+    ranker = make_ranker(k=3)
+    with pytest.raises(ValueError, match=r"^X column 'c' holds text") as error:
+        ranker.fit(X_text, y, groups=g)
+    message = str(error.value)
+    assert "astype('category')" not in message
+    assert ("X.to_pandas() makes" in message) == (
+        ranker._splits_categories or categories)
+    if ranker._splits_categories and categories:  # the advice, followed
+        ranker.fit(X_text.to_pandas(), y, groups=g)
+        assert ranker.n_features_in_ == 2
+
+
 # the boosted ranker takes groups by name only: fit(X, y, w) is a TypeError
 # (test_boost.py)
 @pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker],

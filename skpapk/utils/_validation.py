@@ -297,7 +297,9 @@ def check_groups(groups, n_samples, *, input_name="groups"):
         if encoded is not None:
             return encoded
     if groups.ndim != 1:
-        groups = column_1d(groups, input_name=input_name)
+        groups = column_1d(groups, input_name=input_name, fix=(
+            f"pass the one column that holds {input_name}, or a composite key "
+            f"as one tuple per row: list(zip(user, session))."))
     if groups.shape[0] != n_samples:
         fold = ""
         if _in_model_selection():
@@ -349,6 +351,19 @@ def group_array(values, *, input_name="groups"):
         keys[:] = values
     else:  # a Series of tuples, a MultiIndex: an object array of tuples
         keys = _as_array(values, input_name)
+        first = keys[0] if keys.dtype == object and keys.ndim == 1 and keys.size \
+            else None
+        if isinstance(first, dict):
+            raise TypeError(
+                f"{input_name} holds mappings ({cut(repr(first), 40, quote=False)}"
+                f": an Arrow or polars struct column?); pass a composite key "
+                f"as one tuple per row: list(zip(user, session)).")
+        if isinstance(first, np.ndarray) and all(
+                isinstance(key, np.ndarray) and key.ndim == 1 for key in keys):
+            # a polars or Arrow list column: keys as a Series of lists are
+            tuples = np.empty(keys.size, dtype=object)
+            tuples[:] = [tuple(key.tolist()) for key in keys]
+            keys = tuples
     if not (keys.dtype == object and keys.ndim == 1 and keys.size
             and isinstance(keys[0], tuple)
             and all(isinstance(key, tuple) for key in keys)):

@@ -460,6 +460,42 @@ def test_groups_as_a_list_of_tuples_are_composite_keys():
         PApKRanker(k=1).fit(X, y, groups=as_text).coef_)
 
 
+@pytest.mark.parametrize("library", ["polars", "pyarrow"])
+def test_composite_keys_of_list_and_struct_columns(library):
+    # a polars or Arrow list column failed in np.unique ("The truth value of
+    # an array ... is ambiguous", naming nothing): its keys are those of a
+    # pandas Series of lists; a struct column (mappings) and a 2-d array
+    # are refused with the composite keys' recipe
+    users, sessions = [1, 1, 1, 2, 2, 1], ["a", "b", "a", "a", "a", "b"]
+    keys = [[u, s] for u, s in zip(users, sessions)]
+    if library == "polars":
+        pl = pytest.importorskip("polars")
+        lists = pl.Series([[str(u), s] for u, s in keys])
+        struct = pl.DataFrame({"user": users, "session": sessions}).to_struct("g")
+        expected = check_groups(pd.Series([[str(u), s] for u, s in keys]), 6)
+    else:
+        pa = pytest.importorskip("pyarrow")
+        lists = pa.chunked_array([pa.array([[u, ord(s)] for u, s in keys])])
+        struct = pa.StructArray.from_arrays(
+            [pa.array(users), pa.array(sessions)], ["user", "session"])
+        expected = check_groups(pd.Series([[u, ord(s)] for u, s in keys]), 6)
+    codes, labels = check_groups(lists, 6)
+    assert codes.tolist() == expected[0].tolist() == [0, 1, 0, 2, 2, 1]
+    assert labels.tolist() == [tuple(key) for key in expected[1].tolist()]
+    recipe = r"a composite key as one tuple per row: list\(zip\(user, session\)\)\.$"
+    with pytest.raises(ValueError, match=r"shape \(6, 2\); pass the one column "
+                       r"that holds groups, or " + recipe):
+        check_groups(np.array(keys, dtype=object), 6)
+    if library == "polars":  # NumPy makes a polars struct a 2-d array
+        with pytest.raises(ValueError, match=r"shape \(6, 2\).*" + recipe):
+            check_groups(struct, 6)
+        return
+    with pytest.raises(TypeError, match=r"^groups holds mappings \(\{'user': 1, "
+                       r"'session': 'a'\}: an Arrow or polars struct column\?\); "
+                       r"pass " + recipe):
+        check_groups(struct, 6)
+
+
 @pytest.mark.parametrize("y_true, y_score, match", [
     # scikit-learn's "Complex data not supported" / "Sparse data was passed
     # for y": neither named y_score
