@@ -212,6 +212,22 @@ def _text_column_message(estimator, X, input_name, fitting):
     return message
 
 
+def _missing_values_message(estimator_name, exc):
+    """scikit-learn's message of NaN in ``X`` with advice for a ranker (it
+    advises ``HistGradientBoostingClassifier``, a classifier); None for
+    another message."""
+    first, _, rest = str(exc).partition("\n")
+    if not (first.endswith("contains NaN.")
+            and rest.startswith(f"{estimator_name} does not accept missing")):
+        return None
+    return (f"{first}\n{estimator_name} does not accept missing values: impute "
+            f"them in a Pipeline, e.g. make_pipeline(SimpleImputer(), "
+            f"{estimator_name}()), whose fit takes groups under "
+            f"sklearn.set_config(enable_metadata_routing=True); drop the rows "
+            f"that hold them; or use PApKBoostRanker (the lightgbm extra), "
+            f"which handles missing values natively.")
+
+
 def _not_a_number_message(estimator, X, input_name):
     """The message of a column of ``X`` holding objects that are neither
     numbers nor text (pandas' NA, say), or None."""
@@ -389,7 +405,8 @@ class BaseRanker(BaseEstimator):
             raise TypeError(message) from exc
         except ValueError as exc:
             message = ("could not convert" in str(exc)
-                       and _text_column_message(self, X, input_name, fitting))
+                       and _text_column_message(self, X, input_name, fitting)
+                       or _missing_values_message(type(self).__name__, exc))
             if not message:
                 raise
             raise ValueError(message) from exc

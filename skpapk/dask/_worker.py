@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.validation import column_or_1d
 
-from .._base import _text_column
+from .._base import _missing_values_message, _text_column
 from .._categorical import categorical_codes
 from .._linear_loss import (
     abs_max,
@@ -101,7 +101,8 @@ def load_partition(X, y, groups, index, *, ensure_all_finite=True,
     except ValueError as exc:
         found = "could not convert" in str(exc) and _text_column(X)
         if not found:
-            raise ValueError(f"Partition {index}: {exc}") from None
+            message = _missing_values_message(str(estimator), exc)  # its name
+            raise ValueError(f"Partition {index}: {message or exc}") from None
         raise ValueError(f"X column {found[0]!r} holds text ({found[2]}), but "
                          f"the rankers take numbers only: {TEXT_FIX}") from exc
     check_width(X, n_features, index)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+import sklearn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import (
@@ -78,6 +79,38 @@ def test_nan_or_inf_in_X_raises_naming_X(bad, method):
         call = lambda: getattr(ranker, method)(X_bad, y, groups=g)  # noqa: E731
     with pytest.raises(ValueError, match="Input X contains (NaN|infinity)"):
         call()
+
+
+@pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker,
+                                         GreedyPApKRanker, SelectPApKRanker])
+@pytest.mark.parametrize("method", ["fit", "predict"])
+def test_nan_in_X_advises_what_a_ranker_can_do(make_ranker, method):
+    # scikit-learn's message advised HistGradientBoostingClassifier, a
+    # classifier; the advice given is followed below
+    X, y, g = make_data()
+    X_nan = X.copy()
+    X_nan[5, 1] = np.nan
+    ranker = make_ranker(k=3)
+    name = type(ranker).__name__
+    if method == "predict":
+        ranker.fit(X, y, groups=g)
+    with pytest.raises(ValueError, match=(
+            rf"^Input X contains NaN\.\n{name} does not accept missing values: "
+            rf"impute them in a Pipeline, e\.g\. make_pipeline\(SimpleImputer"
+            rf"\(\), {name}\(\)\), whose fit takes groups under sklearn\."
+            rf"set_config\(enable_metadata_routing=True\); drop the rows that "
+            rf"hold them; or use PApKBoostRanker \(the lightgbm extra\), which "
+            rf"handles missing values natively\.$")) as error:
+        ranker.fit(X_nan, y, groups=g) if method == "fit" else ranker.predict(X_nan)
+    assert "HistGradientBoostingClassifier" not in str(error.value)
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(SimpleImputer(), make_ranker(k=3))
+        assert pipe.fit(X_nan, y, groups=g).predict(X_nan).shape == y.shape
+    pytest.importorskip("lightgbm")
+    assert _boost_ranker(k=3).fit(X_nan, y, groups=g).predict(X_nan).shape == y.shape
 
 
 def test_features_near_1e300_stop_with_a_warning_and_a_usable_coef():

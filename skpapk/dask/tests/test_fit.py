@@ -335,5 +335,6 @@ def test_a_nan_feature_names_the_ranker_and_the_partition():
     dX, dy, dg = as_dask(X, y, groups)
     with dask.config.set(scheduler="synchronous"), pytest.raises(
             ValueError, match="Partition 1: Input X contains NaN.\\nPApKAvgRanker "
-                              "does not accept missing values"):
+                              "does not accept missing values: impute them in a "
+                              "Pipeline"):
         skpapk.dask.PApKAvgRanker(k=5).fit(dX, dy, groups=dg)
