@@ -10,8 +10,10 @@ on the workers), ``recommend`` (in-memory input) and ``to_local``; each
 ranker says how a block is scored (``_block_scorer``).
 """
 
+import inspect
 import numbers
 import re
+import textwrap
 import warnings
 
 import dask
@@ -36,7 +38,7 @@ _REPARTITION_FIX = (
 )
 
 
-_SECTION_HEADER = re.compile(r"\n    ([A-Z][A-Za-z ]+)\n    -+\n")
+_SECTION_HEADER = re.compile(r"\n([A-Z][A-Za-z ]+)\n-+\n")
 
 
 def local_sections(local_class):
@@ -58,12 +60,14 @@ def local_sections(local_class):
         The bodies of the two sections, indented as in the class docstring
         (4 spaces), without their headers.
     """
-    doc = local_class.__doc__
+    # without the indentation, which Python >= 3.13 strips when compiling
+    doc = inspect.cleandoc(local_class.__doc__)
     headers = list(_SECTION_HEADER.finditer(doc))
     bodies = {}
     for header, following in zip(headers, headers[1:] + [None]):
         end = following.start() if following is not None else len(doc)
-        bodies[header.group(1)] = doc[header.end():end].strip()
+        bodies[header.group(1)] = textwrap.indent(
+            doc[header.end():end].strip(), "    ").lstrip()
     return bodies["Parameters"], bodies["Attributes"]
 
 

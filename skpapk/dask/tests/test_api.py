@@ -27,6 +27,25 @@ def _run(code):
                           text=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
 
 
+@pytest.mark.parametrize("name", ["PApKRanker", "PAUCRanker", "PApKBoostRanker"])
+def test_sections_are_read_from_docstrings_without_indentation(name):
+    # Python >= 3.13 strips a docstring's indentation when compiling it: the
+    # sections' headers were not found, and importing skpapk.dask raised
+    # KeyError: 'Parameters'
+    import inspect
+
+    from skpapk.dask._common import local_sections
+
+    if name == "PApKBoostRanker":
+        pytest.importorskip("lightgbm")
+    local = getattr(skpapk, name)
+    dedented = type("Dedented", (), {"__doc__": inspect.cleandoc(local.__doc__)})
+    parameters, attributes = local_sections(dedented)
+    assert (parameters, attributes) == local_sections(local)
+    assert parameters.startswith("k : int") or parameters.startswith("surrogate")
+    assert "\n    " in parameters and attributes.split()[0].endswith("_")
+
+
 def test_import_skpapk_does_not_import_dask():
     proc = _run("import sys, skpapk; print(sorted(m for m in sys.modules "
                 "if m == 'dask' or m.startswith('dask.')))")
