@@ -158,6 +158,10 @@ class BaseLinearRanker(BaseRanker):
 
     __metadata_request__partial_fit = {"groups": True}
 
+    #: The solvers ``fit`` runs, by name -> the method that runs it (the
+    #: names a ``solver`` parameter takes, with "auto").
+    _SOLVERS = {"lbfgs": "_run_lbfgs", "subgradient": "_run_subgradient"}
+
     _parameter_constraints: dict = {
         "k": [Interval(Integral, 1, None, closed="left")],
         "eta0": [Interval(Real, 0, None, closed="neither")],
@@ -395,15 +399,25 @@ class BaseLinearRanker(BaseRanker):
         return self
 
     def _run_solver(self, solver, objective, state, validation):
-        """Run L-BFGS or Algorithm 1 from ``state``; return it and ``n_iter``."""
-        if solver == "lbfgs":
-            t_before = state.t
-            state = minimize_lbfgs(
-                objective, state, max_iter=self.max_iter, tol=self.tol,
-                validation=validation, n_iter_no_change=self.n_iter_no_change,
-                verbose=self.verbose,
-            )
-            return state, state.t - t_before
+        """Run the solver named ``solver`` (a key of ``_SOLVERS``) from
+        ``state``; return it and ``n_iter``."""
+        if solver not in self._SOLVERS:  # skip_parameter_validation let it by
+            raise ValueError(f"solver={solver!r} is none of "
+                             f"{sorted(self._SOLVERS)}.")
+        return getattr(self, self._SOLVERS[solver])(objective, state, validation)
+
+    def _run_lbfgs(self, objective, state, validation):
+        """L-BFGS from ``state``; return it and ``n_iter``."""
+        t_before = state.t
+        state = minimize_lbfgs(
+            objective, state, max_iter=self.max_iter, tol=self.tol,
+            validation=validation, n_iter_no_change=self.n_iter_no_change,
+            verbose=self.verbose,
+        )
+        return state, state.t - t_before
+
+    def _run_subgradient(self, objective, state, validation):
+        """Algorithm 1 from ``state``; return it and ``n_iter`` (epochs)."""
         n_before = len(state.objective_curve)
         advice = self._no_descent_advice(objective.surrogate, state, validation)
         state.no_descent = None

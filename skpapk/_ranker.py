@@ -312,7 +312,7 @@ class PApKRanker(BaseLinearRanker):
     surrogate_functions = RANKER_SURROGATES
 
     #: The solvers; "auto" picks L-BFGS for the smooth surrogates.
-    solvers = ("auto", "lbfgs", "subgradient")
+    solvers = ("auto", *BaseLinearRanker._SOLVERS)
 
     _parameter_constraints: dict = {
         **BaseLinearRanker._parameter_constraints,

@@ -42,10 +42,13 @@ from .utils._routing import _stacklevel
 
 def start_not_finite(dtype):
     """The error of a start ``w_0`` whose scores (or objective) are not
-    finite: only a nonzero ``w_0`` can do that, so it names its sources."""
+    finite: a nonzero ``w_0`` too large for ``X``, or NaN or infinity in
+    ``X``, which scikit-learn's ``assume_finite=True`` lets by."""
     return (f"the scores X @ w_0 of the starting weights (coef_init, or the "
             f"previous fit's coef_ under warm_start) are not finite in {dtype}; "
-            f"pass a smaller coef_init (or coef_init=None) or scale X.")
+            f"pass a smaller coef_init (or coef_init=None) or scale X. If X "
+            f"holds NaN or infinity (sklearn.set_config(assume_finite=True) "
+            f"skips that check), remove them.")
 
 
 class NoDescentWarning(ConvergenceWarning):

@@ -113,6 +113,35 @@ def test_nan_in_X_advises_what_a_ranker_can_do(make_ranker, method):
     assert _boost_ranker(k=3).fit(X_nan, y, groups=g).predict(X_nan).shape == y.shape
 
 
+@pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker])
+def test_nan_in_X_under_assume_finite_is_named_in_the_start_error(make_ranker):
+    # scikit-learn's assume_finite=True skips the NaN check: the error of the
+    # non-finite start blamed coef_init alone, which the user did not pass
+    X, y, g = make_data()
+    X[5, 1] = np.nan
+    with sklearn.config_context(assume_finite=True), pytest.raises(
+            ValueError, match=r"not finite in float64; pass a smaller coef_init "
+                              r"\(or coef_init=None\) or scale X\. If X holds NaN "
+                              r"or infinity \(sklearn\.set_config\(assume_finite="
+                              r"True\) skips that check\), remove them\.$"):
+        make_ranker(k=3).fit(X, y, groups=g)
+
+
+def test_a_solver_name_is_never_run_as_another():
+    # under skip_parameter_validation=True, a typo ran Algorithm 1 (anything
+    # but "lbfgs" did): the solvers are dispatched by name
+    X, y, g = make_data()
+    with sklearn.config_context(skip_parameter_validation=True), pytest.raises(
+            ValueError, match=r"^solver='lbgfs' is none of \['lbfgs', "
+                              r"'subgradient'\]\.$"):
+        PApKRanker(k=3, solver="lbgfs").fit(X, y, groups=g)
+    assert PApKRanker.solvers == ("auto", "lbfgs", "subgradient")
+    coefs = [PApKRanker(k=3, solver=solver, max_iter=3).fit(X, y, groups=g).coef_
+             for solver in ("auto", "lbfgs", "subgradient")]
+    np.testing.assert_array_equal(coefs[0], coefs[1])  # auto: L-BFGS here
+    assert not np.array_equal(coefs[1], coefs[2])
+
+
 def test_features_near_1e300_stop_with_a_warning_and_a_usable_coef():
     # documented behaviour: the first step would give scores that overflow,
     # so the fit stops at once with a ConvergenceWarning naming eta0 and keeps
