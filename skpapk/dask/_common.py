@@ -58,8 +58,10 @@ def local_sections(local_class):
     -------
     parameters, attributes : str
         The bodies of the two sections, indented as in the class docstring
-        (4 spaces), without their headers.
+        (4 spaces), without their headers; empty under ``python -OO``.
     """
+    if local_class.__doc__ is None:  # python -OO strips the docstrings
+        return "", ""
     # without the indentation, which Python >= 3.13 strips when compiling
     doc = inspect.cleandoc(local_class.__doc__)
     headers = list(_SECTION_HEADER.finditer(doc))

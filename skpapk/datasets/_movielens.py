@@ -467,11 +467,13 @@ def load_movielens_100k(path=None, *, random_state=None, data_home=None,
     if check_sha256:
         digest = _sha256(file)
         if digest != ML100K_SHA256:
+            origin = (f" (the environment variable {_ENV_VAR})" if path is None
+                      and os.environ.get(_ENV_VAR) else "")
             raise ValueError(
-                f"{str(file)!r} is not the official MovieLens 100K u.data "
-                f"(sha256 {digest}, expected {ML100K_SHA256}). Download a fresh "
-                f"copy from {ML100K_PAGE} (" + _HOW_TO + ") To load a sample or "
-                "modified file in the same format, pass check_sha256=False."
+                f"{str(file)!r}{origin} is not the official MovieLens 100K "
+                f"u.data (sha256 {digest}, expected {ML100K_SHA256}). " + _HOW_TO
+                + " To load a sample or modified file in the same format, pass "
+                "check_sha256=False."
             )
     ratings = _read_udata(file)
     _check_pairs(file, ratings)

@@ -46,6 +46,17 @@ def test_sections_are_read_from_docstrings_without_indentation(name):
     assert "\n    " in parameters and attributes.split()[0].endswith("_")
 
 
+def test_import_under_python_OO():
+    # -OO strips the docstrings, from which the distributed rankers take
+    # their sections: importing skpapk.dask raised AttributeError
+    proc = subprocess.run(
+        [sys.executable, "-OO", "-c", "import skpapk.dask; "
+         "print(skpapk.dask.PApKRanker(k=3).get_params()['k'])"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "3"
+
+
 def test_import_skpapk_does_not_import_dask():
     proc = _run("import sys, skpapk; print(sorted(m for m in sys.modules "
                 "if m == 'dask' or m.startswith('dask.')))")

@@ -194,8 +194,21 @@ def test_sha256_mismatch_is_an_error(udata):
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     assert digest != ML100K_SHA256
     with pytest.raises(ValueError, match="not the official MovieLens 100K u.data"
-                                         ".*check_sha256=False"):
+                                         ".*check_sha256=False") as error:
         load_movielens_100k(path, **{**SMALL, "check_sha256": True})
+    # the download address once (it was twice), the variable when it gave
+    # the file
+    assert str(error.value).count("grouplens.org") == 1
+    assert f"{str(path)!r} is not" in str(error.value)
+
+
+def test_sha256_mismatch_names_the_variable_that_gave_the_file(udata,
+                                                               monkeypatch):
+    path, _ = udata
+    monkeypatch.setenv("SKPAPK_DATA", str(path))
+    with pytest.raises(ValueError, match=r"' \(the environment variable "
+                       r"SKPAPK_DATA\) is not the official MovieLens 100K"):
+        load_movielens_100k(**{**SMALL, "check_sha256": True})
 
 
 @pytest.mark.parametrize(
