@@ -130,7 +130,7 @@ def tune_and_check(method, grid, X, y, groups, args, progress, title, fixed=None
         else None
     tuned = tune(method, grid, X, y, groups, settings=settings, cv=cv,
                  n_jobs=args.n_jobs, progress=progress, title=title, fixed=fixed,
-                 command=args.command)
+                 command=args.command, grid_name=args.grid)
     check_tuned(tuned, X, y, groups, args.k, progress, title, method=method,
                 grid_name=args.grid, command=args.command)
     return tuned

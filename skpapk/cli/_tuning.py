@@ -60,17 +60,19 @@ def is_flat(scores, groups=None):
 _ON_FOLD = [lambda: None]
 
 
-def _hints(method, command, scaled=False):
+def _hints(method, command, scaled=False, grid_name=DEFAULT_GRID):
     """What may fix a useless model of ``method``, naming only the options
     that it takes and ``command`` has: ``(flat, steps, others, elsewhere)``
-    (``steps`` empty for a method without a step size; no scaling advice
-    when its features are ``scaled`` already)."""
+    (``steps`` empty for a method without a step size, ``others`` empty when
+    no option is left; no scaling advice when its features are ``scaled``
+    already, no --grid paper when it is ``grid_name``)."""
     spec, fit = available_methods()[method], command == "fit"
     tuned = spec.grids["paper"]
-    steps = (f"smaller steps (--grid paper{', or --eta0' if fit else ''})"
-             if "eta0" in tuned else "")
-    others = "--grid paper" + "".join(f", --{name}" for name in ("eta0", "alpha")
-                                      if fit and name in tuned)
+    grid = ["--grid paper"] * (grid_name != "paper")
+    steps = (f"smaller steps ({', or '.join(grid + ['--eta0'] * fit)})"
+             if "eta0" in tuned and (grid or fit) else "")
+    others = ", ".join(grid + [f"--{name}" for name in ("eta0", "alpha")
+                               if fit and name in tuned])
     flat = [*["scale the features (--scale minmax or standard)"] * (
                 spec.scale and not scaled),
             *[f"use {steps}"] * bool(steps),
@@ -151,7 +153,7 @@ def _refused(method, command, model, X, scale, fold_fix=None):
 
 
 def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
-         fixed=None, command="fit"):
+         fixed=None, command="fit", grid_name=DEFAULT_GRID):
     """Cross-validate every candidate of ``grid``; refit the best on all rows.
 
     ``settings`` are :func:`make_model`'s keywords; ``fixed`` parameters are
@@ -205,35 +207,38 @@ def tune(method, grid, X, y, groups, *, settings, cv, n_jobs, progress, title,
             f"every candidate of {method} ({n}: {tried}) {cause}: each gave every "
             f"row of each user the same score in a cross-validation fold, so "
             f"there is no model to choose. "
-            f"{_hints(method, command, settings['scale'] != 'none')[0]}",
+            f"{_hints(method, command, settings['scale'] != 'none', grid_name)[0]}",
             status=1)
     for record in caught:  # the final model's; a divergence: check_tuned's note
         if not issubclass(record.category, ConvergenceWarning):
             warn_again(record)
         elif not tuned.diverged:
             progress(f"{title}: warning: ConvergenceWarning: "
-                     f"{_not_converged(record.message, method, command)}")
+                     f"{_not_converged(record.message, method, command, grid_name)}")
     return tuned
 
 
-def _not_converged(message, method, command):
+def _not_converged(message, method, command, grid_name=DEFAULT_GRID):
     """A ``ConvergenceWarning`` of the final fit in one line whose advice names
     options of ``command`` (the estimators' advice names Python parameters)."""
-    text, (_, steps, others, elsewhere) = str(message), _hints(method, command)
+    text = str(message)
+    _, steps, others, elsewhere = _hints(method, command, grid_name=grid_name)
+    retry = f"other hyper-parameters ({others}) or " * bool(others) + elsewhere
     reached = re.search(r"max_iter=(\d+)", text)
     if reached and has_epochs(method):
         return (f"the fit reached --max-iter {reached[1]} before it converged; "
                 f"use a larger --max-iter")
     if text.startswith("The objective never went below"):
-        return (f"no step lowered the objective below its value at w = 0 (too large "
-                f"steps, or a surrogate lowest there); use {steps or others}, or "
-                f"{elsewhere}")
+        return ("no step lowered the objective below its value at w = 0 (too large "
+                "steps, or a surrogate lowest there); use "
+                + ", or ".join(filter(None, (steps or others, elsewhere))))
     if text.startswith("L-BFGS"):
-        return (f"L-BFGS could not lower the objective (extreme feature values?); use "
-                f"--scale minmax or standard, or other hyper-parameters ({others})")
+        return ("L-BFGS could not lower the objective (extreme feature values?); use "
+                "--scale minmax or standard, or "
+                + (f"other hyper-parameters ({others})" if others else elsewhere))
     reason = re.sub(r"\s*\([^()]*=[^()]*\)|\b\w+=", "",
                     re.split(r"[.:;]\s", text)[0])
-    return f"{reason}; try other hyper-parameters ({others}) or {elsewhere}"
+    return f"{reason}; try {retry}"
 
 
 def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
@@ -241,7 +246,8 @@ def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
     """Fail when the chosen model scores every row alike; warn when it ranks
     its training rows no better than a random ranking; note grid edges."""
     scaled = tuned.model.named_steps["scale"] != "passthrough"
-    flat, steps, others, elsewhere = _hints(method, command, scaled)
+    flat, steps, others, elsewhere = _hints(method, command, scaled, grid_name)
+    retry = f"other hyper-parameters ({others}) or " * bool(others) + elsewhere
     scores = tuned.model.decision_function(X)
     if is_flat(scores, groups):
         shown = format_params(tuned.params)
@@ -257,12 +263,10 @@ def check_tuned(tuned, X, y, groups, k, progress, title, *, method,
     if not fitted > chance:
         progress(f"{title}: warning: the model ranks its own training rows no "
                  f"better than a random ranking (micro-pAp@{k} {fitted:.4f}, "
-                 f"random {chance:.4f}): it learned nothing useful; try other "
-                 f"hyper-parameters ({others}) or {elsewhere}")
+                 f"random {chance:.4f}): it learned nothing useful; try {retry}")
     if tuned.diverged:
         progress(f"{title}: note: the fit diverged (its last finite iterate is "
-                 f"kept); {steps or f'other hyper-parameters ({others})'} "
-                 f"would be safer")
+                 f"kept); {steps or retry} would be safer")
     paper = available_methods()[method].grids["paper"]
     for name, value in tuned.params.items():
         values = tuned.grid.get(name, [])

@@ -216,6 +216,28 @@ def test_convergence_warnings_name_the_options_of_the_command(command, method,
                      other="another --method" if fit else "other --methods")
 
 
+@pytest.mark.parametrize("command", ["fit", "compare"])
+@pytest.mark.parametrize("message, shown", [
+    ("The objective never went below its value at w_0.",
+     "no step lowered the objective below its value at w = 0 (too large steps, "
+     "or a surrogate lowest there); use {steps}{other}"),
+    ("The step size shrank to 1e-12 without progress; try eta0=0.1.",
+     "The step size shrank to 1e-12 without progress; try {others}{other}"),
+])
+def test_convergence_advice_leaves_out_the_grid_in_use(command, message, shown):
+    # --grid paper was advised to a run under --grid paper
+    fit = command == "fit"
+    other = "another --method" if fit else "other --methods"
+    got = _not_converged(ConvergenceWarning(message), "avg", command, "paper")
+    assert "--grid paper" not in got
+    assert got == shown.format(
+        steps="smaller steps (--eta0), or " if fit else "",
+        others="other hyper-parameters (--eta0, --alpha) or " if fit else "",
+        other=other)
+    assert "--grid paper" in _not_converged(ConvergenceWarning(message), "avg",
+                                            command, "small")
+
+
 class _Warns(BaseEstimator):
     def fit(self, X, y):
         warnings.warn("a warning of the final fit", UserWarning)
