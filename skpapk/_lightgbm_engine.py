@@ -7,6 +7,7 @@ the linear rankers' rule), shared by :class:`~skpapk.PApKBoostRanker` and
 import collections
 import contextlib
 import inspect
+import re
 import sys
 import threading
 
@@ -20,12 +21,27 @@ _INSTALL = (
 )
 
 
+#: The oldest LightGBM supported (the ``lightgbm`` extra's floor): older
+#: releases pass scikit-learn's ``check_X_y`` the ``force_all_finite=``
+#: that scikit-learn 1.8 removed (a ``TypeError`` in their ``fit``).
+LIGHTGBM_MIN = (4, 6)
+
+
 def _import_lightgbm():
-    """``lightgbm``, or an ImportError that names the extra to install."""
+    """``lightgbm``, or an ImportError that names the extra to install (or
+    to upgrade, below :data:`LIGHTGBM_MIN`)."""
     try:
         import lightgbm
     except ImportError as exc:
         raise ImportError(f"{_INSTALL} ({exc})") from exc
+    found = getattr(lightgbm, "__version__", "0")
+    if tuple(int(part) for part in re.findall(r"\d+", found)[:2]) < LIGHTGBM_MIN:
+        raise ImportError(
+            f"PApKBoostRanker needs LightGBM >= "
+            f"{'.'.join(map(str, LIGHTGBM_MIN))}, but {found} is installed "
+            f"(older releases call scikit-learn with an argument that "
+            f"scikit-learn 1.8 removed); upgrade it with pip install --upgrade "
+            f"'skpapk[lightgbm]' (or pip install --upgrade lightgbm).")
     return lightgbm
 
 

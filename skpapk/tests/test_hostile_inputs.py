@@ -379,8 +379,10 @@ def test_dates_and_durations_are_refused_naming_the_column(make_ranker, value,
 def _table(library, columns):
     """``columns`` (name -> a pandas Series or array) as a polars DataFrame
     or a pyarrow Table."""
-    if library == "polars":
-        return pytest.importorskip("polars").DataFrame(columns)
+    if library == "polars":  # (pandas' Series of objects would need pyarrow)
+        return pytest.importorskip("polars").DataFrame({
+            name: values.tolist() if np.asarray(values).dtype.kind == "O"
+            else np.asarray(values) for name, values in columns.items()})
     pa = pytest.importorskip("pyarrow")
     return pa.table({name: pa.array(values) for name, values in columns.items()})
 
