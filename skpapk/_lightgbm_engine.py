@@ -6,6 +6,8 @@ the linear rankers' rule), shared by :class:`~skpapk.PApKBoostRanker` and
 
 import collections
 import contextlib
+import importlib.metadata
+import importlib.util
 import inspect
 import re
 import sys
@@ -27,6 +29,23 @@ _INSTALL = (
 LIGHTGBM_MIN = (4, 6)
 
 
+def too_old(found):
+    """Whether LightGBM's version string ``found`` is below
+    :data:`LIGHTGBM_MIN`."""
+    return tuple(int(part) for part in re.findall(r"\d+", found)[:2]) < LIGHTGBM_MIN
+
+
+def installed_lightgbm():
+    """The installed LightGBM's version, read without importing it: None
+    when it is not installed, ``""`` when its version is not recorded."""
+    if importlib.util.find_spec("lightgbm") is None:
+        return None
+    try:
+        return importlib.metadata.version("lightgbm")
+    except importlib.metadata.PackageNotFoundError:  # the import will tell
+        return ""
+
+
 def _import_lightgbm():
     """``lightgbm``, or an ImportError that names the extra to install (or
     to upgrade, below :data:`LIGHTGBM_MIN`)."""
@@ -35,7 +54,7 @@ def _import_lightgbm():
     except ImportError as exc:
         raise ImportError(f"{_INSTALL} ({exc})") from exc
     found = getattr(lightgbm, "__version__", "0")
-    if tuple(int(part) for part in re.findall(r"\d+", found)[:2]) < LIGHTGBM_MIN:
+    if too_old(found):
         raise ImportError(
             f"PApKBoostRanker needs LightGBM >= "
             f"{'.'.join(map(str, LIGHTGBM_MIN))}, but {found} is installed "

@@ -26,10 +26,10 @@ from ._commands import (
 )
 from ._files import check_output, write_output
 from ._methods import (
-    NO_LIGHTGBM,
     available_methods,
     effective_n_jobs,
     grid_for,
+    no_lightgbm,
     parse_methods,
 )
 from ._output import (
@@ -212,7 +212,7 @@ def verdict(results, y, groups, k):
 def cmd_compare(args, progress):
     methods = parse_methods(args.methods)
     if args.methods in ("default", "all") and "boost" not in available_methods():
-        progress(f"note: boost (PApKBoostRanker) is left out: it {NO_LIGHTGBM}")
+        progress(f"note: boost (PApKBoostRanker) is left out: it {no_lightgbm()}")
     check_options(args, methods, progress)
     _check_plot_path(args)
     args.n_jobs = effective_n_jobs(args.n_jobs, progress)

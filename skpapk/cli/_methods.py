@@ -7,7 +7,7 @@ of :func:`skpapk.io.save_ranker`; None: ``compare`` only). ``boost``
 LightGBM is installed. Nothing here imports an estimator before a fit.
 """
 
-import importlib.util
+import importlib
 from typing import NamedTuple
 
 from .._defaults import PAPER_ALPHA_GRID, PAPER_ETA0_GRID
@@ -26,8 +26,6 @@ DEFAULT_GRID = "small"
 SCALERS = {"minmax": ("sklearn.preprocessing", "MinMaxScaler"),
            "standard": ("sklearn.preprocessing", "StandardScaler"),
            "none": None}
-#: Why ``boost`` is missing from an installation without LightGBM.
-NO_LIGHTGBM = "needs LightGBM, which is not installed: pip install 'skpapk[lightgbm]'"
 #: The paper's scaling (min-max), the default of ``--scale``.
 DEFAULT_SCALE = "minmax"
 
@@ -89,7 +87,7 @@ def _registry():
                {"small": {}, "paper": {"learning_rate": [0.05, 0.1, 0.2],
                                        "max_leaf_nodes": [15, 31, 63]}},
                scale=False, kind=None, fit_groups=False)]
-    if importlib.util.find_spec("lightgbm"):
+    if no_lightgbm() is None:
         methods.append(Method(
             "boost", "PApKBoostRanker", "ranker", ("..", "PApKBoostRanker"),
             {"small": {}, "paper": {"learning_rate": [0.05, 0.1],
@@ -99,6 +97,20 @@ def _registry():
 
 
 _METHODS = None
+
+
+def no_lightgbm():
+    """Why ``boost`` is missing from this installation (LightGBM missing, or
+    older than the boosted ranker needs), or None."""
+    from .._lightgbm_engine import LIGHTGBM_MIN, installed_lightgbm, too_old
+
+    found = installed_lightgbm()
+    if found is None:
+        return "needs LightGBM, which is not installed: pip install 'skpapk[lightgbm]'"
+    if found and too_old(found):
+        return (f"needs LightGBM >= {'.'.join(map(str, LIGHTGBM_MIN))}, but "
+                f"{found} is installed: pip install --upgrade 'skpapk[lightgbm]'")
+    return None
 
 
 def available_methods():
@@ -120,9 +132,9 @@ def parse_methods(text, *, option="--methods"):
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in methods]
     if unknown == ["boost"]:
-        raise CLIError(f"boost ({option}) {NO_LIGHTGBM}.")
+        raise CLIError(f"boost ({option}) {no_lightgbm()}.")
     if unknown or not names:
-        hint = f" (boost {NO_LIGHTGBM})" if "boost" in unknown else ""
+        hint = f" (boost {no_lightgbm()})" if "boost" in unknown else ""
         many = option == "--methods"  # fit's --method: a model it can save
         choices = [m for m in methods if many or methods[m].kind] + [
             "or 'default', 'paper', 'all'"] * many

@@ -286,10 +286,12 @@ def test_method_lists():
 
 @pytest.mark.parametrize("methods", ["boost", "papk,boost"])
 def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
+    from skpapk import _lightgbm_engine
     from skpapk.cli import _methods
 
     without = {n: m for n, m in available_methods().items() if n != "boost"}
     monkeypatch.setattr(_methods, "_METHODS", without)
+    monkeypatch.setattr(_lightgbm_engine, "installed_lightgbm", lambda: None)
     with pytest.raises(CLIError, match=r"boost \(--methods\) needs LightGBM, "
                        r"which is not installed: pip install 'skpapk\[lightgbm\]'"):
         parse_methods(methods)
@@ -301,3 +303,29 @@ def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
         n: m for n, m in without.items() if n in ("papk", "logreg")})
     assert main(["compare", "--n-users", "30", "--methods", "all"]) == 0
     assert "boost (PApKBoostRanker) is left out" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("found, listed", [("4.0.0", False), ("4.5.9", False),
+                                           ("4.6.0", True), ("5.1", True),
+                                           ("", True)])
+def test_boost_with_an_old_lightgbm_names_the_upgrade(monkeypatch, capsys, found,
+                                                      listed):
+    # an old LightGBM: boost is left out, with the upgrade to make (not a
+    # traceback from the estimator's import); "": no version recorded
+    from skpapk import _lightgbm_engine
+    from skpapk.cli import _methods
+
+    pytest.importorskip("lightgbm")
+    monkeypatch.setattr(_lightgbm_engine.importlib.metadata, "version",
+                        lambda name: found)
+    monkeypatch.setattr(_methods, "_METHODS", None)
+    assert ("boost" in available_methods()) is listed
+    if listed:
+        return
+    with pytest.raises(CLIError, match=rf"boost \(--method\) needs LightGBM >= "
+                       rf"4\.6, but {found} is installed: pip install "
+                       rf"--upgrade 'skpapk\[lightgbm\]'\.$"):
+        parse_methods("boost", option="--method")
+    assert main(["fit", "no-such.csv", "--method", "boost", "--out",
+                 "no-such.json"]) == 2
+    assert "--upgrade 'skpapk[lightgbm]'" in capsys.readouterr().err
