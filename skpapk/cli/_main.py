@@ -76,6 +76,18 @@ _delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
                     lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
                     "one ASCII character, not a quote or line end (or 'tab')")
 
+
+
+def _file_text(text):
+    """A column name or label as the CSV files hold it (UTF-8 text): under a
+    locale that is not UTF-8 (``LC_ALL=C``), Python holds the bytes of a
+    non-ASCII argument as surrogates, which no header would match."""
+    try:
+        return os.fsencode(text).decode("utf-8") if not text.isascii() else text
+    except UnicodeError:  # not UTF-8 bytes: kept (the error shows them escaped)
+        return text
+
+
 _EPILOG = """\
 Data: one CSV row per (user, item) pair, with a header line: a group (user)
 column, a binary label column and numeric feature columns. Example:
@@ -138,19 +150,19 @@ def _add(parser, groups, *, force=None):
             help="seed of the data simulation, splits, folds and every "
                  "estimator: the same command twice gives the same result "
                  "(default: %(default)s)")
-        add("--group-col", default="group", metavar="COL",
+        add("--group-col", default="group", type=_file_text, metavar="COL",
             help="column of the group (user) ids (default: %(default)s)")
-        add("--label-col", default="label", metavar="COL",
+        add("--label-col", default="label", type=_file_text, metavar="COL",
             help="column of the binary labels (default: %(default)s)")
-        add("--pos-label", default=None, metavar="VALUE",
+        add("--pos-label", default=None, type=_file_text, metavar="VALUE",
             help="the label of relevant rows (default: 1 of 0/1, the greater of "
                  "two numbers, True, yes, ...; needed for other words)")
-        add("--features", action="append", metavar="COLS",
+        add("--features", action="append", type=_file_text, metavar="COLS",
             help="comma-separated feature columns (repeatable); default: every "
                  "other column holding numbers (text columns such as item names "
                  "are skipped and listed; integer columns that look like ids, "
                  "e.g. item_id, are used but named in a warning)")
-        add("--ignore-cols", action="append", metavar="COLS",
+        add("--ignore-cols", action="append", type=_file_text, metavar="COLS",
             help="comma-separated numeric columns that are not features (e.g. "
                  "an item id) when --features is not given")
     if "model" in groups:

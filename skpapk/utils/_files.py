@@ -62,8 +62,11 @@ def atomic_write(path, *, mode="w", newline=None, check_only=False,
     # created by os.open with mode 0o666, so that the umask applies (reading
     # the umask would set it, process-wide, for a moment)
     for _ in range(100):
-        # 64 bytes of the target's name, which may have the most, 255
-        short = os.fsencode(name)[:64].decode("utf-8", "ignore")
+        # 64 bytes of the target's name, which may have the most, 255 (no
+        # character cut; named as the system names files: under LC_ALL=C,
+        # the bytes of "é" are two surrogates, and "é" itself has no bytes)
+        short = os.fsdecode(os.fsencode(name)[:64].decode("utf-8", "ignore")
+                            .encode("utf-8"))
         tmp = os.path.join(folder, f".{short}.{secrets.token_hex(6)}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL

@@ -294,3 +294,32 @@ def test_the_grid_help_shows_the_small_grids_of_the_registry():
     avg = available_methods()["avg"].grids["small"]
     assert ("eta0 in {" + ", ".join(f"{v:g}" for v in avg["eta0"]) + "} x alpha in {"
             + ", ".join(f"{v:g}" for v in avg["alpha"]) + "}") in help_text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX locales")
+def test_non_ascii_columns_and_labels_under_the_c_locale(tmp_path):
+    # LC_ALL=C: Python holds a non-ASCII argument's bytes as surrogates; the
+    # names and labels of the UTF-8 file must match them still
+    from .conftest import make_dataset
+
+    X, y, users, _ = make_dataset()
+    rows = [[u, *[repr(float(v)) for v in x], ("non", "sí")[t]]
+            for u, x, t in zip(users, X, y)]
+    path = write_csv(tmp_path / "données.csv",
+                     ["usér", *[f"fé{j}" for j in range(X.shape[1])], "étiquette"],
+                     rows)
+    env = {**cli_env(), "LC_ALL": "C", "PYTHONUTF8": "0",
+           "PYTHONCOERCECLOCALE": "0"}
+    model = tmp_path / "modèle.json"
+    for columns in (["--features", "fé0,fé2"], ["--ignore-cols", "fé1"]):
+        fit = subprocess.run(
+            [sys.executable, "-m", "skpapk", "fit", path, "--group-col", "usér",
+             "--label-col", "étiquette", "--pos-label", "sí", *columns, "--out",
+             model, "--force", *FAST, "-q"],
+            capture_output=True, env=env, timeout=300)
+        assert fit.returncode == 0, fit.stderr
+    score = subprocess.run([sys.executable, "-m", "skpapk", "score", path,
+                            "--model", model, "-q"],
+                           capture_output=True, env=env, timeout=300)
+    assert score.returncode == 0, score.stderr
+    assert b"micro-pAp@" in score.stdout
