@@ -22,7 +22,6 @@ from ._lightgbm_engine import (
     _constant_booster,
     _EarlyStopping,
     _eval_rows,
-    _import_lightgbm,
     _no_usable_feature,
     _NoUsableFeature,
 )
@@ -47,6 +46,7 @@ from .utils._groups import (
     n_undefined_groups,
     stable_sort_by_codes,
 )
+from .utils._lightgbm import _import_lightgbm
 from .utils._messages import cut
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel

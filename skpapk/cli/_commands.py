@@ -37,6 +37,7 @@ from ._output import (
     render,
     say,
     to_stdout,
+    utf8_stdout,
 )
 
 #: The widest range of a feature column that ``--scale`` takes: float64
@@ -329,7 +330,7 @@ def cmd_recommend(args, progress):
     if not stdout:
         check_output(args.out, option="--out", inputs=[args.file, args.model],
                      force=args.force, hint=", or --out - to write to stdout")
-    version = _version(os.path.expanduser(args.file))  # the path the reader reads
+    version = _version(args.file)
     data = _read_for_model(args, model, require_label=False)
     with progress.task("scoring and ranking"), finite_scores(data, args.delimiter):
         top = model.recommend(data.X, data.groups, k=k)
@@ -348,8 +349,8 @@ def cmd_recommend(args, progress):
         else "\n"
     csv = dict(sep=args.delimiter, index=False, lineterminator=end)
     if stdout:
-        with to_stdout():
-            table.to_csv(sys.stdout, **csv)
+        with to_stdout(), utf8_stdout() as handle:
+            table.to_csv(handle, **csv)
     else:
         with write_output(args.out, option="--out", force=args.force,
                           newline="") as handle:

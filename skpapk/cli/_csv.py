@@ -9,6 +9,7 @@ silently invert the model whenever the relevant word sorts first).
 """
 
 import math
+import unicodedata
 from decimal import Decimal
 
 import numpy as np
@@ -143,8 +144,14 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
     if pos_label is not None:
         matches = [v for v in values if _same_label(v, pos_label.strip())]
         if not matches:
+            nfc = [v for v in values if unicodedata.normalize("NFC", v)
+                   == unicodedata.normalize("NFC", pos_label.strip())]
+            same = (f" ({cut(nfc[0])} looks the same, in other Unicode "
+                    f"characters: {ascii(nfc[0])}, not "
+                    f"{ascii(pos_label.strip())})") if nfc else ""
             raise CLIError(f"--pos-label {cut(pos_label.strip())} is not a label "
-                           f"of {path}: its column {label_col!r} holds {shown}.")
+                           f"of {path}: its column {label_col!r} holds "
+                           f"{shown}{same}.")
         return [v for v in values if v != matches[0]] + matches[:1], True
     if all(_number(v) is not None for v in values):
         low, high = sorted(values, key=_number)

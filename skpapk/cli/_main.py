@@ -18,7 +18,7 @@ from ._methods import (
     SCALERS,
     available_methods,
 )
-from ._output import INTERRUPTED, PROG, CLIError, Progress, say
+from ._output import INTERRUPTED, PROG, CLIError, Progress, escaped, say
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
 #: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
@@ -41,7 +41,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one ``skpapk: error:`` line."""
 
     def error(self, message):
-        self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"{PROG}: error: {escaped(message)} (see '{self.prog} "
+                     f"--help')\n")
 
 
 def _typed(convert, ok, expected):
@@ -86,6 +87,11 @@ def _file_text(text):
         return os.fsencode(text).decode("utf-8") if not text.isascii() else text
     except UnicodeError:  # not UTF-8 bytes: kept (the error shows them escaped)
         return text
+
+
+#: A path option: "~" expanded here (the shell leaves a quoted one), as the
+#: library's readers do, so that the checks and the reading see one file.
+_path = os.path.expanduser
 
 
 _EPILOG = """\
@@ -166,8 +172,8 @@ def _add(parser, groups, *, force=None):
             help="comma-separated numeric columns that are not features (e.g. "
                  "an item id) when --features is not given")
     if "model" in groups:
-        add("file", metavar="FILE.csv")
-        add("--model", required=True, metavar="MODEL.json")
+        add("file", type=_path, metavar="FILE.csv")
+        add("--model", required=True, type=_path, metavar="MODEL.json")
     if "format" in groups:
         add("--format", choices=["table", "csv", "markdown"], default="table",
             help="output format (default: %(default)s)")
@@ -210,7 +216,7 @@ def build_parser():
                     "--grid small: boost and hgb, fitted once with their "
                     "defaults; --grid paper tunes them too).")
     add = compare.add_argument
-    add("--data", default="synthetic", metavar="SOURCE",
+    add("--data", default="synthetic", type=_path, metavar="SOURCE",
         help=f"synthetic (default), movielens (MovieLens 100K, see --path; "
              f"{MOVIELENS_TIME}) or a CSV file")
     add("--methods", default="default", metavar="LIST",
@@ -225,12 +231,12 @@ def build_parser():
         help="synthetic data: number of users (default: %(default)s)")
     add("--n-features", type=_positive_int, default=8, metavar="D",
         help="synthetic data: number of features, >= 5 (default: %(default)s)")
-    add("--path", default=None,
+    add("--path", default=None, type=_path,
         help="movielens: the u.data file or its folder (default: $SKPAPK_DATA, "
              "then the scikit-learn data folder, then download)")
     add("--no-download", action="store_true",
         help="movielens: never download the archive")
-    add("--plot", default=None, metavar="PNG",
+    add("--plot", default=None, type=_path, metavar="PNG",
         help="also draw each method's per-user test pAp@k (box plots, beside a "
              "random ranking) into this PNG file (or .svg, .pdf: the format "
              "of its extension); needs pip install 'skpapk[plot]'")
@@ -243,7 +249,7 @@ def build_parser():
                     "names, k and the relevant label, so 'score' and "
                     "'recommend' read the same columns.")
     add = fit.add_argument
-    add("file", metavar="FILE.csv", help="training data")
+    add("file", type=_path, metavar="FILE.csv", help="training data")
     savable = ", ".join(n for n, m in available_methods().items() if m.kind)
     add("--method", default="papk",
         help=f"one of {savable} (default: %(default)s)")
@@ -252,7 +258,8 @@ def build_parser():
              "tuned; papk, fitted by L-BFGS, takes none)")
     add("--alpha", type=_alpha, default=None,
         help="fixed regularisation weight (default: tuned)")
-    add("--out", required=True, metavar="MODEL.json", help="where to save the model")
+    add("--out", required=True, type=_path, metavar="MODEL.json",
+        help="where to save the model")
     _add(fit, ["training"], force="the --out file")
     score = sub.add_parser(
         "score", help="metrics of a saved model on a labelled CSV file",
@@ -268,7 +275,7 @@ def build_parser():
                     "each group's k highest scored rows: the group, the rank "
                     "(1..k), the score and the row's other columns as written. "
                     "The label column is not needed.")
-    recommend.add_argument("--out", default=None, metavar="TOP.csv",
+    recommend.add_argument("--out", default=None, type=_path, metavar="TOP.csv",
                            help="output CSV (default: stdout)")
     recommend.add_argument("--k", type=_positive_int, default=None,
                            help="rows per group (default: the model's k)")
@@ -412,7 +419,10 @@ def _run(argv, *, stdout_closed):
     except (CLIError, ValueError, TypeError, OSError, MemoryError) as exc:
         if args.traceback:
             raise
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        # one line: line ends (and the indentation after them) become one space,
+        # other spaces are kept ("a  b" is not "a b")
+        message = re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(exc)).strip() \
+            or type(exc).__name__
         if isinstance(exc, MemoryError):  # sizes given, e.g. --n-features
             message = f"not enough memory ({message}); use smaller sizes"
         say(f"{PROG}: error: {message}")

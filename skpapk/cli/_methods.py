@@ -102,7 +102,7 @@ _METHODS = None
 def no_lightgbm():
     """Why ``boost`` is missing from this installation (LightGBM missing, or
     older than the boosted ranker needs), or None."""
-    from .._lightgbm_engine import LIGHTGBM_MIN, installed_lightgbm, too_old
+    from ..utils._lightgbm import LIGHTGBM_MIN, installed_lightgbm, too_old
 
     found = installed_lightgbm()
     if found is None:

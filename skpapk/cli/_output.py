@@ -65,10 +65,20 @@ class Progress:
         self(f"{label}: done ({time.perf_counter() - start:.1f} s)")
 
 
+def escaped(text):
+    """``text`` with every character that is not printable (a terminal's
+    control codes, a line end of a file name, a surrogate of an undecodable
+    byte) written as Python escapes it: one line, shown as it is."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def say(line):
-    """``line`` on stderr; nothing when stderr cannot take it (a full disk)."""
+    """``line`` on stderr (:func:`escaped`); nothing when stderr cannot take
+    it (a full disk)."""
     with contextlib.suppress(OSError, ValueError):
-        print(line, file=sys.stderr, flush=True)
+        print(escaped(line), file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
@@ -90,6 +100,24 @@ def to_stdout():
                 f"of undecodable bytes?); rename it" if "\ud800" <= char <= "\udfff"
                 else f"its encoding, {exc.encoding}, has no {char!r}; set "
                      f"PYTHONIOENCODING=utf-8 (or write to a file)") + ".") from None
+
+
+@contextlib.contextmanager
+def utf8_stdout():
+    """stdout for data (recommend's CSV): UTF-8, as the files written, and
+    not the terminal's encoding (Windows' code page, latin-1), which
+    ``score`` could not read back, or would fail part way."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text stream without bytes (an IDE's console)
+        yield sys.stdout
+        return
+    sys.stdout.flush()
+    handle = io.TextIOWrapper(buffer, encoding="utf-8", newline="")
+    try:
+        yield handle
+        handle.flush()
+    finally:
+        handle.detach()  # stdout stays open
 
 
 @contextlib.contextmanager

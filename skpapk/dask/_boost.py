@@ -45,6 +45,7 @@ from ..losses import (
 )
 from ..metrics._lightgbm import micro_papk_lightgbm
 from ..utils._groups import stable_sort_by_codes
+from ..utils._lightgbm import _import_lightgbm
 from ..utils._parallel import effective_n_threads
 from ..utils._validation import check_k
 from . import _worker
@@ -257,7 +258,7 @@ class DaskBoostMixin(DaskRankerMixin):
             Fitted ranker (an in-memory one: ``booster_`` is a
             ``lightgbm.Booster``).
         """
-        refuse_fit_keywords(self, _engine._import_lightgbm(), kwargs,
+        refuse_fit_keywords(self, _import_lightgbm(), kwargs,
                             _boost._FIT_ARGUMENTS)
         if not any_dask(X, y, groups, sample_weight, X_val, y_val, groups_val):
             return self._local_class.fit(
@@ -315,7 +316,7 @@ class DaskBoostMixin(DaskRankerMixin):
         return self._local_class._predict_booster(self, X, **options)
 
     def _fit_dask(self, X, y, groups):
-        lgb = _engine._import_lightgbm()
+        lgb = _import_lightgbm()
         import lightgbm.dask
 
         check_k(self.k)
@@ -441,7 +442,7 @@ class DaskBoostMixin(DaskRankerMixin):
                 for t in range(n_iter):
                     _engine._print_round(t + 1, self.k, scores[t])
             if n_iter < n_rounds:
-                lgb = _engine._import_lightgbm()
+                lgb = _import_lightgbm()
                 booster = lgb.Booster(
                     model_str=booster.model_to_string(num_iteration=n_iter))
             self.validation_scores_ = scores[:n_iter]

@@ -17,6 +17,7 @@ import codecs
 import os
 import re
 import stat
+import unicodedata
 import warnings
 from collections import Counter
 
@@ -465,6 +466,17 @@ def _require(header, columns, name, argument, path):
         shown = ", ".join(  # a name with odd spaces: as Python writes it
             h if h.isprintable() and h.strip() == h else repr(h)
             for h in header[:30]) + (", ..." if len(header) > 30 else "")
+        same = [h for h in header if unicodedata.normalize("NFC", h)
+                == unicodedata.normalize("NFC", name)]
+        if same:  # "é" as one character, and as "e" and an accent
+            raise CSVFormatError(
+                "{path} has no column {column!r}; its column {found} looks the "
+                "same, in other Unicode characters ({column_a} in {"
+                + argument + "}, {found_a} in the file): {hint}.", path=path,
+                column=name, argument=argument, found=repr(same[0]),
+                column_a=ascii(name), found_a=ascii(same[0]),
+                hint="write the name as the file does, or save the file with "
+                     "its names in Unicode's NFC form")
         raise CSVFormatError(
             "{path} has no column {column!r} ({hint}); its columns are: "
             "{columns}.", path=path, column=name, argument=argument,

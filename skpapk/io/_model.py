@@ -565,7 +565,7 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         model's before anything is written.
     path : str or path-like
         The file to write (replaced if it exists, unless ``overwrite`` is
-        False).
+        False); ``~`` is expanded, as pandas does.
     k : int, default=None
         Length of the top-k lists of the loaded model; None: the ranker's
         ``k``.
@@ -697,6 +697,7 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         text = json.dumps(content, indent=1, allow_nan=False) + "\n"
     except ValueError as exc:  # an int beyond Python's digit limit
         raise ValueError(f"metadata is not JSON data: {exc}.") from None
+    path = os.path.expanduser(os.fspath(path))  # "~/model.json", as the readers
     with atomic_write(path, overwrite=overwrite) as handle:
         handle.write(text)
 
@@ -805,7 +806,7 @@ def load_ranker(path):
     Parameters
     ----------
     path : str or path-like
-        The model file.
+        The model file; ``~`` is expanded, as pandas does.
 
     Returns
     -------
@@ -846,6 +847,7 @@ def load_ranker(path):
     >>> bool(np.array_equal(model.decision_function(X), ranker.decision_function(X)))
     True
     """
+    path = os.path.expanduser(os.fspath(path))  # "~/model.json", as pandas
     content = _content(path)
     what = f"{path} is not a skpapk model file"
     if not isinstance(content, dict) or content.get("format") != FORMAT:

@@ -42,7 +42,7 @@ def test_the_floor_of_the_lightgbm_extra_is_the_one_checked():
     tomllib = pytest.importorskip("tomllib")
     from pathlib import Path
 
-    from skpapk._lightgbm_engine import LIGHTGBM_MIN
+    from skpapk.utils._lightgbm import LIGHTGBM_MIN
 
     pyproject = Path(__file__).parents[2] / "pyproject.toml"
     if not pyproject.exists():

@@ -286,12 +286,12 @@ def test_method_lists():
 
 @pytest.mark.parametrize("methods", ["boost", "papk,boost"])
 def test_boost_without_lightgbm_names_the_extra(monkeypatch, capsys, methods):
-    from skpapk import _lightgbm_engine
     from skpapk.cli import _methods
+    from skpapk.utils import _lightgbm
 
     without = {n: m for n, m in available_methods().items() if n != "boost"}
     monkeypatch.setattr(_methods, "_METHODS", without)
-    monkeypatch.setattr(_lightgbm_engine, "installed_lightgbm", lambda: None)
+    monkeypatch.setattr(_lightgbm, "installed_lightgbm", lambda: None)
     with pytest.raises(CLIError, match=r"boost \(--methods\) needs LightGBM, "
                        r"which is not installed: pip install 'skpapk\[lightgbm\]'"):
         parse_methods(methods)
@@ -312,11 +312,11 @@ def test_boost_with_an_old_lightgbm_names_the_upgrade(monkeypatch, capsys, found
                                                       listed):
     # an old LightGBM: boost is left out, with the upgrade to make (not a
     # traceback from the estimator's import); "": no version recorded
-    from skpapk import _lightgbm_engine
     from skpapk.cli import _methods
+    from skpapk.utils import _lightgbm
 
     pytest.importorskip("lightgbm")
-    monkeypatch.setattr(_lightgbm_engine.importlib.metadata, "version",
+    monkeypatch.setattr(_lightgbm.importlib.metadata, "version",
                         lambda name: found)
     monkeypatch.setattr(_methods, "_METHODS", None)
     assert ("boost" in available_methods()) is listed

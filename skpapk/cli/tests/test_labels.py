@@ -112,3 +112,17 @@ def test_words_of_a_file_are_escaped_in_the_pos_label_hint():
         choose_relevant(["\x1b[31mred", "blue"], path="f.csv", label_col="rel")
     assert "\x1b" not in str(info.value)
     assert "--pos-label '\\x1b[31mred' or --pos-label blue" in str(info.value)
+
+
+def test_a_pos_label_in_another_unicode_form_is_named_so():
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "élu")
+    with pytest.raises(CLIError) as exc:
+        choose_relevant(["non", nfd], "élu", path="f.csv", label_col="label")
+    assert str(exc.value) == (
+        f"--pos-label 'élu' is not a label of f.csv: its column 'label' holds "
+        f"'non' and '{nfd}' ('{nfd}' looks the same, in other Unicode "
+        f"characters: 'e\\u0301lu', not '\\xe9lu').")
+    assert choose_relevant(["non", nfd], nfd, path="f.csv", label_col="label") \
+        == (["non", nfd], True)

@@ -1,5 +1,6 @@
 """The command line: help, version, and every error as one line with status 2."""
 
+import contextlib
 import subprocess
 import sys
 
@@ -323,3 +324,50 @@ def test_non_ascii_columns_and_labels_under_the_c_locale(tmp_path):
                            capture_output=True, env=env, timeout=300)
     assert score.returncode == 0, score.stderr
     assert b"micro-pAp@" in score.stdout
+
+
+def test_paths_from_the_home_folder_are_the_files_read(tmp_path, monkeypatch,
+                                                       capsys):
+    # a quoted "~" (the shell leaves it): the checks and the reading expand
+    # it alike (the checks looked for ./~/train.csv, the reader read ~/)
+    from .conftest import dataset_csv, make_dataset
+
+    dataset_csv(tmp_path / "train.csv", *make_dataset())
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "~").mkdir()  # a folder named "~" here is not what is read
+    assert main(["fit", "~/train.csv", "--group-col", "user", "--label-col",
+                 "rel", "--pos-label", "yes", "--out", "~/model.json", *FAST,
+                 "-q"]) == 0
+    assert (tmp_path / "model.json").is_file()
+    for command in (["score", "~/train.csv"], ["recommend", "~/train.csv"]):
+        assert main([*command, "--model", "~/model.json", "-q"]) == 0
+    assert main(["score", "~/none.csv", "--model", "~/model.json"]) == 2
+    assert f"{tmp_path}/none.csv: no such file" in capsys.readouterr().err
+
+
+def test_errors_keep_the_spaces_of_names(tmp_path, capsys):
+    # one line, but "a  b" is not shown as "a b", the name asked for
+    path = write_csv(tmp_path / "two  spaces.csv", ["user", "label", "a  b"],
+                     [["u1", 1, 0.5], ["u1", 0, 0.7]])
+    assert main(["fit", str(path), "--group-col", "user", "--features", "a b",
+                 "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"skpapk: error: {path} has no column 'a b' (choose it with "
+                   f"--features); its columns are: user, label, a  b.\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "f.csv", "--model", "nope\x1b[31m.json"],  # a path, echoed
+    ["sc\x1b[31more"],  # argparse's own message
+    ["score", "f.csv", "--model", "m.json", "--bogus\x07"],
+])
+def test_terminal_codes_in_arguments_are_shown_escaped(argv, capsys):
+    # echoed as they are, they would color (or ring, or clear) the terminal
+    with pytest.raises(SystemExit) if argv[0] != "score" or len(argv) > 4 \
+            else contextlib.nullcontext():
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skpapk: error: ") and err.count("\n") == 1
+    assert "\x1b" not in err and "\x07" not in err
+    assert "\\x1b[31m" in err or "\\x07" in err

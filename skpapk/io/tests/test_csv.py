@@ -965,3 +965,27 @@ def test_quoted_fields_over_many_lines_are_tokenized_from_their_opening_quote(
                                              "header has 3"):
         read_ranking_csv(path, group_col="g", label_col="l")
     assert max(seen) < 20  # each line's text alone, not the record so far
+
+
+@pytest.mark.parametrize("argument", ["group_col", "label_col", "features",
+                                      "ignore_cols"])
+def test_a_name_in_another_unicode_form_is_named_so(tmp_path, argument):
+    # "é" as one character (NFC, as typed) and as "e" + an accent (NFD, as a
+    # file may hold it): the names look the same, and the error shows how
+    # they differ
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "café")
+    path = write(tmp_path, f"user,label,{nfd},f\nu1,1,1.0,2.0\nu1,0,2.0,1.0\n")
+    kwargs = {"group_col": "user", "label_col": "label"}
+    kwargs[argument] = ["café"] if argument in ("features", "ignore_cols") \
+        else "café"
+    with pytest.raises(CSVFormatError) as exc:
+        read_ranking_csv(path, **kwargs)
+    assert str(exc.value) == (
+        f"{path} has no column 'café'; its column '{nfd}' looks the same, in "
+        f"other Unicode characters ('caf\\xe9' in {argument}=, "
+        f"'cafe\\u0301' in the file): write the name as the file does, or save "
+        f"the file with its names in Unicode's NFC form.")
+    kwargs[argument] = [nfd] if argument in ("features", "ignore_cols") else nfd
+    assert read_ranking_csv(path, **kwargs).X.shape[0] == 2  # as the file does

@@ -1484,3 +1484,13 @@ def test_what_is_not_a_ranker_is_named_as_the_ranker(tmp_path, ranker, where):
                                         f"the (str|NoneType|int)"):
         save_ranker(ranker, tmp_path / "m.json")
     assert not os.listdir(tmp_path)
+
+
+def test_paths_from_the_home_folder(tmp_path, monkeypatch, data, ranker):
+    # "~" is expanded, as read_ranking_csv and pandas do
+    monkeypatch.setenv("HOME", str(tmp_path))
+    save_ranker(ranker, "~/model.json")
+    assert (tmp_path / "model.json").is_file()
+    X = data[0]
+    np.testing.assert_array_equal(load_ranker("~/model.json").decision_function(X),
+                                  ranker.decision_function(X))
