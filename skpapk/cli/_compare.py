@@ -37,7 +37,9 @@ from ._output import (
     CLIError,
     captured_warnings,
     format_params,
+    one_line,
     render,
+    say,
     to_stdout,
 )
 from ._tuning import make_cv
@@ -277,9 +279,8 @@ def cmd_compare(args, progress):
                      f"{args.grid}); it was fitted once with its defaults")
     lines.append(f"total time: {time.perf_counter() - start:.0f} s")
     if not results:  # the reasons, on stderr even with -q
-        print(f"{PROG}: error: no method could be trained ("
-              f"{'; '.join(' '.join(f.split()) for f in failures)})",
-              file=sys.stderr)
+        say(f"{PROG}: error: no method could be trained ("
+            f"{'; '.join(map(one_line, failures))})")
     if args.format == "csv":  # keep stdout a CSV file
         progress.quiet = False  # results: shown even with -q
         for line in lines:

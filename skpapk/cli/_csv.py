@@ -146,9 +146,10 @@ def choose_relevant(values, pos_label=None, *, path, label_col):
         if not matches:
             nfc = [v for v in values if unicodedata.normalize("NFC", v)
                    == unicodedata.normalize("NFC", pos_label.strip())]
-            same = (f" ({cut(nfc[0])} looks the same, in other Unicode "
-                    f"characters: {ascii(nfc[0])}, not "
-                    f"{ascii(pos_label.strip())})") if nfc else ""
+            same = (f"; {cut(nfc[0])} looks the same, in other Unicode "
+                    f"characters ({ascii(pos_label.strip())} in --pos-label, "
+                    f"{ascii(nfc[0])} in the file): write it as the file "
+                    f"does, or save the file in Unicode's NFC form") if nfc else ""
             raise CLIError(f"--pos-label {cut(pos_label.strip())} is not a label "
                            f"of {path}: its column {label_col!r} holds "
                            f"{shown}{same}.")

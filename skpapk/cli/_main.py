@@ -18,7 +18,15 @@ from ._methods import (
     SCALERS,
     available_methods,
 )
-from ._output import INTERRUPTED, PROG, CLIError, Progress, escaped, say
+from ._output import (
+    INTERRUPTED,
+    PROG,
+    CLIError,
+    Progress,
+    escaped,
+    one_line,
+    say,
+)
 
 #: Measured wall times of ``skpapk compare``, shown in --help: 4 s on 2 idle
 #: cores (benchmarks/results/cli.md), 17 s beside six busy processes (it
@@ -76,7 +84,6 @@ _n_jobs = _typed(int, lambda v: v >= 1 or v == -1, "1, N or -1 (all CPUs)")
 _delimiter = _typed(lambda t: "\t" if t in ("tab", "\\t") else t,
                     lambda t: len(t) == 1 and t.isascii() and t not in '"\r\n',
                     "one ASCII character, not a quote or line end (or 'tab')")
-
 
 
 def _file_text(text):
@@ -419,10 +426,7 @@ def _run(argv, *, stdout_closed):
     except (CLIError, ValueError, TypeError, OSError, MemoryError) as exc:
         if args.traceback:
             raise
-        # one line: line ends (and the indentation after them) become one space,
-        # other spaces are kept ("a  b" is not "a b")
-        message = re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(exc)).strip() \
-            or type(exc).__name__
+        message = one_line(exc) or type(exc).__name__
         if isinstance(exc, MemoryError):  # sizes given, e.g. --n-features
             message = f"not enough memory ({message}); use smaller sizes"
         say(f"{PROG}: error: {message}")

@@ -4,7 +4,7 @@ A :class:`Method` says how to build the estimator, its grids, whether the
 features are scaled and whether its model can be saved (the scorer kind
 of :func:`skpapk.io.save_ranker`; None: ``compare`` only). ``boost``
 (``PApKBoostRanker``, saved in LightGBM's text format) appears when
-LightGBM is installed. Nothing here imports an estimator before a fit.
+LightGBM >= 4.6 is installed. Nothing here imports an estimator before a fit.
 """
 
 import importlib

@@ -7,10 +7,12 @@ Results go to stdout; progress, notes and warnings to stderr, prefixed by
 prints one line when it starts and one when it ends.
 """
 
+import codecs
 import collections
 import contextlib
 import csv
 import io
+import re
 import sys
 import threading
 import time
@@ -74,6 +76,13 @@ def escaped(text):
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
+def one_line(text):
+    """``text`` on one line: its line ends (and the indentation after them)
+    become one space; other spaces are kept (a name ``'a  b'`` is not
+    ``'a b'``)."""
+    return re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(text)).strip()
+
+
 def say(line):
     """``line`` on stderr (:func:`escaped`); nothing when stderr cannot take
     it (a full disk)."""
@@ -106,18 +115,15 @@ def to_stdout():
 def utf8_stdout():
     """stdout for data (recommend's CSV): UTF-8, as the files written, and
     not the terminal's encoding (Windows' code page, latin-1), which
-    ``score`` could not read back, or would fail part way."""
+    ``score`` could not read back, or would fail part way. The writer holds
+    nothing back and never closes stdout."""
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is None:  # a text stream without bytes (an IDE's console)
         yield sys.stdout
         return
     sys.stdout.flush()
-    handle = io.TextIOWrapper(buffer, encoding="utf-8", newline="")
-    try:
-        yield handle
-        handle.flush()
-    finally:
-        handle.detach()  # stdout stays open
+    yield codecs.getwriter("utf-8")(buffer)
+    buffer.flush()
 
 
 @contextlib.contextmanager
@@ -131,8 +137,8 @@ def captured_warnings(progress, ignore=()):
             warnings.filterwarnings("ignore", category=category)
         yield
     counts = collections.Counter(  # WithinGroupKFold's n_splits: --cv-folds
-        (r.category.__name__, " ".join(str(r.message).replace(
-            "n_splits=", "n_splits ").replace("n_splits", "--cv-folds").split()))
+        (r.category.__name__, one_line(str(r.message).replace(
+            "n_splits=", "n_splits ").replace("n_splits", "--cv-folds")))
         for r in records)
     for (category, message), count in counts.items():
         times = f" (x{count})" if count > 1 else ""

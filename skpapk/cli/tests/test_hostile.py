@@ -867,6 +867,26 @@ def test_an_error_that_stderr_cannot_take_keeps_status_2(monkeypatch, capsys):
     assert main(["score", "no-such.csv", "--model", "no-such.json"]) == 2
 
 
+def test_an_encoding_that_cannot_hold_the_summary_is_named(dataset, monkeypatch,
+                                                           capsys, tmp_path):
+    # fit's summary names the --out path, which an ascii stdout cannot hold:
+    # "'ascii' codec can't encode character ...", naming no stream, before
+    import io
+
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(io.BytesIO(),
+                                                       encoding="ascii"))
+    out = tmp_path / "modèle.json"
+    status = main(["fit", str(dataset[0]), "--group-col", "user", "--label-col",
+                   "rel", "--pos-label", "yes", "--alpha", "0.01", "--out",
+                   str(out), "-q"])
+    err = capsys.readouterr().err
+    assert status == 0 and out.is_file()
+    assert err == (
+        "skpapk: warning: cannot write the results to stdout: its encoding, "
+        "ascii, has no 'è'; set PYTHONIOENCODING=utf-8 (or write to a file). "
+        f"The model is saved to {out}.\n"), err
+
+
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
 def test_recommend_writes_utf8_to_stdout_whatever_its_encoding(
         dataset, fitted, monkeypatch, capsys, tmp_path, encoding):

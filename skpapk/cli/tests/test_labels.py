@@ -122,7 +122,8 @@ def test_a_pos_label_in_another_unicode_form_is_named_so():
         choose_relevant(["non", nfd], "élu", path="f.csv", label_col="label")
     assert str(exc.value) == (
         f"--pos-label 'élu' is not a label of f.csv: its column 'label' holds "
-        f"'non' and '{nfd}' ('{nfd}' looks the same, in other Unicode "
-        f"characters: 'e\\u0301lu', not '\\xe9lu').")
+        f"'non' and '{nfd}'; '{nfd}' looks the same, in other Unicode "
+        f"characters ('\\xe9lu' in --pos-label, 'e\\u0301lu' in the file): "
+        f"write it as the file does, or save the file in Unicode's NFC form.")
     assert choose_relevant(["non", nfd], nfd, path="f.csv", label_col="label") \
         == (["non", nfd], True)

@@ -1489,6 +1489,7 @@ def test_what_is_not_a_ranker_is_named_as_the_ranker(tmp_path, ranker, where):
 def test_paths_from_the_home_folder(tmp_path, monkeypatch, data, ranker):
     # "~" is expanded, as read_ranking_csv and pandas do
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path))  # Windows' home
     save_ranker(ranker, "~/model.json")
     assert (tmp_path / "model.json").is_file()
     X = data[0]
