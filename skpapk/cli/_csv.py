@@ -8,6 +8,7 @@ too) are an error asking for ``--pos-label`` (an alphabetical order would
 silently invert the model whenever the relevant word sorts first).
 """
 
+import csv
 import math
 import unicodedata
 from decimal import Decimal
@@ -29,11 +30,13 @@ _WORD_PAIRS = {"yes": "no", "y": "n", "t": "f", "true": "false",
 
 
 def split_names(values, option):
-    """Column names from repeated and/or comma-separated option values."""
+    """Column names from repeated and/or comma-separated option values; a
+    name that holds a comma is quoted as in a CSV file (``'"price, eur",f2'``)."""
     if values is None:
         return None
-    names = [n.strip(" \t") for value in values for n in value.split(",")
-             if n.strip(" \t")]  # as the reader strips the header's names
+    names = [n.strip(" \t") for value in values  # as the header's names
+             for n in next(csv.reader([value], skipinitialspace=True), [])
+             if n.strip(" \t")]
     if not names:
         raise CLIError(f"{option} {cut(','.join(values))} names no column; give "
                        f"comma-separated column names, e.g. {option} f1,f2.")

@@ -171,7 +171,8 @@ def _add(parser, groups, *, force=None):
             help="the label of relevant rows (default: 1 of 0/1, the greater of "
                  "two numbers, True, yes, ...; needed for other words)")
         add("--features", action="append", type=_file_text, metavar="COLS",
-            help="comma-separated feature columns (repeatable); default: every "
+            help="comma-separated feature columns (repeatable; a name holding a "
+                 "comma in double quotes, as in CSV); default: every "
                  "other column holding numbers (text columns such as item names "
                  "are skipped and listed; integer columns that look like ids, "
                  "e.g. item_id, are used but named in a warning)")

@@ -463,8 +463,8 @@ def _require(header, columns, name, argument, path):
     """Fail unless the ``header`` (whose set is ``columns``) has the column
     ``name`` (of ``argument``)."""
     if name not in columns:
-        shown = ", ".join(  # a name with odd spaces: as Python writes it
-            h if h.isprintable() and h.strip() == h else repr(h)
+        shown = ", ".join(  # a name with odd spaces or a comma: as Python writes it
+            h if h.isprintable() and h.strip() == h and "," not in h else repr(h)
             for h in header[:30]) + (", ..." if len(header) > 30 else "")
         same = [h for h in header if unicodedata.normalize("NFC", h)
                 == unicodedata.normalize("NFC", name)]

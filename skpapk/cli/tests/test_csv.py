@@ -2,6 +2,8 @@
 name the options (its own tests: skpapk/io/tests/test_csv.py), and binary
 labels."""
 
+import csv
+import json
 import os
 
 import pytest
@@ -188,3 +190,24 @@ def test_split_names():
     assert split_names(["a, b", "c", " ,d"], "--features") == ["a", "b", "c", "d"]
     with pytest.raises(CLIError, match="--features ' , ' names no column"):
         split_names([" , "], "--features")
+
+
+def test_a_name_holding_a_comma_is_quoted_as_in_csv(tmp_path, capsys):
+    from skpapk.cli import main
+
+    assert split_names(['"price, eur",f2', ' "a""b" , c'], "--features") == [
+        "price, eur", "f2", 'a"b', "c"]
+    path = tmp_path / "d.csv"
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["user", "label", "price, eur", "f2"])
+        writer.writerows([["u1", i % 2, i, 1.0 / (i + 1)] for i in range(8)])
+    out = tmp_path / "m.json"
+    # unquoted: two names, and the listing shows which columns there are
+    assert main(["fit", str(path), "--group-col", "user", "--features",
+                 "price, eur", "--out", str(out)]) == 2
+    assert ("has no column 'price' (choose it with --features); its columns "
+            "are: user, label, 'price, eur', f2.") in capsys.readouterr().err
+    assert main(["fit", str(path), "--group-col", "user", "--features",
+                 '"price, eur"', "--alpha", "0.01", "--out", str(out), "-q"]) == 0
+    assert json.loads(out.read_text())["feature_cols"] == ["price, eur"]
