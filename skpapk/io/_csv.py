@@ -243,7 +243,10 @@ def _rows(path, delimiter):
             try:
                 piece = raw.decode("utf-8")
             except UnicodeDecodeError:
-                fail(line, "not UTF-8 text (save the file as UTF-8 CSV).")
+                utf16 = line == 1 and raw.startswith((codecs.BOM_UTF16_LE,
+                                                      codecs.BOM_UTF16_BE))
+                fail(line, "not UTF-8 text" + " but UTF-16 (Excel's 'Unicode "
+                     "Text')" * utf16 + " (save the file as UTF-8 CSV).")
             if "\0" in piece:
                 fail(line, "a NUL byte: this is not UTF-8 CSV text (a UTF-16 "
                      "file without a byte order mark, or a binary one); save "

@@ -478,6 +478,8 @@ def test_valid_files_rows_and_lines(tmp_path, text, lines):
     ("a,b,a\n1,2,3\n", 1, "the header names the column(s) ['a'] more than once"),
     (",a,b\n1,2,3\n", 1, "column 1 of the header has no name"),
     ("u,l,x\nu1,1,0.5\nu1,0,caf\xe9\n".encode("latin-1"), 3, "not UTF-8"),
+    ("u,l,x\nu1,1,0.5\n".encode("utf-16"), 1,
+     "not UTF-8 text but UTF-16 (Excel's 'Unicode Text') (save the file"),
 ])
 def test_structural_errors_name_the_line(tmp_path, blocks, chunks, text, line,
                                         message):
