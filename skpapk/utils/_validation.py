@@ -330,13 +330,34 @@ def check_groups(groups, n_samples, *, input_name="groups"):
             f"give every row a group id (e.g. drop rows whose user id is "
             f"missing)."))
     try:
-        labels, codes = np.unique(groups, return_inverse=True)
+        labels, codes = _unique_inverse(groups)
     except TypeError as exc:  # unorderable objects
         raise TypeError(
             f"{input_name} labels cannot be sorted ({exc}); use labels of one "
             f"type such as int or str."
         ) from exc
-    return codes.reshape(-1).astype(np.intp, copy=False), labels
+    return codes.astype(np.intp, copy=False), labels
+
+
+def _unique_inverse(groups):
+    """``np.unique(groups, return_inverse=True)``, the codes flat; ids of
+    text or objects hashed first (pandas' factorize), then only the distinct
+    ones sorted: sorting 2 million object ids took 5 s, hashing them 0.3."""
+    if groups.dtype.kind in "OUS":
+        import pandas as pd
+
+        try:
+            codes, distinct = pd.factorize(groups, sort=False,
+                                           use_na_sentinel=False)
+        except TypeError:  # unhashable ids (lists), which np.unique sorts
+            pass
+        else:
+            distinct = np.asarray(distinct, dtype=groups.dtype
+                                  if groups.dtype.kind in "US" else object)
+            labels, order = np.unique(distinct, return_inverse=True)
+            return labels, order.reshape(-1)[codes]
+    labels, codes = np.unique(groups, return_inverse=True)
+    return labels, codes.reshape(-1)
 
 
 def group_array(values, *, input_name="groups"):

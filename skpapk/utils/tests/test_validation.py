@@ -725,3 +725,28 @@ def test_ragged_nested_lists_are_named(call, name):
                                          r"lengths \(a ragged nested list: rows "
                                          r"hold \[1\] and \[0, 1\]\)"):
         run()
+
+
+@pytest.mark.parametrize("kind", ["object", "str", "bytes", "tuples", "mixed numbers"])
+@pytest.mark.parametrize("seed", range(3))
+def test_text_and_object_ids_are_encoded_as_numpy_unique_does(kind, seed):
+    # ids of text or objects are hashed, then their distinct values sorted:
+    # the codes and labels of np.unique (which sorted every row's id)
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(0, 40, 500)
+    if kind == "tuples":
+        groups = [(int(i) % 7, f"s{int(i) // 7}") for i in ids]
+        expected = np.empty(len(groups), dtype=object)
+        expected[:] = groups
+    else:
+        groups = {"object": np.array([f"u{i}" for i in ids], dtype=object),
+                  "str": np.array([f"u{i}" for i in ids]),
+                  "bytes": np.array([f"u{i}".encode() for i in ids]),
+                  "mixed numbers": np.array([int(i) if i % 2 else float(i)
+                                             for i in ids], dtype=object)}[kind]
+        expected = groups
+    labels, codes = np.unique(expected, return_inverse=True)
+    got_codes, got_labels = check_groups(groups, len(ids))
+    np.testing.assert_array_equal(got_codes, codes.reshape(-1))
+    assert got_labels.dtype == labels.dtype
+    assert got_labels.tolist() == labels.tolist()
