@@ -500,3 +500,28 @@ def test_a_number_written_two_ways_is_one_label_in_fit_and_score(tmp_path):
     other = tmp_path / "p.json"
     assert main(["fit", str(plain), *FIT, "--out", str(other), "-q", *FAST]) == 0
     assert saved["scorer"] == json.loads(other.read_text())["scorer"]
+
+
+@pytest.mark.parametrize("delimiter", [",", "\t"])
+def test_recommend_reads_a_plain_file_as_the_strict_reader_does(
+        dataset, fitted, tmp_path, delimiter):
+    # a file without quotes is split line by line (fast); one quote sends it
+    # to the strict tokenizer: the rows written are the same, as written
+    lines = dataset[0].read_text(encoding="utf-8").splitlines()
+    lines = [line.replace(",", delimiter).replace(delimiter, f" {delimiter}", 1)
+             for line in lines]  # a space kept in the first cell
+    plain = ["", lines[0], *[x for i, line in enumerate(lines[1:])
+                             for x in ([line, " "] if i % 7 else [line])]]
+    quoted = list(plain)
+    quoted[3] = '"' + quoted[3].split(delimiter)[0] + '"' + quoted[3][
+        len(quoted[3].split(delimiter)[0]):]
+    outs = []
+    for name, rows in (("plain.csv", plain), ("quoted.csv", quoted)):
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(rows).encode() + b"\r\n")
+        out = tmp_path / f"top-{name}"
+        assert main(["recommend", str(path), "--model", str(fitted[0]), "--out",
+                     str(out), "--delimiter", delimiter, "-q"]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert outs[0].count(b"\n") > 10 and b"item" in outs[0]
