@@ -213,7 +213,7 @@ def expected_papk(n_pos, n_neg, k):
     that gives all items of the group the same score gets exactly this.
     Computed once per distinct ``(n_pos, n_neg)`` pair, the ``(i, j)`` grids
     of all pairs in one vectorised call (``beta * k'`` terms each: about
-    10 s for one pair at ``k = 10**4``, growing with ``k**2``). Exact up
+    20 s for one pair at ``k = 10**4``, growing with ``k**2``). Exact up
     to rounding: the binomials go through ``log Gamma``, so the error grows
     with the counts, up to a few 1e-9 at a million items, a few 1e-7 at
     10**8 and 5e-6 at 10**9, the largest count taken (the gain is clipped to

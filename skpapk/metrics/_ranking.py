@@ -62,7 +62,7 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
           all items of a group the same score gets exactly
           :func:`expected_papk`, the value of a random ranking. A tie block
           that straddles the top ``k`` costs up to about ``k**2 / 4``
-          terms: about 10 s at ``k = 10**4`` on one core, growing with
+          terms: about 12 s at ``k = 10**4`` on one core, growing with
           ``k**2`` (``"half"`` and ``"error"`` cost no more than untied
           scores).
         - ``"half"``: a tied (relevant, irrelevant) pair counts 1/2, as in
