@@ -305,12 +305,11 @@ def _rows_as_written(path, header, rows, delimiter, version):
     the table and the cells that may hold a carriage return (none in a
     file that :func:`skpapk.io._csv._is_plain` accepts)."""
     wanted = set(rows.tolist())
-    cells = _cells(path, delimiter, wanted)
-    if len(cells[1]) < len(wanted) or _version(path) != version:
+    plain, cells = _cells(path, delimiter, wanted)
+    if len(cells) < len(wanted) or _version(path) != version:
         raise CLIError(f"{path} changed while this command read it (its "
                        f"content, or its metadata: another program writes or "
                        f"touches it?); run it again once nothing changes it.")
-    plain, cells = cells
     columns = zip(*[cells[i] for i in rows]) if len(rows) else [()] * len(header)
     table = pd.DataFrame({i: np.array(c, dtype=object) for i, c in enumerate(
         columns)}, dtype=object).set_axis(header, axis=1)
