@@ -17,7 +17,7 @@ from sklearn.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from .. import __version__
-from ..io._csv import _is_plain, _row, _rows
+from ..io._csv import _blank_chars, _is_plain, _row, _rows
 from ..utils._groups import n_undefined_groups
 from ..utils._messages import cut
 from ._csv import choose_relevant, listed, read_csv, relevant_rows, split_names
@@ -326,7 +326,7 @@ def _cells(path, delimiter, wanted):
     if not _is_plain(path):
         return False, {i: fields for i, (_, fields) in enumerate(
             itertools.islice(_rows(path, delimiter), 1, last + 2)) if i in wanted}
-    blank, cells, i = (" \r" if delimiter == "\t" else " \t\r"), {}, -1
+    blank, cells, i = _blank_chars(delimiter), {}, -1
     with open(path, "rb") as handle:  # the header: the first non-blank line
         for raw in handle:
             if i > last:

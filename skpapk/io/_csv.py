@@ -230,7 +230,7 @@ def _rows(path, delimiter):
         raise CSVFormatError("{path}, line {line}: " + template, path=path,
                              line=line, **values)
 
-    blank = " \r" if delimiter == "\t" else " \t\r"
+    blank = _blank_chars(delimiter)
     n_fields, line, pending, start = None, 1, None, 1
     # a record whose quoted field is open: its lines (``pending``), its
     # fields before that field (``done``), and the lines from the field's
@@ -304,6 +304,12 @@ def _rows(path, delimiter):
         raise CSVFormatError("{path} is empty: it needs a header line naming the "
                              "columns (e.g. user,label,f1,f2) and one line per "
                              "row.", path=path)
+
+
+def _blank_chars(delimiter):
+    """The characters of a blank (skipped) line: spaces, carriage returns
+    and tabs, but for a tab-delimited file, where a tab-only line is a row."""
+    return " \r" if delimiter == "\t" else " \t\r"
 
 
 def _bare_cr(body):
@@ -394,7 +400,7 @@ def _simple_structure(path, delimiter, n_fields):
     """The number of data rows when every line has ``n_fields`` fields and
     nothing needs :func:`_rows` (see :func:`_is_plain`; pandas checks
     UTF-8); else None. One pass, a block of lines at a time."""
-    blank = np.array([32, 13] + ([] if delimiter == "\t" else [9]), dtype=np.uint8)
+    blank = np.frombuffer(_blank_chars(delimiter).encode(), dtype=np.uint8)
     delim, n_lines, empty = ord(delimiter), 0, True
     for data, start, stop in _blocks(path):
         empty = False
