@@ -261,8 +261,8 @@ def ranking_metrics(y, scores, groups, k):
             return [float(f(y, k=k, groups=groups)) for f in (
                 m.expected_papk_score, m.expected_precision_at_k_score,
                 m.expected_partial_auc_score)]
-        return [float(f(y, scores, k=k, groups=groups)) for f in (
-            m.papk_score, m.precision_at_k_score, m.partial_auc_score)]
+        return [float(v) for v in m.ranking_report(y, scores, k=k,
+                                                   groups=groups).values()]
 
 
 def cmd_score(args, progress):

@@ -24,6 +24,7 @@ _LAZY = {
     "micro_papk_scorer": "._scorer",
     "paired_comparison": "._comparison",
     "papk_scorer": "._scorer",
+    "ranking_report": "._report",
     "mean_average_precision_score": "._topk",
     "ndcg_at_k_score": "._topk",
     "precision_at_k_score": "._topk",

@@ -8,6 +8,7 @@ argument, its error message and the dispatch.
 import contextvars
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -122,15 +123,46 @@ def _aggregate(numerator, denominator, defined, average, metric_name,
     return float(numerator[defined].sum() / denominator[defined].sum())
 
 
+class Validated(NamedTuple):
+    """:func:`_validate`'s result: the inputs every metric reads."""
+
+    y_pos: np.ndarray
+    y_score: np.ndarray
+    codes: np.ndarray
+    n_groups: int
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    segments: np.ndarray
+
+
+class Parts(NamedTuple):
+    """A metric before averaging: every group's ratio is ``numerator /
+    denominator`` where ``defined``; ``name`` and ``reason`` are said in the
+    warning on the undefined groups (see :func:`_aggregate`)."""
+
+    numerator: np.ndarray
+    denominator: np.ndarray
+    defined: np.ndarray
+    name: str
+    reason: str = _NO_POS_OR_NEG
+
+
+def _average(parts, average, zero_division="warn"):
+    """:func:`_aggregate` of a metric's :class:`Parts`."""
+    return _aggregate(parts.numerator, parts.denominator, parts.defined, average,
+                      parts.name, parts.reason, zero_division=zero_division)
+
+
 def _validate(y_true, y_score, groups, pos_label):
     """Validated inputs plus the number of relevant / irrelevant rows per group.
 
     :func:`skpapk.utils._validation.check_ranking_inputs` (equal lengths,
     binary non-empty ``y_true``, finite numeric scores, one group id per
-    row), plus the label counts and segment codes the metrics share.
+    row), plus the label counts and segment codes the metrics share, as a
+    :class:`Validated`.
     """
     y_pos, y_score, codes, labels = check_ranking_inputs(
         y_true, y_score, groups, pos_label=pos_label, order_only=True)
     n_groups = labels.shape[0]
-    n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
-    return y_pos, y_score, codes, n_groups, n_pos, n_neg, segments
+    return Validated(y_pos, y_score, codes, n_groups,
+                     *label_counts(y_pos, codes, n_groups))

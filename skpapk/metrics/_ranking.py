@@ -11,7 +11,7 @@ import numpy as np
 
 from ..utils._groups import ragged_range, rank_within_segments
 from ..utils._validation import check_k
-from ._common import _aggregate, _check_options, _validate
+from ._common import Parts, _aggregate, _average, _check_options, _validate
 from ._kernels import (
     label_counts,
     pair_gains,
@@ -146,12 +146,17 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties, zero_division=zero_division)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
-        y_true, y_score, groups, pos_label)
-    correct, n_pairs = papk_gains(y_pos, y_score, codes, n_groups, k, ties=ties,
-                                  counts=(n_pos, n_neg, segments))
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "pAp@k",
-                      zero_division=zero_division)
+    return _average(_papk_parts(_validate(y_true, y_score, groups, pos_label),
+                                k, ties), average, zero_division)
+
+
+def _papk_parts(inputs, k, ties, by_score=None):
+    """pAp@k's :class:`~skpapk.metrics._common.Parts` of ``_validate``'s
+    ``inputs``; ``by_score``: the rows by decreasing score, if known."""
+    correct, n_pairs = papk_gains(
+        inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
+        ties=ties, counts=inputs[4:], by_score=by_score)
+    return Parts(correct, n_pairs, n_pairs > 0, "pAp@k")
 
 
 def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
@@ -222,13 +227,17 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties, zero_division=zero_division)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
-        y_true, y_score, groups, pos_label)
-    correct, n_pairs = partial_auc_gains(y_pos, y_score, codes, n_groups, k,
-                                         ties=ties,
-                                         counts=(n_pos, n_neg, segments))
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "Partial AUC",
-                      zero_division=zero_division)
+    return _average(_partial_auc_parts(
+        _validate(y_true, y_score, groups, pos_label), k, ties), average,
+        zero_division)
+
+
+def _partial_auc_parts(inputs, k, ties, by_score=None):
+    """pAUC(0, k/n-]'s parts, as :func:`_papk_parts`."""
+    correct, n_pairs = partial_auc_gains(
+        inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
+        ties=ties, counts=inputs[4:], by_score=by_score)
+    return Parts(correct, n_pairs, n_pairs > 0, "Partial AUC")
 
 
 def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
@@ -294,14 +303,19 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
     0.75
     """
     _check_options(average, ties, zero_division=zero_division)
-    y_pos, y_score, codes, n_groups, n_pos, n_neg, segments = _validate(
-        y_true, y_score, groups, pos_label)
+    return _average(_roc_auc_parts(
+        _validate(y_true, y_score, groups, pos_label), None, ties), average,
+        zero_division)
+
+
+def _roc_auc_parts(inputs, k, ties, by_score=None):
+    """The AUC's parts, as :func:`_papk_parts` (``k`` unused)."""
     correct, n_pairs = pair_gains(
-        y_pos, y_score, codes, n_groups, n_top_pos=n_pos, n_top_neg=n_neg,
-        ties=ties, n_pos=n_pos, n_neg=n_neg, segments=segments,
-    )
-    return _aggregate(correct, n_pairs, n_pairs > 0, average, "ROC AUC",
-                      zero_division=zero_division)
+        inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups,
+        n_top_pos=inputs.n_pos, n_top_neg=inputs.n_neg, ties=ties,
+        n_pos=inputs.n_pos, n_neg=inputs.n_neg, segments=inputs.segments,
+        by_score=by_score)
+    return Parts(correct, n_pairs, n_pairs > 0, "ROC AUC")
 
 
 def auc_at_k_score(y_true, y_score, *, k, groups=None, average="micro",

@@ -10,7 +10,7 @@ uniformly random order of the tied items.
 import numpy as np
 
 from ..utils._validation import check_k
-from ._common import LIST_TIES, _aggregate, _check_options, _validate
+from ._common import LIST_TIES, Parts, _aggregate, _average, _check_options, _validate
 from ._kernels import tie_blocks, top_k_hits
 
 _AP_TIES = ("random", "error", "threshold")
@@ -79,11 +79,17 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, _, _, _ = _validate(
-        y_true, y_score, groups, pos_label)
-    hits = top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
-    return _aggregate(hits, np.full(n_groups, float(k)),
-                      np.ones(n_groups, dtype=bool), average, "prec@k")
+    return _average(_precision_parts(
+        _validate(y_true, y_score, groups, pos_label), k, ties), average)
+
+
+def _precision_parts(inputs, k, ties, by_score=None):
+    """prec@k's :class:`~skpapk.metrics._common.Parts` of ``_validate``'s
+    ``inputs``; ``by_score``: the rows by decreasing score, if known."""
+    hits = top_k_hits(inputs.y_pos, inputs.y_score, inputs.codes,
+                      inputs.n_groups, k, ties, by_score=by_score)
+    return Parts(hits, np.full(inputs.n_groups, float(k)),
+                 np.ones(inputs.n_groups, dtype=bool), "prec@k")
 
 
 def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
@@ -153,12 +159,17 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
     """
     _check_options(average, ties, allowed_ties=LIST_TIES, zero_division=zero_division)
     k = check_k(k)
-    y_pos, y_score, codes, n_groups, n_pos, _, _ = _validate(
-        y_true, y_score, groups, pos_label)
-    hits = top_k_hits(y_pos, y_score, codes, n_groups, k, ties)
-    return _aggregate(hits, n_pos.astype(np.float64), n_pos > 0, average,
-                      "recall@k", reason="no relevant item",
-                      zero_division=zero_division)
+    return _average(_recall_parts(
+        _validate(y_true, y_score, groups, pos_label), k, ties), average,
+        zero_division)
+
+
+def _recall_parts(inputs, k, ties, by_score=None):
+    """recall@k's parts, as :func:`_precision_parts`."""
+    hits = top_k_hits(inputs.y_pos, inputs.y_score, inputs.codes,
+                      inputs.n_groups, k, ties, by_score=by_score)
+    return Parts(hits, inputs.n_pos.astype(np.float64), inputs.n_pos > 0,
+                 "recall@k", "no relevant item")
 
 
 def ndcg_at_k_score(y_true, y_score, *, k, groups=None, average="micro",

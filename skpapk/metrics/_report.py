@@ -1,0 +1,118 @@
+"""Several ranking metrics of the same scores, from one validation and one sort."""
+
+from ..utils._groups import descending_order
+from ..utils._validation import check_k
+from ._common import LIST_TIES, PAIR_TIES, _average, _check_options, _validate
+from ._ranking import _papk_parts, _partial_auc_parts, _roc_auc_parts
+from ._topk import _precision_parts, _recall_parts
+
+#: The metrics of :func:`ranking_report`: name -> (their parts, the public
+#: function that computes the metric alone, its tie rules). The same names
+#: check ``metrics`` and choose the parts.
+METRICS = {
+    "papk": (_papk_parts, "papk_score", PAIR_TIES),
+    "precision_at_k": (_precision_parts, "precision_at_k_score", PAIR_TIES),
+    "partial_auc": (_partial_auc_parts, "partial_auc_score", PAIR_TIES),
+    "recall_at_k": (_recall_parts, "recall_at_k_score", LIST_TIES),
+    "roc_auc": (_roc_auc_parts, "roc_auc_score", PAIR_TIES),
+}
+
+
+def _check_metrics(metrics, ties):
+    """``metrics`` as a tuple of distinct names of :data:`METRICS` whose
+    metrics all accept ``ties``."""
+    names = (metrics,) if isinstance(metrics, str) else metrics
+    try:
+        names = tuple(names)
+    except TypeError:
+        names = None
+    known = ", ".join(map(repr, METRICS))
+    if not names or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"metrics must be a list of metric names among {known}, "
+                        f"got {metrics!r}.")
+    for name in names:
+        if name not in METRICS:
+            raise ValueError(f"metrics names {name!r}, which is not one of "
+                             f"{known}.")
+    if len(set(names)) != len(names):
+        raise ValueError(f"metrics names a metric twice: {list(names)}; name "
+                         f"each once.")
+    for name in names:
+        if isinstance(ties, str) and ties not in METRICS[name][2]:
+            raise ValueError(f"ties={ties!r} is not a rule of {name!r} (its "
+                             f"function {METRICS[name][1]} takes "
+                             f"{', '.join(map(repr, METRICS[name][2]))}); "
+                             f"pass one of those, or leave {name!r} out.")
+    return names
+
+
+def ranking_report(y_true, y_score, *, k, groups=None,
+                   metrics=("papk", "precision_at_k", "partial_auc"),
+                   average="micro", ties="random", pos_label=None,
+                   zero_division="warn"):
+    """Several per-group ranking metrics of the same scores, sorted once.
+
+    Each value equals the metric's own function (:func:`papk_score`,
+    :func:`precision_at_k_score`, :func:`partial_auc_score`,
+    :func:`recall_at_k_score`, :func:`roc_auc_score`) called with the same
+    arguments, but the inputs are validated, the groups encoded and the
+    rows sorted by score once for all of them: on a million rows, three
+    metrics take about half the time of three calls.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Relevance labels, binary; the greater of two numbers, or
+        ``pos_label``, is relevant.
+    y_score : array-like of shape (n_samples,)
+        Scores, higher means ranked first (e.g. ``decision_function``).
+    k : int
+        Number of items shown to each user (not used by ``"roc_auc"``).
+    groups : array-like of shape (n_samples,), default=None
+        Group (user / query) id of each row. ``None``: one group.
+    metrics : list of str, default=("papk", "precision_at_k", "partial_auc")
+        The metrics, among ``"papk"``, ``"precision_at_k"``,
+        ``"partial_auc"``, ``"recall_at_k"`` and ``"roc_auc"``.
+    average : {"micro", "pooled"} or None, default="micro"
+        As in :func:`papk_score`: the mean over groups, the ratio of the sums
+        over groups, or every group's value.
+    ties : {"random", "half", "error"}, default="random"
+        How tied scores count, as in each metric's function; ``"half"`` is
+        not a rule of ``"recall_at_k"``.
+    pos_label : int, float, bool or str, default=None
+        The relevant label, when the labels are not numbers.
+    zero_division : "warn", float or np.nan, default="warn"
+        What a group where a metric is undefined counts as, as in each
+        metric's function (prec@k is defined for every group).
+
+    Returns
+    -------
+    report : dict
+        Metric name -> its value: a float, or an ndarray of shape
+        ``(n_groups,)`` with ``average=None`` (groups in sorted id order).
+
+    See Also
+    --------
+    papk_score : pAp@k alone, with the definition.
+    paired_comparison : Whether two rankers' per-group metric differ.
+    expected_papk_score : Micro-pAp@k of a random ranking of the same groups.
+
+    Examples
+    --------
+    The paper's Table 1, scorer f1, at k = 2:
+
+    >>> from skpapk.metrics import papk_score, ranking_report
+    >>> y = [0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0]
+    >>> s = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> ranking_report(y, s, k=2)
+    {'papk': 0.5, 'precision_at_k': 0.5, 'partial_auc': 0.2}
+    >>> papk_score(y, s, k=2)
+    0.5
+    """
+    _check_options(average, ties, zero_division=zero_division)
+    names = _check_metrics(metrics, ties)
+    k = check_k(k)
+    inputs = _validate(y_true, y_score, groups, pos_label)
+    by_score = descending_order(inputs.y_score, stable=False)
+    return {name: _average(METRICS[name][0](inputs, k, ties, by_score),
+                           average, zero_division) for name in names}
