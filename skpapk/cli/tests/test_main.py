@@ -1,6 +1,8 @@
 """The command line: help, version, and every error as one line with status 2."""
 
 import contextlib
+import gc
+import importlib.metadata
 import subprocess
 import sys
 
@@ -18,6 +20,28 @@ def test_version_through_module():
     proc = subprocess.run([sys.executable, "-m", "skpapk", "--version"],
                           capture_output=True, text=True, env=cli_env(), timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == f"skpapk {__version__}"
+
+
+def test_console_main_freezes_the_objects_once_main_returns(monkeypatch):
+    from skpapk.cli import _main
+
+    frozen_during = []
+    monkeypatch.setattr(_main, "main", lambda: frozen_during.append(
+        gc.get_freeze_count()) or 3)
+    before = gc.get_freeze_count()
+    try:
+        assert _main.console_main() == 3
+        assert frozen_during == [before] and gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()
+
+
+def test_the_installed_program_is_console_main():
+    from skpapk.cli._main import console_main
+
+    scripts = importlib.metadata.entry_points(group="console_scripts",
+                                              name="skpapk")
+    assert [s.load() for s in scripts] == [console_main]
 
 
 @pytest.mark.parametrize("command", ["compare", "fit", "score", "recommend"])
