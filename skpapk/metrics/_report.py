@@ -93,7 +93,7 @@ def ranking_report(y_true, y_score, *, k, groups=None,
 
     See Also
     --------
-    papk_score : pAp@k alone, with the definition.
+    papk_score : The pAp@k alone, with its definition.
     paired_comparison : Whether two rankers' per-group metric differ.
     expected_papk_score : Micro-pAp@k of a random ranking of the same groups.
 
