@@ -103,7 +103,7 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
     roc_auc_score : AUC per group.
     expected_papk : The pAp@k of a uniformly random ranking.
     expected_papk_score : Micro-pAp@k of a random ranking of the same groups.
-    ranking_report : pAp@k and other metrics of the same scores, sorted once.
+    ranking_report : The pAp@k and other metrics of the same scores, sorted once.
 
     Notes
     -----
