@@ -11,6 +11,7 @@ silently invert the model whenever the relevant word sorts first).
 import csv
 import math
 import unicodedata
+import warnings
 from decimal import Decimal
 
 import numpy as np
@@ -69,9 +70,14 @@ def read_csv(path, *, group_col, label_col=None, features=None, ignore_cols=(),
     """
     check_input_file(path)
     try:
-        data = read_ranking_csv(path, group_col=group_col, label_col=label_col,
-                                features=features, ignore_cols=ignore_cols,
-                                delimiter=delimiter, require_label=require_label)
+        with warnings.catch_warnings():  # (commands run one at a time)
+            # pandas' advice (its dtype= and low_memory=) is no option here,
+            # and a feature's cells are checked apart
+            warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+            data = read_ranking_csv(path, group_col=group_col,
+                                    label_col=label_col, features=features,
+                                    ignore_cols=ignore_cols, delimiter=delimiter,
+                                    require_label=require_label)
     except CSVFormatError as exc:
         hint = None if not for_model else (  # not the user's columns
             "the model was trained with it" if exc.argument else

@@ -302,6 +302,12 @@ def _given(argv, command):
     return set(vars(parser.parse_known_args(argv)[0]))
 
 
+#: Held while a command runs: the commands set process-wide state (warning
+#: filters, thread limits), so that ``main`` called from two threads at once
+#: could leave one thread's settings in place for good.
+_ONE_COMMAND = threading.RLock()
+
+
 def main(argv=None):
     """Run the ``skpapk`` command; return its exit status.
 
@@ -326,6 +332,12 @@ def main(argv=None):
     skpapk.PApKRanker : The library's default ranker, one of the methods.
     skpapk.metrics.papk_score : The metric that the commands report.
 
+    Notes
+    -----
+    Commands run one at a time in a process: ``main`` called from another
+    thread waits for the running command to end (the commands set the
+    process's warning filters and thread limits while they run).
+
     Examples
     --------
     A missing model file is an input error: one line on stderr, status 2.
@@ -338,6 +350,7 @@ def main(argv=None):
     # written to nowhere while the command runs
     closed = [name for name in ("stdout", "stderr") if getattr(sys, name) is None]
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_ONE_COMMAND)
         for name in closed:
             stack.callback(setattr, sys, name, None)
             setattr(sys, name, stack.enter_context(open(os.devnull, "w")))

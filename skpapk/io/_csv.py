@@ -437,13 +437,10 @@ def _count_rows(path, delimiter, n_fields):
 def _read_frame(path, delimiter, header, usecols, text_cols):
     """pandas' reading of the file (the text columns as text); a file that
     pandas refuses is read by :func:`_rows`, which names the line."""
-    try:
-        with warnings.catch_warnings():
-            # mixed kinds in a column: each feature's kind is checked apart
-            warnings.simplefilter("ignore", pd.errors.DtypeWarning)
-            return pd.read_csv(path, sep=delimiter, header=0, names=header,
-                               usecols=usecols, dtype=dict.fromkeys(text_cols, object),
-                               **_READ_OPTIONS)
+    try:  # (pandas' DtypeWarning is not hidden: see read_ranking_csv's Notes)
+        return pd.read_csv(path, sep=delimiter, header=0, names=header,
+                           usecols=usecols, dtype=dict.fromkeys(text_cols, object),
+                           **_READ_OPTIONS)
     except (pd.errors.ParserError, UnicodeDecodeError):
         for _ in _rows(path, delimiter):  # names the line
             pass
@@ -678,6 +675,18 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
     pandas.read_csv : The parser used for the values, lenient about the
         structure of a file.
     skpapk.datasets.load_movielens_100k : MovieLens 100K as ranking data.
+
+    Notes
+    -----
+    pandas reads a long file in pieces. When a column holds numbers in
+    some pieces and words in others, it warns with a
+    :class:`pandas.errors.DtypeWarning`, which names the column (and
+    suggests options of :func:`pandas.read_csv` that this reader sets
+    itself). The warning is not hidden: hiding it would change the warning
+    filters of every thread. A feature column of mixed kinds is then an
+    error naming its first cell that is not a number; any other column is
+    left out as usual. ``warnings.filterwarnings("ignore",
+    category=pandas.errors.DtypeWarning)`` silences it.
 
     Examples
     --------

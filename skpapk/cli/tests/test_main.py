@@ -5,6 +5,8 @@ import gc
 import importlib.metadata
 import subprocess
 import sys
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import joblib
 import pytest
@@ -34,6 +36,48 @@ def test_console_main_freezes_the_objects_once_main_returns(monkeypatch):
         assert frozen_during == [before] and gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+
+
+def test_commands_in_threads_leave_the_process_settings(dataset, tmp_path):
+    # (concurrency review) commands in two threads at once interleaved their
+    # warning filters and thread limits: an "ignore every warning" filter
+    # and a BLAS limit stayed after them
+    from threadpoolctl import threadpool_info
+
+    path = dataset[0]
+    filters = list(warnings.filters)
+    limits = [(pool["prefix"], pool["num_threads"]) for pool in threadpool_info()]
+
+    def fit(i):
+        return main(["fit", str(path), "--group-col", "user", "--label-col", "rel",
+                     "--k", "3", "--alpha", "1e-3", "--n-jobs", str(1 + i % 2),
+                     "--out", str(tmp_path / f"m{i}.json"), "-q"])
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(fit, range(6))) == [0] * 6
+    assert warnings.filters == filters
+    assert [(pool["prefix"], pool["num_threads"])
+            for pool in threadpool_info()] == limits
+
+
+def test_pandas_warning_of_a_column_of_mixed_kinds_is_not_shown(tmp_path, capsys):
+    # the library's reader lets pandas' DtypeWarning through; its advice
+    # (dtype=, low_memory=) is no option of the command line
+    import numpy as np
+    import pandas as pd
+
+    n = 300_000
+    pd.DataFrame({"user": np.arange(n) % 20_000, "label": (np.arange(n) % 3 == 0) * 1,
+                  "item": [*range(n // 2), *(f"w{j}" for j in range(n // 2))],
+                  "f": np.linspace(0.0, 1.0, n)}).to_csv(tmp_path / "f.csv",
+                                                        index=False)
+    with pytest.warns(pd.errors.DtypeWarning):  # what the command hides
+        pd.read_csv(tmp_path / "f.csv")
+    assert main(["fit", str(tmp_path / "f.csv"), "--group-col", "user",
+                 "--ignore-cols", "item",
+                 "--alpha", "1e-3", "--max-iter", "3", "--out",
+                 str(tmp_path / "m.json")]) == 0
+    assert "DtypeWarning" not in capsys.readouterr().err
 
 
 def test_the_installed_program_is_console_main():
