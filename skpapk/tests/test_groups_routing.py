@@ -32,6 +32,7 @@ from skpapk import (
     SelectPApKRanker,
 )
 from skpapk.exceptions import MissingGroupsWarning
+from skpapk.metrics import papk_score
 
 ROUTING_FIX = re.escape("sklearn.set_config(enable_metadata_routing=True)")
 RANKERS = [
@@ -185,21 +186,43 @@ def test_search_score_without_groups_names_the_search_score(routing):
 
 
 @pytest.mark.parametrize("routing", [False, True])
-def test_permutation_importance_without_groups_gets_a_way_to_pass_them(routing):
+@pytest.mark.parametrize("in_pipeline", [False, True])
+def test_permutation_importance_without_groups_gets_a_way_to_pass_them(
+        routing, in_pipeline):
+    # (a tester) the advice was est.score(X, y, groups=groups), which a
+    # Pipeline does not pass to its ranker while routing is off: every
+    # permutation was scored as one list, the importances nearly all 0
     from sklearn.inspection import permutation_importance
 
+    from skpapk.metrics import micro_papk_scorer
+
     X, y, g = make_data()
-    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None).fit(X, y, groups=g)
+    ranker = PApKAvgRanker(k=3, max_iter=5, tol=None)
     with sklearn.config_context(enable_metadata_routing=routing):
+        if in_pipeline and routing:
+            model = make_pipeline(StandardScaler(), ranker.set_fit_request(
+                groups=True)).fit(X, y, groups=g)
+        elif in_pipeline:
+            model = make_pipeline(StandardScaler(), ranker).fit(
+                X, y, papkavgranker__groups=g)
+        else:
+            model = ranker.fit(X, y, groups=g)
         messages = missing_groups_messages(lambda: permutation_importance(
-            ranker, X, y, n_repeats=1, random_state=0))
+            model, X, y, n_repeats=1, random_state=0))
         assert messages and "enable_metadata_routing" not in messages[0]
-        assert "scoring=lambda est, X, y: est.score(X, y, groups=groups)" \
-            in messages[0]
-        # the advice works
-        assert missing_groups_messages(lambda: permutation_importance(
-            ranker, X, y, n_repeats=1, random_state=0,
-            scoring=lambda est, X, y: est.score(X, y, groups=g))) == []
+        assert ("scoring=lambda est, X, y: micro_papk_scorer(3)(est, X, y, "
+                "groups=groups)") in messages[0]
+        # the advice works, and scores each group: the same importances as
+        # the ranker's own score given the groups
+        advised = permutation_importance(
+            model, X, y, n_repeats=2, random_state=0,
+            scoring=lambda est, X, y: micro_papk_scorer(3)(est, X, y, groups=g))
+        by_hand = permutation_importance(
+            model, X, y, n_repeats=2, random_state=0,
+            scoring=lambda est, X, y: papk_score(
+                y, est.decision_function(X), k=3, groups=g))
+    np.testing.assert_array_equal(advised.importances, by_hand.importances)
+    assert np.abs(advised.importances_mean).max() > 0
 
 
 # --- outside a search --------------------------------------------------------

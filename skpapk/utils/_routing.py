@@ -10,6 +10,7 @@ a :class:`~skpapk.exceptions.MissingGroupsWarning`.
 """
 
 import sys
+import threading
 import warnings
 
 import sklearn
@@ -40,6 +41,16 @@ _SEARCH_MODULES = frozenset({
 #: ``_rfe_single_fit``, and the final fits), but the plain RFE of the same
 #: module fits it as the user asked.
 _RFE_MODULE = "sklearn.feature_selection._rfe"
+
+def routing_is_per_thread():
+    """What to add to "routing is off" in a thread other than the main one
+    (empty in the main thread): scikit-learn's configuration is per thread."""
+    if threading.current_thread() is threading.main_thread():
+        return ""
+    return (" (scikit-learn's configuration is per thread: set_config in "
+            "another thread does not turn routing on in this one; call it, or "
+            "sklearn.config_context, in the thread that runs the search)")
+
 
 _ROUTING_FIX = (
     "turn metadata routing on, sklearn.set_config(enable_metadata_routing=True) "
@@ -217,7 +228,8 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         message = (
             f"{name} got groups=None inside a scikit-learn model-selection "
             f"routine (GridSearchCV, cross_validate, RFECV, ...) while metadata "
-            f"routing is off: scikit-learn then passes groups to the splitter "
+            f"routing is off{routing_is_per_thread()}: scikit-learn then passes "
+            f"groups to the splitter "
             f"only, so it {what} and the scores, and the model a search picks, "
             f"are not the per-user ones. {_ROUTING_FIX[0].upper()}"
             f"{_ROUTING_FIX[1:]} If all the rows really "
@@ -246,10 +258,14 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
     elif method == "score" and getattr(estimator, "_n_fit_groups", 1) > 1:
         fix = "score each group's list (micro-pAp@k)"
         if _in_module("sklearn.inspection._permutation_importance"):
+            k = getattr(estimator, "k", "k")
             fix += (". permutation_importance passes its scorer no groups, "
                     "with metadata routing on or off; with max_samples=1.0 "
                     "(the default) it keeps every row in place, so pass "
-                    "scoring=lambda est, X, y: est.score(X, y, groups=groups).")
+                    f"scoring=lambda est, X, y: micro_papk_scorer({k})(est, X, "
+                    f"y, groups=groups), with skpapk.metrics.micro_papk_scorer "
+                    f"(est.score(X, y, groups=groups) would not reach a ranker "
+                    f"inside a Pipeline while routing is off).")
         elif _in_module("sklearn.pipeline") and not routing:
             fix += (". A scikit-learn Pipeline gives its last step no groups "
                     "while metadata routing is off, even when its score got "

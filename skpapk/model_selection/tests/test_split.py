@@ -301,8 +301,45 @@ def test_cross_val_score_without_routing_gives_groups_to_the_splitter():
 def test_cross_val_score_without_groups_raises():
     X, y, _ = _ranking_data()
     with sklearn.config_context(enable_metadata_routing=True):
-        with pytest.raises(ValueError, match="groups is required"):
+        with pytest.raises(ValueError, match="groups is required") as info:
             cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3))
+    assert "routing is off" not in str(info.value)
+
+
+def test_groups_given_with_routing_off_is_told_so():
+    # (a tester) params={'groups': ...} with routing off goes to the
+    # estimator's fit: the error told them to pass it as params=...
+    X, y, groups = _ranking_data()
+    with pytest.raises(ValueError, match=r"groups is required.*Metadata routing "
+                       r"is off, so a search .* sklearn.set_config\("
+                       r"enable_metadata_routing=True\), or pass groups="):
+        cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3),
+                        params={"groups": groups})
+    scores = cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3),
+                             groups=groups)  # the other way it names
+    assert scores.shape == (3,)
+
+
+def test_routing_turned_on_in_another_thread_is_explained():
+    # (a tester) set_config in the main thread does not reach a worker
+    # thread: "routing is off, call set_config", which they had done
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, y, groups = _ranking_data()
+
+    def message():
+        try:
+            cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3),
+                            params={"groups": groups})
+        except ValueError as exc:
+            return str(exc)
+
+    with sklearn.config_context(enable_metadata_routing=True):
+        with ThreadPoolExecutor(1) as pool:
+            in_thread = pool.submit(message).result()
+    assert "Metadata routing is off (scikit-learn's configuration is per " \
+        "thread" in in_thread
+    assert "per thread" not in message()  # the main thread, routing off
 
 
 def test_grid_search_with_metadata_routing():

@@ -149,7 +149,8 @@ def test_permutation_importance_gets_its_own_advice(routing):
             lambda: check_groups_routing(est, None, method="score")))
     assert len(messages) == 1
     assert "permutation_importance passes its scorer no groups" in messages[0]
-    assert "scoring=lambda est, X, y: est.score(X, y, groups=groups)" in messages[0]
+    assert ("scoring=lambda est, X, y: micro_papk_scorer(k)(est, X, y, "
+            "groups=groups)") in messages[0]
     assert "enable_metadata_routing" not in messages[0]
 
 
