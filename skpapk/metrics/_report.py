@@ -70,9 +70,10 @@ def ranking_report(y_true, y_score, *, k, groups=None,
         Number of items shown to each user (not used by ``"roc_auc"``).
     groups : array-like of shape (n_samples,), default=None
         Group (user / query) id of each row. ``None``: one group.
-    metrics : list of str, default=("papk", "precision_at_k", "partial_auc")
-        The metrics, among ``"papk"``, ``"precision_at_k"``,
-        ``"partial_auc"``, ``"recall_at_k"`` and ``"roc_auc"``.
+    metrics : str or list of str, default=("papk", "precision_at_k", "partial_auc")
+        The metrics (or one metric), among ``"papk"``, ``"precision_at_k"``,
+        ``"partial_auc"``, ``"recall_at_k"`` and ``"roc_auc"``; the report
+        keeps their order.
     average : {"micro", "pooled"} or None, default="micro"
         As in :func:`papk_score`: the mean over groups, the ratio of the sums
         over groups, or every group's value.
