@@ -261,8 +261,9 @@ def ranking_metrics(y, scores, groups, k):
             return [float(f(y, k=k, groups=groups)) for f in (
                 m.expected_papk_score, m.expected_precision_at_k_score,
                 m.expected_partial_auc_score)]
-        return [float(v) for v in m.ranking_report(y, scores, k=k,
-                                                   groups=groups).values()]
+        return [float(v) for v in m.ranking_report(
+            y, scores, k=k, groups=groups,
+            metrics=("papk", "precision_at_k", "partial_auc")).values()]
 
 
 def cmd_score(args, progress):

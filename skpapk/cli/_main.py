@@ -302,10 +302,19 @@ def _given(argv, command):
     return set(vars(parser.parse_known_args(argv)[0]))
 
 
-#: Held while a command runs: the commands set process-wide state (warning
-#: filters, thread limits), so that ``main`` called from two threads at once
-#: could leave one thread's settings in place for good.
-_ONE_COMMAND = threading.RLock()
+def _new_lock():
+    """Held while a command runs: the commands set process-wide state
+    (warning filters, thread limits, ``sys.stdout``), so that ``main``
+    called from two threads at once could leave one thread's settings in
+    place for good. A new one in a forked child, where the thread that held
+    the parent's is gone."""
+    global _ONE_COMMAND
+    _ONE_COMMAND = threading.RLock()
+
+
+_new_lock()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock)
 
 
 def main(argv=None):
@@ -346,16 +355,18 @@ def main(argv=None):
     >>> main(["score", "no-such-file.csv", "--model", "no-such-model.json"])
     2
     """
-    # a stream closed ('>&-') is None, and print(file=None) goes to stdout:
-    # written to nowhere while the command runs
-    closed = [name for name in ("stdout", "stderr") if getattr(sys, name) is None]
     with contextlib.ExitStack() as stack:
-        stack.enter_context(_ONE_COMMAND)
-        for name in closed:
-            stack.callback(setattr, sys, name, None)
-            setattr(sys, name, stack.enter_context(open(os.devnull, "w")))
         stack.enter_context(_interruptible())
-        try:  # Ctrl-C, also while a command's module is imported
+        try:  # Ctrl-C, also while another thread's command runs, or while a
+            # command's module is imported
+            stack.enter_context(_ONE_COMMAND)
+            # a stream closed ('>&-') is None, and print(file=None) goes to
+            # stdout: written to nowhere while the command runs
+            closed = [name for name in ("stdout", "stderr")
+                      if getattr(sys, name) is None]
+            for name in closed:
+                stack.callback(setattr, sys, name, None)
+                setattr(sys, name, stack.enter_context(open(os.devnull, "w")))
             status = _run(argv, stdout_closed="stdout" in closed)
         except KeyboardInterrupt:
             status = 130
@@ -366,13 +377,22 @@ def main(argv=None):
 
 
 def console_main():
-    """The ``skpapk`` program (and ``python -m skpapk``): :func:`main`,
-    then a quick end of the process.
+    """The ``skpapk`` program: :func:`main`, then a quick exit.
+
+    ``[project.scripts]`` and ``python -m skpapk`` run it.
 
     Once scikit-learn and SciPy are imported, the interpreter's last
     garbage collections take about 0.25 s at exit. The process ends here,
-    so its objects are frozen out of them (:func:`gc.freeze`): the
-    operating system frees them; streams are flushed as usual.
+    so its objects are frozen out of them (:func:`gc.freeze`) and the
+    operating system frees them. Streams are flushed and ``atexit``
+    functions run as usual; finalizers (``__del__``, weak reference
+    callbacks) of objects in reference cycles no longer run at exit, so
+    the commands clean up with context managers, not with them.
+
+    Returns
+    -------
+    status : int
+        :func:`main`'s exit status.
     """
     status = main()
     gc.freeze()

@@ -435,12 +435,18 @@ def _count_rows(path, delimiter, n_fields):
 
 
 def _read_frame(path, delimiter, header, usecols, text_cols):
-    """pandas' reading of the file (the text columns as text); a file that
+    """pandas' reading of the file (``text_cols`` as text); a file that
     pandas refuses is read by :func:`_rows`, which names the line."""
-    try:  # (pandas' DtypeWarning is not hidden: see read_ranking_csv's Notes)
-        return pd.read_csv(path, sep=delimiter, header=0, names=header,
-                           usecols=usecols, dtype=dict.fromkeys(text_cols, object),
-                           **_READ_OPTIONS)
+    options = dict(sep=delimiter, header=0, names=header, usecols=usecols,
+                   dtype=dict.fromkeys(text_cols, object), **_READ_OPTIONS)
+    try:  # pandas' DtypeWarning is not hidden: see read_ranking_csv's Notes
+        try:
+            return pd.read_csv(path, **options)
+        except pd.errors.DtypeWarning:
+            # raised as an error (-W error): pandas read a long file in
+            # pieces, and a column's pieces differ in kind; read as one
+            # piece, the column has one kind (the values are the same)
+            return pd.read_csv(path, low_memory=False, **options)
     except (pd.errors.ParserError, UnicodeDecodeError):
         for _ in _rows(path, delimiter):  # names the line
             pass
@@ -678,15 +684,15 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
 
     Notes
     -----
-    pandas reads a long file in pieces. When a column holds numbers in
-    some pieces and words in others, it warns with a
-    :class:`pandas.errors.DtypeWarning`, which names the column (and
-    suggests options of :func:`pandas.read_csv` that this reader sets
-    itself). The warning is not hidden: hiding it would change the warning
-    filters of every thread. A feature column of mixed kinds is then an
-    error naming its first cell that is not a number; any other column is
-    left out as usual. ``warnings.filterwarnings("ignore",
-    category=pandas.errors.DtypeWarning)`` silences it.
+    pandas reads a long file in pieces. When a column that is not left out
+    by ``ignore_cols`` holds numbers in some pieces and words in others, it
+    warns with a :class:`pandas.errors.DtypeWarning`, which names the
+    column (and suggests options of :func:`pandas.read_csv` that this
+    reader sets itself). The warning is not hidden: hiding it would change
+    the warning filters of every thread. Where warnings are errors, the
+    file is read again in one piece instead (same values, more memory). A
+    feature column of mixed kinds is then an error naming its first cell
+    that is not a number; any other column is left out as usual.
 
     Examples
     --------
@@ -771,7 +777,12 @@ def read_ranking_csv(path, *, group_col, label_col=None, features=None,
         rows = _rows(path, delimiter)
         next(rows), next(rows, None)  # the header and the first row, checked
         rows.close()
-    frame = _read_frame(path, delimiter, header, usecols, text_cols)
+    # the columns left out, read all the same (usecols=None), as text: pandas
+    # would warn of one whose pieces differ in kind
+    used = reserved | set(candidates)
+    ignored = [] if usecols is not None else [
+        c for c in dict.fromkeys(ignore_cols) if c in columns and c not in used]
+    frame = _read_frame(path, delimiter, header, usecols, text_cols + ignored)
     if n_rows is None and not _rows_are_lines(frame, len(header)):
         n_rows = _count_rows(path, delimiter, len(header))  # the first problem
     if n_rows is not None and n_rows != frame.shape[0]:  # pragma: no cover

@@ -156,7 +156,8 @@ def _papk_parts(inputs, k, ties, by_score=None):
     ``inputs``; ``by_score``: the rows by decreasing score, if known."""
     correct, n_pairs = papk_gains(
         inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
-        ties=ties, counts=inputs[4:], by_score=by_score)
+        ties=ties, counts=(inputs.n_pos, inputs.n_neg, inputs.segments),
+        by_score=by_score)
     return Parts(correct, n_pairs, n_pairs > 0, "pAp@k")
 
 
@@ -237,7 +238,8 @@ def _partial_auc_parts(inputs, k, ties, by_score=None):
     """pAUC(0, k/n-]'s parts, as :func:`_papk_parts`."""
     correct, n_pairs = partial_auc_gains(
         inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
-        ties=ties, counts=inputs[4:], by_score=by_score)
+        ties=ties, counts=(inputs.n_pos, inputs.n_neg, inputs.segments),
+        by_score=by_score)
     return Parts(correct, n_pairs, n_pairs > 0, "Partial AUC")
 
 

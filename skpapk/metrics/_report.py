@@ -1,35 +1,45 @@
 """Several ranking metrics of the same scores, from one validation and one sort."""
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from ..utils._groups import descending_order
 from ..utils._validation import check_k
 from ._common import LIST_TIES, PAIR_TIES, _average, _check_options, _validate
 from ._ranking import _papk_parts, _partial_auc_parts, _roc_auc_parts
 from ._topk import _precision_parts, _recall_parts
 
-#: The metrics of :func:`ranking_report`: name -> (their parts, the public
-#: function that computes the metric alone, its tie rules). The same names
-#: check ``metrics`` and choose the parts.
+
+class Metric(NamedTuple):
+    """A metric of :func:`ranking_report`."""
+
+    parts: Callable  # (inputs, k, ties, by_score) -> Parts
+    function: str  # the public function that computes it alone
+    ties: tuple  # its tie rules
+
+
+#: The metrics of :func:`ranking_report` by name; the same names check
+#: ``metrics`` and choose the parts.
 METRICS = {
-    "papk": (_papk_parts, "papk_score", PAIR_TIES),
-    "precision_at_k": (_precision_parts, "precision_at_k_score", PAIR_TIES),
-    "partial_auc": (_partial_auc_parts, "partial_auc_score", PAIR_TIES),
-    "recall_at_k": (_recall_parts, "recall_at_k_score", LIST_TIES),
-    "roc_auc": (_roc_auc_parts, "roc_auc_score", PAIR_TIES),
+    "papk": Metric(_papk_parts, "papk_score", PAIR_TIES),
+    "precision_at_k": Metric(_precision_parts, "precision_at_k_score", PAIR_TIES),
+    "partial_auc": Metric(_partial_auc_parts, "partial_auc_score", PAIR_TIES),
+    "recall_at_k": Metric(_recall_parts, "recall_at_k_score", LIST_TIES),
+    "roc_auc": Metric(_roc_auc_parts, "roc_auc_score", PAIR_TIES),
 }
 
 
 def _check_metrics(metrics, ties):
     """``metrics`` as a tuple of distinct names of :data:`METRICS` whose
     metrics all accept ``ties``."""
-    names = (metrics,) if isinstance(metrics, str) else metrics
-    try:
-        names = tuple(names)
-    except TypeError:
-        names = None
     known = ", ".join(map(repr, METRICS))
-    if not names or not all(isinstance(n, str) for n in names):
-        raise TypeError(f"metrics must be a list of metric names among {known}, "
-                        f"got {metrics!r}.")
+    names = (metrics,) if isinstance(metrics, str) else metrics
+    if not isinstance(names, (list, tuple)) or not all(
+            isinstance(n, str) for n in names):
+        raise TypeError(f"metrics must be a metric name or a list of them, "
+                        f"among {known}; got {metrics!r}.")
+    if not names:
+        raise ValueError(f"metrics names no metric; name one or more of {known}.")
     for name in names:
         if name not in METRICS:
             raise ValueError(f"metrics names {name!r}, which is not one of "
@@ -38,12 +48,12 @@ def _check_metrics(metrics, ties):
         raise ValueError(f"metrics names a metric twice: {list(names)}; name "
                          f"each once.")
     for name in names:
-        if isinstance(ties, str) and ties not in METRICS[name][2]:
+        if ties not in METRICS[name].ties:
             raise ValueError(f"ties={ties!r} is not a rule of {name!r} (its "
-                             f"function {METRICS[name][1]} takes "
-                             f"{', '.join(map(repr, METRICS[name][2]))}); "
+                             f"function {METRICS[name].function} takes "
+                             f"{', '.join(map(repr, METRICS[name].ties))}); "
                              f"pass one of those, or leave {name!r} out.")
-    return names
+    return tuple(names)
 
 
 def ranking_report(y_true, y_score, *, k, groups=None,
@@ -67,7 +77,8 @@ def ranking_report(y_true, y_score, *, k, groups=None,
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first (e.g. ``decision_function``).
     k : int
-        Number of items shown to each user (not used by ``"roc_auc"``).
+        Number of items shown to each user; required, though ``"roc_auc"``
+        does not use it.
     groups : array-like of shape (n_samples,), default=None
         Group (user / query) id of each row. ``None``: one group.
     metrics : str or list of str, default=("papk", "precision_at_k", "partial_auc")
@@ -115,5 +126,5 @@ def ranking_report(y_true, y_score, *, k, groups=None,
     k = check_k(k)
     inputs = _validate(y_true, y_score, groups, pos_label)
     by_score = descending_order(inputs.y_score, stable=False)
-    return {name: _average(METRICS[name][0](inputs, k, ties, by_score),
+    return {name: _average(METRICS[name].parts(inputs, k, ties, by_score),
                            average, zero_division) for name in names}

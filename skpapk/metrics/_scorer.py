@@ -19,7 +19,7 @@ import sklearn
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
-from ..utils._routing import routing_is_per_thread
+from ..utils._routing import _per_thread_note
 from ..utils._validation import check_k, exact_values, python_value
 from ._common import ZERO_DIVISION_ADVICE, _check_options
 from ._ranking import papk_score
@@ -41,7 +41,7 @@ def _missing_groups_message():
     else:
         why = (
             "scikit-learn passes groups to a scorer only through metadata "
-            f"routing, which is off{routing_is_per_thread()}. Add this line "
+            f"routing, which is off{_per_thread_note()}. Add this line "
             "before fitting:\n"
             f"    {ROUTING_LINE}\n"
             "and pass groups to fit (GridSearchCV(...).fit(X, y, "

@@ -29,7 +29,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from ..utils._groups import defined_groups, rank_within_segments
-from ..utils._routing import _stacklevel, routing_is_per_thread
+from ..utils._routing import _in_model_selection, _per_thread_note, _stacklevel
 from ..utils._validation import (
     check_groups,
     check_label_values,
@@ -86,20 +86,16 @@ def _require_groups(groups, n_samples, *, example=_SPLIT_GROUPS_EXAMPLE):
     """``check_groups`` of required ``groups``; ``example`` is the call a
     missing one is told to make."""
     if groups is None:
-        routing = ""
-        if example is _SPLIT_GROUPS_EXAMPLE and not sklearn.get_config()[
-                "enable_metadata_routing"]:
-            routing = (f" Metadata routing is off{routing_is_per_thread()}, "
-                       "so a search or "
-                       "cross-validation gives params={'groups': ...} to the "
-                       "estimator's fit, not to the splitter: turn it on, "
-                       "sklearn.set_config(enable_metadata_routing=True), or "
-                       "pass groups=user_ids to cross_val_score / the search's "
-                       "fit.")
-        raise ValueError(
-            "groups is required: every group's (user's) rows are split into "
-            f"the parts. Pass one group id per row, e.g. {example}.{routing}"
-        )
+        how = f"Pass one group id per row, e.g. {example}."
+        if (example is _SPLIT_GROUPS_EXAMPLE and _in_model_selection()
+                and not sklearn.get_config()["enable_metadata_routing"]):
+            how = (f"Metadata routing is off{_per_thread_note()}, so a "
+                   f"search or cross-validation gives params={{'groups': ...}} "
+                   f"to the estimator's fit, not to the splitter: turn it on, "
+                   f"sklearn.set_config(enable_metadata_routing=True), or pass "
+                   f"groups=user_ids to cross_val_score / the search's fit.")
+        raise ValueError("groups is required: every group's (user's) rows are "
+                         f"split into the parts. {how}")
     return check_groups(groups, n_samples)
 
 

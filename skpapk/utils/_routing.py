@@ -42,7 +42,8 @@ _SEARCH_MODULES = frozenset({
 #: module fits it as the user asked.
 _RFE_MODULE = "sklearn.feature_selection._rfe"
 
-def routing_is_per_thread():
+
+def _per_thread_note():
     """What to add to "routing is off" in a thread other than the main one
     (empty in the main thread): scikit-learn's configuration is per thread."""
     if threading.current_thread() is threading.main_thread():
@@ -228,7 +229,7 @@ def check_groups_routing(estimator, groups, *, method, n_groups=None, reset=True
         message = (
             f"{name} got groups=None inside a scikit-learn model-selection "
             f"routine (GridSearchCV, cross_validate, RFECV, ...) while metadata "
-            f"routing is off{routing_is_per_thread()}: scikit-learn then passes "
+            f"routing is off{_per_thread_note()}: scikit-learn then passes "
             f"groups to the splitter "
             f"only, so it {what} and the scores, and the model a search picks, "
             f"are not the per-user ones. {_ROUTING_FIX[0].upper()}"

@@ -991,3 +991,40 @@ def test_a_name_in_another_unicode_form_is_named_so(tmp_path, argument):
         f"the file with its names in Unicode's NFC form.")
     kwargs[argument] = [nfd] if argument in ("features", "ignore_cols") else nfd
     assert read_ranking_csv(path, **kwargs).X.shape[0] == 2  # as the file does
+
+
+@pytest.fixture(scope="module")
+def mixed_csv(tmp_path_factory):
+    """A long file whose column ``item`` holds integers, then words: pandas
+    reads it in pieces of different kinds and warns."""
+    n = 300_000
+    path = tmp_path_factory.mktemp("mixed") / "f.csv"
+    pd.DataFrame({"user": np.arange(n) % 20_000, "label": (np.arange(n) % 3 == 0) * 1,
+                  "item": [*range(n // 2), *(f"w{j}" for j in range(n // 2))],
+                  "f": np.linspace(0.0, 1.0, n)}).to_csv(path, index=False)
+    with pytest.warns(pd.errors.DtypeWarning, match="item"):  # the premise
+        pd.read_csv(path)
+    return path
+
+
+def test_a_column_left_out_is_not_warned_of(mixed_csv):
+    # (review) the reader hid pandas' DtypeWarning with catch_warnings, which
+    # is not thread-safe; a column left out is now read as text
+    data = read_ranking_csv(mixed_csv, group_col="user", label_col="label",
+                            ignore_cols=["item"])
+    assert data.feature_names == ["f"] and data.X.shape == (300_000, 1)
+
+
+@pytest.mark.parametrize("action", ["default", "error"])
+def test_pandas_mixed_kinds_warning_reaches_the_caller_or_rereads(mixed_csv,
+                                                                  action):
+    # a column neither read nor left out by name: pandas' warning reaches
+    # the caller; where warnings are errors, the file is read in one piece
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter(action, pd.errors.DtypeWarning)
+        data = read_ranking_csv(mixed_csv, group_col="user", label_col="label",
+                                features=["f"])
+    assert [w.category for w in caught] == (
+        [pd.errors.DtypeWarning] if action == "default" else [])
+    np.testing.assert_array_equal(data.X[:, 0], np.linspace(0.0, 1.0, 300_000))
+    assert data.groups[-1] == str((300_000 - 1) % 20_000)

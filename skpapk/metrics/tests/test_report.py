@@ -22,7 +22,7 @@ def _alone(name, y, s, **kwargs):
         kwargs.pop("zero_division", None)
     if name == "roc_auc":
         kwargs.pop("k")
-    return getattr(m, METRICS[name][1])(y, s, **kwargs)
+    return getattr(m, METRICS[name].function)(y, s, **kwargs)
 
 
 def _data(seed, n=300, n_groups=12, n_values=5):
@@ -36,17 +36,20 @@ def _data(seed, n=300, n_groups=12, n_values=5):
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("average", ["micro", "pooled", None])
 @pytest.mark.parametrize("ties", ["random", "error"])
-@pytest.mark.parametrize("zero_division", [np.nan, 0.0, 1.0])
+@pytest.mark.parametrize("zero_division", ["warn", np.nan, 0.0, 1.0])
 @pytest.mark.parametrize("k", [1, 3, 50])
 def test_equals_each_metric_alone(seed, average, ties, zero_division, k):
     y, s, g = _data(seed)
+    y[g == 0] = 1  # an undefined group for the pair metrics and AUC
     kwargs = dict(k=k, groups=g, average=average, ties=ties,
                   zero_division=zero_division)
-    report = ranking_report(y, s, metrics=ALL, **kwargs)
-    assert list(report) == ALL
-    for name in ALL:
-        expected = _alone(name, y, s, **kwargs)
-        np.testing.assert_array_equal(report[name], expected, err_msg=name)
+    with warnings.catch_warnings():  # (said apart, in the next test)
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        report = ranking_report(y, s, metrics=ALL, **kwargs)
+        assert list(report) == ALL
+        for name in ALL:
+            expected = _alone(name, y, s, **kwargs)
+            np.testing.assert_array_equal(report[name], expected, err_msg=name)
 
 
 @settings(max_examples=60, deadline=None)
@@ -57,7 +60,7 @@ def test_equals_alone_on_any_input(y, data, k, ties):
     n = len(y)
     s = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
     g = data.draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n))
-    names = [name for name in ALL if ties in METRICS[name][2]]
+    names = [name for name in ALL if ties in METRICS[name].ties]
     kwargs = dict(k=k, groups=g, ties=ties, zero_division=0.0, average=None)
     report = ranking_report(y, s, metrics=names, **kwargs)
     for name in names:
@@ -78,20 +81,23 @@ def test_warns_for_each_undefined_metric():
     y, s, g = [1, 0, 1, 1], [0.3, 0.2, 0.9, 0.1], [0, 0, 1, 1]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        report = ranking_report(y, s, k=1, groups=g,
-                                metrics=["papk", "precision_at_k", "recall_at_k"])
+        report = ranking_report(y, s, k=1, groups=g, metrics=[
+            "papk", "precision_at_k", "partial_auc", "recall_at_k"])
     said = [str(w.message) for w in caught
             if issubclass(w.category, UndefinedMetricWarning)]
-    assert len(said) == 1 and said[0].startswith("pAp@k is undefined for 1 of 2")
-    assert report["papk"] == 1.0 and report["recall_at_k"] == 0.75
+    assert len(said) == 2 and said[0].startswith("pAp@k is undefined for 1 of 2")
+    assert said[1].startswith("Partial AUC is undefined for 1 of 2")
+    assert report["papk"] == report["partial_auc"] == 1.0
+    assert report["recall_at_k"] == 0.75
 
 
 @pytest.mark.parametrize("metrics, error, match", [
     (["papk", "ndcg"], ValueError, "'ndcg', which is not one of 'papk'"),
     (["papk", "papk"], ValueError, "names a metric twice"),
-    ([], TypeError, "metrics must be a list of metric names"),
-    ([1], TypeError, "metrics must be a list"),
-    (None, TypeError, "metrics must be a list"),
+    ([], ValueError, "metrics names no metric; name one or more of 'papk'"),
+    ([1], TypeError, "metrics must be a metric name or a list of them"),
+    (None, TypeError, "metrics must be a metric name or a list"),
+    ({"papk": 1}, TypeError, "metrics must be a metric name or a list"),
 ])
 def test_bad_metrics(metrics, error, match):
     with pytest.raises(error, match=match):

@@ -304,6 +304,10 @@ def test_cross_val_score_without_groups_raises():
         with pytest.raises(ValueError, match="groups is required") as info:
             cross_val_score(LogisticRegression(), X, y, cv=WithinGroupKFold(3))
     assert "routing is off" not in str(info.value)
+    with pytest.raises(ValueError, match="groups is required") as info:
+        WithinGroupKFold(3).split(X, y).__next__()  # not inside a search
+    assert "routing is off" not in str(info.value) and "e.g. split(X" in str(
+        info.value)
 
 
 def test_groups_given_with_routing_off_is_told_so():
