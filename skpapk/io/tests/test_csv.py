@@ -1002,7 +1002,7 @@ def mixed_csv(tmp_path_factory):
     pd.DataFrame({"user": np.arange(n) % 20_000, "label": (np.arange(n) % 3 == 0) * 1,
                   "item": [*range(n // 2), *(f"w{j}" for j in range(n // 2))],
                   "f": np.linspace(0.0, 1.0, n)}).to_csv(path, index=False)
-    with pytest.warns(pd.errors.DtypeWarning, match="item"):  # the premise
+    with pytest.warns(pd.errors.DtypeWarning, match="mixed types"):  # premise
         pd.read_csv(path)
     return path
 
