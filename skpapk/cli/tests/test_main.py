@@ -101,7 +101,9 @@ def test_the_installed_program_is_console_main():
 
     scripts = importlib.metadata.entry_points(group="console_scripts",
                                               name="skpapk")
-    assert [s.load() for s in scripts] == [console_main]
+    assert [s.load() for s in scripts] == [console_main], (
+        f"the installed skpapk program is {[s.value for s in scripts]}: "
+        f"an install older than pyproject.toml? pip install -e . again")
 
 
 @pytest.mark.parametrize("command", ["compare", "fit", "score", "recommend"])
