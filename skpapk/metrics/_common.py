@@ -6,6 +6,7 @@ argument, its error message and the dispatch.
 """
 
 import contextvars
+import functools
 import numbers
 import warnings
 from typing import NamedTuple
@@ -13,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ..utils._groups import descending_order, order_by_segment
 from ..utils._routing import _stacklevel
 from ..utils._validation import check_ranking_inputs
 from ._kernels import group_ratios, label_counts, micro_average
@@ -145,6 +147,23 @@ class Parts(NamedTuple):
     defined: np.ndarray
     name: str
     reason: str = _NO_POS_OR_NEG
+
+
+class Orders:
+    """Orders of the rows of :class:`Validated` inputs, shared by several
+    metrics of the same scores (:func:`~skpapk.metrics.ranking_report`):
+    by decreasing score, and that order by (group, label) segment, sorted
+    on first use."""
+
+    def __init__(self, inputs):
+        self.inputs = inputs
+        self.by_score = descending_order(inputs.y_score, stable=False)
+
+    @functools.cached_property
+    def by_segment(self):
+        return order_by_segment(self.inputs.y_score, self.inputs.segments,
+                                2 * self.inputs.n_groups, stable=False,
+                                by_score=self.by_score)[1]
 
 
 def _average(parts, average, zero_division="warn"):

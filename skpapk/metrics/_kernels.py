@@ -9,7 +9,8 @@ Those that sort take ``by_score``, the rows by decreasing score
 so that several metrics of the same scores sort them once.
 The public metrics (:mod:`~skpapk.metrics._ranking`,
 :mod:`~skpapk.metrics._topk`, :mod:`~skpapk.metrics._random`) validate,
-call these and average; the command line's ``score`` calls them directly.
+call these and average; :func:`~skpapk.metrics.ranking_report` shares one
+order of the rows among several of them.
 This module imports only numpy and :mod:`scipy.special` (no scikit-learn,
 no :mod:`scipy.stats`), so that scoring a file does not pay for them.
 
@@ -173,7 +174,8 @@ def tie_blocks(y_pos, y_score, codes, n_groups, by_score=None):
 
 
 def pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
-                n_pos=None, n_neg=None, segments=None, by_score=None):
+                n_pos=None, n_neg=None, segments=None, by_score=None,
+                by_segment=None):
     """Correctly ranked (positive, negative) pairs of each group.
 
     The pairs are the ``n_top_pos[g]`` highest scored positives of group ``g``
@@ -189,6 +191,8 @@ def pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     integer key: the top negatives' keys come out sorted, and
     ``searchsorted`` gives, for every top positive, the number of its group's
     top negatives that score ``>=`` (and ``>``) it. No pair is formed.
+    ``by_score`` and ``by_segment``: :func:`order_by_segment` of the
+    (group, label) segments, when already computed.
 
     Returns
     -------
@@ -201,8 +205,9 @@ def pair_gains(y_pos, y_score, codes, n_groups, *, n_top_pos, n_top_neg, ties,
     n_pairs = (n_top_pos * n_top_neg).astype(np.float64)
     if n_pos is None or n_neg is None or segments is None:
         n_pos, n_neg, segments = label_counts(y_pos, codes, n_groups)
-    by_score, by_segment = order_by_segment(y_score, segments, 2 * n_groups,
-                                            stable=False, by_score=by_score)
+    if by_score is None or by_segment is None:
+        by_score, by_segment = order_by_segment(
+            y_score, segments, 2 * n_groups, stable=False, by_score=by_score)
     counts = np.empty(2 * n_groups, dtype=np.intp)
     counts[0::2], counts[1::2] = n_pos, n_neg
     starts = segment_starts(counts)
@@ -310,7 +315,7 @@ def top_k_hits(y_pos, y_score, codes, n_groups, k, ties="random",
 
 
 def papk_gains(y_pos, y_score, codes, n_groups, k, ties="random", counts=None,
-               by_score=None):
+               by_score=None, by_segment=None):
     """Correct pairs and pairs of pAp@k in every group (paper's eq. 1).
 
     The ``min(n+, k)`` highest scored relevant rows against the ``min(n-,
@@ -324,8 +329,10 @@ def papk_gains(y_pos, y_score, codes, n_groups, k, ties="random", counts=None,
         ``"half"``, ``"error"``.
     counts : tuple or None
         ``label_counts(y_pos, codes, n_groups)``, when already computed.
-    by_score : ndarray of intp or None
-        The rows by decreasing score, when already computed.
+    by_score, by_segment : ndarray of intp or None
+        The rows by decreasing score, and that order by (group, label)
+        segment (:func:`~skpapk.utils._groups.order_by_segment`), when
+        already computed.
 
     Returns
     -------
@@ -347,11 +354,11 @@ def papk_gains(y_pos, y_score, codes, n_groups, k, ties="random", counts=None,
                       n_top_pos=np.minimum(n_pos, k),
                       n_top_neg=np.minimum(n_neg, k), ties=ties,
                       n_pos=n_pos, n_neg=n_neg, segments=segments,
-                      by_score=by_score)
+                      by_score=by_score, by_segment=by_segment)
 
 
 def partial_auc_gains(y_pos, y_score, codes, n_groups, k, ties="random",
-                      counts=None, by_score=None):
+                      counts=None, by_score=None, by_segment=None):
     """Correct pairs and pairs of pAUC(0, k/n-] in every group.
 
     Every relevant row against the ``min(n-, k)`` highest scored irrelevant
@@ -363,7 +370,7 @@ def partial_auc_gains(y_pos, y_score, codes, n_groups, k, ties="random",
     return pair_gains(y_pos, y_score, codes, n_groups, n_top_pos=n_pos,
                       n_top_neg=np.minimum(n_neg, k), ties=ties,
                       n_pos=n_pos, n_neg=n_neg, segments=segments,
-                      by_score=by_score)
+                      by_score=by_score, by_segment=by_segment)
 
 
 def expected_papk_gain(n_pos, n_neg, k):

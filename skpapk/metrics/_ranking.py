@@ -151,13 +151,22 @@ def papk_score(y_true, y_score, *, k, groups=None, average="micro",
                                 k, ties), average, zero_division)
 
 
-def _papk_parts(inputs, k, ties, by_score=None):
+def _pair_orders(orders):
+    """The keywords of the pair kernels for :class:`~skpapk.metrics._common.
+    Orders` (or None: they sort)."""
+    if orders is None:
+        return {}
+    return {"by_score": orders.by_score, "by_segment": orders.by_segment}
+
+
+def _papk_parts(inputs, k, ties, orders=None):
     """pAp@k's :class:`~skpapk.metrics._common.Parts` of ``_validate``'s
-    ``inputs``; ``by_score``: the rows by decreasing score, if known."""
+    ``inputs``; ``orders``: the rows' :class:`~skpapk.metrics._common.Orders`,
+    if shared."""
     correct, n_pairs = papk_gains(
         inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
         ties=ties, counts=(inputs.n_pos, inputs.n_neg, inputs.segments),
-        by_score=by_score)
+        **_pair_orders(orders))
     return Parts(correct, n_pairs, n_pairs > 0, "pAp@k")
 
 
@@ -234,12 +243,12 @@ def partial_auc_score(y_true, y_score, *, k, groups=None, average="micro",
         zero_division)
 
 
-def _partial_auc_parts(inputs, k, ties, by_score=None):
+def _partial_auc_parts(inputs, k, ties, orders=None):
     """pAUC(0, k/n-]'s parts, as :func:`_papk_parts`."""
     correct, n_pairs = partial_auc_gains(
         inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups, k,
         ties=ties, counts=(inputs.n_pos, inputs.n_neg, inputs.segments),
-        by_score=by_score)
+        **_pair_orders(orders))
     return Parts(correct, n_pairs, n_pairs > 0, "Partial AUC")
 
 
@@ -311,13 +320,13 @@ def roc_auc_score(y_true, y_score, *, groups=None, average="micro",
         zero_division)
 
 
-def _roc_auc_parts(inputs, k, ties, by_score=None):
+def _roc_auc_parts(inputs, k, ties, orders=None):
     """The AUC's parts, as :func:`_papk_parts` (``k`` unused)."""
     correct, n_pairs = pair_gains(
         inputs.y_pos, inputs.y_score, inputs.codes, inputs.n_groups,
         n_top_pos=inputs.n_pos, n_top_neg=inputs.n_neg, ties=ties,
         n_pos=inputs.n_pos, n_neg=inputs.n_neg, segments=inputs.segments,
-        by_score=by_score)
+        **_pair_orders(orders))
     return Parts(correct, n_pairs, n_pairs > 0, "ROC AUC")
 
 

@@ -83,11 +83,13 @@ def precision_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         _validate(y_true, y_score, groups, pos_label), k, ties), average)
 
 
-def _precision_parts(inputs, k, ties, by_score=None):
+def _precision_parts(inputs, k, ties, orders=None):
     """prec@k's :class:`~skpapk.metrics._common.Parts` of ``_validate``'s
-    ``inputs``; ``by_score``: the rows by decreasing score, if known."""
+    ``inputs``; ``orders``: the rows' :class:`~skpapk.metrics._common.Orders`,
+    if shared."""
     hits = top_k_hits(inputs.y_pos, inputs.y_score, inputs.codes,
-                      inputs.n_groups, k, ties, by_score=by_score)
+                      inputs.n_groups, k, ties,
+                      by_score=None if orders is None else orders.by_score)
     return Parts(hits, np.full(inputs.n_groups, float(k)),
                  np.ones(inputs.n_groups, dtype=bool), "prec@k")
 
@@ -164,10 +166,11 @@ def recall_at_k_score(y_true, y_score, *, k, groups=None, average="micro",
         zero_division)
 
 
-def _recall_parts(inputs, k, ties, by_score=None):
+def _recall_parts(inputs, k, ties, orders=None):
     """recall@k's parts, as :func:`_precision_parts`."""
     hits = top_k_hits(inputs.y_pos, inputs.y_score, inputs.codes,
-                      inputs.n_groups, k, ties, by_score=by_score)
+                      inputs.n_groups, k, ties,
+                      by_score=None if orders is None else orders.by_score)
     return Parts(hits, inputs.n_pos.astype(np.float64), inputs.n_pos > 0,
                  "recall@k", "no relevant item")
 

@@ -118,3 +118,25 @@ def test_tie_rule_of_one_metric_named():
 def test_bad_k(k):
     with pytest.raises((ValueError, TypeError), match="k"):
         ranking_report([1, 0], [1.0, 0.0], k=k)
+
+
+def test_the_rows_are_sorted_once(monkeypatch):
+    # one score sort and one (group, label) segment sort for all the pair
+    # metrics; prec@k and recall@k read the score order only
+    from skpapk.metrics import _common, _kernels
+
+    calls = []
+    for module in (_common, _kernels):
+        original = module.order_by_segment
+        monkeypatch.setattr(module, "order_by_segment", lambda *a, _f=original, **kw:
+                            calls.append("segments") or _f(*a, **kw))
+    y, _, g = _data(0)
+    s = np.random.default_rng(0).normal(size=y.shape[0])  # no ties (their
+    # expectation orders the tied blocks of each metric apart)
+    ranking_report(y, s, k=3, groups=g, metrics=["papk", "partial_auc", "roc_auc"],
+                   zero_division=np.nan)
+    assert calls == ["segments"]
+    calls.clear()
+    ranking_report(y, s, k=3, groups=g, metrics=["precision_at_k"])
+    # prec@k's own cut by group (its codes, not the segments)
+    assert calls == ["segments"]
