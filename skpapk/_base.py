@@ -26,20 +26,14 @@ from ._linear_loss import fitted_scores
 from ._recommend import top_k_rows
 from .metrics import papk_score
 from .metrics._common import ZERO_DIVISION_ADVICE
+from .utils._arrays import column_1d, exact_values
 from .utils._groups import (
     defined_groups,
     n_undefined_groups,
 )
+from .utils._labels import check_binary_target, check_fitted_labels, check_label_values
 from .utils._routing import _stacklevel, check_groups_routing
-from .utils._validation import (
-    check_binary_target,
-    check_fitted_labels,
-    check_groups,
-    check_k,
-    check_label_values,
-    column_1d,
-    exact_values,
-)
+from .utils._validation import check_groups, check_k
 
 #: The constraints of ``_parameter_constraints`` that take ``True`` and
 #: ``False`` as booleans (every other one that takes them, as 1 and 0, is

@@ -42,6 +42,7 @@ from ._lightgbm_rows import (
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .metrics._lightgbm import micro_papk_lightgbm
 from .model_selection._split import EarlyStoppingSplitError, _early_stopping_rows
+from .utils._arrays import check_sample_weight
 from .utils._groups import (
     n_undefined_groups,
     stable_sort_by_codes,
@@ -50,7 +51,6 @@ from .utils._lightgbm import _import_lightgbm
 from .utils._messages import cut
 from .utils._parallel import effective_n_threads
 from .utils._routing import _stacklevel
-from .utils._validation import check_sample_weight
 
 #: LightGBM's own objectives, passed through by name (for comparison).
 LIGHTGBM_OBJECTIVES = ("binary", "lambdarank", "rank_xendcg")

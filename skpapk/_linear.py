@@ -33,20 +33,18 @@ from ._solver import (
     subgradient_descent,
 )
 from .model_selection._split import _early_stopping_rows
+from .utils._arrays import exact_values, float_array
 from .utils._groups import n_undefined_groups, tied_within_groups
-from .utils._messages import cut
-from .utils._routing import _stacklevel, check_groups_routing
-from .utils._validation import (
+from .utils._labels import (
     binary_classes,
-    check_groups,
-    check_k,
     check_label_values,
     check_pos_label,
-    exact_values,
-    float_array,
     relevant_last,
     unknown_labels,
 )
+from .utils._messages import cut
+from .utils._routing import _stacklevel, check_groups_routing
+from .utils._validation import check_groups, check_k
 
 
 def warn_zero_coef(ranker, cause, tied=None):

@@ -13,14 +13,9 @@ import numpy as np
 
 from .metrics._scorer import _is_classifier, _ranker_classes, ranking_scores
 from .utils._groups import rank_within_segments, top_k_of_one_segment
+from .utils._labels import python_value
 from .utils._messages import cut
-from .utils._validation import (
-    check_groups,
-    check_k,
-    check_model_scores,
-    check_scores,
-    python_value,
-)
+from .utils._validation import check_groups, check_k, check_model_scores, check_scores
 
 
 class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "groups"])):

@@ -17,7 +17,8 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 
-from ..io._csv import ARGUMENTS, CSVFormatError, _row, read_ranking_csv
+from ..io._csv import ARGUMENTS, CSVFormatError, _row
+from ..io._ranking_csv import read_ranking_csv
 from ..utils._messages import cut
 from ._files import check_input_file
 from ._output import CLIError

@@ -168,7 +168,7 @@ def render(header, rows, fmt):
     a         0.5
     bb       0.25
     """
-    from ..io._csv import _is_float  # not at import: ``skpapk --help`` stays light
+    from ..io._ranking_csv import _is_float  # not at import: --help stays light
 
     if fmt == "csv":
         buffer = io.StringIO()

@@ -25,8 +25,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._base import _refuse_datetimes, check_score_sample_weight
 from .._categorical import categorical_codes
 from ..model_selection._split import _check_early_stopping_split
+from ..utils._labels import check_at_most_two, relevant_last
 from ..utils._routing import _stacklevel, check_groups_routing
-from ..utils._validation import check_at_most_two, relevant_last
 from . import _worker
 from ._oracle import PersistedPartitions
 from ._partition import is_dask_collection, is_frame, split_partitions

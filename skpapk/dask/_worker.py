@@ -35,7 +35,8 @@ from .._linear_loss import (
 from ..losses import SmoothPairwiseSurrogate, make_pair_layout
 from ..model_selection._split import _held_out_split
 from ..utils._groups import n_defined_groups
-from ..utils._validation import binary_classes, check_fitted_labels, check_groups
+from ..utils._labels import binary_classes, check_fitted_labels
+from ..utils._validation import check_groups
 
 
 @dataclass

@@ -6,8 +6,9 @@ import numpy as np
 from scipy.stats import truncnorm
 from sklearn.utils._param_validation import InvalidParameterError
 
+from ..utils._arrays import float_array
 from ..utils._parallel import physical_memory
-from ..utils._validation import check_k, float_array, validate_random_state
+from ..utils._validation import check_k, validate_random_state
 
 _CONDITIONS = ("beta", "moderate_beta", "strong_beta")
 

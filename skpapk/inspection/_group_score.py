@@ -19,8 +19,9 @@ from ..metrics import (
 )
 from ..metrics._common import _check_zero_division
 from ..metrics._scorer import _relevant_label_of
+from ..utils._labels import check_binary_target
 from ..utils._routing import _stacklevel
-from ..utils._validation import check_binary_target, check_groups, check_k
+from ..utils._validation import check_groups, check_k
 from ._base import (
     _get_ax,
     _inner_estimator,

@@ -15,8 +15,9 @@ from ..losses import SURROGATES
 from ..losses._registry import get_surrogate
 from ..metrics import papk_score
 from ..utils._groups import n_undefined_groups
+from ..utils._labels import check_binary_target
 from ..utils._routing import _stacklevel
-from ..utils._validation import check_binary_target, check_groups, check_k
+from ..utils._validation import check_groups, check_k
 from ._base import (
     _get_ax,
     check_matplotlib_support,

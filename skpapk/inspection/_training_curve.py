@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils._plotting import _validate_style_kwargs
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils._validation import _holds_text
+from ..utils._arrays import _holds_text
 from ._base import (
     _get_ax,
     check_matplotlib_support,

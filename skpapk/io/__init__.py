@@ -10,7 +10,7 @@ from ..utils._lazy import attach as _attach
 #: Public name -> the private module that defines it.
 _LAZY = {
     "CSVFormatError": "._csv",
-    "read_ranking_csv": "._csv",
+    "read_ranking_csv": "._ranking_csv",
     "SavedRanker": "._model",
     "load_ranker": "._model",
     "save_ranker": "._model",

@@ -17,31 +17,23 @@ Loading one cannot run code; a pickle or joblib file is refused.
 
 import copy
 import json
-import math
 import os
-import stat
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _defaults
 from .._base import BaseRanker
 from .._categorical import categorical_codes
-from .._linear_loss import fitted_scores
+from ..utils._arrays import exact_values
 from ..utils._files import atomic_write
+from ..utils._labels import check_pos_label, python_value
 from ..utils._messages import cut
-from ..utils._validation import (
-    MAX_K,
-    check_k,
-    check_model_scores,
-    check_pos_label,
-    exact_values,
-    python_value,
-)
-from ._booster_text import check_booster_text
+from ..utils._validation import MAX_K, check_k, check_model_scores
+from ._json import _content, _plain, _shown
+from ._scorers import SCORER_KINDS, _is_count, _is_number, _LinearScorer
 
 FORMAT = "skpapk-model"
 #: Version of the layout; a reader refuses newer versions.
@@ -53,203 +45,7 @@ FORMAT_VERSION = 2
 #: Keys of a model file that are not the user's metadata.
 _RESERVED = ("format", "format_version", "k", "scorer", "classes",
              "feature_names_in", "n_fit_groups")
-#: First bytes of pickle (protocol 2+) and of joblib's compressed files
-#: (zlib, gzip, bz2, xz, lzma, lz4).
-_PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
-                 b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x5d\x00\x00", b"\x04\x22\x4d\x18")
 _SCALERS = ("MinMaxScaler", "StandardScaler")
-#: The end of a LightGBM booster's trees in its text.
-_END = "\nend of trees\n"
-
-
-def _trees_only(text):
-    """A LightGBM booster's text up to the end of its trees."""
-    return text[:text.index(_END) + len(_END)]
-
-
-def _is_number(value):
-    """A finite number as float64 holds it (an int of 400 digits is not)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
-def _is_count(value, high):
-    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= high
-
-
-class _LinearScorer:
-    """``scores = (X - shift) @ coef + intercept``: a pipeline's
-    StandardScaler is folded into ``coef`` (its scale) and ``shift`` (its
-    mean), so that features far from zero with a small spread (timestamps)
-    keep their precision; a MinMaxScaler into ``coef`` and ``intercept``
-    (as it computes ``X * scale_ + min_``); no scaler: no shift."""
-
-    kind = "linear"
-    #: The keys of its dict in a model file (``shift``: version 2 only).
-    keys = ("kind", "coef", "intercept", "shift")
-    #: Rows scored at a time when there is a shift (no copy of all of X);
-    #: of sparse rows, made dense to subtract it, at most ``_BLOCK_VALUES``.
-    _BLOCK = 1 << 16
-    _BLOCK_VALUES = 1 << 22
-
-    def __init__(self, coef, intercept=0.0, shift=None):
-        self.coef = np.asarray(coef, dtype=np.float64)
-        self.intercept = float(intercept)
-        self.shift = None if shift is None else np.asarray(shift, dtype=np.float64)
-        self.n_features = self.coef.shape[0]
-
-    def __repr__(self):  # in SavedRanker's: no private class, no address
-        return f"<linear scorer of {self.n_features} features>"
-
-    @classmethod
-    def from_estimator(cls, estimator, scaler):
-        coef = getattr(estimator, "coef_", None)
-        if coef is None or hasattr(estimator, "booster_"):
-            return None
-        coef = coef.toarray() if sp.issparse(coef) else coef  # sparsify()
-        if np.ndim(coef) == 2 and np.shape(coef)[0] != 1:
-            raise TypeError(f"a {type(estimator).__name__} with {np.shape(coef)[0]} "
-                            f"rows of coef_ (a multiclass model) cannot be saved: "
-                            f"a ranker has one score per row (one row of coef_).")
-        w = np.asarray(coef, dtype=np.float64).reshape(-1)
-        b = float(np.ravel(getattr(estimator, "intercept_", 0.0))[0])
-        if type(scaler).__name__ == "MinMaxScaler":  # x * scale_ + min_
-            if scaler.clip:
-                raise TypeError("a MinMaxScaler(clip=True) is not linear (it clips "
-                                "rows outside the training range): it cannot be "
-                                "folded into the coefficients; use clip=False.")
-            # folded as it computes (a shift would be more exact than the
-            # pipeline itself, and so differ from it)
-            return cls(scaler.scale_ * w, b + scaler.min_ @ w)
-        if type(scaler).__name__ == "StandardScaler":  # (x - mean_) / scale_
-            w = w / (1.0 if not scaler.with_std else scaler.scale_)
-            return cls(w, b, scaler.mean_ if scaler.with_mean else None)
-        return cls(w, b)
-
-    def to_dict(self):
-        data = {"coef": [float(v) for v in self.coef], "intercept": self.intercept}
-        if self.shift is not None:
-            data["shift"] = [float(v) for v in self.shift]
-        return data
-
-    @classmethod
-    def from_dict(cls, data):
-        coef, intercept = data.get("coef"), data.get("intercept", 0.0)
-        shift = data.get("shift")
-        if (not isinstance(coef, list) or not coef
-                or not all(map(_is_number, coef)) or not _is_number(intercept)
-                or shift is not None and not (
-                    isinstance(shift, list) and len(shift) == len(coef)
-                    and all(map(_is_number, shift)))):
-            raise ValueError("its linear scorer needs finite coefficients (one "
-                             "per feature), a finite intercept and, if any, a "
-                             "finite shift per feature")
-        return cls(coef, intercept, shift)
-
-    def decision_function(self, X):
-        if self.shift is None:  # as the ranker scores (float32 rows too)
-            return fitted_scores(X, self.coef) + self.intercept
-        # X @ coef - shift @ coef would lose the digits that the shift keeps
-        # (features far from zero): sparse rows are made dense a block at a time
-        sparse = sp.issparse(X)
-        if sparse:
-            X = X.tocsr()
-        block = (max(1, self._BLOCK_VALUES // max(X.shape[1], 1)) if sparse
-                 else self._BLOCK)
-        scores = np.empty(X.shape[0])
-        for start in range(0, X.shape[0], block):
-            rows = X[start:start + block]
-            if sparse:
-                rows = rows.toarray()
-            scores[start:start + rows.shape[0]] = (rows - self.shift) @ self.coef
-        return scores + self.intercept
-
-
-class _LightGBMScorer:
-    """A LightGBM booster, kept in LightGBM's text format."""
-
-    kind = "lightgbm"
-    #: The keys of its dict in a model file.
-    keys = ("kind", "booster", "num_iteration")
-
-    def __init__(self, booster, num_iteration=None):
-        self.booster, self.num_iteration = booster, num_iteration
-        self.n_features = booster.num_feature()
-
-    def __repr__(self):
-        n_trees = self.booster.num_trees()
-        return (f"<LightGBM booster of {self.n_features} features, {n_trees} "
-                f"tree{'s' * (n_trees != 1)}>")
-
-    @classmethod
-    def from_estimator(cls, estimator, scaler):
-        booster = getattr(estimator, "booster_", None)
-        if booster is None:
-            return None
-        if scaler is not None:
-            raise TypeError("a LightGBM model is saved without feature scaling "
-                            "(trees do not need it); fit it without a scaler.")
-        if booster.pandas_categorical:
-            raise TypeError("a LightGBM model fitted on pandas 'category' columns "
-                            "cannot be saved as plain data (its trees split on "
-                            "codes that only the DataFrame's categories give); "
-                            "fit it on the codes instead (X[col].cat.codes) "
-                            "with categorical_feature=[...] naming those "
-                            "columns, and score rows coded the same way.")
-        best = getattr(estimator, "best_iteration_", None)
-        scorer = cls(booster, int(best) if best else None)
-        try:  # what load_ranker accepts, checked before anything is written
-            check_booster_text(scorer.to_dict()["booster"], booster.num_feature())
-        except ValueError as exc:
-            raise TypeError(f"a {type(estimator).__name__} cannot be saved as "
-                            f"plain data: {exc} (save_ranker saves trees of one "
-                            f"score per row).") from None
-        return scorer
-
-    def to_dict(self):
-        text = self.booster.model_to_string(num_iteration=self.num_iteration or -1)
-        return {"booster": _trees_only(text), "num_iteration": self.num_iteration}
-
-    @classmethod
-    def from_dict(cls, data):
-        try:
-            import lightgbm
-        except ImportError:
-            raise ImportError("this model is a LightGBM booster: install "
-                              "LightGBM (pip install 'skpapk[lightgbm]') to use "
-                              "it.") from None
-        text, n_iter = data.get("booster"), data.get("num_iteration")
-        if not isinstance(text, str) or not (n_iter is None
-                                             or _is_count(n_iter, 2**31 - 1)):
-            raise ValueError("its LightGBM scorer needs the booster as text and "
-                             "a positive num_iteration or null")
-        n_trees = check_booster_text(text)  # before LightGBM reads it
-        if n_iter is not None and n_iter > n_trees:
-            raise ValueError(f"its num_iteration, {n_iter}, is more than its "
-                             f"booster's {n_trees} trees")
-        # LightGBM reads only the checked trees (files written before hold
-        # its feature importances and parameters after them, which it parses
-        # without checks)
-        try:
-            booster = lightgbm.Booster(model_str=_trees_only(text))
-        except Exception as exc:  # LightGBM raises LightGBMError on bad text
-            raise ValueError(f"LightGBM cannot read its booster ({exc})") from None
-        return cls(booster, n_iter)
-
-    def decision_function(self, X):
-        # raw scores, as the rankers' decision_function (not a probability),
-        # of float64 rows as the boosted ranker reads them
-        X = X.astype(np.float64, copy=False)
-        return self.booster.predict(X, num_iteration=self.num_iteration,
-                                    raw_score=True)
-
-
-#: The kinds of scorer a model file may hold, by the name stored in it.
-SCORER_KINDS = {cls.kind: cls for cls in (_LinearScorer, _LightGBMScorer)}
 
 
 def _scorer(ranker):
@@ -362,54 +158,6 @@ def _frame(X, columns):
     import pandas as pd
 
     return pd.DataFrame(X, columns=columns)
-
-
-#: How deep metadata may nest.
-_MAX_DEPTH = 100
-
-
-def _plain(value, where, depth=0):
-    """``value`` as JSON data (numpy scalars as Python's); a ValueError
-    naming ``where`` when it is not JSON data."""
-    if depth > _MAX_DEPTH:
-        raise ValueError(f"metadata is nested more than {_MAX_DEPTH} levels deep "
-                         f"(or holds itself), at {cut(where, 60, quote=False)}.")
-    if isinstance(value, np.generic) and value.ndim == 0:
-        value = value.item()
-        if isinstance(value, np.floating):  # longdouble: item() keeps it
-            with np.errstate(over="ignore"):
-                rounded = float(value)
-            if np.isfinite(value) and not math.isfinite(rounded):
-                raise ValueError(f"{where} is the {type(value).__name__} "
-                                 f"{value!s}, beyond float64's range (JSON "
-                                 f"numbers are read as float64).")
-            if np.isfinite(value) and rounded != value:
-                raise ValueError(f"{where} is the {type(value).__name__} "
-                                 f"{value!s}, which no float64 holds exactly "
-                                 f"(JSON numbers are read as float64); pass "
-                                 f"float({cut(where, 40, quote=False)}) to "
-                                 f"store it rounded.")
-            value = rounded
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{where} is {value}, not a finite number (JSON has "
-                             f"no NaN or infinity).")
-        return value
-    if isinstance(value, list):
-        return [_plain(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
-    if isinstance(value, dict):
-        for key in value:
-            if not isinstance(key, str):
-                raise ValueError(f"{where} has the key {key!r}, not a string (JSON "
-                                 f"keys are strings: it would come back as "
-                                 f"{json.dumps(str(key))}).")
-        return {key: _plain(v, f"{where}[{key!r}]", depth + 1)
-                for key, v in value.items()}
-    fix = " (use a list)" if isinstance(value, (tuple, np.ndarray)) else ""
-    raise ValueError(f"{where} holds a {type(value).__name__}, which is not JSON "
-                     f"data (str, int, float, bool, None, list or dict){fix}.")
 
 
 class SavedRanker(BaseRanker):
@@ -702,93 +450,6 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
         handle.write(text)
 
 
-def _shown(value):
-    """A value of the file, as JSON, cut with its length."""
-    return cut(json.dumps(value), 40, quote=False)
-
-
-def _unique_keys(pairs):
-    """The object of ``pairs``; a ValueError naming a key given twice (found
-    in one pass: an object may hold many keys)."""
-    seen = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise ValueError(f"the key {_shown(key)} appears twice in one "
-                             f"object")
-        seen.add(key)
-    return dict(pairs)
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON (JSON has no NaN or infinity)")
-
-
-def _finite_float(text):
-    """A JSON number with a fraction or exponent as a float; a ValueError for
-    one beyond float64 (``1e999`` would be infinity)."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"the number {cut(text, 40, quote=False)} is beyond "
-                         f"float64 (it would be infinity; model files hold "
-                         f"finite numbers)")
-    return value
-
-
-def _deeper_than(value, limit):
-    """Whether JSON data ``value`` holds a value more than ``limit`` levels
-    below it, :func:`_plain`'s rule for metadata (without recursion: Python's
-    copy, pickle and repr of such data recurse, and fail from about 350
-    levels). Level by level, holding the containers of one level only (a
-    stack of every item with its depth took more memory and time than the
-    parse, on a file of millions of empty lists)."""
-    level = [value] if isinstance(value, (dict, list)) else []
-    for _ in range(limit):  # level: the containers ``_ + 1`` levels down
-        level = [item for container in level for item in (
-            container.values() if isinstance(container, dict) else container)
-            if isinstance(item, (dict, list))]
-        if not level:
-            return False
-    return any(level)  # a value ``limit + 1`` levels down: in a container
-
-
-def _content(path):
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"{path} is a folder, not a model file.")
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise ValueError(f"{path} is not a regular file (a pipe, device or "
-                         f"socket); give a model file.")
-    with open(path, "rb") as handle:
-        raw = handle.read()
-    if raw.startswith(_PICKLE_MAGIC):
-        raise ValueError(
-            f"{path} looks like a pickle or joblib file. skpapk does not load "
-            f"pickles: loading one can run any code its author put in it. Its "
-            f"model files are JSON, written by skpapk.io.save_ranker or "
-            f"'skpapk fit'.")
-    try:
-        text = raw.decode("utf-8-sig")  # a BOM, as an editor may add, is fine
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a skpapk model file (not UTF-8 text; "
-                         f"skpapk model files are UTF-8 JSON, and pickle or "
-                         f"joblib files are refused).") from None
-    try:
-        content = json.loads(text, object_pairs_hook=_unique_keys,
-                             parse_constant=_no_constant,
-                             parse_float=_finite_float)
-        if _deeper_than(content, _MAX_DEPTH):  # what save_ranker writes
-            raise ValueError(f"it is nested more than {_MAX_DEPTH} levels deep "
-                             f"(save_ranker's limit for metadata)")
-        return content
-    except json.JSONDecodeError as exc:
-        problem = (f"not JSON: {exc}; skpapk model files are JSON, and pickle "
-                   f"or joblib files are refused")
-    except ValueError as exc:  # the hooks, or an integer of 4,300+ digits
-        problem = f"its JSON is refused: {exc}"
-    except RecursionError:
-        problem = "its JSON is nested too deeply"
-    raise ValueError(f"{path} is not a skpapk model file ({problem}).")
-
-
 def _json_labels(value):
     return (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, (str, bool)) or _is_number(v) for v in value)
@@ -821,7 +482,8 @@ def load_ranker(path):
     ValueError
         When the file is not a valid model file (saying what is wrong: also
         a pipe or device, a key twice in one object, NaN, a number beyond
-        float64), or was written by a newer skpapk.
+        float64), or was written by a newer skpapk; and, before reading it,
+        when it is larger than a quarter of the machine's memory.
     ImportError
         When the model is a LightGBM booster and LightGBM is not installed.
 

@@ -21,8 +21,9 @@ from sklearn.utils._param_validation import (
 )
 
 from .. import _defaults
+from ..utils._arrays import _holds_text
 from ..utils._routing import _stacklevel
-from ..utils._validation import _holds_text, check_k
+from ..utils._validation import check_k
 from ._checks import check_weight_values, few_values
 from ._losses import BaseSurrogate
 from ._registry import SMOOTH_SURROGATES, get_surrogate

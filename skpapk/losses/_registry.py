@@ -13,7 +13,8 @@ from numbers import Real
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .. import _defaults
-from ..utils._validation import check_k, check_ranking_inputs, check_sample_weight
+from ..utils._arrays import check_sample_weight
+from ..utils._validation import check_k, check_ranking_inputs
 from ._losses import (
     AvgSurrogate,
     BaseSurrogate,

@@ -9,12 +9,9 @@ sums (the per-group ones are in :mod:`skpapk.metrics._kernels`).
 import numpy as np
 from scipy.special import digamma
 
-from ..utils._validation import (
-    check_binary_target,
-    check_groups,
-    check_k,
-    check_one_per_row,
-)
+from ..utils._arrays import check_one_per_row
+from ..utils._labels import check_binary_target
+from ..utils._validation import check_groups, check_k
 from ._common import _aggregate, _check_options
 from ._kernels import (
     expected_papk_gain,

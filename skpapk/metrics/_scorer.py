@@ -19,8 +19,10 @@ import sklearn
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
+from ..utils._arrays import exact_values
+from ..utils._labels import python_value
 from ..utils._routing import _per_thread_note
-from ..utils._validation import check_k, exact_values, python_value
+from ..utils._validation import check_k
 from ._common import ZERO_DIVISION_ADVICE, _check_options
 from ._ranking import papk_score
 

@@ -28,16 +28,11 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
+from ..utils._arrays import exact_values, float_array
 from ..utils._groups import defined_groups, rank_within_segments
+from ..utils._labels import check_label_values, object_labels_error
 from ..utils._routing import _in_model_selection, _per_thread_note, _stacklevel
-from ..utils._validation import (
-    check_groups,
-    check_label_values,
-    exact_values,
-    float_array,
-    object_labels_error,
-    validate_random_state,
-)
+from ..utils._validation import check_groups, validate_random_state
 
 
 def _encode_labels(y, n_samples, *, input_name="y", example="split(X, y, groups)"):

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skpapk.io import CSVFormatError, _csv, read_ranking_csv
+from skpapk.io import CSVFormatError, _csv, _ranking_csv, read_ranking_csv
 from skpapk.io._csv import _rows
 
 
@@ -45,7 +45,7 @@ def chunks(request, monkeypatch):
 def copies(request, monkeypatch):
     """Copy the features into X at once, and a column at a time (as for a long
     file), converting columns of text either way."""
-    monkeypatch.setattr(_csv, "COPY_CELLS", request.param)
+    monkeypatch.setattr(_ranking_csv, "COPY_CELLS", request.param)
 
 
 def _big_text(n=2500):

@@ -21,7 +21,8 @@ from skpapk import PApKRanker
 from skpapk.datasets import make_papk_simulation
 from skpapk.io import SavedRanker, load_ranker, save_ranker
 from skpapk.io._booster_text import check_booster_text
-from skpapk.io._model import FORMAT_VERSION, _unique_keys
+from skpapk.io._json import _unique_keys
+from skpapk.io._model import FORMAT_VERSION
 from skpapk.metrics import papk_score
 
 
@@ -407,6 +408,38 @@ def test_invalid_metadata_names_each_faulty_entry(tmp_path):
         load_ranker(_write(tmp_path, content))
 
 
+def test_file_larger_than_the_memory_share_is_refused_before_reading(
+        tmp_path, monkeypatch):
+    ranker = PApKRanker(k=1).fit([[0.0], [1.0]], [0, 1])
+    path = tmp_path / "model.json"
+    save_ranker(ranker, path)
+    size = path.stat().st_size
+    reads = []
+    real_open = open
+
+    def counting_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        if os.fspath(file) != os.fspath(path):
+            return handle
+        return type("Counted", (), {
+            "__enter__": lambda self: self, "fileno": handle.fileno,
+            "__exit__": lambda self, *exc: handle.close(),
+            "read": lambda self, *a: reads.append(a) or handle.read(*a)})()
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    # exactly at the share: read; one byte over it: refused, nothing read
+    monkeypatch.setattr("skpapk.io._json.physical_memory", lambda: 4 * size)
+    assert load_ranker(path).k == 1 and len(reads) == 1
+    monkeypatch.setattr("skpapk.io._json.physical_memory", lambda: 4 * size - 4)
+    with pytest.raises(ValueError, match=r"model\.json is .* GiB, more than a "
+                       r"model file of this machine may be \(1/4 of its"):
+        load_ranker(path)
+    assert len(reads) == 1
+    # where the memory is unknown, nothing is refused for its size
+    monkeypatch.setattr("skpapk.io._json.physical_memory", lambda: None)
+    assert load_ranker(path).k == 1
+
+
 def test_not_json_missing_and_folder(tmp_path):
     with pytest.raises(ValueError, match="not JSON"):
         load_ranker(_write(tmp_path, "user,label\n1,2\n"))
@@ -440,7 +473,7 @@ def test_lightgbm_booster_in_its_own_text_format(tmp_path, data):
     model = load_ranker(path)
     np.testing.assert_allclose(model.decision_function(X), ranker.predict(X),
                                rtol=1e-12)
-    # the repr said scorer=<skpapk.io._model._LightGBMScorer object at 0x...>
+    # the repr said scorer=<skpapk.io._scorers._LightGBMScorer object at 0x...>
     assert repr(model) == ("SavedRanker(k=3, metadata={}, scorer=<LightGBM "
                            "booster of 3 features, 15 trees>)")
     # best_iteration_ is kept: a booster with early stopping predicts with it

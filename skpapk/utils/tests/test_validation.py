@@ -9,14 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import DataConversionWarning
 
+from skpapk.utils._arrays import float_array
+from skpapk.utils._labels import check_binary_target, check_fitted_labels
 from skpapk.utils._validation import (
-    check_binary_target,
-    check_fitted_labels,
     check_groups,
     check_k,
     check_ranking_inputs,
     check_scores,
-    float_array,
 )
 
 
@@ -375,7 +374,7 @@ class _Sequence:
 @pytest.mark.parametrize("container", [list, tuple, iter, _Sequence])
 def test_mixed_labels_keep_their_types_in_any_sequence(container):
     # np.asarray([1, "a"]) would make 1 the label "1"
-    from skpapk.utils._validation import _as_array
+    from skpapk.utils._arrays import _as_array
 
     array = _as_array(container([1, "a", 2]))
     assert array.dtype == object and array.tolist() == [1, "a", 2]
@@ -390,7 +389,8 @@ def test_ids_that_fixed_width_strings_would_merge_stay_apart(container, ids):
     # (group identity tester) np.asarray of the list merged two users: every
     # function that takes groups saw one
     from skpapk.metrics import papk_score
-    from skpapk.utils._validation import _as_array, check_groups
+    from skpapk.utils._arrays import _as_array
+    from skpapk.utils._validation import check_groups
 
     assert _as_array(container(ids)).tolist() == ids
     column = _as_array(container([[v] for v in ids]))  # a column vector too
@@ -418,7 +418,7 @@ def test_str_and_bytes_ids_are_not_merged(container):
 
 @pytest.mark.parametrize("scalar", [1, 2.5, "yes", b"no", None])
 def test_a_scalar_stays_a_scalar(scalar):
-    from skpapk.utils._validation import _as_array
+    from skpapk.utils._arrays import _as_array
 
     assert _as_array(scalar).ndim == 0
 
@@ -691,7 +691,7 @@ def test_pos_label_is_a_class_exactly_in_recommend_save_and_scorers(tmp_path):
 def test_relevant_label_is_last_for_uint64_labels_beyond_2_53(pos_label):
     # NumPy 1 compared the uint64 class with the int pos_label in float64:
     # classes_ came out with the relevant label first
-    from skpapk.utils._validation import check_binary_target
+    from skpapk.utils._labels import check_binary_target
 
     y = np.array([2**53 + 1, 2**53] * 3, dtype=np.uint64)
     y_pos, classes = check_binary_target(y, pos_label=pos_label)
