@@ -168,6 +168,10 @@ def _refuse_datetimes(estimator, X, input_name):
             raise _datetime_error(estimator, input_name, where, f" ({dtype})")
 
 
+_TEXT_TO_FLOAT = re.compile(r"could not convert|cannot cast (str|object)",
+                            re.IGNORECASE)
+
+
 def _text_column_message(estimator, X, input_name, fitting):
     """The message of a column of ``X`` that holds text, or None; the fix
     advised depends on whether ``X`` is being fitted (``fitting``)."""
@@ -398,7 +402,9 @@ class BaseRanker(BaseEstimator):
                 raise
             raise TypeError(message) from exc
         except ValueError as exc:
-            message = ("could not convert" in str(exc)
+            # NumPy's words; pandas' for a text category beside a nullable
+            # column ("Cannot cast str dtype to float64")
+            message = (_TEXT_TO_FLOAT.search(str(exc))
                        and _text_column_message(self, X, input_name, fitting)
                        or _missing_values_message(type(self).__name__, exc))
             if not message:

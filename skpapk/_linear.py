@@ -98,8 +98,25 @@ def warn_long_lists(ranker, loss, y_pos, codes, n_groups):
         UserWarning, stacklevel=_stacklevel())
 
 
-def _check_coef_init(coef_init, n_features):
-    """``coef_init`` as a finite float64 vector of length ``n_features``."""
+def _check_coef_init(coef_init, n_features, feature_names=None):
+    """``coef_init`` as a finite float64 vector of length ``n_features``; a
+    pandas Series whose index is not ``feature_names`` (X's columns) in
+    order is refused: its values would be read by position."""
+    index = coef_init.index if hasattr(coef_init, "iloc") else None
+    if (feature_names is not None and index is not None
+            and getattr(coef_init, "ndim", 1) == 1
+            and index.tolist() != feature_names.tolist()
+            and index.tolist() != list(range(len(index)))):  # by position
+        same = sorted(map(str, index)) == sorted(map(str, feature_names))
+        raise ValueError(
+            "coef_init is a Series whose index "
+            + ("holds the columns of X in another order" if same else
+               f"is not the columns of X ({cut(str(index.tolist()), 60, quote=False)}"
+               f" against {cut(str(feature_names.tolist()), 60, quote=False)})")
+            + "; its values are read by position, one per column of X. "
+            + ("Reorder it: coef_init.reindex(X.columns)." if same else
+               "Give one weight per column of X, in their order (e.g. "
+               "pd.Series(w, index=X.columns)), or an array."))
     coef = float_array(
         coef_init, input_name="coef_init", expected=f"an array of {n_features} "
         f"real numbers (the starting weights w_0, one per feature)")
@@ -213,7 +230,8 @@ class BaseLinearRanker(BaseRanker):
         """``w_0 = coef_init``, else the previous state under ``warm_start``,
         else ``w_0 = 0``."""
         if coef_init is not None:
-            return SolverState.from_coef(_check_coef_init(coef_init, n_features))
+            return SolverState.from_coef(_check_coef_init(
+                coef_init, n_features, getattr(self, "feature_names_in_", None)))
         previous = getattr(self, "_solver_state", None)
         if not self.warm_start or previous is None:
             return SolverState.zeros(n_features)
@@ -319,7 +337,10 @@ class BaseLinearRanker(BaseRanker):
             ``coef_init=np.random.default_rng(0).normal(size=X.shape[1])``.
             A given ``coef_init`` starts a fresh run (step count ``t = 0``,
             no running average) even under ``warm_start``; it takes part in
-            the solver's choice of the lowest-objective iterate. Not
+            the solver's choice of the lowest-objective iterate. A pandas
+            Series is read by position: where ``X`` has column names, its
+            index must be them, in order (or ``0, 1, ...``), else a
+            ``ValueError`` says how to reorder it. Not
             requested by metadata routing: pass it to ``fit`` directly.
         X_val : {array-like, sparse matrix} of shape (n_val, n_features), \
                 default=None

@@ -103,45 +103,71 @@ def linear_scores(X, w):
     return np.asarray(X @ w.astype(X.dtype, copy=False)).reshape(-1)
 
 
-#: Values of float32 rows that :func:`fitted_scores` casts to float64 at a
-#: time (32 MB): no float64 copy of all of ``X``.
-CAST_BLOCK_VALUES = 1 << 22
+#: Values of ``X`` that :func:`fitted_scores` holds as one block of rows at
+#: a time (8 MB of float64).
+SCORE_BLOCK_VALUES = 1 << 20
 
 
 def fitted_scores(X, coef):
     """``X @ coef`` of a fitted linear ranker (its ``decision_function``,
-    its early stopping's validation scores and a saved model's scores):
-    float64, as the float64 ``coef`` promotes a float32 ``X`` (float32
-    scores would tie rows that ``coef`` sets apart). Float32 rows are cast
-    a block of rows at a time, of about ``CAST_BLOCK_VALUES`` values (stored
-    values of a sparse ``X``); every caller shares the blocks, so their
-    scores are the same to the last bit."""
+    its early stopping's validation scores and a saved model's scores).
+
+    Each row's score is one fixed sum, ``((x_0 c_0 + x_1 c_1) + x_2 c_2) +
+    ...`` in float64, whatever the layout of ``X`` (C or Fortran order, a
+    DataFrame's, CSR or CSC: a stored zero adds nothing), its float dtype
+    (float32 values are exact in float64) and the other rows scored with
+    it. So equal rows get equal scores, which the tie rules of the metrics
+    and of ``recommend`` read; BLAS's ``X @ coef`` rounds a row's sum in an
+    order that depends on the layout and on the row's place in the array.
+    The dense rows are copied a block of about ``SCORE_BLOCK_VALUES``
+    values at a time, in Fortran order, and summed a column at a time."""
     coef = np.asarray(coef, dtype=np.float64)
-    if X.dtype == np.float64:
-        return np.asarray(X @ coef).reshape(-1)
     if sp.issparse(X):
-        X = X.tocsr()  # rows sliced cheaply
-    starts = cast_blocks(X)
-    scores = np.empty(X.shape[0])
-    for start, stop in zip(starts[:-1], starts[1:]):  # blocks of rows
-        rows = X[start:stop].astype(np.float64)
-        scores[start:stop] = np.asarray(rows @ coef).reshape(-1)
-        del rows  # one block alive at a time, not the next beside it
+        return _sparse_scores(X, coef)
+    n_rows, n_features = X.shape
+    scores = np.zeros(n_rows)
+    rows = max(1, SCORE_BLOCK_VALUES // max(n_features, 1))
+    term = np.empty(min(rows, n_rows))
+    for start in range(0, n_rows, rows):
+        stop = min(start + rows, n_rows)
+        block = np.asfortranarray(X[start:stop])  # its columns contiguous
+        total, product = scores[start:stop], term[:stop - start]
+        for j in range(n_features):  # in float64, even for float32 rows
+            np.multiply(block[:, j], coef[j], out=product, dtype=np.float64)
+            np.add(total, product, out=total)
+        del block  # one block alive at a time, not the next beside it
     return scores
 
 
-def cast_blocks(X):
-    """The first row of each block of :func:`fitted_scores` (and the number
-    of rows): about ``CAST_BLOCK_VALUES`` values each, counted in stored
-    values for a CSR ``X`` (in columns, a wide sparse ``X`` made blocks of
-    one row)."""
+def _sparse_scores(X, coef):
+    """:func:`fitted_scores` of a sparse ``X``, a block of rows of about
+    ``SCORE_BLOCK_VALUES`` stored values at a time: every row's stored
+    values in column order, added in rounds (round ``t`` adds the ``t``-th
+    stored value of every row that has one), as many as the longest row."""
+    X = X.tocsr()
+    if not X.has_canonical_format:  # duplicates summed, columns sorted
+        X = X.copy()
+        X.sum_duplicates()
     n_rows = X.shape[0]
-    if sp.issparse(X):  # cut where the stored values pass each block
-        cuts = np.searchsorted(X.indptr, np.arange(
-            CAST_BLOCK_VALUES, X.nnz, CAST_BLOCK_VALUES))
-        return np.unique(np.concatenate([[0], cuts, [n_rows]]))
-    block = max(1, CAST_BLOCK_VALUES // max(X.shape[1], 1))
-    return np.append(np.arange(0, n_rows, block), n_rows)
+    cuts = np.searchsorted(X.indptr, np.arange(
+        SCORE_BLOCK_VALUES, X.nnz, SCORE_BLOCK_VALUES))
+    starts = np.unique(np.concatenate([[0], cuts, [n_rows]]))
+    scores = np.zeros(n_rows)
+    for start, stop in zip(starts[:-1], starts[1:]):
+        low, high = X.indptr[start], X.indptr[stop]
+        products = np.multiply(X.data[low:high], coef[X.indices[low:high]],
+                               dtype=np.float64)
+        lengths = np.diff(X.indptr[start:stop + 1])
+        rows = np.argsort(-lengths, kind="stable")  # the longest first
+        lengths, first = lengths[rows], X.indptr[start:stop][rows] - low
+        # round t: the rows with more than t stored values, a prefix of rows
+        active = np.searchsorted(-lengths, -np.arange(1, lengths[:1].sum() + 1),
+                                 "right")
+        totals = np.zeros(stop - start)
+        for t, n_active in enumerate(active):
+            totals[:n_active] += products[first[:n_active] + t]
+        scores[start + rows] = totals
+    return scores
 
 
 def _train_papk(y_pos, scores, codes, k, *, average="micro"):

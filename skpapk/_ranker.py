@@ -31,7 +31,12 @@ class PApKRanker(BaseLinearRanker):
     array (the paper's surrogates: ``O(n log n)``).
     The same data and parameters give the same ``coef_`` (with the paper's
     surrogates, rows in another order may not: at the zero start every
-    score ties, and ties follow the row order).
+    score ties, and ties follow the row order). The same data in another
+    form (a DataFrame or a sparse matrix for an array, rows in another
+    order, other group labels) give a ``coef_`` equal up to rounding: its
+    sums are added in another order, a difference in the last bits
+    (about ``1e-16``). Scores do not depend on the form:
+    ``decision_function`` gives equal rows equal scores.
 
     Parameters
     ----------

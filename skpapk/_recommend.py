@@ -53,26 +53,37 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
     array(['ann', 'bob'], dtype='<U3')
     >>> rec.indices[rec.indptr[0]:rec.indptr[1]]     # ann's 2 best rows
     array([1, 2])
-    >>> rec.to_frame()
-      group  rank  row
-    0   ann     1    1
-    1   ann     2    2
-    2   bob     1    4
-    3   bob     2    3
+    >>> rec.to_frame(items=["tea", "jam", "ham", "egg", "oat"])
+      group  rank  row item
+    0   ann     1    1  jam
+    1   ann     2    2  ham
+    2   bob     1    4  oat
+    3   bob     2    3  egg
     """
 
     __slots__ = ()
 
-    def to_frame(self):
+    def __repr__(self):
+        """The fields, each array cut to its first and last 3 values."""
+        with np.printoptions(threshold=12, edgeitems=3):
+            return super().__repr__()
+
+    def to_frame(self, items=None):
         """The recommendations as a table, one row per recommended row.
+
+        Parameters
+        ----------
+        items : array-like of shape (n_rows,), default=None
+            The item of every row of the ``X`` given to ``recommend`` (e.g.
+            that DataFrame's ``"item_id"`` column), taken by position: a
+            pandas Series' index is not read. Adds an ``item`` column.
 
         Returns
         -------
         frame : pandas.DataFrame
             Columns ``group`` (the group's label), ``rank`` (1 for its best
-            row) and ``row`` (the position in ``X``), group after group,
-            best first: ``item_ids[frame["row"]]`` gives the items of a NumPy
-            array ``item_ids`` of ``X``'s rows.
+            row), ``row`` (the position in ``X``) and, with ``items``,
+            ``item``, group after group, best first.
         """
         import pandas as pd
 
@@ -89,10 +100,23 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
                 f"({groups.size}), got indptr="
                 f"{cut(repr(indptr.tolist()), quote=False)}; use the "
                 f"Recommendations that recommend returns.")
-        return pd.DataFrame({
+        frame = pd.DataFrame({
             "group": np.repeat(groups, sizes),
             "rank": np.arange(indices.shape[0]) - np.repeat(indptr[:-1], sizes) + 1,
             "row": indices})
+        if items is not None:
+            values = items.to_numpy() if hasattr(items, "to_numpy") else (
+                np.asarray(items))
+            if values.ndim != 1:
+                raise ValueError(f"items must be 1-D, one item per row of X, got "
+                                 f"shape {values.shape}.")
+            if indices.size and values.shape[0] <= indices.max():
+                raise ValueError(
+                    f"items has {values.shape[0]} values, but the "
+                    f"recommendations name row {int(indices.max())}: give one "
+                    f"item per row of the X given to recommend, in its order.")
+            frame["item"] = values[indices]
+        return frame
 
 
 Recommendations.indices.__doc__ = "Row indices, group after group (``indptr``)."

@@ -205,3 +205,37 @@ def test_a_coef_init_whose_scores_overflow_is_an_error(make):
     with pytest.raises(ValueError, match="scores X @ w_0 of the starting "
                                          "weights \\(coef_init"):
         make().fit(X, y, groups=groups, coef_init=[1e308, -1e308])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name", ["PApKRanker", "PApKAvgRanker"])
+def test_series_coef_init_is_read_by_position_only_when_its_index_agrees(name):
+    # (tester) a Series indexed by X's columns in another order was used by
+    # position, silently (warm_start refuses reordered columns)
+    import pandas as pd
+
+    X, y, groups = _data()
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    make = {"PApKRanker": lambda: PApKRanker(k=3, max_iter=2),
+            "PApKAvgRanker": lambda: PApKAvgRanker(k=3, max_iter=2, tol=None)}[name]
+    w0 = np.array([0.3, -0.2, 0.1, 0.5])
+    expected = make().fit(frame, y, groups=groups, coef_init=w0).coef_
+    for agrees in (pd.Series(w0, index=frame.columns), pd.Series(w0)):
+        np.testing.assert_array_equal(
+            make().fit(frame, y, groups=groups, coef_init=agrees).coef_, expected)
+    # a plain array beside an ndarray X: no names to check
+    np.testing.assert_array_equal(make().fit(X, y, groups=groups, coef_init=pd.Series(
+        w0, index=list("dcba"))).coef_, make().fit(X, y, groups=groups,
+                                                     coef_init=w0).coef_)
+    reordered = pd.Series(w0, index=frame.columns)[::-1]
+    with pytest.raises(ValueError, match=r"^coef_init is a Series whose index "
+                       r"holds the columns of X in another order.*"
+                       r"coef_init\.reindex\(X\.columns\)"):
+        make().fit(frame, y, groups=groups, coef_init=reordered)
+    np.testing.assert_array_equal(make().fit(
+        frame, y, groups=groups, coef_init=reordered.reindex(frame.columns)).coef_,
+        expected)
+    with pytest.raises(ValueError, match=r"^coef_init is a Series whose index "
+                       r"is not the columns of X \(\['w', 'x', 'y', 'z'\]"):
+        make().fit(frame, y, groups=groups,
+                   coef_init=pd.Series(w0, index=list("wxyz")))

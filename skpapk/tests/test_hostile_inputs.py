@@ -439,6 +439,20 @@ def test_text_of_polars_and_arrow_tables_is_named_with_a_fix_for_them(
         assert ranker.n_features_in_ == 2
 
 
+@pytest.mark.parametrize("beside", ["Int64", "Float64", "float64"])
+@pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_text_category_beside_a_nullable_column_is_named(make_ranker, beside):
+    # (tester) beside a nullable column, pandas' own words reached the user:
+    # "Cannot cast str dtype to float64"
+    X, y, g = make_data(2)
+    frame = pd.DataFrame({"b": pd.array(np.round(X[:, 0] * 10), dtype=beside),
+                          "c": pd.Categorical(np.where(y == 1, "x", "y"))})
+    with pytest.raises(ValueError, match=r"^X column 'c' holds text .* Encode "
+                       r"it first"):
+        make_ranker(k=3).fit(frame, y, groups=g)
+
+
 # the boosted ranker takes groups by name only: fit(X, y, w) is a TypeError
 # (test_boost.py)
 @pytest.mark.parametrize("make_ranker", [PApKRanker, PApKAvgRanker],

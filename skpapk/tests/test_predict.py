@@ -82,3 +82,65 @@ def test_cross_val_predict_gives_each_row_the_score_of_its_held_out_fold(name):
     # the users held out are ranked by a model that never saw them: the
     # scores still order each user's rows (a ranking, not labels)
     assert not np.isin(got, [0, 1]).all()
+
+
+def _sequential_scores(X, coef):
+    """Oracle: every row's ``((x_0 c_0 + x_1 c_1) + x_2 c_2) + ...`` in Python
+    floats (float64), one row at a time."""
+    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+    scores = []
+    for row in X:
+        total = 0.0
+        for value, weight in zip(row.tolist(), coef.tolist()):
+            total += value * weight
+        scores.append(total)
+    return np.array(scores)
+
+
+LAYOUTS = {
+    "C": lambda X: np.ascontiguousarray(X),
+    "F": np.asfortranarray,
+    "frame": lambda X: __import__("pandas").DataFrame(X),
+    "csr": lambda X: __import__("scipy.sparse").sparse.csr_matrix(X),
+    "csc": lambda X: __import__("scipy.sparse").sparse.csc_matrix(X),
+    "float32": lambda X: X.astype(np.float32),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name", ["PApKRanker", "PApKAvgRanker", "SavedRanker"])
+def test_equal_rows_get_equal_scores_in_every_layout(name, layout, tmp_path):
+    # (tester) BLAS's X @ coef_ on a DataFrame's (Fortran order) rows gave 5
+    # equal rows 2 scores: recommend put the last first, and papk_score
+    # counted a tie as a correct pair
+    from skpapk.io import load_ranker, save_ranker
+    from skpapk.metrics import papk_score
+
+    rng = np.random.default_rng(0)
+    n, d = 2000, 37
+    y = rng.random(n) < 0.25
+    X = rng.normal(size=(n, d)) + 0.3 * y[:, None]
+    X[rng.random((n, d)) < 0.3] = 0.0  # stored zeros of the sparse layouts
+    groups = np.repeat(np.arange(100), 20)
+    if name == "SavedRanker":
+        save_ranker(skpapk.PApKRanker(k=5).fit(X, y, groups=groups),
+                    tmp_path / "m.json")
+        ranker = load_ranker(tmp_path / "m.json")
+        coef = ranker.scorer.coef
+    else:
+        ranker = getattr(skpapk, name)(k=5, max_iter=5, tol=None).fit(
+            X, y, groups=groups) if name != "PApKRanker" else skpapk.PApKRanker(
+            k=5).fit(X, y, groups=groups)
+        coef = ranker.coef_
+    rows = np.concatenate([np.repeat(X[3:4], 5, axis=0), X[:300]])
+    as_given = LAYOUTS[layout](rows)
+    scores = ranker.decision_function(as_given)
+    values = rows.astype(np.float32) if layout == "float32" else rows
+    np.testing.assert_array_equal(scores, _sequential_scores(values, coef))
+    assert np.unique(scores[:5]).size == 1
+    # the same rows scored one at a time, or in two batches
+    assert np.array_equal(scores, np.concatenate(
+        [ranker.decision_function(LAYOUTS[layout](rows[i:i + 1]))
+         for i in range(7)] + [ranker.decision_function(LAYOUTS[layout](rows[7:]))]))
+    assert ranker.recommend(LAYOUTS[layout](rows[:5]), k=2).indices.tolist() == [0, 1]
+    assert papk_score([0, 0, 0, 0, 1], scores[:5], k=1) == pytest.approx(0.2)

@@ -178,3 +178,36 @@ def test_to_frame_of_lists():
     frame = Recommendations([2, 0, 1], [0, 2, 3], ["a", "b"]).to_frame()
     assert list(frame.itertuples(index=False, name=None)) == [
         ("a", 1, 2), ("a", 2, 0), ("b", 1, 1)]
+
+
+@pytest.mark.parametrize("kind", ["list", "array", "series"])
+def test_to_frame_items_are_taken_by_position(kind):
+    # (tester) te["item"][rec.indices] looked the rows up by index label: a
+    # KeyError, or the wrong items after df.iloc[...]
+    import pandas as pd
+
+    rec = Recommendations(np.array([2, 0, 1]), np.array([0, 2, 3]),
+                          np.array(["a", "b"]))
+    names = ["x", "y", "z"]
+    items = {"list": names, "array": np.array(names),
+             "series": pd.Series(names, index=[10, 2, 0])}[kind]  # not 0, 1, 2
+    frame = rec.to_frame(items=items)
+    assert frame["item"].tolist() == ["z", "x", "y"]
+    assert frame.columns.tolist() == ["group", "rank", "row", "item"]
+    with pytest.raises(ValueError, match=r"^items has 2 values, but the "
+                       r"recommendations name row 2: give one item per row"):
+        rec.to_frame(items=names[:2])
+    with pytest.raises(ValueError, match=r"^items must be 1-D"):
+        rec.to_frame(items=[names])
+
+
+def test_repr_cuts_long_arrays():
+    # (tester) print(rec) of 943 users printed about 200 lines
+    n = 5000
+    rec = Recommendations(np.arange(n), np.arange(n + 1), np.arange(n))
+    text = repr(rec)
+    assert text.startswith("Recommendations(indices=array([   0,    1,    2, ..., ")
+    assert len(text) < 300 and "\n" not in text
+    assert repr(Recommendations(np.array([1]), np.array([0, 1]), np.array(["a"]))) == (
+        "Recommendations(indices=array([1]), indptr=array([0, 1]), "
+        "groups=array(['a'], dtype='<U1'))")

@@ -75,8 +75,8 @@ def test_float32_rows_score_as_the_ranker_scores_them(tmp_path, monkeypatch,
                                                       layout):
     # values 1e4 + j / 1024 (exact in float32): float32 scores would tie rows
     # that the float64 coef_ sets apart; ranker and file both score in float64
-    if block_values is not None:  # float32 rows cast in blocks of one row
-        monkeypatch.setattr("skpapk._linear_loss.CAST_BLOCK_VALUES", block_values)
+    if block_values is not None:  # rows scored in blocks of one row
+        monkeypatch.setattr("skpapk._linear_loss.SCORE_BLOCK_VALUES", block_values)
     rng = np.random.default_rng(0)
     X = 1e4 + rng.integers(0, 256, (400, 5)) / 1024.0
     y, groups = (rng.random(400) < 0.3).astype(int), np.repeat(np.arange(20), 20)
@@ -1429,9 +1429,9 @@ def test_a_deep_tree_that_lightgbm_trains_is_saved_and_loaded(tmp_path):
         load_ranker(tmp_path / "m.json").decision_function(x), ranker.predict(x))
 
 
-def test_float32_sparse_rows_are_cast_in_blocks_of_stored_values(monkeypatch):
-    # (review) blocks of CAST_BLOCK_VALUES // n_features rows made a wide
-    # sparse X (hashed features) be cast one row at a time: 0.003 s -> 0.5 s
+def test_wide_sparse_rows_are_scored_in_blocks_of_stored_values(monkeypatch):
+    # (review) blocks of a number of values // n_features rows made a wide
+    # sparse X (hashed features) be scored one row at a time: 0.003 s -> 0.5 s
     from skpapk import _linear_loss
 
     rng = np.random.default_rng(0)
@@ -1439,11 +1439,19 @@ def test_float32_sparse_rows_are_cast_in_blocks_of_stored_values(monkeypatch):
     X = sp.csr_matrix((rng.random(n * 10).astype(np.float32),
                        rng.integers(0, d, n * 10), np.arange(0, n * 10 + 1, 10)),
                       shape=(n, d))
-    assert _linear_loss.cast_blocks(X).tolist() == [0, n]  # 200,000 values
-    monkeypatch.setattr(_linear_loss, "CAST_BLOCK_VALUES", 25)
-    assert _linear_loss.cast_blocks(X[:9]).tolist() == [0, 3, 5, 8, 9]
-    rows = sp.csr_matrix(np.ones((3, 40), dtype=np.float32))  # 40 values a row
-    assert _linear_loss.cast_blocks(rows).tolist() == [0, 1, 2, 3]
+    coef = rng.normal(size=d)
+    calls = []
+    argsort = np.argsort
+    monkeypatch.setattr(_linear_loss.np, "argsort",
+                        lambda *a, **kw: calls.append(1) or argsort(*a, **kw))
+    scores = _linear_loss.fitted_scores(X, coef)
+    assert len(calls) == 1  # one block: 200,000 stored values
+    monkeypatch.setattr(_linear_loss, "SCORE_BLOCK_VALUES", 25)
+    np.testing.assert_array_equal(_linear_loss.fitted_scores(X, coef), scores)
+    assert len(calls) == 1 + n * 10 // 25  # blocks of 3 rows or less
+    stored = np.argsort(X.indices[:10])  # the row's columns, in order
+    one = [float(X.data[i]) * coef[X.indices[i]] for i in stored]
+    assert scores[0] == sum(one[1:], one[0])
 
 
 def test_float32_rows_hold_one_cast_block_at_a_time():
@@ -1451,10 +1459,10 @@ def test_float32_rows_hold_one_cast_block_at_a_time():
     # one was still held: two blocks (64 MB) at the peak, not one
     import tracemalloc
 
-    from skpapk._linear_loss import CAST_BLOCK_VALUES, fitted_scores
+    from skpapk._linear_loss import SCORE_BLOCK_VALUES, fitted_scores
 
     n_features = 16
-    X = np.ones((3 * CAST_BLOCK_VALUES // n_features, n_features), np.float32)
+    X = np.ones((3 * SCORE_BLOCK_VALUES // n_features, n_features), np.float32)
     coef = np.arange(n_features, dtype=np.float64)
     tracemalloc.start()
     try:
@@ -1463,7 +1471,7 @@ def test_float32_rows_hold_one_cast_block_at_a_time():
     finally:
         tracemalloc.stop()
     np.testing.assert_array_equal(scores, np.full(X.shape[0], coef.sum()))
-    block = CAST_BLOCK_VALUES * 8  # bytes of one float64 block
+    block = SCORE_BLOCK_VALUES * 8  # bytes of one float64 block
     assert peak < 1.5 * block + scores.nbytes
 
 
