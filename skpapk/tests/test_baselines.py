@@ -154,6 +154,29 @@ def test_line_search_matches_per_group_loop():
     np.testing.assert_allclose(got, expected)
 
 
+@pytest.mark.parametrize("values", [1, 50, 200])
+def test_line_search_in_parts_is_the_stacked_one(monkeypatch, values):
+    # (memory review) every grid point stacked at once took 1.5 GB at 2M rows;
+    # a part of the grid per call gives the same values and the same fit
+    from skpapk import _baselines
+
+    X, y, g = make_data(4, n_groups=8)
+    ranker = GreedyPApKRanker(k=3, random_state=0)
+    whole = ranker.fit(X, y, groups=g)
+    coef, weights = whole.coef_.copy(), whole.merge_weights_.copy()
+    calls = []
+    papk = _baselines._train_papk
+    monkeypatch.setattr(_baselines, "LINE_SEARCH_VALUES", values)
+    monkeypatch.setattr(_baselines, "_train_papk",
+                        lambda *a, **kw: calls.append(a[1].size) or papk(*a, **kw))
+    parts = GreedyPApKRanker(k=3, random_state=0).fit(X, y, groups=g)
+    np.testing.assert_array_equal(parts.coef_, coef)
+    np.testing.assert_array_equal(parts.merge_weights_, weights)
+    n_val = calls[0]  # the first calls score the base scorers
+    assert len(calls) > parts.n_estimators_  # and the line searches follow
+    assert max(calls) <= max(values, n_val) < 21 * n_val  # not 21 at once
+
+
 def test_greedy_is_no_worse_than_its_best_base_scorer():
     X, y, g = make_data(5)
     ranker = GreedyPApKRanker(k=5, n_estimators=4, n_line_search=11,
