@@ -22,6 +22,7 @@ class Metric(NamedTuple):
     parts: Callable  # (inputs, k, ties, orders) -> Parts
     function: str  # the public function that computes it alone
     ties: tuple  # its tie rules
+    uses_k: bool = True  # whether it reads k
 
 
 #: The metrics of :func:`ranking_report` by name; the same names check
@@ -31,7 +32,7 @@ METRICS = {
     "precision_at_k": Metric(_precision_parts, "precision_at_k_score", PAIR_TIES),
     "partial_auc": Metric(_partial_auc_parts, "partial_auc_score", PAIR_TIES),
     "recall_at_k": Metric(_recall_parts, "recall_at_k_score", LIST_TIES),
-    "roc_auc": Metric(_roc_auc_parts, "roc_auc_score", PAIR_TIES),
+    "roc_auc": Metric(_roc_auc_parts, "roc_auc_score", PAIR_TIES, uses_k=False),
 }
 
 
@@ -62,7 +63,7 @@ def _check_metrics(metrics, ties):
     return tuple(names)
 
 
-def ranking_report(y_true, y_score, *, k, groups=None,
+def ranking_report(y_true, y_score, *, k=None, groups=None,
                    metrics=("papk", "precision_at_k", "partial_auc"),
                    average="micro", ties="random", pos_label=None,
                    zero_division="warn"):
@@ -83,9 +84,9 @@ def ranking_report(y_true, y_score, *, k, groups=None,
         ``pos_label``, is relevant.
     y_score : array-like of shape (n_samples,)
         Scores, higher means ranked first (e.g. ``decision_function``).
-    k : int
-        Number of items shown to each user; required, though ``"roc_auc"``
-        does not use it.
+    k : int, default=None
+        Number of items shown to each user; required unless ``metrics`` is
+        ``"roc_auc"`` alone, the one metric that does not read it.
     groups : array-like of shape (n_samples,), default=None
         Group (user / query) id of each row. ``None``: one group.
     metrics : str or list of str, default=("papk", "precision_at_k", "partial_auc")
@@ -130,7 +131,12 @@ def ranking_report(y_true, y_score, *, k, groups=None,
     """
     _check_options(average, ties, zero_division=zero_division)
     names = _check_metrics(metrics, ties)
-    k = check_k(k)
+    needs_k = [name for name in names if METRICS[name].uses_k]
+    if k is None and needs_k:
+        raise TypeError(f"ranking_report needs k, the number of items shown to "
+                        f"each user, for {', '.join(map(repr, needs_k))}; pass "
+                        f"k=10, say (only 'roc_auc' does without it).")
+    k = None if k is None else check_k(k)
     inputs = _validate(y_true, y_score, groups, pos_label)
     orders = Orders(inputs)  # one score sort; one segment sort, if needed
     return {name: _average(METRICS[name].parts(inputs, k, ties, orders),

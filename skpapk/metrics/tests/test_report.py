@@ -140,3 +140,19 @@ def test_the_rows_are_sorted_once(monkeypatch):
     ranking_report(y, s, k=3, groups=g, metrics=["precision_at_k"])
     # prec@k's own cut by group (its codes, not the segments)
     assert calls == ["segments"]
+
+
+def test_k_is_needed_unless_roc_auc_alone():
+    y, s, g = [0, 1, 1, 0, 1, 0], [3, 2, 1, 3, 2, 1], [0, 0, 0, 1, 1, 1]
+    assert ranking_report(y, s, groups=g, metrics="roc_auc") == {
+        "roc_auc": m.roc_auc_score(y, s, groups=g)}
+    assert ranking_report(y, s, k=2, groups=g, metrics="roc_auc") == (
+        ranking_report(y, s, groups=g, metrics=["roc_auc"]))
+    with pytest.raises(TypeError, match=r"^ranking_report needs k, the number "
+                       r"of items shown to each user, for 'papk'; pass k=10"):
+        ranking_report(y, s, groups=g, metrics=["roc_auc", "papk"])
+    with pytest.raises(TypeError, match=r"for 'papk', 'precision_at_k', "
+                       r"'partial_auc';"):
+        ranking_report(y, s, groups=g)
+    with pytest.raises(ValueError, match="k"):  # a bad k is refused all the same
+        ranking_report(y, s, k=0, groups=g, metrics="roc_auc")
