@@ -24,6 +24,7 @@ from ._lightgbm_engine import (
     _eval_rows,
     _no_usable_feature,
     _NoUsableFeature,
+    _trees_up_to,
 )
 from ._lightgbm_params import (
     _BOOSTING_ALIASES,
@@ -264,7 +265,12 @@ class PApKBoostRanker(BaseRanker):
         stopping.
 
     tol : float, default=1e-7
-        Improvement of the validation score that counts as one.
+        Improvement of the validation score that counts as one: a round
+        less than ``tol`` above the best so far adds one to the count of
+        ``n_iter_no_change``. The best round is the highest score, however
+        small its lead; LightGBM's ``early_stopping_min_delta`` also keeps
+        an earlier best round over a later one less than ``min_delta``
+        above it, so the two can choose different rounds.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split and LightGBM (``seed``: row and feature
@@ -339,10 +345,17 @@ class PApKBoostRanker(BaseRanker):
     Attributes
     ----------
     booster_ : lightgbm.Booster
-        The trees of every round run (its ``best_iteration`` is
-        ``best_iteration_``, so ``booster_.model_to_string()`` saves the
-        trees used by :meth:`decision_function`; under early stopping its
-        ``best_score`` holds the metrics of that round, ``best_score_``).
+        The trees used by :meth:`decision_function`: under early stopping,
+        those up to the best round (the later rounds' trees dropped, as
+        ``LGBMRanker.fit`` does; its ``best_score`` holds the metrics of
+        that round, ``best_score_``), else every round's. Its
+        ``best_iteration`` is ``best_iteration_``. LightGBM's functions that
+        take an ``LGBMModel`` (``lightgbm.plot_importance``,
+        ``create_tree_digraph``) take it, and ``plot_metric`` takes
+        ``evals_result_``: the ranker is not an ``LGBMModel``. Its objective
+        is a Python function for the skpapk objectives, so
+        ``booster_.refit`` (which needs LightGBM's own objective) works with
+        ``objective="binary"``, ``"lambdarank"`` or ``"rank_xendcg"`` only.
 
     best_iteration_ : int
         Number of trees used by :meth:`decision_function`: the round with
@@ -350,11 +363,11 @@ class PApKBoostRanker(BaseRanker):
         ``n_iter_``.
 
     n_iter_ : int
-        Number of boosting rounds run that added a tree: the number of
-        trees of ``booster_``, as ``LGBMRanker.n_estimators_``
-        (``lightgbm.train`` goes on with the rounds after one adds no tree,
-        when no leaf meets the split requirements; those rounds do not
-        count).
+        Number of boosting rounds run that added a tree, the rounds after
+        the best one under early stopping too (``lightgbm.train`` goes on
+        with the rounds after one adds no tree, when no leaf meets the
+        split requirements; those rounds do not count). Without early
+        stopping, the number of trees of ``booster_``.
 
     validation_scores_ : ndarray of shape (`n_iter_`,) or None
         Validation micro-pAp@k after every tree; ``None`` without early
@@ -629,7 +642,9 @@ class PApKBoostRanker(BaseRanker):
                 f"early_stopping_min_delta={delta!r} sets LightGBM's own early "
                 f"stopping, which {name} does not use: set tol, one number >= 0 "
                 f"(the improvement of the validation micro-pAp@k that resets "
-                f"the count of n_iter_no_change), instead, and drop "
+                f"the count of n_iter_no_change; unlike min_delta, it does not "
+                f"keep an earlier best round over a slightly better later "
+                f"one), instead, and drop "
                 f"early_stopping_min_delta (set_params("
                 f"early_stopping_min_delta=None)).")
         if self._other_params.get("first_metric_only"):
@@ -711,9 +726,12 @@ class PApKBoostRanker(BaseRanker):
                        weighted=False):
         """Every tree would be (``grown``: is) one leaf: the constant model's
         warning (``weighted``: under a ``sample_weight``)."""
+        gain = self._other_params.get("min_split_gain",
+                                      self._other_params.get("min_gain_to_split"))
         why = (f"no split passed LightGBM's limits, such as min_child_samples="
                f"{self.min_child_samples} and min_child_weight="
-               f"{self.min_child_weight}" + (
+               f"{self.min_child_weight}"
+               + (f", and min_split_gain={gain!r}" if gain else "") + (
                    ", a sum of Hessians, which sample_weight scales: weights "
                    "far below 1 leave none, multiply them by a constant, e.g. "
                    "to a mean of 1" if weighted else "")
@@ -962,18 +980,21 @@ class PApKBoostRanker(BaseRanker):
             self._warn_no_split(grown=True,
                                 weighted=fit_params["sample_weight"] is not None)
         self.booster_ = model.booster_
-        self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         if early_stopping:
             self.validation_scores_ = np.asarray(stopper.scores,
                                                  dtype=np.float64)
             self.n_iter_ = self.validation_scores_.shape[0]
             self.best_iteration_ = stopper.best_iteration + 1
             self.evals_result_ = stopper.recorded(model.evals_result_)
+            # the trees after the best round dropped, as LGBMRanker's fit
+            self.booster_ = _trees_up_to(lgb, self.booster_,
+                                         self.best_iteration_)
             self.booster_.best_score = stopper.booster_best_score()
         else:
             self.n_iter_ = self.booster_.current_iteration()
             self.best_iteration_ = self.n_iter_
             self.validation_scores_ = self.evals_result_ = None
+        self.booster_.pandas_categorical = categories  # as fitted on a DataFrame
         self.booster_.best_iteration = self.best_iteration_
         return self
 
@@ -1021,12 +1042,13 @@ class PApKBoostRanker(BaseRanker):
 
     @property
     def n_estimators_(self):
-        """Number of trees fitted (``n_iter_``).
+        """Number of trees kept (``booster_.current_iteration()``).
 
-        As ``LGBMRanker.n_estimators_`` (``booster_.current_iteration()``).
+        As ``LGBMRanker.n_estimators_``: ``best_iteration_`` under early
+        stopping, else ``n_iter_``.
         """
         check_is_fitted(self)
-        return self.n_iter_
+        return self.booster_.current_iteration()
 
     @property
     def best_score_(self):

@@ -162,6 +162,14 @@ def _constant_booster(lightgbm, params, n_features):
         num_boost_round=1)
 
 
+def _trees_up_to(lightgbm, booster, n_trees):
+    """``booster`` with its first ``n_trees`` rounds only (itself when it has
+    no more), as ``LGBMRanker.fit`` keeps them after early stopping."""
+    if booster.current_iteration() <= n_trees:
+        return booster
+    return lightgbm.Booster(model_str=booster.model_to_string(num_iteration=n_trees))
+
+
 def _eval_rows(lightgbm, X, y):
     """``LGBMRanker.fit``'s keywords for one held-out set: ``eval_X`` and
     ``eval_y`` where LightGBM has them (4.7 on), else ``eval_set``."""

@@ -256,7 +256,7 @@ def _check_passed_through(ranker, lgb, seed):
         if key in fit_arguments and (key not in known
                                      or key in _FIT_ARGUMENT_HINTS):
             problem = (f"an argument of LGBMRanker.fit that {name} does "
-                       f"not pass on: LightGBM ignores it; "
+                       f"not pass on: the ranker drops it; "
                        f"{_FIT_ARGUMENT_HINTS.get(key, 'drop it')}")
         elif key not in known:
             close = difflib.get_close_matches(key, sorted(known | own_names), n=1)

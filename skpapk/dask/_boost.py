@@ -425,7 +425,7 @@ class DaskBoostMixin(DaskRankerMixin):
 
         With early stopping (``parts`` given), every round's micro-pAp@k of
         the held-out rows of all partitions, the in-memory stopping rule
-        replayed on them, and the booster cut after the round it stops at.
+        replayed on them, and the booster cut after the best round.
         """
         n_rounds = booster.current_iteration()
         if parts is None:
@@ -441,10 +441,9 @@ class DaskBoostMixin(DaskRankerMixin):
             if self.verbose > 0:
                 for t in range(n_iter):
                     _engine._print_round(t + 1, self.k, scores[t])
-            if n_iter < n_rounds:
-                lgb = _import_lightgbm()
-                booster = lgb.Booster(
-                    model_str=booster.model_to_string(num_iteration=n_iter))
+            # the trees after the best round dropped, as the in-memory ranker
+            booster = _engine._trees_up_to(_import_lightgbm(), booster,
+                                           best_round + 1)
             self.validation_scores_ = scores[:n_iter]
             # the in-memory ranker's record, of its own metric only (the
             # Dask interface evaluates no validation rows)
@@ -492,11 +491,17 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     feature's bin boundaries on one worker, from a sample of that worker's
     rows, and the rows (and bagging draws) come in another order. Expect
     the test micro-pAp@k of the in-memory model within the noise of a
-    change of seed, not the same trees. With row sampling (``subsample <
-    1``, or ``boosting_type="goss"``), two fits with the same
-    ``random_state`` may differ too: LightGBM's Dask interface joins a
-    worker's partitions in the order dask reports them, which can change
-    from one fit to the next, and the same seed then draws other rows.
+    change of seed, not the same trees. On two workers or more, two fits
+    with the same ``random_state`` may differ too, with or without row
+    sampling: LightGBM's Dask interface trains each worker on the
+    partitions it holds, and which worker holds which (prepared) partition
+    can change from one fit to the next, for a persisted ``X`` too; the
+    bin boundaries, which LightGBM finds from one worker's rows, and the
+    rows that a seed draws (``subsample < 1``, ``boosting_type="goss"``)
+    change with it. Two partitions on two workers gave scores up to 0.8
+    apart from one fit to the next; on one worker, five fits were the same
+    model. For a repeatable model, fit on one worker, or in memory
+    (:class:`skpapk.PApKBoostRanker`).
 
     A round in which LightGBM adds no tree is not replayed: the rule sees
     the scores of the trees, one after another (the in-memory ranker also
@@ -512,8 +517,8 @@ _DOC = """Distributed :class:`skpapk.PApKBoostRanker`: the boosted ranker on das
     every round is computed on the workers and the in-memory stopping rule
     is applied to it: ``validation_scores_``, ``n_iter_`` and
     ``best_iteration_`` are those the in-memory rule gives on these
-    scores, and ``booster_`` is cut after round ``n_iter_``. The rounds
-    after the stop cost training time only.
+    scores, and ``booster_`` is cut after round ``best_iteration_``, as the
+    in-memory ranker's. The rounds after the stop cost training time only.
 
     The fitted ranker is an in-memory one: ``decision_function``,
     ``score`` and ``recommend`` take NumPy or SciPy input and it pickles

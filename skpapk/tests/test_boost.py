@@ -615,11 +615,12 @@ def test_predict_options_are_lgbmrankers():
     # LGBMRanker.predict's options, read off the booster: SHAP values add
     # up to the scores, leaves, and tree ranges around best_iteration_
     X, y, g = make_data(5)
-    ranker = PApKBoostRanker(k=4, **{**SMALL, "early_stopping": True,
-                                     "n_iter_no_change": 3,
-                                     "n_estimators": 40}).fit(X, y, groups=g)
+    ranker = PApKBoostRanker(k=4, random_state=1, **{
+        **SMALL, "early_stopping": True, "n_iter_no_change": 3,
+        "n_estimators": 40}).fit(X, y, groups=g)
     booster, best = ranker.booster_, ranker.best_iteration_
-    assert best < booster.current_iteration()  # trees beyond the best kept
+    assert best == 3  # the trees around it below
+    assert best == booster.current_iteration() < ranker.n_iter_  # as LGBMRanker
     scores = ranker.predict(X)
     np.testing.assert_array_equal(scores, ranker.decision_function(X))
     np.testing.assert_array_equal(
@@ -935,7 +936,9 @@ def test_weights_too_small_for_any_split_warn(scale, objective):
         ranker = PApKBoostRanker(**{**SMALL, "objective": objective}).fit(
             X, y, groups=g, sample_weight=np.full(len(y), scale))
     assert not ranker.feature_importances_.any()
-    with pytest.warns(UserWarning, match=r"^The trees have no split") as caught:
+    # (LightGBM user) the limit that was given is named
+    with pytest.warns(UserWarning, match=r"^The trees have no split .* and "
+                      r"min_split_gain=1000000000.0\)") as caught:
         PApKBoostRanker(**{**SMALL, "objective": objective,
                            "min_split_gain": 1e9}).fit(X, y, groups=g)
     assert "sample_weight" not in str(caught[0].message)  # not given
@@ -1040,6 +1043,23 @@ def replay_stopping(scores, tol, n_iter_no_change):
     return len(scores)
 
 
+def every_round(ranker, X, y, g):
+    """The booster of every round that ``ranker`` ran before it stopped: its
+    twin without early stopping on its training rows (LightGBM's trees do
+    not depend on the validation rows), whose first ``best_iteration_``
+    trees are checked to be ``ranker``'s (it keeps those only, as
+    ``LGBMRanker.fit``)."""
+    twin = sklearn.clone(ranker).set_params(early_stopping=False,
+                                            n_estimators=ranker.n_iter_)
+    booster = twin.fit(X, y, groups=g).booster_
+    assert booster.current_iteration() == ranker.n_iter_
+    assert ranker.booster_.current_iteration() == ranker.best_iteration_
+    np.testing.assert_array_equal(
+        booster.predict(X, num_iteration=ranker.best_iteration_, raw_score=True),
+        ranker.booster_.predict(X, raw_score=True))
+    return booster
+
+
 @pytest.mark.parametrize("objective", ["soft_papk", "binary"])
 def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
     X, y, g = make_data(17, n_groups=30)
@@ -1051,7 +1071,8 @@ def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
     train, val = within_group_split(y, g, sizes=(0.7, 0.3), random_state=5)
     n = ranker.n_iter_
     assert ranker.validation_scores_.shape == (n,)
-    expected = [papk_score(y[val], ranker.booster_.predict(
+    booster = every_round(ranker, X[train], y[train], g[train])
+    expected = [papk_score(y[val], booster.predict(
         X[val], num_iteration=i, raw_score=True), k=4, groups=g[val])
         for i in range(1, n + 1)]
     np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
@@ -1063,14 +1084,7 @@ def test_early_stopping_scores_the_held_out_rows_of_every_user(objective):
         ranker.decision_function(X),
         ranker.booster_.predict(X, num_iteration=ranker.best_iteration_,
                                 raw_score=True))
-    # the trees were fitted on the training rows only
-    plain = PApKBoostRanker(k=4, objective=objective, n_estimators=n,
-                            learning_rate=0.3, num_leaves=15, min_child_samples=2,
-                            early_stopping=False, random_state=5)
-    plain.fit(X[train], y[train], groups=g[train])
-    np.testing.assert_allclose(
-        plain.booster_.predict(X, raw_score=True),
-        ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
+    # (every_round: the trees were fitted on the training rows only)
 
 
 @pytest.mark.parametrize("metric", ["ndcg", ["map", "ndcg"]])
@@ -1123,13 +1137,14 @@ def test_rounds_that_add_no_tree_are_not_counted(objective, n_iter_no_change):
                              early_stopping=True, n_iter_no_change=n_iter_no_change,
                              random_state=0).fit(X, y, groups=g)
     n = ranker.n_iter_
-    assert 1 < n == ranker.booster_.current_iteration() < 60
-    assert ranker.n_estimators_ == n
+    assert 1 < n < 60
+    assert ranker.n_estimators_ == ranker.best_iteration_ <= n
     assert ranker.validation_scores_.shape == (n,)
     assert all(len(values) == n
                for values in ranker.evals_result_["valid_0"].values())
     train, val = within_group_split(y, g, sizes=(0.9, 0.1), random_state=0)
-    expected = [papk_score(y[val], ranker.booster_.predict(
+    booster = every_round(ranker, X[train], y[train], g[train])
+    expected = [papk_score(y[val], booster.predict(
         X[val], num_iteration=i, raw_score=True), k=3, groups=g[val],
         zero_division=np.nan) for i in range(1, n + 1)]
     np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
@@ -1281,17 +1296,13 @@ def test_early_stopping_on_given_validation_rows(early_stopping):
     ranker = PApKBoostRanker(early_stopping=early_stopping, **params).fit(
         X, y, groups=g, X_val=Xv, y_val=yv, groups_val=gv + 100)
     n = ranker.n_iter_
-    expected = [papk_score(yv, ranker.booster_.predict(
+    booster = every_round(ranker, X, y, g)  # trained on every row of X
+    expected = [papk_score(yv, booster.predict(
         Xv, num_iteration=i, raw_score=True), k=4, groups=gv)
         for i in range(1, n + 1)]
     np.testing.assert_allclose(ranker.validation_scores_, expected, rtol=1e-12)
     assert ranker.best_iteration_ == int(np.argmax(expected)) + 1
     assert n == replay_stopping(expected, 0.0, 4) < 60
-    plain = PApKBoostRanker(early_stopping=False, **{**params,
-                                                     "n_estimators": n})
-    np.testing.assert_allclose(  # trained on every row of X
-        plain.fit(X, y, groups=g).booster_.predict(X, raw_score=True),
-        ranker.booster_.predict(X, num_iteration=n, raw_score=True), rtol=1e-12)
     # given rows are the rows that a fit on every row would hold out
     train, val = within_group_split(y, g, sizes=(0.7, 0.3), random_state=5)
     held = PApKBoostRanker(early_stopping=True, validation_fraction=0.3,
@@ -1741,8 +1752,10 @@ def test_early_stopping_is_lightgbms_callback_on_a_micro_papk_metric():
                              **{key: value for key, value in SMALL.items()
                                 if key not in ("n_estimators", "early_stopping")})
     ranker.fit(X, y, groups=g)
-    assert ranker.n_iter_ < 200
-    assert ranker.booster_.current_iteration() == ranker.n_iter_
+    assert ranker.best_iteration_ < ranker.n_iter_ < 200
+    # the trees after the best round dropped, as LGBMRanker.fit does
+    assert ranker.booster_.current_iteration() == ranker.best_iteration_
+    assert ranker.n_estimators_ == ranker.best_iteration_
     assert ranker.booster_.best_iteration == ranker.best_iteration_
     scores = ranker.validation_scores_
     assert scores.shape == (ranker.n_iter_,)
@@ -1846,7 +1859,7 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
             fit(**{typo: 5}).fit(X, y, groups=groups)
     with pytest.warns(UserWarning, match="got callbacks=.*an argument of "
                                          "LGBMRanker.fit that PApKBoostRanker "
-                                         "does not pass on: LightGBM ignores "
+                                         "does not pass on: the ranker drops "
                                          r"it; drop it \(early_stopping=True"):
         fit(callbacks=[]).fit(X, y, groups=groups)
     # what to do instead, for each argument of LGBMRanker.fit
@@ -1854,7 +1867,7 @@ def test_lightgbm_parameters_passed_through_are_checked_by_name():
                       ("group", "pass the group of every row to fit as groups="),
                       ("eval_set", "give the validation rows to fit as X_val"),
                       ("feature_name", "the feature names are those of a")]:
-        with pytest.warns(UserWarning, match=f"got {name}=.*LightGBM ignores "
+        with pytest.warns(UserWarning, match=f"got {name}=.*the ranker drops "
                                              f"it; {fix}") as record:
             fit(**{name: [1]}).fit(X, y, groups=groups)
         assert len(record) == 1  # not handed to LightGBM, which would warn too
@@ -2048,7 +2061,7 @@ def test_lgbmranker_attributes_and_raw_score():
     assert stopped.best_score_ == {"valid_0": {
         "micro_papk@3": stopped.validation_scores_[best - 1],
         "ndcg@3": stopped.evals_result_["valid_0"]["ndcg@3"][best - 1]}}
-    assert stopped.n_estimators_ == stopped.n_iter_ > best
+    assert stopped.n_estimators_ == best < stopped.n_iter_  # as LGBMRanker's
     for truthy in (True, 1, np.True_):
         np.testing.assert_array_equal(plain.predict(X, raw_score=truthy),
                                       plain.predict(X))

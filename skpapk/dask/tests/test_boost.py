@@ -129,7 +129,12 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
     train, val = per_partition_split(y == 1, groups, user_chunks(groups, 3),
                                      0.3, 7)
     n = remote.n_iter_
-    expected = [papk_score(y[val], remote.booster_.predict(
+    # the trees of every round run: the in-memory ones on the same training
+    # rows (the ranker keeps those up to the best round only)
+    plain = skpapk.PApKBoostRanker(**dict(params, early_stopping=False,
+                                          n_estimators=n))
+    plain.fit(X[train], y[train], groups=groups[train])
+    expected = [papk_score(y[val], plain.booster_.predict(
                     X[val], num_iteration=i, raw_score=True), k=5,
                     groups=groups[val])
                 for i in range(1, n + 1)]
@@ -141,7 +146,8 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
     # LightGBM's record of the best round, as the in-memory ranker keeps it
     assert remote.booster_.best_score == remote.best_score_ == {"valid_0": {
         "micro_papk@5": remote.validation_scores_[remote.best_iteration_ - 1]}}
-    assert remote.booster_.num_trees() == n < 60  # stopped, and cut there
+    assert n < 60  # stopped; the trees after the best round dropped
+    assert remote.booster_.num_trees() == remote.best_iteration_ < n
     best, count, stop = -np.inf, 0, None  # the stopping rule, replayed
     for i, s in enumerate(expected):
         count = count + 1 if not s >= best + 0.0 else 0
@@ -150,14 +156,10 @@ def test_early_stopping_scores_every_round_on_the_held_out_rows(cluster_client):
             stop = i + 1
             break
     assert n == stop
-    # the trees: the in-memory ones on the same training rows
-    plain = skpapk.PApKBoostRanker(**dict(params, early_stopping=False,
-                                          n_estimators=n))
-    plain.fit(X[train], y[train], groups=groups[train])
     np.testing.assert_allclose(
-        plain.decision_function(X),
-        remote.booster_.predict(X, num_iteration=n, raw_score=True),
-        rtol=0, atol=1e-9)
+        plain.booster_.predict(X, num_iteration=remote.best_iteration_,
+                               raw_score=True),
+        remote.booster_.predict(X, raw_score=True), rtol=0, atol=1e-9)
     np.testing.assert_array_equal(
         remote.decision_function(X),
         remote.booster_.predict(X, num_iteration=remote.best_iteration_,
