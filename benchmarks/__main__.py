@@ -24,6 +24,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,10 +43,13 @@ class Run:
     """One script run that writes one part of a result file.
 
     ``args`` and ``quick`` (the arguments of ``--quick``) may name
-    ``{results}`` (the output folder) and ``{tmp}`` (a temporary folder shared
-    by the runs of one result). ``flag`` is the script's option that names its
-    Markdown output; ``None``: its standard output is the part. ``heading``
-    titles the part when it is not the first one.
+    ``{results}``, where the run writes the result's ``extra_files`` (a
+    temporary folder: they are moved to the output folder with the result
+    file, once every run has succeeded and written them), and ``{tmp}`` (a
+    temporary folder shared by the runs of one result). ``flag`` is the
+    script's option that names its Markdown output; ``None``: its standard
+    output is the part. ``heading`` titles the part when it is not the
+    first one.
     """
 
     module: str
@@ -232,9 +236,9 @@ def _demote(text):
                      for line in lines).strip("\n")
 
 
-def _run(run, quick, out, tmp, log):
+def _run(run, quick, results, tmp, log):
     """The Markdown part written (or printed) by one run."""
-    fmt = {"results": str(out), "tmp": str(tmp)}
+    fmt = {"results": str(results), "tmp": str(tmp)}
     args = [a.format(**fmt) for a in (run.quick if quick else run.args)]
     part = tmp / f"part{len(list(tmp.glob('part*')))}.md"
     command = [sys.executable, "-m", f"benchmarks.{run.module}", *args]
@@ -257,15 +261,26 @@ def build(result, quick, out, log):
     """Run every part of ``result`` and write ``out/<name>.md``."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        results = tmp / "results"  # the extra files, moved once all is done
+        results.mkdir()
         texts = []
         for i, run in enumerate(result.runs):
-            text = _run(run, quick, out, tmp, log).strip("\n")
+            text = _run(run, quick, results, tmp, log).strip("\n")
             if i == 0:
                 if not text.startswith("# "):
                     text = f"# {run.heading}\n\n{text}"
                 texts.append(text)
             else:
                 texts.append(f"## {run.heading}\n\n{_demote(text)}")
+        missing = [name for name in result.extra_files
+                   if not (results / name).is_file()]
+        if missing:
+            raise SystemExit(f"{result.name}: the runs wrote no {', '.join(missing)} "
+                             f"(see their output above: a missing package?); "
+                             f"no result file was written.")
+        for name in result.extra_files:
+            shutil.move(results / name, out / name)
+            log(f"wrote {out / name}")
     path = out / f"{result.name}.md"
     path.write_text(_with_notes("\n\n".join(texts), result, quick))
     log(f"wrote {path}")

@@ -11,6 +11,7 @@ import math
 import os
 import platform
 import shlex
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -50,16 +51,51 @@ float_count = _option_type(float, lambda v: v >= 1 and v == int(v),
 
 
 
-def machine_info():
-    """One line describing the machine and the library versions."""
-    import joblib
-    import scipy
-    import sklearn
+#: The packages whose versions a result file names, where installed.
+VERSIONED = ("numpy", "scipy", "scikit-learn", "joblib", "pandas", "numba",
+             "lightgbm", "xgboost", "dask", "distributed", "matplotlib")
+#: The environment variables that set the threads of the compiled code.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "NUMBA_NUM_THREADS")
 
+
+def code_version():
+    """skpapk's version and the commit of the repository (``+ changes`` when
+    the library or the benchmarks differ from it); the version alone where
+    git or the repository is not there."""
+    import skpapk
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"],
+                                cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--", "skpapk", "benchmarks",
+             ":!benchmarks/results"], cwd=ROOT, capture_output=True, text=True,
+            check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return f"skpapk {skpapk.__version__}"
+    return (f"skpapk {skpapk.__version__} at commit {commit}"
+            + (" + changes" if changed else ""))
+
+
+def machine_info():
+    """One line describing the machine, the code, the package versions and
+    the thread settings."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = []
+    for name in VERSIONED:
+        try:
+            versions.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            continue
+    threads = [f"{name}={os.environ[name]}" for name in THREAD_VARIABLES
+               if name in os.environ]
     return (f"{platform.platform()}, {platform.processor() or platform.machine()}, "
             f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
-            f"numpy {np.__version__}, scipy {scipy.__version__}, "
-            f"scikit-learn {sklearn.__version__}, joblib {joblib.__version__}")
+            f"{', '.join(versions)}; {code_version()}"
+            + (f"; {', '.join(threads)}" if threads else ""))
 
 
 def _portable(arg):

@@ -218,3 +218,47 @@ def test_figure1_needs_its_csv_path_and_takes_few_epochs(tmp_path):
     script.main(["--n-iter", "3", "--csv", str(tmp_path / "f.csv"),
                  "--markdown", str(tmp_path / "f.md")])
     assert "| 3 |" in (tmp_path / "f.md").read_text()
+
+
+@pytest.mark.parametrize("writes", [True, False])
+def test_extra_files_move_with_the_result_once_every_run_wrote_them(
+        tmp_path, monkeypatch, writes):
+    # (review) without matplotlib the figure's run exited 0 without its PNG,
+    # and run-all kept the old one beside a new CSV and Markdown file
+    main = _runner()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "figure.png").write_text("old")
+
+    def fake_run(run, quick, results, tmp, log):
+        assert results != out  # written aside until every run is done
+        (results / "figure.csv").write_text("new")
+        if writes:
+            (results / "figure.png").write_text("new")
+        return "# Figure\n\nrows"
+
+    monkeypatch.setattr(main, "_run", fake_run)
+    result = main.Result("figure", (main.Run("experiments.x"),),
+                         extra_files=("figure.csv", "figure.png"))
+    if writes:
+        main.build(result, False, out, lambda line: None)
+        assert (out / "figure.png").read_text() == "new"
+        assert (out / "figure.csv").read_text() == "new"
+        assert (out / "figure.md").read_text().startswith("# Figure\n\nrows")
+    else:
+        with pytest.raises(SystemExit, match=r"^figure: the runs wrote no "
+                           r"figure\.png .* no result file was written"):
+            main.build(result, False, out, lambda line: None)
+        assert (out / "figure.png").read_text() == "old"
+        assert not (out / "figure.csv").exists() and not (out / "figure.md").exists()
+
+
+def test_machine_line_names_the_code_the_packages_and_the_threads(monkeypatch):
+    _runner()  # a clone
+    common = importlib.import_module("benchmarks._common")
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    line = common.machine_info()
+    assert "numpy " in line and "scikit-learn " in line and "skpapk " in line
+    assert line.endswith("; OMP_NUM_THREADS=3")
+    if (ROOT / ".git").exists():
+        assert " at commit " in line

@@ -443,7 +443,7 @@ def main(argv=None):
             "",
             f"Command: `{command_line(argv)}`  ",
             f"Date: {today()}; {n_splits} split(s); {elapsed:.0f} min.  ",
-            f"Machine: {machine_info()}; skpapk {skpapk.__version__}.",
+            f"Machine: {machine_info()}.",
             "",
             "Protocol: see the docstring of `benchmarks/experiments/compare_peers.py`.",
             "",

@@ -145,9 +145,9 @@ def main(argv=None):
         cells += ["-" if np.isnan(spread) else f"{spread:.3f}",
                   "-" if np.isnan(seconds) else f"{seconds:.1f}"]
         table.append(cells)
-    print(f"\nCommand: {command_line(argv)}")
+    print(f"\nCommand: `{command_line(argv)}`  ")
     print(f"Date: {today()}; {args.splits} splits; "
-          f"{(time.perf_counter() - started) / 60:.0f} min")
+          f"{(time.perf_counter() - started) / 60:.0f} min  ")
     print(f"Machine: {machine_info()}\n")
     print(markdown_table(["linear model", *(f"k={k}" for k in KS),
                           "std of train scores (k=8)", "fit s (k=8)"], table))

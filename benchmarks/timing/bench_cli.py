@@ -158,7 +158,7 @@ def main():
         "",
         f"Command: `{command_line()}`  ",
         f"Date: {today()}  ",
-        f"Machine: {machine_info()}, pandas {pd.__version__}  ",
+        f"Machine: {machine_info()}  ",
         f"Load average (1, 5, 15 min) before: "
         f"{', '.join(f'{v:.1f}' for v in load_before)}; after: "
         f"{', '.join(f'{v:.1f}' for v in load_after)} (the machine is shared)  ",
