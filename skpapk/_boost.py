@@ -321,7 +321,8 @@ class PApKBoostRanker(BaseRanker):
         ``early_stopping_min_delta``, ``first_metric_only``) is refused
         with a ``ValueError``: use ``early_stopping``, ``n_iter_no_change``
         and ``tol``. Two fit arguments of ``LGBMRanker`` go here:
-        ``eval_at`` (the cut-offs of ``metric="ndcg"``), and
+        ``eval_at`` (the cut-offs of ``metric="ndcg"`` or ``"map"``, which
+        must be given too: the ranker's own ``metric`` is ``"None"``), and
         ``categorical_feature``, the positions or, for a DataFrame, the
         names of integer-coded columns to split as categories (besides a
         DataFrame's ``category`` columns; one position or name alone is

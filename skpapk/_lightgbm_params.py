@@ -90,6 +90,12 @@ def _pop_alias(params, aliases):
     return (given[0], params.pop(given[0])) if given else (None, None)
 
 
+#: LightGBM's metrics that read ``eval_at`` (and their aliases).
+_CUT_OFF_METRICS = frozenset({
+    "ndcg", "lambdarank", "rank_xendcg", "xendcg", "xe_ndcg", "xe_ndcg_mart",
+    "xendcg_mart", "map", "mean_average_precision"})
+
+
 def _eval_at(params):
     """``eval_at`` given among the parameters, taken out of ``params`` (the
     cut-offs of LightGBM's ``ndcg`` and ``map`` metrics, a fit argument)."""
@@ -137,6 +143,18 @@ def fit_arguments(ranker, lgb, params, categorical, n_features, seed):
     _check_passed_through(ranker, lgb, seed)
     names = getattr(ranker, "feature_names_in_", None)
     arguments = {"feature_name": booster_feature_names(names), **_eval_at(params)}
+    metric = params.get("metric")
+    metrics = [metric] if isinstance(metric, str) else list(metric or ())
+    if "eval_at" in arguments and not any(
+            str(m).lower() in _CUT_OFF_METRICS for m in metrics):
+        shown = cut(" ".join(repr(arguments["eval_at"]).split()), 40, quote=False)
+        warnings.warn(
+            f"{type(ranker).__name__} got eval_at={shown}, the cut-offs of "
+            f"LightGBM's ndcg and map metrics, but no such metric is asked for: "
+            f"the validation rows are scored by micro-pAp@k only (the ranker "
+            f"sets metric='None', where LGBMRanker would compute ndcg); pass "
+            f"metric='ndcg' (or 'map') too.", UserWarning,
+            stacklevel=_stacklevel())
     categorical = _categorical_feature(params, categorical, n_features, names)
     if categorical:
         arguments["categorical_feature"] = categorical

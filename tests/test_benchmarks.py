@@ -256,9 +256,12 @@ def test_extra_files_move_with_the_result_once_every_run_wrote_them(
 def test_machine_line_names_the_code_the_packages_and_the_threads(monkeypatch):
     _runner()  # a clone
     common = importlib.import_module("benchmarks._common")
+    for name in common.THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")
     line = common.machine_info()
     assert "numpy " in line and "scikit-learn " in line and "skpapk " in line
-    assert line.endswith("; OMP_NUM_THREADS=3")
+    assert line.endswith("; OMP_NUM_THREADS=3, MKL_NUM_THREADS=1")
     if (ROOT / ".git").exists():
         assert " at commit " in line

@@ -388,6 +388,45 @@ def _simple_structure(path, delimiter, n_fields):
     return None if empty else n_lines - 1  # an empty file: _rows names it
 
 
+def _plain_lines(path, delimiter, rows):
+    """``{row: its cells}`` of the data ``rows`` (0-based numbers, the
+    header not counted) of a plain file (:func:`_is_plain`), split at the
+    delimiter as written. Its non-blank lines are numbered with numpy, a
+    block at a time, and only the lines of ``rows`` are decoded; the file
+    is read no further than the last of them."""
+    blank = np.frombuffer(_blank_chars(delimiter).encode(), dtype=np.uint8)
+    last = max(rows, default=-1)
+    wanted = np.zeros(last + 2, dtype=bool)  # wanted[row + 1]: the header too
+    wanted[np.fromiter(rows, dtype=np.int64, count=len(rows)) + 1] = True
+    cells, before = {}, -2  # the number of the last non-blank line (-1: header)
+    for data, start, stop in _blocks(path):
+        if before >= last:
+            break
+        if before == -2 and data.startswith(codecs.BOM_UTF8, start):
+            start += len(codecs.BOM_UTF8)  # not a character of a first line
+            if start == stop:
+                continue
+        part = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
+        ends = np.flatnonzero(part == 10)
+        if part[-1] != 10:  # the file's last line, without a line end
+            ends = np.append(ends, part.size)
+        begins = np.concatenate([[0], ends[:-1] + 1])
+        # a line is blank when every byte is: most lines start with another
+        filled = (begins < ends) & ~np.isin(
+            part[np.minimum(begins, part.size - 1)], blank)
+        for i in np.flatnonzero(~filled & (begins < ends)):
+            filled[i] = not np.isin(part[begins[i]:ends[i]], blank).all()
+        numbers = before + np.cumsum(filled)
+        take = np.flatnonzero(filled & (numbers <= last)
+                              & wanted[np.minimum(numbers, last) + 1])
+        for row, low, high in zip(numbers[take].tolist(),
+                                  (begins[take] + start).tolist(),
+                                  (ends[take] + start).tolist()):
+            cells[row] = data[low:high].decode("utf-8").rstrip("\r").split(delimiter)
+        before = int(numbers[-1])
+    return cells
+
+
 def _count_rows(path, delimiter, n_fields):
     """The number of data rows, every line checked: raises a
     :class:`CSVFormatError` naming the line of the first problem."""

@@ -2070,6 +2070,27 @@ def test_lgbmranker_attributes_and_raw_score():
         plain.predict(X, raw_score=False)
 
 
+@pytest.mark.parametrize("metric", [None, "auc", "ndcg", ["auc", "MAP"],
+                                    "xendcg"])
+def test_eval_at_without_a_metric_that_reads_it_warns(metric):
+    # (LightGBM user) LGBMRanker computes ndcg@eval_at by default; the ranker
+    # sets metric="None", so eval_at alone was ignored without a word
+    X, y, groups = make_data()
+    extra = {} if metric is None else {"metric": metric}
+    ranker = PApKBoostRanker(k=3, n_estimators=4, early_stopping=True,
+                             eval_at=[3], **extra)
+    reads = metric is not None and metric != "auc"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ranker.fit(X, y, groups=groups)
+    said = [w for w in caught if "eval_at=[3], the cut-offs" in str(w.message)]
+    assert len(said) == (0 if reads else 1)
+    if not reads:
+        assert "pass metric='ndcg' (or 'map') too" in str(said[0].message)
+    else:
+        assert any(name.endswith("@3") for name in ranker.evals_result_["valid_0"])
+
+
 @pytest.mark.parametrize("alias", ["boosting_type", "boosting"])
 def test_random_forest_mode_needs_a_lightgbm_objective(alias):
     # LightGBM failed inside the fit, printing a [Fatal] line at verbose=0

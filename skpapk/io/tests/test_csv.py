@@ -1028,3 +1028,51 @@ def test_pandas_mixed_kinds_warning_reaches_the_caller_or_rereads(mixed_csv,
         [pd.errors.DtypeWarning] if action == "default" else [])
     np.testing.assert_array_equal(data.X[:, 0], np.linspace(0.0, 1.0, 300_000))
     assert data.groups[-1] == str((300_000 - 1) % 20_000)
+
+
+def _lines_oracle(path, delimiter, wanted):
+    """The data rows of a plain file, line by line in Python: the header is
+    the first line that is not blank (only spaces, tabs and carriage
+    returns, but for a tab-delimited file, where a tab-only line is a row)."""
+    blank = " \r" if delimiter == "\t" else " \t\r"
+    cells, i = {}, -1
+    with open(path, "rb") as handle:
+        for raw in handle:
+            text = raw.decode("utf-8-sig" if i < 0 else "utf-8").rstrip("\r\n")
+            if text.strip(blank):
+                if i in wanted:
+                    cells[i] = text.split(delimiter)
+                i += 1
+    return cells
+
+
+@pytest.mark.parametrize("block", [1 << 24, 7, 1])
+@pytest.mark.parametrize("delimiter", [",", "\t"])
+@pytest.mark.parametrize("seed", range(6))
+def test_plain_lines_are_the_rows_of_a_line_by_line_reading(
+        tmp_path, monkeypatch, seed, delimiter, block):
+    # (speed) recommend's rows as written were read line by line in Python:
+    # 1.3 s of its 4.7 s on a million rows
+    monkeypatch.setattr(_csv, "BLOCK_BYTES", block)
+    rng = np.random.default_rng(seed)
+    end = "\r\n" if seed % 2 else "\n"
+    blanks = ["", " ", "\t", " \t "] if delimiter == "," else ["", " "]
+    blanks += ["\r"] * (end == "\n")  # "\r\r\n" is not plain
+    header = "user" + delimiter + "label" + delimiter + "x"
+    # a byte order mark before a blank first line, or before the header
+    lines = ["\ufeff", header] if seed % 3 == 1 else ["\ufeff" + header]
+    for r in range(int(rng.integers(0, 40))):
+        if rng.random() < 0.2:
+            lines.append(str(rng.choice(blanks)))
+        cells = [f"u{r % 3}", str(r % 2), " " * int(rng.integers(0, 2)) + str(r)]
+        lines.append(delimiter.join(cells))
+    text = end.join(lines) + (end if seed % 3 else "")
+    path = tmp_path / "d.csv"
+    path.write_bytes(text.encode("utf-8"))
+    assert _csv._is_plain(str(path))
+    n_rows = sum(1 for line in lines if line.strip(
+        " \r\ufeff" if delimiter == "\t" else " \t\r\ufeff")) - 1
+    for wanted in ({0}, set(range(n_rows)), set(range(0, n_rows, 3)),
+                   {n_rows - 1, n_rows + 5}, set()):
+        assert _csv._plain_lines(str(path), delimiter, wanted) == _lines_oracle(
+            str(path), delimiter, wanted)
