@@ -144,3 +144,24 @@ def test_equal_rows_get_equal_scores_in_every_layout(name, layout, tmp_path):
          for i in range(7)] + [ranker.decision_function(LAYOUTS[layout](rows[7:]))]))
     assert ranker.recommend(LAYOUTS[layout](rows[:5]), k=2).indices.tolist() == [0, 1]
     assert papk_score([0, 0, 0, 0, 1], scores[:5], k=1) == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("n_features", [5, 200])  # a column at a time; cumsum
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_fitted_scores_are_one_sum_on_every_path(layout, n_features):
+    # the column loop (Fortran order, or narrow rows) and np.cumsum (wide
+    # C-order rows) add in the same order, from +0: the same bits
+    from skpapk._linear_loss import fitted_scores
+
+    rng = np.random.default_rng(n_features)
+    X = rng.normal(size=(60, n_features)) * (rng.random((60, n_features)) < 0.5)
+    X[1] = -0.0  # every product -0: the sum is +0 on every path
+    X[2] = X[0]
+    coef = rng.normal(size=n_features)
+    values = X.astype(np.float32) if layout == "float32" else X
+    given = LAYOUTS[layout](X)  # a DataFrame: its array, as validated
+    scores = fitted_scores(np.asarray(given) if layout == "frame" else given, coef)
+    expected = _sequential_scores(values, coef)
+    np.testing.assert_array_equal(scores, expected)
+    np.testing.assert_array_equal(np.signbit(scores), np.signbit(expected))
+    assert scores[0] == scores[2]
