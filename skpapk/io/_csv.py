@@ -394,16 +394,17 @@ def _plain_lines(path, delimiter, rows):
     delimiter as written. Its non-blank lines are numbered with numpy, a
     block at a time, and only the lines of ``rows`` are decoded; the file
     is read no further than the last of them."""
-    blank = np.frombuffer(_blank_chars(delimiter).encode(), dtype=np.uint8)
+    blank_bytes = _blank_chars(delimiter).encode()
+    blank = np.frombuffer(blank_bytes, dtype=np.uint8)
     last = max(rows, default=-1)
     wanted = np.zeros(last + 2, dtype=bool)  # wanted[row + 1]: the header too
     wanted[np.fromiter(rows, dtype=np.int64, count=len(rows)) + 1] = True
     cells, before = {}, -2  # the number of the last non-blank line (-1: header)
-    for data, start, stop in _blocks(path):
+    for block, (data, start, stop) in enumerate(_blocks(path)):
         if before >= last:
             break
-        if before == -2 and data.startswith(codecs.BOM_UTF8, start):
-            start += len(codecs.BOM_UTF8)  # not a character of a first line
+        if block == 0 and data.startswith(codecs.BOM_UTF8, start):
+            start += len(codecs.BOM_UTF8)  # the file's, as pandas reads it
             if start == stop:
                 continue
         part = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
@@ -414,8 +415,9 @@ def _plain_lines(path, delimiter, rows):
         # a line is blank when every byte is: most lines start with another
         filled = (begins < ends) & ~np.isin(
             part[np.minimum(begins, part.size - 1)], blank)
-        for i in np.flatnonzero(~filled & (begins < ends)):
-            filled[i] = not np.isin(part[begins[i]:ends[i]], blank).all()
+        for i in np.flatnonzero(~filled & (begins < ends)).tolist():
+            filled[i] = bool(data[start + begins[i]:start + ends[i]].strip(
+                blank_bytes))
         numbers = before + np.cumsum(filled)
         take = np.flatnonzero(filled & (numbers <= last)
                               & wanted[np.minimum(numbers, last) + 1])

@@ -1064,7 +1064,8 @@ def test_plain_lines_are_the_rows_of_a_line_by_line_reading(
     for r in range(int(rng.integers(0, 40))):
         if rng.random() < 0.2:
             lines.append(str(rng.choice(blanks)))
-        cells = [f"u{r % 3}", str(r % 2), " " * int(rng.integers(0, 2)) + str(r)]
+        cells = [" " * int(rng.integers(0, 2)) + f"u{r % 3}", str(r % 2),
+                 " " * int(rng.integers(0, 2)) + str(r)]  # rows that start blank
         lines.append(delimiter.join(cells))
     text = end.join(lines) + (end if seed % 3 else "")
     path = tmp_path / "d.csv"
