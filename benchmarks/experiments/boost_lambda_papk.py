@@ -20,6 +20,12 @@ loss plus ``lam`` times this one, ``lam`` in {1, 3}. The variants "at k' =
 of its validation or test part, so the top 3k of a training list covers
 about the share of the irrelevant rows that the top k of an evaluation
 list does (the table of list shapes shows how different the two are).
+The variants "held-out top-k weights" replace D by the pair's chance of
+counting in the pAp@k of a held-out list of the user that keeps each row
+with probability ``q = 1/3``: ``c_ij = a_i b_j``, ``a_i = q P(Bin(r_i, q)
+<= k - 1)`` with ``r_i`` the rows of ``i``'s label ranked above it (so
+the weights are smooth in the ranks, where D is a difference of two
+rankings' metrics), ``b_j`` the same for ``j``.
 The weights of a user sum to 1, as the default's ``1 / (n+ n-)``, so the
 users keep their weights ``w_u`` and ``learning_rate`` its meaning;
 ``scale`` is the number of rows (:class:`skpapk.losses.LightGBMObjective`'s).
@@ -57,6 +63,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
+from scipy.stats import binom  # noqa: E402
 
 from skpapk import PApKBoostRanker  # noqa: E402
 from skpapk.losses import LightGBMObjective  # noqa: E402
@@ -214,6 +221,25 @@ def _pair_rows(y_pos, starts, pair_starts, pi, pj):
                 t += 1
 
 
+def held_out_weights(scores, y_pos, sizes, pi, pj, k, q):
+    """``c_ij = a_i b_j``: the chance that relevant row ``i`` is among the
+    top ``k`` relevant rows, and irrelevant row ``j`` among the top ``k``
+    irrelevant rows, of a held-out list that keeps each row of the user
+    with probability ``q`` (both kept): ``P(Bin(r, q) <= k - 1)``, ``r`` the
+    row's rank among the user's rows of its label (0: the highest score;
+    ties by row order, as the ranking above), times ``q`` for the row kept."""
+    n = scores.shape[0]
+    user = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.lexsort((np.arange(n), -scores, y_pos, user))
+    segment = user[order] * 2 + y_pos[order]
+    first = np.r_[True, segment[1:] != segment[:-1]]
+    start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n) - start
+    kept = q * binom.cdf(k - 1, rank, q)
+    return kept[pi] * kept[pj]
+
+
 def pair_rows(y_pos, sizes):
     """Rows of every pair (the enumeration of :func:`papk_deltas`), the
     users' row and pair offsets and their positive and negative counts."""
@@ -237,9 +263,10 @@ class LambdaPApKObjective:
     loss above, D held fixed within the call. ``eps``: ``c_ij = D_ij +
     eps * mean_ij D_ij`` (per user). No row weights."""
 
-    def __init__(self, k, eps=0.0):
+    def __init__(self, k, eps=0.0, held_out=None):
         self.k = k
         self.eps = eps
+        self.held_out = held_out
         self._cache = None
 
     def _layout(self, y_pos, sizes):
@@ -257,7 +284,11 @@ class LambdaPApKObjective:
     def pair_weights(self, y_pos, scores, sizes):
         """The pairs' rows and weights ``scale * w_u / W * v_ij``."""
         starts, pair_starts, pi, pj, w, user = self._layout(y_pos, sizes)
-        delta = papk_deltas(scores, y_pos, starts, pair_starts, self.k)
+        if self.held_out is None:
+            delta = papk_deltas(scores, y_pos, starts, pair_starts, self.k)
+        else:
+            delta = held_out_weights(scores, y_pos, sizes, pi, pj, self.k,
+                                     self.held_out)
         n_pairs = np.diff(pair_starts)
         total = np.bincount(user, weights=delta, minlength=len(sizes))
         c = delta
@@ -299,15 +330,17 @@ class LambdaPApKRanker(PApKBoostRanker):
     the change of pAp@k' with ``k' = k_scale * k``."""
 
     def __init__(self, k=10, *, lam=1.0, eps=0.0, default_weight=0.0,
-                 k_scale=1, **params):
+                 k_scale=1, held_out=None, **params):
         self.lam = lam  # before PApKBoostRanker's set_params reads them
         self.eps = eps
         self.default_weight = default_weight
         self.k_scale = k_scale
+        self.held_out = held_out
         super().__init__(k=k, **params)
 
     def _lightgbm_objective(self):
-        lam = LambdaPApKObjective(self.k_scale * self.k, self.eps)
+        lam = LambdaPApKObjective(self.k_scale * self.k, self.eps,
+                                  self.held_out)
         every = super()._lightgbm_objective() if self.default_weight else None
 
         def objective(y_true, y_pred, weight, group):  # LGBMRanker's four
@@ -331,6 +364,10 @@ VARIANTS = {
     "lambda at k' = 3k: D_ij": {"lam": 1.0, "k_scale": TRAIN_TO_EVAL},
     "every pair + 1 x lambda at k' = 3k": {"lam": 1.0, "default_weight": 1.0,
                                            "k_scale": TRAIN_TO_EVAL},
+    "held-out top-k weights a_i b_j": {"lam": 1.0,
+                                       "held_out": 1 / TRAIN_TO_EVAL},
+    "every pair + 1 x held-out top-k weights": {
+        "lam": 1.0, "default_weight": 1.0, "held_out": 1 / TRAIN_TO_EVAL},
 }
 DEFAULT = next(iter(VARIANTS))
 
@@ -461,7 +498,41 @@ def check(rng, n_users=300):
         f"{fd_worst:.1e}; with every D = 1 the same code gives the library's "
         f"default objective (`LightGBMObjective(\"pairwise_logistic\", "
         f"truncation_level=None)`) to {lib_worst:.1e}.")
+    lines.append(_check_held_out(rng))
     return lines
+
+
+def _check_held_out(rng, n_draws=20000, k=2, q=1 / 3):
+    """The held-out weights ``a_i b_j`` against the frequency, over random
+    held-out lists (each row kept with probability ``q``), with which both
+    rows are kept and counted by that list's pAp@k (two users, tied
+    scores among them)."""
+    sizes = np.array([9, 7])
+    y = np.r_[rng.random(9) < 0.5, rng.random(7) < 0.5]
+    y[[0, 9]], y[[1, 10]] = True, False
+    s = rng.integers(0, 4, size=16).astype(float)
+    _, _, pi, pj, _, _ = pair_rows(y, sizes)
+    want = held_out_weights(s, y, sizes, pi, pj, k, q)
+    counts = np.zeros(len(pi))
+    user = np.repeat([0, 1], sizes)
+    idx = np.arange(16)
+    for _ in range(n_draws):
+        kept = rng.random(16) < q
+        top = np.zeros(16, bool)
+        for u in (0, 1):
+            for label in (True, False):
+                rows = idx[kept & (user == u) & (y == label)]
+                # the ranking's order: score down, then row order
+                top[rows[np.lexsort((rows, -s[rows]))][:k]] = True
+        counts += top[pi] & top[pj]
+    freq = counts / n_draws
+    worst = float(np.max(np.abs(freq - want) / np.sqrt(
+        np.maximum(want * (1 - want), 1e-12) / n_draws)))
+    assert worst < 5, worst
+    return (f"- Held-out top-k weights `a_i b_j` against {n_draws} random "
+            f"held-out lists (each row kept with probability {q:.2f}, k = "
+            f"{k}; 2 users of 9 and 7 rows with tied scores, {len(pi)} "
+            f"pairs): largest difference {worst:.1f} standard errors.")
 
 
 # -------------------------------------------------------------------- study
