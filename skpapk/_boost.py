@@ -33,6 +33,8 @@ from ._lightgbm_rows import (
     _check_group_sizes,
     _check_weighted_pairs,
     _class_row_weights,
+    row_tie_breaker,
+    truncates,
 )
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .metrics._lightgbm import micro_papk_lightgbm
@@ -92,7 +94,15 @@ class PApKBoostRanker(LGBMRankerInterface, BaseRanker):
     evaluation function on held-out rows of every user.
 
     Rows may come in any order and ``groups`` hold any labels: the ranker
-    sorts the rows by group for LightGBM and gives it the group sizes.
+    sorts the rows by group for LightGBM and gives it the group sizes. The
+    trees do not depend on the order of the rows (up to rounding): where
+    ``truncation_level`` cuts a user's list, its rows of equal score (every
+    score is 0 in the first round) are ranked by a number computed from
+    their feature values, not by their place (see
+    :class:`~skpapk.losses.LightGBMObjective`'s ``tie_breaker``; LightGBM's
+    ``lambdarank`` ranks them by their place). The rows held out by early
+    stopping and those drawn by ``subsample`` are drawn by their place, as
+    in scikit-learn and LightGBM.
     Needs LightGBM (``pip install 'skpapk[lightgbm]'``); ``import skpapk``
     does not import it.
 
@@ -933,6 +943,12 @@ class PApKBoostRanker(LGBMRankerInterface, BaseRanker):
                 eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
+        if callable(params["objective"]) and truncates(
+                y_pos[order], codes[order], n_groups, self.truncation_level):
+            # the truncated groups' tied scores ranked by the rows' values,
+            # not by their order: the trees do not depend on the row order
+            params["objective"] = self._lightgbm_objective(
+                tie_breaker=row_tie_breaker(X)[order])
         fit_params.update(fit_arguments(self, lgb, params, categorical,
                                         X.shape[1], seed))
         # LightGBM cannot train a custom objective without a feature to

@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._lightgbm_params import _same
+from ._linear_loss import fitted_scores
 from .losses._checks import check_weight_values
 from .utils._groups import n_defined_groups
 from .utils._messages import cut
@@ -81,3 +83,36 @@ def _check_group_sizes(objective, sizes, one_group):
             f"training rows{' (groups=None: every row is one group)' * one_group}"
             f"; pass smaller groups, or use objective='pairwise_logistic', "
             f"which has no such limit.")
+
+
+def truncates(y_pos, codes, n_groups, truncation_level):
+    """Whether the kernel truncates a group of these rows: more than
+    ``truncation_level`` rows of each label (None: no truncation)."""
+    if truncation_level is None:
+        return False
+    n_pos = np.bincount(codes, weights=y_pos, minlength=n_groups)
+    n_neg = np.bincount(codes, minlength=n_groups) - n_pos
+    return bool(np.any((n_pos > truncation_level) & (n_neg > truncation_level)))
+
+
+def row_tie_breaker(X):
+    """A number for every row of ``X`` that only depends on the row's
+    values, to order rows of equal score (``LightGBMObjective``'s
+    ``tie_breaker``): ``sum_j x_j c_j`` added in column order
+    (:func:`~skpapk._linear_loss.fitted_scores`, the same bits whatever the
+    layout of ``X``), ``c`` a fixed draw from ``[1, 2)``; a missing value
+    counts as 0.25, an infinity as +-0.75. Equal rows get equal numbers;
+    two different rows, almost never."""
+    c = np.random.default_rng(20201).uniform(1.0, 2.0, size=X.shape[1])
+    key = fitted_scores(X, c)
+    bad = ~np.isfinite(key)
+    if bad.any():
+        if sp.issparse(X):
+            rows = sp.csr_matrix(X[np.flatnonzero(bad)], copy=True)
+            rows.data = np.nan_to_num(rows.data, nan=0.25, posinf=0.75,
+                                      neginf=-0.75)
+        else:
+            rows = np.nan_to_num(np.asarray(X[bad], dtype=np.float64),
+                                 nan=0.25, posinf=0.75, neginf=-0.75)
+        key[bad] = fitted_scores(rows, c)
+    return key

@@ -148,15 +148,17 @@ def top_k_rows(scores, groups, k):
 
 
 def _k_of(estimator):
-    """``k`` of a ranker, of a pipeline's last step or of a search's
-    ``best_estimator_`` (nested); None when none has one."""
+    """``k`` of a ranker, of a pipeline's last step, of a search's
+    ``best_estimator_`` or of the fitted ``estimator_`` of a wrapper
+    (``RFECV``, ``SelectFromModel``), nested; None when none has one."""
     while estimator is not None:
         k = getattr(estimator, "k", None)
         if k is not None:
             return k
         steps = getattr(estimator, "steps", None)
-        estimator = (steps[-1][1] if steps
-                     else getattr(estimator, "best_estimator_", None))
+        inner = getattr(estimator, "best_estimator_", None)
+        estimator = (steps[-1][1] if steps else inner if inner is not None
+                     else getattr(estimator, "estimator_", None))
     return None
 
 
@@ -181,7 +183,8 @@ def recommend(estimator, X, groups=None, *, k=None, pos_label=None):
     k : int, default=None
         Length of each list; ``None``: the ``k`` of the ranker in
         ``estimator`` (itself, a pipeline's last step, a search's
-        ``best_estimator_``), which a model without one needs. A group
+        ``best_estimator_``, a wrapper's ``estimator_`` such as
+        ``RFECV``'s), which a model without one needs. A group
         with fewer rows gets all of them.
     pos_label : int, float, bool or str, default=None
         The relevant label, ranked first; one of a ranker's classes.

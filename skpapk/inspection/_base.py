@@ -13,7 +13,7 @@ _PLOT_EXTRA = "pip install 'skpapk[plot]'"
 def check_matplotlib_support(caller_name):
     """Raise a clear ``ImportError`` when matplotlib is not installed.
 
-    As :func:`sklearn.utils.check_matplotlib_support`, with the message
+    As ``sklearn.utils.check_matplotlib_support``, with the message
     naming skpapk's optional ``plot`` extra.
 
     Parameters

@@ -179,6 +179,17 @@ class LightGBMObjective:
         call then returns its share of the mean over all the groups; it
         needs an explicit ``scale``. ``None``: the call's groups are all
         the groups.
+    tie_breaker : array-like of float of shape (n_samples,) or None, \
+default=None
+        Under ``truncation_level``, the order of a group's rows of equal
+        score (common in the first rounds: every score is 0 in the first,
+        and trees give few distinct values): rows of lower ``tie_breaker``
+        (then lower weight) rank first, given in the order LightGBM gets
+        the rows. ``None``: row order, so that the fitted trees depend on
+        the order of the rows, as LightGBM's ``lambdarank``'s do.
+        :class:`skpapk.PApKBoostRanker` passes a number computed from each
+        row's feature values, so that its fit does not depend on the order
+        of the rows.
     n_jobs : int or None, default=None
         Threads of the pair kernel (groups are split among them; the
         result does not depend on their number). ``None``: the OpenMP
@@ -242,6 +253,7 @@ class LightGBMObjective:
                              None],
         "scale": [_NumberInterval(Real, 0, None, closed="neither"), None],
         "weight_total": [_NumberInterval(Real, 0, None, closed="neither"), None],
+        "tie_breaker": ["array-like", None],
         "n_jobs": [_NumberInterval(Integral, None, -1, closed="right"),
                    _NumberInterval(Integral, 1, None, closed="left"), None],
     }
@@ -250,7 +262,7 @@ class LightGBMObjective:
                  temperature=_defaults.BOOST_TEMPERATURE,
                  group_weight=_defaults.GROUP_WEIGHT,
                  truncation_level=_defaults.TRUNCATION_LEVEL, scale=None,
-                 weight_total=None, n_jobs=None):
+                 weight_total=None, tie_breaker=None, n_jobs=None):
         self.surrogate = surrogate
         self.k = k
         self.temperature = temperature
@@ -258,6 +270,7 @@ class LightGBMObjective:
         self.truncation_level = truncation_level
         self.scale = scale
         self.weight_total = weight_total
+        self.tie_breaker = tie_breaker
         self.n_jobs = n_jobs
 
     def _check_params(self):
@@ -398,12 +411,13 @@ class LightGBMObjective:
         weights checked, only when the labels, the groups or the weights
         change (a NaN never equals the checked labels or weights)."""
         cache = getattr(self, "_cache", None)
-        if (cache is not None and np.array_equal(cache[1], sizes)
+        if (cache is not None and cache[-1] is self.tie_breaker
+                and np.array_equal(cache[1], sizes)
                 and labels.dtype == cache[0].dtype
                 and np.array_equal(cache[0], labels)
                 and (cache[2] is None) == (weight is None)
                 and (weight is None or np.array_equal(cache[2], weight))):
-            return cache[3:]
+            return cache[3:-1]
         y_pos = relevant_rows(labels)
         if weight is not None:
             check_weight_values(weight, "weight")
@@ -411,7 +425,17 @@ class LightGBMObjective:
         codes = codes_from_sizes(sizes)
         # the labels and weights are checked above, the codes come from the
         # checked sizes
-        layout = _make_pair_layout(y_pos, codes, n_groups, weight)
+        tie_breaker = None
+        if self.tie_breaker is not None:
+            tie_breaker = np.asarray(self.tie_breaker, dtype=np.float64)
+            if tie_breaker.shape != labels.shape:
+                raise ValueError(
+                    f"tie_breaker has shape {tie_breaker.shape} but there are "
+                    f"{labels.shape[0]} rows; pass one number per row, in "
+                    f"the order LightGBM gets the rows.")
+        layout = _make_pair_layout(
+            y_pos, codes, n_groups, weight, tie_breaker=tie_breaker,
+            truncation_level=self.surrogate_._truncation())
         if layout.n_defined == 0 and self.weight_total is None:
             # (a worker of distributed training, with ``weight_total``, may
             # hold none: the other workers' groups carry the pairs)
@@ -432,7 +456,7 @@ class LightGBMObjective:
                 f"irrelevant.", UserWarning, stacklevel=_stacklevel())
         self._cache = (labels.copy(), sizes.copy(),
                        None if weight is None else weight.copy(),
-                       y_pos, codes, n_groups, layout)
+                       y_pos, codes, n_groups, layout, self.tie_breaker)
         return y_pos, codes, n_groups, layout
 
     def __getstate__(self):
@@ -447,7 +471,9 @@ class LightGBMObjective:
                 f"group_weight={self.group_weight!r}, "
                 f"truncation_level={self.truncation_level!r}, "
                 f"scale={self.scale!r}, weight_total={self.weight_total!r}, "
-                f"n_jobs={self.n_jobs!r})")
+                + ("" if self.tie_breaker is None else
+                   f"tie_breaker=<{np.shape(self.tie_breaker)[0]} values>, ")
+                + f"n_jobs={self.n_jobs!r})")
 
 
 #: LightGBMObjective's parameters, as its signature names them (the values

@@ -218,13 +218,32 @@ def make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
         *_check_layout_inputs(y_pos, codes, n_groups, sample_weight))
 
 
-def _make_pair_layout(y_pos, codes, n_groups, sample_weight=None):
-    """:func:`make_pair_layout` of checked arguments (no checks)."""
+def _make_pair_layout(y_pos, codes, n_groups, sample_weight=None, *,
+                      tie_breaker=None, truncation_level=0):
+    """:func:`make_pair_layout` of checked arguments (no checks).
+
+    With a ``tie_breaker`` (a float per row) and a ``truncation_level``
+    (the kernel's, 0: none), the rows of each group that the kernel
+    truncates (more than that many rows of each label) are laid out by
+    increasing ``tie_breaker``, then weight, then row order, instead of
+    row order: the kernel ranks tied scores in layout order, so which of
+    them make a group's top rows then does not depend on the order of the
+    rows. The other groups keep their rows' order (and their sums' bits).
+    """
     y_pos = np.asarray(y_pos, dtype=bool)
     codes = np.asarray(codes, dtype=np.intp)
     segments = label_segments(y_pos, codes, n_groups)
-    order = stable_sort_by_codes(segments, 2 * n_groups)
     counts = np.bincount(segments, minlength=2 * n_groups)
+    first = None
+    if tie_breaker is not None and truncation_level > 0:
+        cut = ((counts[0::2] > truncation_level)
+               & (counts[1::2] > truncation_level))[codes]
+        if cut.any():
+            rows = np.arange(y_pos.shape[0])
+            key = np.where(cut, tie_breaker, 0.0)
+            first = (np.lexsort((rows, key)) if sample_weight is None else
+                     np.lexsort((rows, np.where(cut, sample_weight, 0.0), key)))
+    order = stable_sort_by_codes(segments, 2 * n_groups, order=first)
     starts = segment_starts(counts)
     weight = (np.ones(y_pos.shape[0]) if sample_weight is None
               else np.asarray(sample_weight, dtype=np.float64))

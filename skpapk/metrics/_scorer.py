@@ -20,7 +20,7 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from ..utils._arrays import exact_values
-from ..utils._labels import python_value
+from ..utils._labels import check_fitted_labels, python_value
 from ..utils._routing import _per_thread_note
 from ..utils._validation import check_k
 from ._common import ZERO_DIVISION_ADVICE, _check_options
@@ -105,9 +105,11 @@ def fitted_relevant_label(estimator):
 
 def _relevant_label_of(estimator, y_true):
     """:func:`fitted_relevant_label` when ``y_true``'s labels are among the
-    ranker's classes (a fold may hold its irrelevant one only); else None
-    (labels recoded since the fit: the metric's rule and its message
-    apply)."""
+    ranker's classes (a fold may hold its irrelevant one only); None when
+    none of them is (labels recoded since the fit, such as words: the
+    metric's rule and its message apply). Some of them but not all (0/1
+    recoded to 1/2) raise the ``ValueError`` of the ranker's ``score``: the
+    fitted irrelevant label would be taken as the relevant one."""
     relevant = fitted_relevant_label(estimator)
     if relevant is None:
         return None
@@ -116,8 +118,13 @@ def _relevant_label_of(estimator, y_true):
     except TypeError:  # mixed label types: the metric says so
         return None
     classes = np.asarray(_ranker_classes(estimator)).tolist()
-    return relevant if relevant in labels or all(
-        label in classes for label in labels) else None
+    known = [label in classes for label in labels]
+    if all(known):
+        return relevant
+    if any(known):
+        check_fitted_labels(y_true, np.asarray(_ranker_classes(estimator)),
+                            estimator_name=type(estimator).__name__)
+    return None
 
 
 def ranking_scores(estimator, X, pos_label=None):

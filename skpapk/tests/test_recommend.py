@@ -62,6 +62,21 @@ def test_k_defaults_to_the_rankers(data):
         recommend(LogisticRegression().fit(X, y), X, groups)
 
 
+def test_k_defaults_to_the_ranker_inside_a_feature_selector(data):
+    # RFECV keeps its fitted ranker in estimator_: "RFECV has none" before
+    from sklearn.feature_selection import RFECV
+
+    X, y, groups = data
+    X = np.c_[X, X[:, :1] * 2 + 1]
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = RFECV(PApKRanker(k=2), cv=WithinGroupKFold(2),
+                      scoring=micro_papk_scorer(2, zero_division=0.0)
+                      ).fit(X, y, groups=groups)
+    rec = recommend(model, X, groups)
+    assert np.diff(rec.indptr).max() == 2
+    _assert_same(rec, _oracle(model.decision_function(X), groups, 2))
+
+
 def test_a_classifier_ranks_its_pos_label_first(data):
     X, y, groups = data
     words = np.where(y == 1, "click", "skip")

@@ -550,3 +550,26 @@ def test_a_fold_of_a_string_rankers_irrelevant_label_only_is_undefined():
     assert scorer(ranker, X, np.array(["click"] * 4), groups=groups) == 0.0
     with pytest.raises(ValueError, match="not a number"):  # recoded labels
         scorer(ranker, X, np.array(["no"] * 4), groups=groups)
+
+
+@pytest.mark.parametrize("factory", [micro_papk_scorer, papk_scorer])
+@pytest.mark.parametrize("fitted_on_bools", [False, True])
+def test_labels_partly_recoded_since_the_fit_raise_as_score_does(
+        factory, fitted_on_bools):
+    # 0/1 recoded to 1/2: the fitted irrelevant label 1 (or True == 1) was
+    # taken as the relevant one and the score silently turned upside down
+    from skpapk import PApKRanker
+
+    X, y, groups = _data()
+    ranker = PApKRanker(k=2).fit(X, y.astype(bool) if fitted_on_bools else y,
+                                 groups=groups)
+    options = {"groups": groups} if factory is micro_papk_scorer else {}
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(ValueError, match=r"label\(s\) \[2\], which "
+                           r"PApKRanker was not fitted on"):
+            factory(k=2)(ranker, X, y + 1, **options)
+        with pytest.raises(ValueError, match="was not fitted on"):
+            ranker.score(X, y + 1, groups=groups)
+        # the labels it was fitted on, or none of them, still score
+        assert factory(k=2)(ranker, X, y, **options) == pytest.approx(
+            papk_score(y, ranker.decision_function(X), k=2, **options))
