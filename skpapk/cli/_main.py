@@ -122,8 +122,8 @@ Quick start:
 Model files are JSON (no pickle: loading one cannot run code). Files are
 written atomically and never replaced without --force. Exit status: 0 on
 success, 2 on bad input or options, 1 when no usable model could be
-trained, 130 when interrupted (Ctrl-C); a stdout closed by its reader
-(e.g. '| head') ends quietly with status 0.
+trained, 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM; a
+stdout closed by its reader (e.g. '| head') ends quietly with status 0.
 """
 
 
@@ -333,7 +333,9 @@ def main(argv=None):
         command starts and its results would go there), 1 when no usable
         model could be trained, 130 when interrupted (Ctrl-C: while it runs,
         in the main thread, it handles SIGINT itself and hides the reports
-        of the interrupts that numba's C callbacks lose); errors are one
+        of the interrupts that numba's C callbacks lose), 143 or 129 when
+        stopped by SIGTERM or SIGHUP (handled as SIGINT where their handler
+        is the default one: no temporary file is left); errors are one
         line ``skpapk: error: ...`` on stderr.
 
     See Also
@@ -371,9 +373,20 @@ def main(argv=None):
         except KeyboardInterrupt:
             status = 130
         if status == 130 or INTERRUPTED.is_set():
+            signum = _SIGNAL[0]
+            if signum is not None and signum != signal.SIGINT:
+                say(f"{PROG}: terminated ({signal.Signals(signum).name})")
+                return 128 + signum
             say(f"{PROG}: interrupted")
             return 130
         return status
+
+
+#: Signals that stop a command as Ctrl-C does (status 128 + the signal's
+#: number), and the last one received.
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                      if hasattr(signal, name))
+_SIGNAL = [None]
 
 
 def console_main():
@@ -405,15 +418,15 @@ def _interruptible():
     progress checks: raised in a C callback (numba compiling), the
     exception is lost, and Python's report of it is not shown."""
     INTERRUPTED.clear()
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
-        try:  # handlers belong to the main thread; an ignored SIGINT stays so
+    if threading.current_thread() is not threading.main_thread():
+        try:  # handlers belong to the main thread
             yield
         finally:
             INTERRUPTED.clear()
         return
 
-    def on_sigint(signum, frame):
+    def on_signal(signum, frame):
+        _SIGNAL[0] = signum
         INTERRUPTED.set()
         raise KeyboardInterrupt
 
@@ -421,13 +434,25 @@ def _interruptible():
         if not issubclass(report.exc_type, KeyboardInterrupt):
             hook(report)
 
-    previous, hook = signal.signal(signal.SIGINT, on_sigint), sys.unraisablehook
+    # SIGTERM (docker stop, systemd, a job's timeout) and SIGHUP end the
+    # command as Ctrl-C does, so that no temporary file is left; only where
+    # nobody else handles them; an ignored SIGINT (a background job's) stays
+    # ignored
+    handled = [sig for sig in _STOP_SIGNALS
+               if signal.getsignal(sig) is signal.SIG_DFL]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        handled.append(signal.SIGINT)
+    _SIGNAL[0] = None
+    previous = {sig: signal.signal(sig, on_signal) for sig in handled}
+    hook = sys.unraisablehook
     sys.unraisablehook = unraisable
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous if previous is not None
-                      else signal.default_int_handler)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else
+                          signal.default_int_handler if sig == signal.SIGINT
+                          else signal.SIG_DFL)
         sys.unraisablehook = hook
         INTERRUPTED.clear()  # read by main before: later callers start clean
 

@@ -844,6 +844,64 @@ def test_ctrl_c_lost_in_a_c_callback_still_interrupts(monkeypatch, capsys):
     assert capsys.readouterr().err == "skpapk: interrupted\n"
 
 
+@pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_while_writing_leaves_no_temporary_file(monkeypatch, capsys,
+                                                        tmp_path, name, status):
+    # only SIGINT was handled: docker stop, systemd or a job's timeout
+    # (SIGTERM) killed the process beside a 20-40 MB hidden .tmp file
+    import signal
+
+    from skpapk.cli import _commands
+    from skpapk.utils._files import atomic_write
+
+    sig = getattr(signal, name, None)
+    if sig is None:
+        pytest.skip(f"no {name} here")
+    out = tmp_path / "top.csv"
+
+    def recommend(args, progress):
+        with atomic_write(out) as f:
+            f.write("user,item\n" * 1000)
+            signal.raise_signal(sig)  # as the process receives it
+            f.write("never written")
+        return 0
+
+    monkeypatch.setattr(_commands, "cmd_score", recommend)
+    before = signal.signal(sig, signal.SIG_DFL)
+    # a background job's SIGINT is ignored: SIGTERM is handled all the same
+    before_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert main(["score", "x.csv", "--model", "m.json"]) == status
+        assert signal.getsignal(sig) is signal.SIG_DFL  # given back
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(sig, before)
+        signal.signal(signal.SIGINT, before_int)
+    assert capsys.readouterr().err == f"skpapk: terminated ({name})\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sigterm_handler_of_the_caller_is_kept(monkeypatch, capsys):
+    # main() inside a service that handles SIGTERM itself: left to it
+    import signal
+
+    from skpapk.cli import _commands
+
+    seen = []
+
+    def score(args, progress):
+        signal.raise_signal(signal.SIGTERM)
+        return 0
+
+    monkeypatch.setattr(_commands, "cmd_score", score)
+    before = signal.signal(signal.SIGTERM, lambda *args: seen.append(args[0]))
+    try:
+        assert main(["score", "x.csv", "--model", "m.json"]) == 0
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert seen == [signal.SIGTERM]
+
+
 @pytest.mark.parametrize("argv", [["--bogus"], ["-x"], ["-q"], ["--bogus=1"]])
 def test_an_unknown_option_without_a_command_is_an_error(argv, capsys):
     # the help was printed, with status 0
