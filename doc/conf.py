@@ -19,6 +19,7 @@ import skpapk
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "doc" / "sphinxext"))
 # The gallery scripts draw with matplotlib: no display during a build.
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -33,7 +34,11 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # links to scikit-learn, NumPy, pandas... without the network
+    "external_refs",
 ]
+# every cross-reference must resolve (with -W, a broken one fails the build)
+nitpicky = True
 
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "_templates"]
@@ -65,11 +70,19 @@ html_theme_options = {
         "api": ["page-toc", "sourcelink"],
         "whats_new": ["page-toc", "sourcelink"],
         "user_guide/*": ["page-toc", "sourcelink"],
+        # the pages without sections: no empty "On this page" beside their
+        # code and tables (the last pattern a page matches wins)
+        "user_guide/cli": [],
+        "user_guide/dask": [],
+        "user_guide/benchmarks": [],
     },
 }
-# pages without sub-pages: no empty "Section Navigation" beside them
-html_sidebars = {"getting_started": [], "whats_new": []}
-html_static_path = []
+# pages without sub-pages: no empty "Section Navigation" beside them; the
+# API page's sections (on its right) lead to its ~90 pages, which the left
+# sidebar would list in one column beside its tables
+html_sidebars = {"getting_started": [], "whats_new": [], "api": []}
+html_static_path = ["_static"]
+html_css_files = ["skpapk.css"]
 
 # The gallery. Only the scripts named plot_*.py are executed at build time
 # (their output and figures are rendered); dask/dask_fit.py and
@@ -83,7 +96,13 @@ sphinx_gallery_conf = {
     "ignore_pattern": r"__init__\.py|/_",
     "download_all_examples": False,
     "remove_config_comments": True,
-    "within_subsection_order": "FileNameSortKey",
+    # the introduction to the metric first, then fitting, evaluating,
+    # tuning, comparing
+    "within_subsection_order": "gallery_order.ExampleOrder",
+    # "Examples using X" at the end of X's API page (the templates'
+    # minigallery), and the gallery's code linked to the API pages
+    "backreferences_dir": "generated/backreferences",
+    "doc_module": ("skpapk",),
 }
 
 

@@ -361,20 +361,23 @@ class BaseLinearRanker(BaseRanker):
         Examples
         --------
         >>> import numpy as np
-        >>> from skpapk import PApKMaxRanker
+        >>> from skpapk import PApKMaxRanker, PApKRanker
         >>> rng = np.random.default_rng(0)
         >>> y = rng.random(200) < 0.3
         >>> X = rng.normal(size=(200, 4)) + y[:, None]
         >>> groups = np.repeat(np.arange(10), 20)
-        >>> w0 = rng.normal(size=4)                     # the authors' random start
-        >>> ranker = PApKMaxRanker(k=3, max_iter=5, tol=None)
-        >>> ranker.fit(X, y, groups=groups, coef_init=w0).t_
-        5
-        >>> zero = PApKMaxRanker(k=3, max_iter=5, tol=None)
-        >>> bool(np.array_equal(
-        ...     zero.fit(X, y, groups=groups, coef_init=np.zeros(4)).coef_,
-        ...     zero.fit(X, y, groups=groups).coef_))   # w_0 = 0 is the default
+        >>> ranker = PApKRanker(k=3).fit(X, y, groups=groups)
+        >>> bool(ranker.score(X, y, groups=groups) > 0.8)
         True
+
+        ``coef_init`` starts the solver elsewhere than at ``w = 0``, e.g.
+        from the random start of the authors' code for the paper's
+        surrogates:
+
+        >>> w0 = rng.normal(size=4)
+        >>> paper = PApKMaxRanker(k=3, max_iter=5, tol=None)
+        >>> paper.fit(X, y, groups=groups, coef_init=w0).t_
+        5
         """
         X, y_pos, codes, n_groups = self._validate_fit_data(X, y, groups)
         given = self._validate_val_data(X_val, y_val, groups_val, groups)

@@ -301,6 +301,12 @@ def save_ranker(ranker, path, *, k=None, metadata=None, feature_names=None,
     with :func:`load_ranker` cannot run code, unlike a pickle. The file is
     written atomically: a failure leaves a previous file intact.
 
+    The loaded model gives the same scores bit for bit as a ranker of
+    skpapk (linear or boosted) or an ``LGBMRanker``; a pipeline's folded
+    scaler, or a ``LogisticRegression`` (scored by BLAS's ``X @ coef_``),
+    gives scores equal to about 1e-15 of its own, so that two rows within
+    that distance may be ranked the other way.
+
     Parameters
     ----------
     ranker : estimator or Pipeline
