@@ -7,6 +7,7 @@ labels and the relevant one) and how the model was made. A loaded model is
 a :class:`skpapk.io.SavedRanker`."""
 
 import contextlib
+import errno
 import os
 
 from ..io import load_ranker, save_ranker
@@ -16,10 +17,24 @@ from ._methods import available_methods
 from ._output import CLIError
 
 
+def _broken_link(path):
+    """Why ``path``, a symbolic link, leads to no file (None when it is not
+    a link)."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path} is a loop of symbolic links."
+    return (f"{path} is a symbolic link to {os.readlink(path)}, which does "
+            f"not exist.")
+
+
 def check_input_file(path):
     """Fail with one line when ``path`` is not a readable file."""
     if not os.path.exists(path):
-        raise CLIError(f"{path}: no such file.")
+        raise CLIError(_broken_link(path) or f"{path}: no such file.")
     if os.path.isdir(path):
         raise CLIError(f"{path} is a folder, not a CSV file.")
     if not os.access(path, os.R_OK):
@@ -129,8 +144,9 @@ def load_model(path, command="score"):
     :class:`CLIError` saying what is wrong. The feature columns are the
     metadata's ``feature_cols``, else the model's feature names."""
     if not os.path.exists(path):
-        raise CLIError(f"{path}: no such model file; create one with "
-                       f"'skpapk fit FILE.csv ... --out {path}'.")
+        raise CLIError(_broken_link(path) or (
+            f"{path}: no such model file; create one with 'skpapk fit "
+            f"FILE.csv ... --out {path}'."))
     try:
         model = load_ranker(path)
     except (ValueError, ImportError, OSError) as exc:  # no Python advice:

@@ -184,6 +184,37 @@ def _tokens(text, delimiter, line, fail):
         pos += 1  # the delimiter
 
 
+_NUL_MESSAGE = ("a NUL byte: this is not UTF-8 CSV text (a UTF-16 file "
+                "without a byte order mark, or a binary one); save the file "
+                "as UTF-8 CSV.")
+#: The lines of a CSV file are read in pieces of at most this many bytes.
+_LINE_PIECE = 1 << 24
+
+
+def _lines(handle, nul):
+    """The lines of ``handle`` (ending with ``\n`` only), each read in
+    pieces of ``_LINE_PIECE`` bytes: a piece holding a NUL byte calls
+    ``nul(first piece)`` (which raises) before the rest of its line is
+    read, so that a binary file without line ends (``/dev/zero``, a disk
+    image) fails at once instead of being read whole, twice (its bytes and
+    its text)."""
+    while True:
+        raw = handle.readline(_LINE_PIECE)
+        if not raw:
+            return
+        if not raw.endswith(b"\n") and len(raw) == _LINE_PIECE:
+            pieces = [raw]
+            while True:
+                if b"\0" in pieces[-1]:
+                    nul(pieces[0])
+                more = handle.readline(_LINE_PIECE)
+                pieces.append(more)
+                if not more or more.endswith(b"\n") or len(more) < _LINE_PIECE:
+                    break
+            raw = b"".join(pieces)
+        yield raw
+
+
 def _rows(path, delimiter):
     """``(line, fields)`` of the header and of every data row, strictly read.
 
@@ -200,20 +231,27 @@ def _rows(path, delimiter):
     # opening quote (``tail``, of line ``tail_line``), tokenized again alone
     done, tail, tail_line = [], [], 1
     with open(path, "rb") as handle:
-        for raw in handle:  # lines end with \n only
+        def not_utf8(raw):
+            utf16 = line == 1 and raw.startswith((codecs.BOM_UTF16_LE,
+                                                  codecs.BOM_UTF16_BE))
+            fail(line, "not UTF-8 text" + " but UTF-16 (Excel's 'Unicode "
+                 "Text')" * utf16 + " (save the file as UTF-8 CSV).")
+
+        def nul(first):  # a NUL byte in a line's first pieces
+            if line == 1 and first.startswith((codecs.BOM_UTF16_LE,
+                                               codecs.BOM_UTF16_BE)):
+                not_utf8(first)
+            fail(line, _NUL_MESSAGE)
+
+        for raw in _lines(handle, nul):
             if line == 1 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[3:]
             try:
                 piece = raw.decode("utf-8")
             except UnicodeDecodeError:
-                utf16 = line == 1 and raw.startswith((codecs.BOM_UTF16_LE,
-                                                      codecs.BOM_UTF16_BE))
-                fail(line, "not UTF-8 text" + " but UTF-16 (Excel's 'Unicode "
-                     "Text')" * utf16 + " (save the file as UTF-8 CSV).")
+                not_utf8(raw)
             if "\0" in piece:
-                fail(line, "a NUL byte: this is not UTF-8 CSV text (a UTF-16 "
-                     "file without a byte order mark, or a binary one); save "
-                     "the file as UTF-8 CSV.")
+                fail(line, _NUL_MESSAGE)
             line += piece.endswith("\n")
             if pending is not None:
                 pending.append(piece)

@@ -21,6 +21,16 @@ _PICKLE_MAGIC = (b"\x80", b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda",
 #: hold about as much again.
 MEMORY_SHARE = 4
 
+#: Bytes that parsing takes (at most, about) for each value after a ","
+#: (a float 24 and its place in a list 8), and for each list, object or
+#: key (a list 56, a dict 64, a key's string and pair, with their places),
+#: against 1 to 20 bytes of text each: ``[[],[],...]`` took 28 times its
+#: size.
+_BYTES_PER_ITEM, _BYTES_PER_CONTAINER = 32, 128
+#: A file whose parsing takes less is not refused for it (every machine has
+#: that much).
+_PARSE_FLOOR = 2**26
+
 #: How deep metadata may nest.
 _MAX_DEPTH = 100
 
@@ -145,6 +155,19 @@ def _content(path):
         raise ValueError(f"{path} is not a skpapk model file (not UTF-8 text; "
                          f"skpapk model files are UTF-8 JSON, and pickle or "
                          f"joblib files are refused).") from None
+    # what parsing would hold with the bytes and the text (those inside
+    # strings counted too: an overestimate)
+    containers = sum(text.count(char) for char in ":[{")
+    needed = (2 * len(text) + _BYTES_PER_ITEM * text.count(",")
+              + _BYTES_PER_CONTAINER * containers)
+    if memory is not None and needed > max(memory, _PARSE_FLOOR):
+        raise ValueError(
+            f"{path} holds about {containers:,} JSON lists, objects and keys "
+            f"and {text.count(','):,} values, which would take about "
+            f"{needed / 2**30:.3g} GiB to parse, more than the "
+            f"{memory / 2**30:.3g} GiB of memory this process may use; is it "
+            f"a model file? (Model files hold numbers, and LightGBM's trees as "
+            f"one string.)")
     try:
         content = json.loads(text, object_pairs_hook=_unique_keys,
                              parse_constant=_no_constant,

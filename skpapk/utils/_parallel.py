@@ -7,15 +7,39 @@ threads without importing numba.
 
 import os
 
+#: Where Linux's control groups (v2, then v1) hold the memory limit of the
+#: process's container or service.
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",
+                  "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
+def _cgroup_limit():
+    """The memory limit of this process's control group in bytes, or None
+    (none set: ``max``, or v1's near-2**63 value; not Linux)."""
+    for path in _CGROUP_LIMITS:
+        try:
+            with open(path) as handle:
+                text = handle.read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 2**62:
+            return int(text)
+        return None
+    return None
+
 
 def physical_memory():
-    """The machine's physical memory in bytes; None where unknown (no
-    ``sysconf``, or -1 for a value it cannot tell)."""
+    """The memory this process may use in bytes: the machine's physical
+    memory, or its container's limit (Linux's control groups) when lower;
+    None where unknown (no ``sysconf``, or -1 for a value it cannot tell)."""
     try:
         page, pages = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, OSError, ValueError):
         return None
-    return page * pages if page > 0 and pages > 0 else None
+    if not (page > 0 and pages > 0):
+        return None
+    limit = _cgroup_limit()
+    return page * pages if limit is None else min(page * pages, limit)
 
 
 

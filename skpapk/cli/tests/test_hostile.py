@@ -3,6 +3,7 @@
 
 import json
 import os
+import re
 import warnings
 
 import numpy as np
@@ -1052,3 +1053,22 @@ def test_undecodable_bytes_in_the_results_are_named(monkeypatch):
                                        r"\('\\udcff': a file name of undecodable"):
         with to_stdout():
             print("m\udcff.json")
+
+
+@pytest.mark.parametrize("option", ["data", "model"])
+def test_a_link_to_nothing_is_named_as_such(tmp_path, capsys, option):
+    # "l1: no such model file; create one with 'skpapk fit ... --out l1'"
+    (tmp_path / "l1").symlink_to(tmp_path / "l2")
+    (tmp_path / "l2").symlink_to(tmp_path / "l1")
+    (tmp_path / "gone").symlink_to(tmp_path / "missing.json")
+    data = tmp_path / "d.csv"
+    data.write_text("user,label,x\nu,1,0\nu,0,1\n")
+    for link, says in (("l1", "is a loop of symbolic links"),
+                       ("gone", "is a symbolic link to .*missing.json, which "
+                                "does not exist")):
+        path = str(tmp_path / link)
+        argv = (["fit", path, "--group-col", "user", "--out",
+                 str(tmp_path / "m.json")]
+                if option == "data" else ["score", str(data), "--model", path])
+        assert main(argv) == 2
+        assert re.search(says, capsys.readouterr().err)

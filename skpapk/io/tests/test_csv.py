@@ -28,8 +28,46 @@ def write(tmp_path, text, name="d.csv"):
 @pytest.fixture(params=[1 << 24, 7], ids=["block", "7-byte-blocks"])
 def blocks(request, monkeypatch):
     """Check the structure with the real block size and with tiny blocks, so
-    that lines straddle the block boundaries."""
+    that lines straddle the block boundaries (and read the lines strictly
+    in tiny pieces, joined again)."""
     monkeypatch.setattr(_csv, "BLOCK_BYTES", request.param)
+    monkeypatch.setattr(_csv, "_LINE_PIECE", request.param)
+
+
+def test_a_binary_file_without_line_ends_fails_at_its_first_piece(
+        tmp_path, monkeypatch):
+    # /dev/zero-like files (a 1 GB disk image, /proc/self/pagemap) were read
+    # whole as one line, bytes and text, before the NUL byte was named
+    monkeypatch.setattr(_csv, "_LINE_PIECE", 64)
+    path = write(tmp_path, b"user,label,x" + b"\0" * 100_000)
+    reads = []
+    real_open = open
+
+    class Counted:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+        def readline(self, size=-1):
+            reads.append(size)
+            return self.handle.readline(size)
+
+    def counting_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        return Counted(handle) if os.fspath(file) == path else handle
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    with pytest.raises(CSVFormatError, match="line 1: a NUL byte"):
+        list(_rows(path, ","))
+    assert 0 < len(reads) <= 2
 
 
 @pytest.fixture(params=["serial", "parallel"])

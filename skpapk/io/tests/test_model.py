@@ -1536,3 +1536,52 @@ def test_paths_from_the_home_folder(tmp_path, monkeypatch, data, ranker):
     X = data[0]
     np.testing.assert_array_equal(load_ranker("~/model.json").decision_function(X),
                                   ranker.decision_function(X))
+
+
+def test_a_file_of_many_small_containers_is_refused_before_parsing(
+        tmp_path, monkeypatch):
+    # '[[],[],...]' takes about 28 times its size once parsed: a file of a
+    # quarter of the memory passed the size check and exhausted it
+    import json as json_module
+
+    ranker = PApKRanker(k=1).fit(np.eye(4), [1, 0, 1, 0], groups=[0, 0, 1, 1])
+    path = tmp_path / "m.json"
+    save_ranker(ranker, path)
+    text = path.read_text()
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(text[:-2] + ', "m": [' + ",".join(["[]"] * 10**5) + "]}\n")
+    size = hostile.stat().st_size
+    parsed = []
+    real_loads = json_module.loads
+    monkeypatch.setattr("skpapk.io._json.json.loads",
+                        lambda *a, **k: parsed.append(1) or real_loads(*a, **k))
+    monkeypatch.setattr("skpapk.io._json.physical_memory", lambda: 20 * size)
+    monkeypatch.setattr("skpapk.io._json._PARSE_FLOOR", 0)
+    with pytest.raises(ValueError, match=r"hostile\.json holds about 100,0\d\d "
+                       r"JSON lists, objects and keys .* is it a model file"):
+        load_ranker(hostile)
+    assert parsed == []  # refused before json.loads
+    # a model file of numbers passes with 4 times its size (as the size check)
+    rng = np.random.default_rng(0)
+    wide = PApKRanker(k=1).fit(rng.normal(size=(8, 20_000)), [1, 0] * 4,
+                               groups=[0, 0, 1, 1, 2, 2, 3, 3])
+    save_ranker(wide, path)
+    monkeypatch.setattr("skpapk.io._json.physical_memory",
+                        lambda: 4 * path.stat().st_size)
+    assert load_ranker(path).n_features_in_ == 20_000
+
+
+def test_the_memory_is_the_containers_limit_when_lower(tmp_path, monkeypatch):
+    from skpapk.utils import _parallel
+
+    limit = tmp_path / "memory.max"
+    monkeypatch.setattr(_parallel, "_CGROUP_LIMITS", (str(limit),))
+    limit.write_text("max\n")
+    total = _parallel.physical_memory()
+    assert total is None or total > 2**20
+    if total is None:
+        pytest.skip("no sysconf memory here")
+    limit.write_text(f"{2**20}\n")
+    assert _parallel.physical_memory() == 2**20
+    limit.write_text(f"{2 * total}\n")  # above the machine's: the machine's
+    assert _parallel.physical_memory() == total
