@@ -51,7 +51,7 @@ def _resolve(name):
         try:
             for part in parts[cut:]:
                 holder, obj = obj, getattr(obj, part)
-        except AttributeError:
+        except (AttributeError, ImportError):  # (an experimental estimator)
             return None
         return module, holder, obj
     return None
