@@ -30,11 +30,12 @@ from ._lightgbm_params import (
     with_passed_through,
 )
 from ._lightgbm_rows import (
+    _check_category_codes,
     _check_group_sizes,
     _check_weighted_pairs,
     _class_row_weights,
-    row_tie_breaker,
-    truncates,
+    _row_tie_breaker,
+    _truncates,
 )
 from .losses import GROUP_WEIGHTS, SMOOTH_SURROGATES, LightGBMObjective
 from .metrics._lightgbm import micro_papk_lightgbm
@@ -97,12 +98,14 @@ class PApKBoostRanker(LGBMRankerInterface, BaseRanker):
     sorts the rows by group for LightGBM and gives it the group sizes. The
     trees do not depend on the order of the rows (up to rounding): where
     ``truncation_level`` cuts a user's list, its rows of equal score (every
-    score is 0 in the first round) are ranked by a number computed from
+    score is 0 in the first round) are ranked by a key computed from
     their feature values, not by their place (see
     :class:`~skpapk.losses.LightGBMObjective`'s ``tie_breaker``; LightGBM's
-    ``lambdarank`` ranks them by their place). The rows held out by early
-    stopping and those drawn by ``subsample`` are drawn by their place, as
-    in scikit-learn and LightGBM.
+    ``lambdarank`` ranks them by their place). Three things are drawn by
+    the rows' places, as in scikit-learn and LightGBM: the rows held out by
+    early stopping, those drawn by ``subsample``, and, above 200,000 rows,
+    the sample LightGBM bins the features on (``bin_construct_sample_cnt``,
+    passed through: set it to the number of rows to bin on all of them).
     Needs LightGBM (``pip install 'skpapk[lightgbm]'``); ``import skpapk``
     does not import it.
 
@@ -943,14 +946,16 @@ class PApKBoostRanker(LGBMRankerInterface, BaseRanker):
                 eval_metric=metric,
                 callbacks=[stopper])
         params = self._lightgbm_params(seed)
-        if callable(params["objective"]) and truncates(
+        if callable(params["objective"]) and _truncates(
                 y_pos[order], codes[order], n_groups, self.truncation_level):
             # the truncated groups' tied scores ranked by the rows' values,
             # not by their order: the trees do not depend on the row order
             params["objective"] = self._lightgbm_objective(
-                tie_breaker=row_tie_breaker(X)[order])
+                tie_breaker=_row_tie_breaker(X)[order])
         fit_params.update(fit_arguments(self, lgb, params, categorical,
                                         X.shape[1], seed))
+        _check_category_codes(X, fit_params.get("categorical_feature", ()),
+                              getattr(self, "feature_names_in_", None))
         # LightGBM cannot train a custom objective without a feature to
         # split on, and writes so to stderr: stop before, silently
         usable = _CheckUsableFeatures(stop=callable(params["objective"]))

@@ -10,7 +10,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._lightgbm_params import _same
-from ._linear_loss import fitted_scores
 from .losses._checks import check_weight_values
 from .utils._groups import n_defined_groups
 from .utils._messages import cut
@@ -85,7 +84,7 @@ def _check_group_sizes(objective, sizes, one_group):
             f"which has no such limit.")
 
 
-def truncates(y_pos, codes, n_groups, truncation_level):
+def _truncates(y_pos, codes, n_groups, truncation_level):
     """Whether the kernel truncates a group of these rows: more than
     ``truncation_level`` rows of each label (None: no truncation)."""
     if truncation_level is None:
@@ -95,24 +94,68 @@ def truncates(y_pos, codes, n_groups, truncation_level):
     return bool(np.any((n_pos > truncation_level) & (n_neg > truncation_level)))
 
 
-def row_tie_breaker(X):
-    """A number for every row of ``X`` that only depends on the row's
-    values, to order rows of equal score (``LightGBMObjective``'s
-    ``tie_breaker``): ``sum_j x_j c_j`` added in column order
-    (:func:`~skpapk._linear_loss.fitted_scores`, the same bits whatever the
-    layout of ``X``), ``c`` a fixed draw from ``[1, 2)``; a missing value
-    counts as 0.25, an infinity as +-0.75. Equal rows get equal numbers;
-    two different rows, almost never."""
-    c = np.random.default_rng(20201).uniform(1.0, 2.0, size=X.shape[1])
-    key = fitted_scores(X, c)
-    bad = ~np.isfinite(key)
-    if bad.any():
-        if sp.issparse(X):
-            rows = sp.csr_matrix(X[np.flatnonzero(bad)], copy=True)
-            rows.data = np.nan_to_num(rows.data, nan=0.25, posinf=0.75,
-                                      neginf=-0.75)
-        else:
-            rows = np.nan_to_num(np.asarray(X[bad], dtype=np.float64),
-                                 nan=0.25, posinf=0.75, neginf=-0.75)
-        key[bad] = fitted_scores(rows, c)
+#: The bits that every NaN counts as in a row's key (NaNs differ in theirs).
+_NAN_BITS = np.float64(np.nan).view(np.uint64)
+
+
+def _value_bits(values):
+    """The 64 bits of float values, as keys read them: -0.0 as 0.0 (equal
+    values, one bin of the trees), every NaN as one NaN."""
+    values = np.asarray(values, dtype=np.float64) + 0.0
+    bits = values.view(np.uint64)
+    nan = np.isnan(values)
+    if nan.any():
+        bits = np.where(nan, _NAN_BITS, bits)
+    return bits
+
+
+def _row_tie_breaker(X):
+    """A 64-bit key of every row of ``X`` (a dense array or a CSR matrix)
+    that only depends on the row's values, to order rows of equal score
+    (``LightGBMObjective``'s ``tie_breaker``): ``sum_j bits(x_j) c_j``
+    modulo 2**64, ``c`` a fixed draw of odd numbers, then mixed. Equal rows
+    get equal keys (-0.0 as 0.0, every NaN alike); different rows, equal
+    keys with a chance of about 2**-64 (a sum of floats would let one large
+    column hide the others). A stored zero counts as an absent one."""
+    n_rows, n_features = X.shape
+    c = np.random.default_rng(20201).integers(
+        0, 2**63, size=n_features, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        if not X.has_canonical_format:  # duplicates summed, as the values
+            X = X.copy()
+            X.sum_duplicates()
+        terms = _value_bits(X.data) * c[X.indices]
+        sums = np.concatenate((np.zeros(1, np.uint64), np.cumsum(terms)))
+        key = sums[X.indptr[1:]] - sums[X.indptr[:-1]]
+    else:
+        key = np.zeros(n_rows, dtype=np.uint64)
+        for j in range(n_features):
+            key += _value_bits(X[:, j]) * c[j]
+    key ^= key >> np.uint64(31)
+    key *= np.uint64(0x9E3779B97F4A7C15)
+    key ^= key >> np.uint64(29)
     return key
+
+
+def _check_category_codes(X, positions, names=None):
+    """Refuse, in the columns of ``X`` at ``positions`` (LightGBM's
+    ``categorical_feature``), a value that is not a category code: LightGBM
+    reads them as non-negative integers below 2**31 (NaN missing), and
+    would truncate a fraction, take a negative value as missing and merge
+    codes from 2**31 on, without a word at ``verbose=0``."""
+    for j in positions:
+        column = (X[:, [j]].toarray().ravel() if sp.issparse(X) else X[:, j])
+        values = column[~np.isnan(column)]
+        bad = values[(values < 0) | (values >= 2**31)
+                     | (values != np.floor(values))]
+        if bad.size:
+            name = repr(str(names[j])) if names is not None else str(j)
+            raise ValueError(
+                f"categorical_feature column {name} holds {float(bad[0])!r}, "
+                f"which is not a category code: LightGBM reads categories as "
+                f"integers from 0 to 2**31 - 1 (NaN: missing), and would "
+                f"truncate a fraction, read a negative value as missing and "
+                f"merge larger codes. Encode the column first (e.g. "
+                f"sklearn.preprocessing.OrdinalEncoder, or make it a pandas "
+                f"'category' column, which the ranker encodes itself).")

@@ -179,7 +179,7 @@ class LightGBMObjective:
         call then returns its share of the mean over all the groups; it
         needs an explicit ``scale``. ``None``: the call's groups are all
         the groups.
-    tie_breaker : array-like of float of shape (n_samples,) or None, \
+    tie_breaker : array-like of numbers of shape (n_samples,) or None, \
 default=None
         Under ``truncation_level``, the order of a group's rows of equal
         score (common in the first rounds: every score is 0 in the first,
@@ -187,9 +187,9 @@ default=None
         (then lower weight) rank first, given in the order LightGBM gets
         the rows. ``None``: row order, so that the fitted trees depend on
         the order of the rows, as LightGBM's ``lambdarank``'s do.
-        :class:`skpapk.PApKBoostRanker` passes a number computed from each
-        row's feature values, so that its fit does not depend on the order
-        of the rows.
+        :class:`skpapk.PApKBoostRanker` passes a 64-bit key computed from
+        each row's feature values, so that its fit does not depend on the
+        order of the rows.
     n_jobs : int or None, default=None
         Threads of the pair kernel (groups are split among them; the
         result does not depend on their number). ``None``: the OpenMP
@@ -427,7 +427,11 @@ default=None
         # checked sizes
         tie_breaker = None
         if self.tie_breaker is not None:
-            tie_breaker = np.asarray(self.tie_breaker, dtype=np.float64)
+            tie_breaker = np.asarray(self.tie_breaker)
+            if tie_breaker.dtype.kind not in "iuf":
+                raise TypeError(
+                    f"tie_breaker holds {tie_breaker.dtype} values; pass "
+                    f"numbers (integers or floats), one per row.")
             if tie_breaker.shape != labels.shape:
                 raise ValueError(
                     f"tie_breaker has shape {tie_breaker.shape} but there are "
@@ -472,7 +476,7 @@ default=None
                 f"truncation_level={self.truncation_level!r}, "
                 f"scale={self.scale!r}, weight_total={self.weight_total!r}, "
                 + ("" if self.tie_breaker is None else
-                   f"tie_breaker=<{np.shape(self.tie_breaker)[0]} values>, ")
+                   f"tie_breaker=<{np.size(self.tie_breaker)} values>, ")
                 + f"n_jobs={self.n_jobs!r})")
 
 

@@ -222,7 +222,7 @@ def _make_pair_layout(y_pos, codes, n_groups, sample_weight=None, *,
                       tie_breaker=None, truncation_level=0):
     """:func:`make_pair_layout` of checked arguments (no checks).
 
-    With a ``tie_breaker`` (a float per row) and a ``truncation_level``
+    With a ``tie_breaker`` (a number per row) and a ``truncation_level``
     (the kernel's, 0: none), the rows of each group that the kernel
     truncates (more than that many rows of each label) are laid out by
     increasing ``tie_breaker``, then weight, then row order, instead of
@@ -240,7 +240,7 @@ def _make_pair_layout(y_pos, codes, n_groups, sample_weight=None, *,
                & (counts[1::2] > truncation_level))[codes]
         if cut.any():
             rows = np.arange(y_pos.shape[0])
-            key = np.where(cut, tie_breaker, 0.0)
+            key = np.where(cut, tie_breaker, tie_breaker.dtype.type(0))
             first = (np.lexsort((rows, key)) if sample_weight is None else
                      np.lexsort((rows, np.where(cut, sample_weight, 0.0), key)))
     order = stable_sort_by_codes(segments, 2 * n_groups, order=first)

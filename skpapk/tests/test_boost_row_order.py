@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from skpapk import PApKBoostRanker
-from skpapk._lightgbm_rows import row_tie_breaker
+from skpapk._lightgbm_rows import _row_tie_breaker
 from skpapk.tests._helpers import make_grouped_data
 
 pytest.importorskip("lightgbm")
@@ -54,25 +54,46 @@ def test_the_rows_order_decided_before(monkeypatch):
 
     X, y, groups = _data("dense")
     perm = np.random.default_rng(0).permutation(y.shape[0])
-    monkeypatch.setattr(boost, "truncates", lambda *args: False)
+    monkeypatch.setattr(boost, "_truncates", lambda *args: False)
     a = PApKBoostRanker(**PARAMS).fit(X, y, groups=groups)
     b = PApKBoostRanker(**PARAMS).fit(X[perm], y[perm], groups=groups[perm])
     assert np.max(np.abs(a.decision_function(X) - b.decision_function(X))) > 1e-3
 
 
-@pytest.mark.parametrize("layout", ["C", "F", "sparse"])
+@pytest.mark.parametrize("layout", ["C", "F", "float32", "sparse", "csc"])
 def test_the_tie_breaker_depends_on_the_row_values_only(layout):
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(50, 7))
+    X = np.round(rng.normal(size=(50, 7)), 1)
+    X[:, 6] = 1.6e18  # a column that a sum of floats would round the rest into
     X[10] = X[3]
     X[20, 2] = np.nan
     X[21] = X[20]
-    X[30, 4] = np.inf
+    X[22, 2] = 0.25  # not the NaN of row 20
+    X[22, [0, 1, 3, 4, 5]] = X[20, [0, 1, 3, 4, 5]]
+    X[30] = -X[31] * 0.0  # -0.0 and 0.0: equal values
+    X[31] = X[31] * 0.0
+    X[40, 1] = 0.0  # a stored zero (sparse) counts as an absent one
     perm = rng.permutation(50)
     given = {"C": np.ascontiguousarray, "F": np.asfortranarray,
-             "sparse": sp.csr_matrix}[layout]
-    key = row_tie_breaker(given(X))
-    assert np.all(np.isfinite(key))
-    np.testing.assert_array_equal(row_tie_breaker(given(X[perm])), key[perm])
-    assert key[10] == key[3] and key[21] == key[20]
-    assert np.unique(key).shape[0] == 48  # two pairs of equal rows
+             "float32": lambda a: a.astype(np.float32),
+             "sparse": sp.csr_matrix, "csc": sp.csc_matrix}[layout]
+    key = _row_tie_breaker(given(X))
+    assert key.dtype == np.uint64
+    np.testing.assert_array_equal(_row_tie_breaker(given(X[perm])), key[perm])
+    assert key[10] == key[3] and key[21] == key[20] and key[30] == key[31]
+    assert np.unique(key).shape[0] == 47  # three pairs of equal rows
+
+
+def test_a_large_column_does_not_hide_the_others():
+    # a key summing floats gave every row of the test data one key beside a
+    # timestamp in nanoseconds: row order decided again (predictions 0.52
+    # apart after a shuffle)
+    X, y, groups = _data("dense")
+    X = np.c_[X, np.full(X.shape[0], 1.6e18)]
+    assert np.unique(_row_tie_breaker(X)).shape[0] == np.unique(
+        X, axis=0).shape[0]
+    ranker = PApKBoostRanker(**PARAMS).fit(X, y, groups=groups)
+    perm = np.random.default_rng(0).permutation(y.shape[0])
+    other = PApKBoostRanker(**PARAMS).fit(X[perm], y[perm], groups=groups[perm])
+    np.testing.assert_allclose(other.decision_function(X),
+                               ranker.decision_function(X), atol=1e-12)

@@ -89,3 +89,7 @@ def test_a_tie_breaker_of_the_wrong_length_is_refused():
                        r"there are 4 rows"):
         objective(np.array([1.0, 0.0, 1.0, 0.0]), np.zeros(4), None, [4])
     assert "tie_breaker=<3 values>" in repr(objective)
+    assert "tie_breaker=<1 values>" in repr(LightGBMObjective(tie_breaker=1.0))
+    with pytest.raises(TypeError, match="tie_breaker holds <U1 values"):
+        LightGBMObjective(truncation_level=2, tie_breaker=list("abcd"))(
+            np.array([1.0, 0.0, 1.0, 0.0]), np.zeros(4), None, [4])
