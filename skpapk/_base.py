@@ -8,6 +8,7 @@ import re
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 import sklearn
 from sklearn.base import BaseEstimator
 from sklearn.utils import ClassifierTags
@@ -166,6 +167,70 @@ def _refuse_datetimes(estimator, X, input_name):
         if _is_temporal(dtype):
             where = "" if name is None else f" column {name!r}"
             raise _datetime_error(estimator, input_name, where, f" ({dtype})")
+
+
+def _is_text(dtype):
+    """Whether a NumPy, pandas, polars or pyarrow ``dtype`` holds text
+    (``object`` columns are looked into by :func:`_holds_text`)."""
+    if getattr(dtype, "kind", None) in ("U", "S"):
+        return True
+    if type(dtype).__name__ == "StringDtype":  # pandas' str and string
+        return True
+    if type(dtype).__module__.startswith("polars"):
+        return str(dtype) in ("String", "Utf8")
+    if type(dtype).__module__.startswith("pyarrow"):
+        import pyarrow.types
+
+        return (pyarrow.types.is_string(dtype)
+                or pyarrow.types.is_large_string(dtype))
+    return False
+
+
+def _holds_text(values):
+    """Whether an ``object`` array or column holds a str or bytes value."""
+    return any(isinstance(value, (str, bytes))
+               for value in np.asarray(values, dtype=object).flat)
+
+
+def _refuse_number_text(estimator, X, input_name):
+    """Refuse a column of ``X`` of numbers written as text: NumPy would
+    parse it as Python's ``float`` does, which also reads ``'1_000'``,
+    ``' 1.5 '`` and other scripts' digits, without a word (a column of
+    words fails that conversion, and gets its own message)."""
+    columns = _frame_dtypes(X)
+    if columns is not None and hasattr(X, "iloc"):  # pandas
+        columns = [(name, dtype, X.iloc[:, j])
+                   for j, (name, dtype) in enumerate(columns)]
+    elif columns is not None:  # polars, pyarrow: by name
+        columns = [(name, dtype, None) for name, dtype in columns]
+    elif sp.issparse(X) or isinstance(X, (list, tuple)):
+        return
+    else:
+        columns = [(None, getattr(X, "dtype", None), X)]
+    for name, dtype, values in columns:
+        text = _is_text(dtype) or (
+            getattr(dtype, "kind", None) == "O"
+            and type(dtype).__name__ != "CategoricalDtype"
+            and values is not None and _holds_text(values))
+        if not text:
+            continue
+        if values is None:  # a polars or pyarrow column
+            column = X[name]
+            values = (column.to_numpy() if hasattr(column, "to_numpy")
+                      else np.asarray(column))
+        try:
+            np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            continue  # words: the conversion's own message names them
+        where = ("" if name is None else f" column {name!r}")
+        column = (f"{input_name}[{name!r}]" if name is not None
+                  else input_name)
+        raise TypeError(
+            f"{input_name}{where} holds numbers written as text ({dtype}), "
+            f"but {type(estimator).__name__} takes numbers: convert them "
+            f"first, e.g. pandas.to_numeric({column}) (read as text, '1_000', "
+            f"' 1.5 ' or other scripts' digits would become numbers without "
+            f"a word).")
 
 
 _TEXT_TO_FLOAT = re.compile(r"could not convert|cannot cast (str|object)",
@@ -392,6 +457,7 @@ class BaseRanker(BaseEstimator):
         ``fitting``: whether ``X`` is the training data of a fit, to encode
         (else it is to be encoded as that data was)."""
         _refuse_datetimes(self, X, input_name)
+        _refuse_number_text(self, X, input_name)
         try:
             yield
         except TypeError as exc:  # an object array of pd.Timestamp, say

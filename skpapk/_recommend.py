@@ -61,7 +61,10 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
     3   bob     2    3  egg
     """
 
-    __slots__ = ()
+    #: The number of rows of the ``X`` given to ``recommend`` (None: not
+    #: known, for Recommendations made by hand), which ``to_frame`` checks
+    #: its ``items`` against.
+    n_rows = None
 
     def __repr__(self):
         """The fields, each array cut to its first and last 3 values."""
@@ -110,6 +113,11 @@ class Recommendations(namedtuple("Recommendations", ["indices", "indptr", "group
             if values.ndim != 1:
                 raise ValueError(f"items must be 1-D, one item per row of X, got "
                                  f"shape {values.shape}.")
+            if self.n_rows is not None and values.shape[0] != self.n_rows:
+                raise ValueError(
+                    f"items has {values.shape[0]} values, but recommend was "
+                    f"given {self.n_rows} rows: give one item per row of that "
+                    f"X, in its order (for X[rows], items[rows]).")
             if indices.size and values.shape[0] <= indices.max():
                 raise ValueError(
                     f"items has {values.shape[0]} values, but the "
@@ -138,19 +146,22 @@ def top_k_rows(scores, groups, k):
     n_groups = labels.shape[0]
     if n_groups == 1:  # one list (no groups): no full sort
         indices = top_k_of_one_segment(scores, k)
-        return Recommendations(indices=indices, indptr=np.array(
+        rec = Recommendations(indices=indices, indptr=np.array(
             [0, indices.shape[0]], dtype=np.intp), groups=labels)
-    seg = rank_within_segments(scores, codes, n_groups)
-    indices = seg.order[seg.rank[seg.order] < k]
-    indptr = np.zeros(n_groups + 1, dtype=np.intp)
-    np.cumsum(np.minimum(seg.counts, k), out=indptr[1:])
-    return Recommendations(indices=indices, indptr=indptr, groups=labels)
+    else:
+        seg = rank_within_segments(scores, codes, n_groups)
+        indices = seg.order[seg.rank[seg.order] < k]
+        indptr = np.zeros(n_groups + 1, dtype=np.intp)
+        np.cumsum(np.minimum(seg.counts, k), out=indptr[1:])
+        rec = Recommendations(indices=indices, indptr=indptr, groups=labels)
+    rec.n_rows = scores.shape[0]
+    return rec
 
 
 def _k_of(estimator):
     """``k`` of a ranker, of a pipeline's last step, of a search's
     ``best_estimator_`` or of the fitted ``estimator_`` of a wrapper
-    (``RFECV``, ``SelectFromModel``), nested; None when none has one."""
+    (``RFE``, ``RFECV``), nested; None when none has one."""
     while estimator is not None:
         k = getattr(estimator, "k", None)
         if k is not None:

@@ -139,9 +139,10 @@ def _content(path):
         if memory is not None and size > memory // MEMORY_SHARE:
             raise ValueError(
                 f"{path} is {size / 2**30:.3g} GiB, more than a model file "
-                f"of this machine may be (1/{MEMORY_SHARE} of its "
-                f"{memory / 2**30:.3g} GiB of memory: reading and parsing it "
-                f"takes several times its size); is it a model file?")
+                f"may be here (1/{MEMORY_SHARE} of the "
+                f"{memory / 2**30:.3g} GiB of memory this process may use: "
+                f"reading and parsing it takes several times its size); is it "
+                f"a model file?")
         raw = handle.read()
     if raw.startswith(_PICKLE_MAGIC):
         raise ValueError(

@@ -276,10 +276,13 @@ class SavedRanker(BaseRanker):
             # them): a DataFrame's would be read as their values, not the
             # codes it was fitted on
             categorical_codes(X, [], input_name="X")
-        # float32 rows stay float32: the scorer casts them (in blocks)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32],
-                          accept_sparse="csr",
-                          ensure_all_finite=self._ensure_all_finite())
+        # float32 rows stay float32: the scorer casts them (in blocks); dates,
+        # text and NA refused as the fitted rankers refuse them
+        with self._numbers_of(X):
+            X = validate_data(self, X, reset=False,
+                              dtype=[np.float64, np.float32],
+                              accept_sparse="csr",
+                              ensure_all_finite=self._ensure_all_finite())
         with np.errstate(over="ignore", invalid="ignore"):
             scores = np.asarray(self.scorer.decision_function(X), dtype=np.float64)
         return check_model_scores(scores)

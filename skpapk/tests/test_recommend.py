@@ -226,3 +226,20 @@ def test_repr_cuts_long_arrays():
     assert repr(Recommendations(np.array([1]), np.array([0, 1]), np.array(["a"]))) == (
         "Recommendations(indices=array([1]), indptr=array([0, 1]), "
         "groups=array(['a'], dtype='<U1'))")
+
+
+def test_items_of_another_length_than_the_rows_are_refused(data):
+    # items of the whole table given for recommendations of a part of it:
+    # every item was wrong, without a word (only a too short list failed)
+    X, y, groups = data
+    ranker = PApKRanker(k=2).fit(X, y, groups=groups)
+    part = np.arange(X.shape[0]) % 3 == 0
+    items = np.array([f"item {i}" for i in range(X.shape[0])])
+    top = ranker.recommend(X[part], groups[part])
+    assert top.n_rows == part.sum()
+    with pytest.raises(ValueError, match=rf"items has {X.shape[0]} values, "
+                       rf"but recommend was given {part.sum()} rows"):
+        top.to_frame(items=items)
+    frame = top.to_frame(items=items[part])
+    np.testing.assert_array_equal(frame["item"], items[part][top.indices])
+    assert recommend(ranker, X[part], groups[part]).n_rows == part.sum()

@@ -7,25 +7,50 @@ threads without importing numba.
 
 import os
 
-#: Where Linux's control groups (v2, then v1) hold the memory limit of the
-#: process's container or service.
-_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",
-                  "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+#: The roots of Linux's control groups (v2, v1) and their memory limits.
+_CGROUP_ROOTS = (("/sys/fs/cgroup", "memory.max"),
+                 ("/sys/fs/cgroup/memory", "memory.limit_in_bytes"))
+
+
+def _cgroup_limit_files():
+    """The memory limit files of this process's control group and of every
+    group above it (a limit set on a parent holds too: systemd's
+    ``MemoryMax``, a batch job's), read from ``/proc/self/cgroup``; the
+    roots' files last."""
+    try:
+        with open("/proc/self/cgroup") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        lines = []
+    files = []
+    for line in lines:
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and controllers == "":
+            root, name = _CGROUP_ROOTS[0]
+        elif "memory" in controllers.split(","):
+            root, name = _CGROUP_ROOTS[1]
+        else:
+            continue
+        parts = [part for part in path.split("/") if part and part != ".."]
+        files += [os.path.join(root, *parts[:i], name)
+                  for i in range(len(parts), 0, -1)]
+    return files + [os.path.join(root, name) for root, name in _CGROUP_ROOTS]
 
 
 def _cgroup_limit():
-    """The memory limit of this process's control group in bytes, or None
-    (none set: ``max``, or v1's near-2**63 value; not Linux)."""
-    for path in _CGROUP_LIMITS:
+    """The lowest memory limit of this process's control groups in bytes,
+    or None (none set: ``max``, or v1's near-2**63 value; not Linux)."""
+    limits = []
+    for path in _cgroup_limit_files():
         try:
             with open(path) as handle:
                 text = handle.read().strip()
         except OSError:
             continue
         if text.isdigit() and int(text) < 2**62:
-            return int(text)
-        return None
-    return None
+            limits.append(int(text))
+    return min(limits, default=None)
 
 
 def physical_memory():

@@ -432,7 +432,7 @@ def test_file_larger_than_the_memory_share_is_refused_before_reading(
     assert load_ranker(path).k == 1 and len(reads) == 1
     monkeypatch.setattr("skpapk.io._json.physical_memory", lambda: 4 * size - 4)
     with pytest.raises(ValueError, match=r"model\.json is .* GiB, more than a "
-                       r"model file of this machine may be \(1/4 of its"):
+                       r"model file may be here \(1/4 of the"):
         load_ranker(path)
     assert len(reads) == 1
     # where the memory is unknown, nothing is refused for its size
@@ -1575,7 +1575,10 @@ def test_the_memory_is_the_containers_limit_when_lower(tmp_path, monkeypatch):
     from skpapk.utils import _parallel
 
     limit = tmp_path / "memory.max"
-    monkeypatch.setattr(_parallel, "_CGROUP_LIMITS", (str(limit),))
+    parent = tmp_path / "parent.max"
+    parent.write_text("max\n")
+    monkeypatch.setattr(_parallel, "_cgroup_limit_files",
+                        lambda: [str(limit), str(parent), str(tmp_path / "no")])
     limit.write_text("max\n")
     total = _parallel.physical_memory()
     assert total is None or total > 2**20
@@ -1585,3 +1588,29 @@ def test_the_memory_is_the_containers_limit_when_lower(tmp_path, monkeypatch):
     assert _parallel.physical_memory() == 2**20
     limit.write_text(f"{2 * total}\n")  # above the machine's: the machine's
     assert _parallel.physical_memory() == total
+    parent.write_text(f"{2**21}\n")  # a parent's lower limit holds
+    assert _parallel.physical_memory() == 2**21
+
+
+def test_the_memory_limit_files_follow_the_process_cgroup(monkeypatch):
+    import builtins
+    import io
+
+    from skpapk.utils import _parallel
+
+    real_open = builtins.open
+    text = "0::/process_api/abc\n"
+
+    def fake_open(file, *args, **kwargs):
+        if file == "/proc/self/cgroup":
+            return io.StringIO(text)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+    assert _parallel._cgroup_limit_files()[:3] == [
+        "/sys/fs/cgroup/process_api/abc/memory.max",
+        "/sys/fs/cgroup/process_api/memory.max", "/sys/fs/cgroup/memory.max"]
+    text = "12:cpu,cpuacct:/x\n4:memory:/slurm/job_7\n"
+    assert _parallel._cgroup_limit_files()[:2] == [
+        "/sys/fs/cgroup/memory/slurm/job_7/memory.limit_in_bytes",
+        "/sys/fs/cgroup/memory/slurm/memory.limit_in_bytes"]
