@@ -27,8 +27,12 @@ def _broken_link(path):
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return f"{path} is a loop of symbolic links."
-    return (f"{path} is a symbolic link to {os.readlink(path)}, which does "
-            f"not exist.")
+        target = os.path.realpath(path)  # the end of a chain of links
+        if exc.errno == errno.ENOENT:
+            return (f"{path} is a symbolic link to {target}, which does not "
+                    f"exist.")
+        return f"{path} is a symbolic link to {target}: {exc.strerror}."
+    return None
 
 
 def check_input_file(path):

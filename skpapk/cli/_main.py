@@ -122,8 +122,9 @@ Quick start:
 Model files are JSON (no pickle: loading one cannot run code). Files are
 written atomically and never replaced without --force. Exit status: 0 on
 success, 2 on bad input or options, 1 when no usable model could be
-trained, 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM; a
-stdout closed by its reader (e.g. '| head') ends quietly with status 0.
+trained, 130 when interrupted (Ctrl-C); SIGTERM ends it as Ctrl-C does,
+then kills it; a stdout closed by its reader (e.g. '| head') ends quietly
+with status 0.
 """
 
 
@@ -335,8 +336,9 @@ def main(argv=None):
         in the main thread, it handles SIGINT itself and hides the reports
         of the interrupts that numba's C callbacks lose), 143 or 129 when
         stopped by SIGTERM or SIGHUP (handled as SIGINT where their handler
-        is the default one: no temporary file is left); errors are one
-        line ``skpapk: error: ...`` on stderr.
+        is the default one: no temporary file is left; the ``skpapk``
+        program then dies of the signal, as its parent expects); errors
+        are one line ``skpapk: error: ...`` on stderr.
 
     See Also
     --------
@@ -372,10 +374,11 @@ def main(argv=None):
             status = _run(argv, stdout_closed="stdout" in closed)
         except KeyboardInterrupt:
             status = 130
+        signum, _SIGNAL[0] = _SIGNAL[0], None
         if status == 130 or INTERRUPTED.is_set():
-            signum = _SIGNAL[0]
             if signum is not None and signum != signal.SIGINT:
                 say(f"{PROG}: terminated ({signal.Signals(signum).name})")
+                _STOPPED_BY[0] = signum
                 return 128 + signum
             say(f"{PROG}: interrupted")
             return 130
@@ -387,6 +390,8 @@ def main(argv=None):
 _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                       if hasattr(signal, name))
 _SIGNAL = [None]
+#: The stop signal that ended the last command (for console_main).
+_STOPPED_BY = [None]
 
 
 def console_main():
@@ -407,7 +412,17 @@ def console_main():
     status : int
         :func:`main`'s exit status.
     """
+    _STOPPED_BY[0] = None
     status = main()
+    signum, _STOPPED_BY[0] = _STOPPED_BY[0], None
+    if signum is not None:
+        # ended by SIGTERM or SIGHUP: once cleaned up, the process dies of
+        # it, so that its parent (a shell, systemd) sees it killed by the
+        # signal, not exiting with a status
+        sys.stdout.flush()
+        sys.stderr.flush()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
     gc.freeze()
     return status
 
@@ -443,10 +458,11 @@ def _interruptible():
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         handled.append(signal.SIGINT)
     _SIGNAL[0] = None
-    previous = {sig: signal.signal(sig, on_signal) for sig in handled}
-    hook = sys.unraisablehook
-    sys.unraisablehook = unraisable
-    try:
+    previous, hook = {}, sys.unraisablehook
+    try:  # (a signal while they are installed: they are put back all the same)
+        for sig in handled:
+            previous[sig] = signal.signal(sig, on_signal)
+        sys.unraisablehook = unraisable
         yield
     finally:
         for sig, handler in previous.items():

@@ -1072,3 +1072,38 @@ def test_a_link_to_nothing_is_named_as_such(tmp_path, capsys, option):
                 if option == "data" else ["score", str(data), "--model", path])
         assert main(argv) == 2
         assert re.search(says, capsys.readouterr().err)
+
+
+def test_the_program_dies_of_sigterm_once_cleaned_up(tmp_path):
+    # a parent (a shell, systemd) must see the process killed by the signal,
+    # not a normal exit with status 143
+    import signal
+    import subprocess
+    import sys
+
+    if not hasattr(signal, "SIGTERM") or sys.platform == "win32":
+        pytest.skip("no SIGTERM to die of here")
+    out = tmp_path / "top.csv"
+    script = f"""
+import signal
+from skpapk.cli import _commands, _main
+from skpapk.utils._files import atomic_write
+
+def score(args, progress):
+    with atomic_write({str(out)!r}) as f:
+        f.write("user,item\\\\n")
+        signal.raise_signal(signal.SIGTERM)
+    return 0
+
+_commands.cmd_score = score
+import sys
+sys.argv = ["skpapk", "score", "x.csv", "--model", "m.json"]
+_main.console_main()
+print("not reached")
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == -signal.SIGTERM
+    assert proc.stderr == "skpapk: terminated (SIGTERM)\n"
+    assert "not reached" not in proc.stdout
+    assert list(tmp_path.iterdir()) == []
