@@ -29,6 +29,8 @@ SK = "https://scikit-learn.org/stable/modules/generated/"
     ("str.format", "https://docs.python.org/3/library/stdtypes.html#str.format"),
     ("float", "https://docs.python.org/3/library/functions.html#float"),
     ("gc.freeze", "https://docs.python.org/3/library/gc.html#gc.freeze"),
+    ("numpy.float64", "https://numpy.org/doc/stable/reference/"
+                      "arrays.scalars.html#numpy.float64"),
 ])
 def test_a_name_links_to_its_projects_page(name, url):
     assert external_refs.external_url(name) == url
@@ -40,6 +42,10 @@ def test_a_name_links_to_its_projects_page(name, url):
     "numpy.not_a_function",
     "skpapk.PApKRanker",  # ours: sphinx resolves it, or warns
     "collections.OrderedDict",  # a module not listed
+    "sklearn.model_selection",  # modules: their pages follow no rule
+    "scipy.stats",
+    "numpy.nan",  # a constant
+    "sklearn.utils._param_validation.Interval",  # private: no page
 ])
 def test_a_name_that_does_not_import_or_is_not_listed_gets_no_link(name):
     assert external_refs.external_url(name) is None
@@ -50,6 +56,10 @@ def test_lightgbm_and_dask_links():
     assert external_refs.external_url("lightgbm.LGBMRanker.fit") == (
         "https://lightgbm.readthedocs.io/en/stable/pythonapi/"
         "lightgbm.LGBMRanker.html#lightgbm.LGBMRanker.fit")
+    pytest.importorskip("dask")
+    assert external_refs.external_url("lightgbm.dask.DaskLGBMRanker") == (
+        "https://lightgbm.readthedocs.io/en/stable/pythonapi/"
+        "lightgbm.DaskLGBMRanker.html")
     pytest.importorskip("distributed")
     assert external_refs.external_url("dask.distributed.Client") == (
         "https://distributed.dask.org/en/stable/api.html#distributed.Client")

@@ -60,6 +60,10 @@ def _resolve(name):
 def external_url(name):
     """The URL of the documentation of ``name`` (a dotted Python name), or
     None if it is not an object of a project listed above."""
+    if any(part.startswith("_") for part in name.split(".")):
+        return None  # private: no page
+    if name.startswith("lightgbm.dask."):  # documented as lightgbm.X
+        name = "lightgbm." + name.rpartition(".")[2]
     project = name.split(".")[0]
     if project in _BUILTINS:
         page = _BUILTINS[project] if name == project else "stdtypes"
@@ -68,7 +72,15 @@ def external_url(name):
     found = _resolve(name)
     if found is None:
         return None
-    module, holder, _ = found
+    module, holder, obj = found
+    if inspect.ismodule(obj):
+        return None  # modules' pages follow no common rule
+    if not (inspect.isclass(obj) or callable(obj)):
+        return None  # a constant (numpy.nan): documented on a shared page
+    if project == "numpy" and inspect.isclass(obj) and issubclass(
+            obj, importlib.import_module("numpy").generic):
+        return ("https://numpy.org/doc/stable/reference/arrays.scalars.html#"
+                + name)  # the scalar types (numpy.float64) share a page
     for prefix, page in _ONE_PAGE.items():
         if name.startswith(prefix + "."):
             return f"{page}#{name.replace('dask.distributed', 'distributed')}"
