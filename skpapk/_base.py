@@ -588,6 +588,7 @@ class BaseRanker(BaseEstimator):
                                 ensure_all_finite=self._ensure_all_finite(),
                                 input_name="X_val")
         y_val = column_1d(y_val, input_name="y_val")  # (n, 1): raveled, as y
+        check_label_values(y_val, input_name="y_val")  # NaN named as y's
         if y_val.shape != (X_val.shape[0],):
             raise ValueError(
                 f"y_val has shape {y_val.shape} but X_val has {X_val.shape[0]} "

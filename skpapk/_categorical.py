@@ -9,7 +9,11 @@ same way, and the unordered ones are the ``categorical_feature``.
 so it codes those columns here, before, the same way.
 """
 
+import warnings
+
 import numpy as np
+
+from .utils._routing import _stacklevel
 
 
 def _category_columns(X):
@@ -70,6 +74,7 @@ def categorical_codes(X, categories=None, input_name="X", positions=None,
     [1.0, nan]
     """
     columns = _category_columns(X)
+    fitted = categories is not None  # (else these are the rows of the fit)
     if categories is None:
         if not columns:
             return X, None, []
@@ -101,8 +106,31 @@ def categorical_codes(X, categories=None, input_name="X", positions=None,
         return X, categories, []
     coded = X.copy(deep=False)
     for j, known in zip(columns, categories):
-        codes = X.iloc[:, j].cat.set_categories(known).cat.codes
+        column = X.iloc[:, j]
+        codes = column.cat.set_categories(known).cat.codes
+        if (fitted and column.notna().any() and (codes < 0).all()
+                and {str(c) for c in column.cat.categories}
+                & {str(c) for c in known}):
+            _warn_retyped(column, known, input_name)
         coded.isetitem(j, np.where(codes.to_numpy() < 0, np.nan,
                                    codes.to_numpy(dtype=np.float64)))
     unordered = [j for j in columns if not X.dtypes.iloc[j].ordered]
     return coded, categories, unordered
+
+
+def _warn_retyped(column, known, input_name):
+    """Warn that no value of a category ``column`` is one of the categories
+    of fit (``known``) though some are written alike: every row becomes
+    missing because the categories changed type (ints at fit, strings read
+    from a CSV). (New categories alone are LightGBM's missing values,
+    quietly.)"""
+    now = list(column.cat.categories[:3])
+    more = "..." * (len(column.cat.categories) > 3)
+    warnings.warn(
+        f"{input_name} column {column.name!r} holds none of the categories "
+        f"it had in fit, but some written alike (now {now!r}{more}, in fit "
+        f"{list(known[:3])!r}{'...' * (len(known) > 3)}): every row is read "
+        f"as missing. Give it the categories of fit with their type, e.g. "
+        f"{input_name}[{column.name!r}].astype(pd.CategoricalDtype("
+        f"categories_of_fit)) after converting its values.",
+        UserWarning, stacklevel=_stacklevel())

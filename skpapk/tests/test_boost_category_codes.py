@@ -45,3 +45,22 @@ def test_codes_and_missing_values_fit():
     X[5, 0] = 2**31 - 1
     PApKBoostRanker(k=2, n_estimators=2, categorical_feature=[0]).fit(
         X, y, groups=groups)
+
+
+def test_a_category_column_of_retyped_categories_warns():
+    # ints at fit, strings after a CSV: every row silently missing
+    X, y, groups = _data()
+    frame = pd.DataFrame({"shop": pd.Categorical(X[:, 0].astype(int)),
+                          "price": X[:, 1]})
+    ranker = PApKBoostRanker(k=2, n_estimators=2).fit(frame, y, groups=groups)
+    as_text = frame.assign(shop=pd.Categorical(X[:, 0].astype(int).astype(str)))
+    with pytest.warns(UserWarning, match=r"X column 'shop' holds none of the "
+                      r"categories it had in fit, but some written alike "
+                      r"\(now \['0', '1', '2'"):
+        ranker.decision_function(as_text)
+    # new categories (alone or among known ones): LightGBM's convention, quiet
+    mixed = frame.assign(shop=pd.Categorical(
+        np.where(np.arange(80) % 2, X[:, 0].astype(int), 9)))
+    ranker.decision_function(mixed)
+    ranker.decision_function(frame.assign(shop=pd.Categorical([9] * 80)))
+    ranker.decision_function(frame.assign(shop=pd.Categorical([np.nan] * 80)))

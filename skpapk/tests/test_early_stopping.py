@@ -272,3 +272,22 @@ def test_float32_validation_scores_are_the_fitted_ranker_s_scores(given):
         train, val = split(y, g, 0.25, 0)
     assert ranker.best_validation_score_ == papk_score(
         y[val], ranker.decision_function(X[val]), k=5, groups=g[val])
+
+
+@pytest.mark.parametrize("missing", [None, np.nan, "pd.NA"])
+def test_a_missing_validation_label_is_named_as_ys(missing):
+    # y got "y has missing labels ...", y_val scikit-learn's "Input y_val
+    # contains NaN." (or a TypeError from the sort of its labels)
+    import pandas as pd
+
+    from skpapk import PApKRanker
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.tile([1, 0, 0, 0], 10)
+    groups = np.repeat(np.arange(4), 10)
+    y_val = y.astype(object)
+    y_val[3] = pd.NA if missing == "pd.NA" else missing
+    with pytest.raises(ValueError, match=r"^y_val has missing labels"):
+        PApKRanker(k=2, early_stopping=True).fit(
+            X, y, groups=groups, X_val=X, y_val=y_val, groups_val=groups)
