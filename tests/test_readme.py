@@ -170,7 +170,7 @@ def _ci_verbatim_commands():
 
 def test_ci_runs_the_readme_commands_verbatim():
     commands = _ci_verbatim_commands()
-    assert set(commands) >= {"Development", "Build the docs"}, commands
+    assert set(commands) >= {"Quick start", "Build the docs"}, commands
     shell_lines = [line.strip() for _, _, code in SHELL
                    for line in code.splitlines()]
     for section, command in commands.items():
@@ -178,7 +178,7 @@ def test_ci_runs_the_readme_commands_verbatim():
             f".ci/run runs the README's {section!r} command {command!r}, which "
             f"no shell block of README.rst holds verbatim")
         assert section in README_TEXT
-    assert commands["Development"] == (
+    assert commands["Quick start"] == (
         'pip install -e ".[test]" && ruff check . && pytest')
     assert commands["Build the docs"] == (
         'pip install -e ".[doc]" && sphinx-build -W -j 1 -b html doc '
