@@ -186,10 +186,20 @@ def _is_text(dtype):
     return False
 
 
+#: What pandas' ``infer_dtype`` calls an ``object`` array without text.
+_NO_TEXT = ("integer", "floating", "mixed-integer-float", "decimal", "boolean",
+            "empty")
+
+
 def _holds_text(values):
-    """Whether an ``object`` array or column holds a str or bytes value."""
-    return any(isinstance(value, (str, bytes))
-               for value in np.asarray(values, dtype=object).flat)
+    """Whether an ``object`` array or column holds a str or bytes value
+    (pandas' ``infer_dtype`` decides in C for numbers alone)."""
+    from pandas.api.types import infer_dtype
+
+    values = np.asarray(values, dtype=object).ravel()
+    if infer_dtype(values, skipna=True) in _NO_TEXT:
+        return False
+    return any(isinstance(value, (str, bytes)) for value in values)
 
 
 def _refuse_number_text(estimator, X, input_name):
@@ -198,33 +208,31 @@ def _refuse_number_text(estimator, X, input_name):
     ``' 1.5 '`` and other scripts' digits, without a word (a column of
     words fails that conversion, and gets its own message)."""
     columns = _frame_dtypes(X)
-    if columns is not None and hasattr(X, "iloc"):  # pandas
-        columns = [(name, dtype, X.iloc[:, j])
-                   for j, (name, dtype) in enumerate(columns)]
-    elif columns is not None:  # polars, pyarrow: by name
-        columns = [(name, dtype, None) for name, dtype in columns]
-    elif sp.issparse(X) or isinstance(X, (list, tuple)):
-        return
-    else:
-        columns = [(None, getattr(X, "dtype", None), X)]
-    for name, dtype, values in columns:
-        text = _is_text(dtype) or (
-            getattr(dtype, "kind", None) == "O"
-            and type(dtype).__name__ != "CategoricalDtype"
-            and values is not None and _holds_text(values))
-        if not text:
-            continue
-        if values is None:  # a polars or pyarrow column
+    frame = columns is not None
+    if not frame:
+        if sp.issparse(X) or isinstance(X, (list, tuple)):
+            return
+        columns = [(None, getattr(X, "dtype", None))]
+    for j, (name, dtype) in enumerate(columns):
+        if not (_is_text(dtype) or (getattr(dtype, "kind", None) == "O"
+                                    and type(dtype).__name__ != "CategoricalDtype")):
+            continue  # (only text and object columns are read below)
+        if not frame:
+            values = X
+        elif hasattr(X, "iloc"):  # pandas: by position (names may repeat)
+            values = X.iloc[:, j]
+        else:  # a polars or pyarrow column
             column = X[name]
             values = (column.to_numpy() if hasattr(column, "to_numpy")
                       else np.asarray(column))
+        if not _is_text(dtype) and not _holds_text(values):
+            continue
         try:
             np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
             continue  # words: the conversion's own message names them
-        where = ("" if name is None else f" column {name!r}")
-        column = (f"{input_name}[{name!r}]" if name is not None
-                  else input_name)
+        where = f" column {name!r}" if frame else ""
+        column = f"{input_name}[{name!r}]" if frame else input_name
         raise TypeError(
             f"{input_name}{where} holds numbers written as text ({dtype}), "
             f"but {type(estimator).__name__} takes numbers: convert them "
